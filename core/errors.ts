@@ -1,0 +1,109 @@
+/**
+ * The one error type of the toolkit: a stable machine code, its HTTP status,
+ * a message that is safe to show, optional details, and the private cause.
+ *
+ * @module
+ */
+
+/** Every error code the toolkit answers with, as in the wire contract. */
+export type ErrorCode =
+  | "UNAUTHORIZED"
+  | "FORBIDDEN_SCOPE"
+  | "NOT_FOUND"
+  | "UNKNOWN_INTENT"
+  | "METHOD_NOT_ALLOWED"
+  | "VALIDATION_ERROR"
+  | "INVALID_JSON"
+  | "INTENT_VALIDATION_ERROR"
+  | "PAYLOAD_TOO_LARGE"
+  | "RATE_LIMITED"
+  | "INTENT_FAILED"
+  | "RESULT_VALIDATION_ERROR"
+  | "CLOUD_UNAVAILABLE"
+  | "INTERNAL";
+
+/** The HTTP status of each error code: the single place that maps one to the other. */
+export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
+  UNAUTHORIZED: 401,
+  FORBIDDEN_SCOPE: 403,
+  NOT_FOUND: 404,
+  UNKNOWN_INTENT: 404,
+  METHOD_NOT_ALLOWED: 405,
+  VALIDATION_ERROR: 400,
+  INVALID_JSON: 400,
+  INTENT_VALIDATION_ERROR: 400,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  INTENT_FAILED: 500,
+  RESULT_VALIDATION_ERROR: 500,
+  CLOUD_UNAVAILABLE: 503,
+  INTERNAL: 500,
+};
+
+/** Options of {@linkcode SvcError}. */
+export interface SvcErrorOptions {
+  /** Machine-readable details sent to the client (for example `issues`). */
+  details?: unknown;
+  /** The private cause: logged, never sent. */
+  cause?: unknown;
+  /** Extra response headers, such as `Allow` or `Retry-After`. */
+  headers?: Record<string, string>;
+}
+
+/**
+ * An error that knows how to become the contract's error envelope.
+ *
+ * @example Refuse a request
+ * ```ts
+ * import { SvcError } from "@svc/agent-access";
+ * const err = new SvcError("NOT_FOUND", "No such key");
+ * console.log(err.status); // 404
+ * ```
+ */
+export class SvcError extends Error {
+  /** The stable machine code. */
+  readonly code: ErrorCode;
+  /** The HTTP status of {@linkcode SvcError.code}. */
+  readonly status: number;
+  /** Details sent to the client, if any. */
+  readonly details?: unknown;
+  /** Extra response headers. */
+  readonly headers?: Record<string, string>;
+
+  /**
+   * Creates an error.
+   *
+   * @param code The machine code; the status follows from it.
+   * @param message A message that is safe to show to the caller.
+   * @param options Details, private cause and extra headers.
+   */
+  constructor(code: ErrorCode, message: string, options: SvcErrorOptions = {}) {
+    super(message, { cause: options.cause });
+    this.name = "SvcError";
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    this.details = options.details;
+    this.headers = options.headers;
+  }
+}
+
+/**
+ * Tells whether a value is an {@linkcode SvcError}, by shape as well as by
+ * class, so that two copies of this package still recognise each other's errors.
+ *
+ * @param value Anything thrown.
+ * @returns `true` when the value carries a known code and its status.
+ *
+ * @example Recognise an error
+ * ```ts
+ * import { isSvcError, SvcError } from "@svc/agent-access";
+ * console.log(isSvcError(new SvcError("INTERNAL", "x"))); // true
+ * ```
+ */
+export function isSvcError(value: unknown): value is SvcError {
+  if (value instanceof SvcError) return true;
+  if (typeof value !== "object" || value === null) return false;
+  const { name, code, status } = value as Record<string, unknown>;
+  return name === "SvcError" && typeof code === "string" && code in ERROR_STATUS &&
+    status === ERROR_STATUS[code as ErrorCode];
+}

@@ -1,0 +1,83 @@
+/**
+ * Secrets: minting random tokens, hashing them for storage, comparing hashes
+ * without early exit, and reading a Bearer credential.
+ *
+ * @module
+ */
+
+/** The prefix of every agent key. */
+export const AGENT_KEY_PREFIX = "svc_live_";
+/** The prefix of every project sdkSecret. */
+export const SDK_SECRET_PREFIX = "svcs_";
+/** How many characters of a key are kept in clear for recognition. */
+export const KEY_START_LENGTH = 12;
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const TOKEN_BODY_LENGTH = 40;
+
+/**
+ * Mints a secret: the prefix and 40 base62 characters from `crypto.getRandomValues`
+ * (about 238 bits), drawn without modulo bias.
+ *
+ * @param prefix `svc_live_` or `svcs_`.
+ * @returns The plaintext secret.
+ */
+export function mintSecret(prefix: string): string {
+  let out = prefix;
+  const bytes = new Uint8Array(64);
+  while (out.length < prefix.length + TOKEN_BODY_LENGTH) {
+    crypto.getRandomValues(bytes);
+    for (const byte of bytes) {
+      if (byte < 248) out += BASE62[byte % 62]; // 248 = 4 × 62: no bias
+      if (out.length === prefix.length + TOKEN_BODY_LENGTH) break;
+    }
+  }
+  return out;
+}
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+const encoder = new TextEncoder();
+
+/**
+ * The SHA-256 of a secret, as lowercase hex: the only form in which secrets are stored.
+ *
+ * @param secret The plaintext.
+ * @returns 64 hex characters.
+ */
+export async function hashSecret(secret: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(secret)));
+  let hex = "";
+  for (const byte of digest) hex += HEX[byte];
+  return hex;
+}
+
+/**
+ * Compares two strings in time that depends only on their length.
+ *
+ * @param a One string.
+ * @param b The other.
+ * @returns Whether they are equal.
+ */
+export function timingSafeEqual(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+const BEARER = /^Bearer ([A-Za-z0-9_]{1,200})$/;
+
+/**
+ * Reads `Authorization: Bearer <token>` strictly: one space, a token of
+ * letters, digits and underscores, nothing else.
+ *
+ * @param req The request.
+ * @param prefix The prefix the token must carry.
+ * @returns The token, or `null` when absent, malformed or of another kind.
+ */
+export function bearerToken(req: Request, prefix: string): string | null {
+  const header = req.headers.get("authorization");
+  if (header === null) return null;
+  const token = BEARER.exec(header)?.[1];
+  return token !== undefined && token.startsWith(prefix) && token.length > prefix.length ? token : null;
+}

@@ -1,0 +1,110 @@
+// The whole suite: the same test files on Deno, Bun and Node, then the static
+// checks JSR asks for. Run by `npm test` (Node 24 from devDependencies).
+// `npm test -- --runtime=node` runs one runtime; `--no-checks` skips the checks.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
+
+const args = process.argv.slice(2);
+const only = args.find((a) => a.startsWith("--runtime="))?.slice("--runtime=".length);
+const files = args.filter((a) => !a.startsWith("--"));
+const reports = ".tmp/junit";
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+
+const runtimes = [
+  {
+    name: "deno",
+    cmd: [
+      "deno",
+      "test",
+      "-A",
+      "--no-check",
+      `--junit-path=${reports}/deno.xml`,
+      ...(files.length ? files : ["tests/"]),
+    ],
+  },
+  {
+    name: "bun",
+    cmd: [
+      "bun",
+      "test",
+      "--timeout=60000",
+      "--reporter=junit",
+      `--reporter-outfile=${reports}/bun.xml`,
+      ...(files.length ? files : ["tests/"]),
+    ],
+  },
+  {
+    name: "node",
+    cmd: [
+      "node",
+      "--test",
+      "--test-concurrency=1",
+      "--test-reporter=spec",
+      "--test-reporter-destination=stdout",
+      "--test-reporter=junit",
+      `--test-reporter-destination=${reports}/node.xml`,
+      ...(files.length ? files : ["tests/**/*_test.ts"]),
+    ],
+  },
+].filter((r) => !only || r.name === only);
+
+const checks = [
+  ["deno", "check", "mod.ts", "adapters/", "core/", "cloud/", "tests/", "examples/"],
+  ["deno", "lint"],
+  ["deno", "fmt", "--check"],
+  ["deno", "doc", "--lint", "mod.ts"],
+  ["deno", "publish", "--dry-run", "--allow-dirty"],
+];
+
+const rows: string[] = [];
+let passed = 0;
+let failed = 0;
+for (const runtime of runtimes) {
+  const [cmd, ...rest] = runtime.cmd;
+  const code = spawnSync(cmd, rest, { stdio: "inherit" }).status;
+  const counts = countJunit(`${reports}/${runtime.name}.xml`);
+  if (code !== 0 && counts.failed === 0) counts.failed = 1; // a crash outside any test
+  passed += counts.passed;
+  failed += counts.failed;
+  rows.push(
+    `${runtime.name.padEnd(6)} ${String(counts.passed).padStart(4)} passed ${String(counts.failed).padStart(3)} failed`,
+  );
+}
+if (!args.includes("--no-checks") && !only && files.length === 0) {
+  for (const check of checks) {
+    const [cmd, ...rest] = check;
+    const ok = spawnSync(cmd, rest, { stdio: "inherit" }).status === 0;
+    if (ok) passed++;
+    else failed++;
+    rows.push(`check  ${check.slice(0, 3).join(" ")}: ${ok ? "ok" : "FAILED"}`);
+  }
+}
+console.log("\n" + rows.join("\n"));
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
+
+// Counts leaf test cases in a JUnit report: a <testcase> with a <failure> or
+// <error> inside failed, one with <skipped> is neither. Deno also lists each
+// describe() group as a case named like the prefix of its steps: not counted.
+function countJunit(path: string): { passed: number; failed: number } {
+  let xml: string;
+  try {
+    xml = readFileSync(path, "utf8");
+  } catch {
+    return { passed: 0, failed: 1 };
+  }
+  const cases = [...xml.matchAll(/<testcase\b[^>]*?name="([^"]*)"[^>]*?(\/>|>([\s\S]*?)<\/testcase>)/g)]
+    .map((m) => ({ name: m[1], inner: m[3] ?? "" }));
+  const groups = new Set(cases.flatMap((c) => {
+    const parts = c.name.split(" &gt; ");
+    return parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join(" &gt; "));
+  }));
+  let passed = 0;
+  let failed = 0;
+  for (const c of cases) {
+    if (/<(failure|error)\b/.test(c.inner)) failed++;
+    else if (!groups.has(c.name) && !/<skipped\b/.test(c.inner)) passed++;
+  }
+  return { passed, failed };
+}
