@@ -1,6 +1,53 @@
 /**
- * Placeholder until createSvc lands in this commit series.
+ * Give software agents scoped access to your application, and tell them that
+ * something happened.
+ *
+ * The app mounts {@linkcode createSvc}'s `handle` to serve `/svc`: signed-in
+ * users mint, list and revoke per-user agent keys; agents list the app's
+ * intents and run them. Security is enforced in this order: key, scopes,
+ * payload schema, handler.
+ *
+ * @example A Deno app with one intent
+ * ```ts
+ * import { z } from "zod";
+ * import { createSvc, defineIntent } from "@svc/agent-access";
+ *
+ * const svc = createSvc({
+ *   userResolver: (req) => req.headers.get("x-demo-user"),
+ *   scopes: ["notes:write"],
+ *   storage: "file:./data/app.db",
+ *   intents: [defineIntent({
+ *     name: "notes.create",
+ *     title: "Create a note",
+ *     requiredScopes: ["notes:write"],
+ *     input: z.object({ title: z.string() }),
+ *     handler: ({ title }, user) => ({ id: crypto.randomUUID(), title, user }),
+ *   })],
+ * });
+ * // Deno.serve(svc.handle);
+ * ```
+ *
  * @module
  */
+export { createSvc } from "./core/svc.ts";
+export type { Svc, SvcConfig, SvcMode } from "./core/svc.ts";
+export { defineIntent } from "./core/intents.ts";
+export type {
+  InferInput,
+  InferOutput,
+  Intent,
+  IntentRegistry,
+  JsonSchema,
+  ManifestEntry,
+  MaybePromise,
+  Schema,
+} from "./core/intents.ts";
+export type { FallbackHandler } from "./core/agent_routes.ts";
 export { isSvcError, SvcError } from "./core/errors.ts";
 export type { ErrorCode, SvcErrorOptions } from "./core/errors.ts";
+export type { ErrorLogger } from "./core/http.ts";
+export type { DatabaseInput, LibsqlClient } from "./core/database.ts";
+export type { Severity, Violation } from "./core/violations.ts";
+export { withSvc } from "./core/mount.ts";
+export type { FetchHandler } from "./core/mount.ts";
+export type { RunningServer, ServeOptions } from "./core/server.ts";

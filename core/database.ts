@@ -6,8 +6,21 @@
  */
 import { type Client, createClient } from "@libsql/client";
 
+/**
+ * A `@libsql/client` Client, named by the members the toolkit uses so that
+ * public signatures do not depend on the client's own types.
+ */
+export interface LibsqlClient {
+  /** Runs one statement. */
+  execute(...args: never[]): Promise<unknown>;
+  /** Runs statements atomically. */
+  batch(...args: never[]): Promise<unknown>;
+  /** Closes the client. */
+  close(): void;
+}
+
 /** A libSQL URL (`file:…`, `:memory:`, `libsql://…`, `http://…`) or a `@libsql/client` Client. */
-export type DatabaseInput = string | Client;
+export type DatabaseInput = string | LibsqlClient;
 
 /** Options for {@linkcode openDatabase}. */
 export interface OpenDatabaseOptions {
@@ -34,7 +47,7 @@ export interface OpenDatabase {
  * @returns The client and whether it is owned.
  */
 export async function openDatabase(input: DatabaseInput, options: OpenDatabaseOptions = {}): Promise<OpenDatabase> {
-  if (typeof input !== "string") return { client: input, owned: false };
+  if (typeof input !== "string") return { client: input as unknown as Client, owned: false };
   const url = input;
   const client = createClient({ url, authToken: options.authToken, timeout: options.busyTimeoutMs ?? 5000 });
   if (url.startsWith("file:") && !url.includes(":memory:")) {

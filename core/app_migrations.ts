@@ -1,0 +1,51 @@
+/**
+ * The app side's schema, as numbered migrations. Tables are prefixed `app_`
+ * so that the app and the cloud can share one database file.
+ *
+ * @module
+ */
+import type { Migration } from "./database.ts";
+
+/** The table recording applied app-side migrations. */
+export const APP_MIGRATIONS_TABLE = "svc_app_migrations";
+
+/** The ordered app-side migrations. */
+export const APP_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "keys, agent claims and violations",
+    statements: [
+      `CREATE TABLE app_keys (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        scopes TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        hash TEXT NOT NULL UNIQUE,
+        start TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        last_used_at TEXT,
+        revoked_at TEXT
+      )`,
+      "CREATE INDEX app_keys_by_user ON app_keys (user_id, created_at)",
+      `CREATE TABLE app_agent_claims (
+        agent_id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      )`,
+      `CREATE TABLE app_violations (
+        id TEXT PRIMARY KEY,
+        key_id TEXT NOT NULL,
+        user_id TEXT,
+        intent TEXT,
+        kind TEXT NOT NULL,
+        severity TEXT NOT NULL,
+        message TEXT,
+        metadata TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      )`,
+      "CREATE INDEX app_violations_by_time ON app_violations (created_at DESC, id DESC)",
+      "CREATE INDEX app_violations_by_key ON app_violations (key_id, created_at DESC, id DESC)",
+    ],
+  },
+];

@@ -1,0 +1,65 @@
+/**
+ * `POST /svc/keys`, `GET /svc/keys` and `DELETE /svc/keys/:id`: the signed-in
+ * user mints, lists and revokes their agent keys.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { SvcError } from "./errors.ts";
+import { json } from "./http.ts";
+import { mintKeyBody, type MintKeyRequest } from "./keys.ts";
+import type { KeyService } from "./key_service.ts";
+import { type SvcRoute, svcRoute } from "./svc_route.ts";
+import { parseOrThrow } from "./validation.ts";
+
+const keyPath = z.object({ id: z.uuid() });
+
+/**
+ * The key routes.
+ *
+ * @param keys Where keys live.
+ * @param scopes The scopes the app supports; a key can hold only these.
+ * @returns The routes.
+ */
+export function keyRoutes(keys: KeyService, scopes: readonly string[]): SvcRoute[] {
+  const supported = new Set(scopes);
+  return [
+    svcRoute<MintKeyRequest>({
+      method: "POST",
+      path: "/svc/keys",
+      auth: "user",
+      summary: "Mint an agent key for the signed-in user; the key is shown once",
+      body: mintKeyBody,
+      async run({ user, body }) {
+        const issues = body.scopes.flatMap((s, i) =>
+          supported.has(s) ? [] : [{ path: `scopes.${i}`, message: `Unknown scope "${s.slice(0, 100)}"` }]
+        );
+        if (issues.length) throw new SvcError("VALIDATION_ERROR", "Invalid request", { details: { issues } });
+        const { key, secret } = await keys.mint(user, body);
+        const { id, name, scopes, agentId, createdAt } = key;
+        return json({ id, name, scopes, agentId, key: secret, createdAt }, 201);
+      },
+    }),
+    svcRoute({
+      method: "GET",
+      path: "/svc/keys",
+      auth: "user",
+      summary: "List the signed-in user's agent keys",
+      async run({ user }) {
+        return json({ keys: await keys.list(user) });
+      },
+    }),
+    svcRoute({
+      method: "DELETE",
+      path: "/svc/keys/:id",
+      auth: "user",
+      summary: "Revoke one of the signed-in user's agent keys",
+      async run({ user, params }) {
+        const { id } = parseOrThrow(keyPath, params, "VALIDATION_ERROR", "Key id must be a UUID");
+        const revoked = await keys.revoke(user, id);
+        if (revoked === null) throw new SvcError("NOT_FOUND", "No such key");
+        return json({ ok: true, ...revoked });
+      },
+    }),
+  ];
+}

@@ -1,0 +1,86 @@
+/**
+ * Keys kept in the app's own storage (local and hybrid modes). `lastUsedAt` is
+ * kept to the minute without a write per request: uses are batched and a key
+ * whose stored time is recent is not written again.
+ *
+ * @module
+ */
+import { agentIdTaken, checkAgentId, type KeyRecord, mintAgentKey, type MintKeyRequest, publicKey } from "./keys.ts";
+import type { KeyService, MintResult, VerifiedKey } from "./key_service.ts";
+import { hashSecret, timingSafeEqual } from "./secrets.ts";
+import type { AppStorage } from "./storage.ts";
+import type { ErrorLogger } from "./http.ts";
+
+/** `lastUsedAt` is exact to this many milliseconds. */
+export const LAST_USED_PRECISION_MS = 60_000;
+const FLUSH_DELAY_MS = 1_000;
+
+/** Options of {@linkcode localKeys}. */
+export interface LocalKeysOptions {
+  /** Whether agentId `default` (one shared inbox) may be minted. */
+  sharedInbox: boolean;
+  /** Where write failures of `lastUsedAt` are logged. */
+  log: ErrorLogger;
+  /** Called after a key is stored or revoked (hybrid mode mirrors it). */
+  onChange?: (record: KeyRecord) => Promise<void>;
+}
+
+/**
+ * Keys in the app's storage.
+ *
+ * @param storage The app storage.
+ * @param options Shared inbox, logger and change hook.
+ * @returns The key service.
+ */
+export function localKeys(storage: AppStorage, options: LocalKeysOptions): KeyService {
+  const pending = new Map<string, string>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let flushing: Promise<void> = Promise.resolve();
+
+  function flush(): Promise<void> {
+    timer = undefined;
+    if (pending.size === 0) return flushing;
+    const batch = new Map(pending);
+    pending.clear();
+    flushing = flushing.then(() => storage.touchKeys(batch)).catch((e) => options.log("lastUsedAt write failed", e));
+    return flushing;
+  }
+
+  function noteUse(record: KeyRecord): void {
+    const now = Date.now();
+    if (record.lastUsedAt !== null && now - Date.parse(record.lastUsedAt) < LAST_USED_PRECISION_MS) return;
+    if (pending.has(record.id)) return;
+    pending.set(record.id, new Date(now).toISOString());
+    timer ??= setTimeout(flush, FLUSH_DELAY_MS);
+  }
+
+  return {
+    async mint(userId: string, request: MintKeyRequest): Promise<MintResult> {
+      const { agentId, kind } = checkAgentId(userId, request.agentId, options.sharedInbox);
+      const { record, key } = await mintAgentKey(userId, { ...request, agentId });
+      if (!await storage.insertKey(record, kind)) throw agentIdTaken(agentId);
+      await options.onChange?.(record);
+      return { key: publicKey(record), secret: key };
+    },
+    async list(userId: string) {
+      return (await storage.listKeys(userId)).map(publicKey);
+    },
+    async revoke(userId: string, id: string) {
+      const record = await storage.revokeKey(userId, id, new Date().toISOString());
+      if (record === null) return null;
+      await options.onChange?.(record);
+      return { id: record.id, revokedAt: record.revokedAt as string };
+    },
+    async verify(secret: string): Promise<VerifiedKey | null> {
+      const hash = await hashSecret(secret);
+      const record = await storage.findKeyByHash(hash);
+      if (record === null || !timingSafeEqual(record.hash, hash)) return null;
+      if (record.revokedAt === null) noteUse(record);
+      return record;
+    },
+    async close() {
+      if (timer !== undefined) clearTimeout(timer);
+      await flush();
+    },
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * What the app side stores: agent keys and, in local mode, violations. The
+ * handlers see this interface, never SQL.
+ *
+ * @module
+ */
+import type { AgentIdKind, KeyRecord } from "./keys.ts";
+import type { Violation } from "./violations.ts";
+
+/** The app side's storage. */
+export interface AppStorage {
+  /**
+   * Stores a new key. For an `agt_` agentId (`kind` "claim") the id is claimed
+   * for the key's user in the same write, and nothing is stored when another
+   * user holds it.
+   *
+   * @returns `false` when the agentId belongs to another user.
+   */
+  insertKey(record: KeyRecord, kind: AgentIdKind): Promise<boolean>;
+  /** The user's keys, oldest first. */
+  listKeys(userId: string): Promise<KeyRecord[]>;
+  /** The key with this hash, revoked or not. */
+  findKeyByHash(hash: string): Promise<KeyRecord | null>;
+  /**
+   * Revokes the user's key at `at` (once: a revoked key keeps its first time).
+   *
+   * @returns The record after revocation, or `null` when the user has no such key.
+   */
+  revokeKey(userId: string, id: string, at: string): Promise<KeyRecord | null>;
+  /** Records when keys were last used, in one write. */
+  touchKeys(usedAt: ReadonlyMap<string, string>): Promise<void>;
+  /** Stores a violation. */
+  insertViolation(violation: Violation): Promise<void>;
+  /** The newest violations first. */
+  listViolations(options: { limit: number; keyId?: string }): Promise<Violation[]>;
+  /** Releases the database, when this storage opened it. */
+  close(): Promise<void>;
+}

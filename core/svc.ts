@@ -1,0 +1,203 @@
+/**
+ * `createSvc`: the app side. It serves the `/svc` routes from one
+ * `handle(Request): Promise<Response>`.
+ *
+ * @module
+ */
+import type { DatabaseInput } from "./database.ts";
+import { SvcError } from "./errors.ts";
+import { DEFAULT_BODY_LIMIT, type ErrorLogger, errorResponse, readJson } from "./http.ts";
+import { compileIntents, type IntentRegistry } from "./intents.ts";
+import { agentRoutes, type FallbackHandler } from "./agent_routes.ts";
+import { keyRoutes } from "./key_routes.ts";
+import type { KeyService, VerifiedKey } from "./key_service.ts";
+import { openAppStorage } from "./libsql_storage.ts";
+import { localKeys } from "./local_keys.ts";
+import { createRouter } from "./router.ts";
+import { AGENT_KEY_PREFIX, bearerToken } from "./secrets.ts";
+import type { AppStorage } from "./storage.ts";
+import type { SvcContext, SvcRoute } from "./svc_route.ts";
+import { parseOrThrow } from "./validation.ts";
+import { newViolation, type Violation } from "./violations.ts";
+
+/** Where keys live and whether the cloud is used. Only `local` exists so far. */
+export type SvcMode = "local";
+
+/** The configuration of {@linkcode createSvc}. */
+export interface SvcConfig {
+  /** The signed-in user of a request, from the app's own session; `null` when signed out. */
+  userResolver: (req: Request) => string | null | undefined | Promise<string | null | undefined>;
+  /** The scope names the app supports. */
+  scopes: readonly string[];
+  /** The intents, keyed by name (or an array): the source of truth. */
+  intents?: IntentRegistry;
+  /** Refuse intents outside the registry even when `onAgentIntent` is set. Default `false`. */
+  strictIntents?: boolean;
+  /** Check every result against its intent's output schema (`RESULT_VALIDATION_ERROR` on failure). Default `false`. */
+  validateResults?: boolean;
+  /** Runs intents outside the registry, unless `strictIntents`. */
+  onAgentIntent?: FallbackHandler;
+  /** Called with every recorded violation. */
+  onViolation?: (violation: Violation) => void | Promise<void>;
+  /** `local` (default): keys in `storage`, no cloud. */
+  mode?: SvcMode;
+  /** Where keys and local violations live: a libSQL URL or Client. Default `:memory:` (lost on restart). */
+  storage?: DatabaseInput;
+  /** Auth token for a remote `storage` URL. */
+  storageAuthToken?: string;
+  /** Allow agentId `default`: one inbox shared by every agent of the app. Default `false`. */
+  sharedInbox?: boolean;
+  /** Largest request body in bytes. Default 1 MiB. */
+  bodyLimit?: number;
+  /** Where causes of 5xx answers and background failures are logged. Default `console.error`. */
+  logger?: ErrorLogger;
+}
+
+/** The app side, returned by {@linkcode createSvc}. */
+export interface Svc {
+  /** Serves `/svc/*` (also with the prefix stripped); answers 404 elsewhere. Safe to pass unbound. */
+  handle: (req: Request) => Promise<Response>;
+  /** Settles when storage is open and migrated; rejects if it cannot be. */
+  ready: Promise<void>;
+  /** The newest recorded violations (local mode). */
+  violations: (options?: { limit?: number; keyId?: string }) => Promise<Violation[]>;
+  /** Writes what is pending and closes storage the toolkit opened. */
+  close: () => Promise<void>;
+}
+
+/**
+ * Creates the app side of the toolkit.
+ *
+ * @param config Users, scopes, intents and storage.
+ * @returns `handle`, `ready`, `violations` and `close`.
+ *
+ * @example Serve /svc beside an app's own routes on Deno
+ * ```ts
+ * import { z } from "zod";
+ * import { createSvc, defineIntent } from "@svc/agent-access";
+ *
+ * const svc = createSvc({
+ *   userResolver: (req) => req.headers.get("x-demo-user"),
+ *   scopes: ["notes:read"],
+ *   storage: "file:./data/app.db",
+ *   intents: [defineIntent({
+ *     name: "notes.count",
+ *     title: "Count notes",
+ *     requiredScopes: ["notes:read"],
+ *     output: z.object({ count: z.number() }),
+ *     handler: () => ({ count: 3 }),
+ *   })],
+ * });
+ * // Deno.serve((req) => new URL(req.url).pathname.startsWith("/svc") ? svc.handle(req) : app(req));
+ * ```
+ */
+export function createSvc(config: SvcConfig): Svc {
+  const mode = config.mode ?? "local";
+  if (mode !== "local") throw new Error(`mode "${mode}" is not available`);
+  const log = config.logger ?? ((message: string, cause: unknown) => console.error(`[svc] ${message}`, cause));
+  const bodyLimit = config.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const intents = compileIntents(config.intents ?? {}, config.scopes);
+
+  let storage: AppStorage | undefined;
+  let keys: KeyService | undefined;
+  let match: ReturnType<typeof createRouter<SvcRoute>> | undefined;
+  const inFlight = new Set<Promise<unknown>>();
+
+  function track(work: Promise<unknown>): void {
+    inFlight.add(work);
+    work.finally(() => inFlight.delete(work));
+  }
+
+  function recordViolation(violation: Violation): void {
+    track(
+      Promise.allSettled([
+        storage!.insertViolation(violation),
+        Promise.resolve().then(() => config.onViolation?.(violation)),
+      ]).then((results) => {
+        for (const r of results) if (r.status === "rejected") log("recording a violation failed", r.reason);
+      }),
+    );
+  }
+
+  const ready = (async () => {
+    storage = await openAppStorage(config.storage ?? ":memory:", { authToken: config.storageAuthToken });
+    keys = localKeys(storage, { sharedInbox: config.sharedInbox ?? false, log });
+    match = createRouter<SvcRoute>([
+      ...keyRoutes(keys, config.scopes),
+      ...agentRoutes({
+        intents,
+        strictIntents: config.strictIntents ?? false,
+        validateResults: config.validateResults ?? false,
+        onAgentIntent: config.onAgentIntent,
+        recordViolation,
+      }),
+    ], "/svc");
+  })();
+  ready.catch((e) => log("storage could not be opened", e));
+
+  async function resolveUser(req: Request): Promise<string> {
+    const user = await config.userResolver(req);
+    if (typeof user !== "string" || user.length === 0) {
+      throw new SvcError("UNAUTHORIZED", "Sign in to manage agent keys");
+    }
+    return user;
+  }
+
+  async function authenticateAgent(req: Request): Promise<VerifiedKey> {
+    const secret = bearerToken(req, AGENT_KEY_PREFIX);
+    if (secret === null) {
+      throw new SvcError("UNAUTHORIZED", "An agent key is required: Authorization: Bearer svc_live_…");
+    }
+    const key = await keys!.verify(secret);
+    if (key === null || key.revokedAt !== null) {
+      if (key !== null) {
+        recordViolation(newViolation("REVOKED_KEY", {
+          keyId: key.id,
+          userId: key.userId,
+          message: "A revoked key was used",
+          metadata: { method: req.method, path: new URL(req.url).pathname },
+        }));
+      }
+      throw new SvcError("UNAUTHORIZED", "Invalid agent key");
+    }
+    return key;
+  }
+
+  async function handle(req: Request): Promise<Response> {
+    try {
+      if (match === undefined) await ready;
+      const { route, params } = match!(req.method, pathnameOf(req.url));
+      const ctx = { req, params } as SvcContext;
+      if (route.auth === "user") ctx.user = await resolveUser(req);
+      else ctx.key = await authenticateAgent(req);
+      if (route.body) ctx.body = parseOrThrow(route.body, await readJson(req, bodyLimit));
+      return await route.run(ctx);
+    } catch (error) {
+      return errorResponse(error, log);
+    }
+  }
+
+  return {
+    handle,
+    ready,
+    async violations(options = {}) {
+      await ready;
+      await Promise.allSettled([...inFlight]);
+      return storage!.listViolations({ limit: Math.min(options.limit ?? 50, 200), keyId: options.keyId });
+    },
+    async close() {
+      await ready.catch(() => {});
+      await Promise.allSettled([...inFlight]);
+      await keys?.close();
+      await storage?.close();
+    },
+  };
+}
+
+/** The pathname of a request URL, without building a URL object. */
+function pathnameOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start === -1) return "/";
+  const end = url.search(/[?#]/);
+  return url.slice(start, end === -1 ? undefined : end);
+}

@@ -1,0 +1,76 @@
+/**
+ * Violations: what an agent key tried and was refused, in the form the cloud
+ * stores and lists.
+ *
+ * @module
+ */
+
+/** How serious a violation is. */
+export type Severity = "info" | "warning" | "severe";
+
+/** The severities, in order. */
+export const SEVERITIES: readonly Severity[] = ["info", "warning", "severe"];
+
+/** The kinds the SDK records, with their severity. */
+export const VIOLATION_SEVERITY = {
+  REVOKED_KEY: "warning",
+  FORBIDDEN_SCOPE: "warning",
+  UNKNOWN_INTENT: "info",
+  INTENT_VALIDATION_ERROR: "info",
+  RATE_LIMITED: "info",
+} as const satisfies Record<string, Severity>;
+
+/** A kind the SDK records. */
+export type ViolationKind = keyof typeof VIOLATION_SEVERITY;
+
+/** A stored violation, as listed. */
+export interface Violation {
+  /** UUID. */
+  id: string;
+  /** The agent key involved. */
+  keyId: string;
+  /** The key's owner, when known. */
+  userId: string | null;
+  /** The intent asked for, when any. */
+  intent: string | null;
+  /** What happened, such as `FORBIDDEN_SCOPE`. */
+  kind: string;
+  /** `info`, `warning` or `severe`. */
+  severity: Severity;
+  /** Human-readable text. */
+  message: string | null;
+  /** Anything else worth keeping. */
+  metadata: Record<string, unknown>;
+  /** ISO 8601 with milliseconds. */
+  createdAt: string;
+}
+
+/**
+ * Builds a violation record for one refusal.
+ *
+ * @param kind What happened.
+ * @param fields The key, user, intent, message and metadata.
+ * @returns The record, with a fresh id and the current time.
+ */
+export function newViolation(
+  kind: ViolationKind,
+  fields: {
+    keyId: string;
+    userId: string | null;
+    intent?: string | null;
+    message: string;
+    metadata?: Record<string, unknown>;
+  },
+): Violation {
+  return {
+    id: crypto.randomUUID(),
+    keyId: fields.keyId,
+    userId: fields.userId,
+    intent: fields.intent ?? null,
+    kind,
+    severity: VIOLATION_SEVERITY[kind],
+    message: fields.message,
+    metadata: fields.metadata ?? {},
+    createdAt: new Date().toISOString(),
+  };
+}
