@@ -33,5 +33,12 @@ export async function serve(fetch: FetchHandler, options: ServeOptions = {}): Pr
   await server.ready();
   const address = server.node?.server?.address();
   const port = typeof address === "object" && address !== null ? address.port : Number(options.port);
-  return { url: `http://${hostname}:${port}`, port, close: () => server.close() };
+  const close = async () => {
+    const closing = server.close();
+    // Idle keep-alive sockets would hold close() open until they time out.
+    const node = server.node?.server;
+    if (node && "closeIdleConnections" in node) node.closeIdleConnections();
+    await closing;
+  };
+  return { url: `http://${hostname}:${port}`, port, close };
 }

@@ -2,7 +2,7 @@
 // checks JSR asks for. Run by `npm test` (Node 24 from devDependencies).
 // `npm test -- --runtime=node` runs one runtime; `--no-checks` skips the checks.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 
 const args = process.argv.slice(2);
 const only = args.find((a) => a.startsWith("--runtime="))?.slice("--runtime=".length);
@@ -50,7 +50,7 @@ const runtimes = [
 ].filter((r) => !only || r.name === only);
 
 const checks = [
-  ["deno", "check", "mod.ts", "adapters/", "core/", "cloud/", "tests/", "examples/"],
+  ["deno", "check", "mod.ts", ...["adapters/", "core/", "cloud/", "tests/", "examples/", "bench/"].filter(existsSync)],
   ["deno", "lint"],
   ["deno", "fmt", "--check"],
   ["deno", "doc", "--lint", "mod.ts"],

@@ -1,0 +1,28 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+
+const deno = JSON.parse(readFileSync("deno.json", "utf8"));
+const jsr = JSON.parse(readFileSync("jsr.json", "utf8"));
+const pkg = JSON.parse(readFileSync("package.json", "utf8"));
+
+test("deno.json and jsr.json agree on name, version and exports", () => {
+  assert.equal(deno.name, "@svc/agent-access");
+  assert.equal(jsr.name, deno.name);
+  assert.equal(jsr.version, deno.version);
+  assert.equal(pkg.version, deno.version);
+  assert.deepEqual(jsr.exports, deno.exports);
+});
+
+test("every export points at a file that exists", () => {
+  for (const [name, path] of Object.entries(deno.exports as Record<string, string>)) {
+    assert.ok(existsSync(path), `${name} → ${path}`);
+  }
+});
+
+test("deno.json's npm imports match package.json's dependencies", () => {
+  for (const [name, spec] of Object.entries(deno.imports as Record<string, string>)) {
+    const range = (spec as string).replace(`npm:${name}@`, "");
+    assert.equal(pkg.dependencies[name], range, name);
+  }
+});
