@@ -42,7 +42,7 @@ export type {
   MaybePromise,
   Schema,
 } from "./core/intents.ts";
-export type { FallbackHandler } from "./core/agent_routes.ts";
+export type { FallbackHandler } from "./core/intent_runner.ts";
 export { isSvcError, SvcError } from "./core/errors.ts";
 export type { ErrorCode, SvcErrorOptions } from "./core/errors.ts";
 export type { ErrorLogger } from "./core/http.ts";

@@ -8,7 +8,8 @@ import type { DatabaseInput } from "./database.ts";
 import { SvcError } from "./errors.ts";
 import { DEFAULT_BODY_LIMIT, type ErrorLogger, errorResponse, readJson } from "./http.ts";
 import { compileIntents, type IntentRegistry } from "./intents.ts";
-import { agentRoutes, type FallbackHandler } from "./agent_routes.ts";
+import { agentRoutes } from "./agent_routes.ts";
+import { createIntentRunner, type FallbackHandler } from "./intent_runner.ts";
 import { keyRoutes } from "./key_routes.ts";
 import type { KeyService, VerifiedKey } from "./key_service.ts";
 import { openAppStorage } from "./libsql_storage.ts";
@@ -124,13 +125,13 @@ export function createSvc(config: SvcConfig): Svc {
     keys = localKeys(storage, { sharedInbox: config.sharedInbox ?? false, log });
     match = createRouter<SvcRoute>([
       ...keyRoutes(keys, config.scopes),
-      ...agentRoutes({
+      ...agentRoutes(createIntentRunner({
         intents,
         strictIntents: config.strictIntents ?? false,
         validateResults: config.validateResults ?? false,
         onAgentIntent: config.onAgentIntent,
         recordViolation,
-      }),
+      })),
     ], "/svc");
   })();
   ready.catch((e) => log("storage could not be opened", e));
