@@ -48,4 +48,18 @@ export const APP_MIGRATIONS: readonly Migration[] = [
       "CREATE INDEX app_violations_by_key ON app_violations (key_id, created_at DESC, id DESC)",
     ],
   },
+  {
+    version: 2,
+    name: "outbox of what must reach the cloud",
+    statements: [
+      `CREATE TABLE app_outbox (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL,
+        ref TEXT NOT NULL,
+        body TEXT,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL
+      )`,
+    ],
+  },
 ];

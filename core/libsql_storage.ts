@@ -8,7 +8,7 @@ import type { Client, InStatement, Row } from "@libsql/client";
 import { type DatabaseInput, migrate, openDatabase, type OpenDatabaseOptions } from "./database.ts";
 import { APP_MIGRATIONS, APP_MIGRATIONS_TABLE } from "./app_migrations.ts";
 import type { AgentIdKind, KeyRecord } from "./keys.ts";
-import type { AppStorage } from "./storage.ts";
+import type { AppStorage, MirrorOption, OutboxItem } from "./storage.ts";
 import type { Severity, Violation } from "./violations.ts";
 
 const KEY_COLUMNS = "id, user_id, name, scopes, agent_id, hash, start, created_at, last_used_at, revoked_at";
@@ -40,7 +40,7 @@ class LibsqlAppStorage implements AppStorage {
     this.#owned = owned;
   }
 
-  async insertKey(record: KeyRecord, kind: AgentIdKind): Promise<boolean> {
+  async insertKey(record: KeyRecord, kind: AgentIdKind, options: MirrorOption = {}): Promise<boolean> {
     const values = [
       record.id,
       record.userId,
@@ -53,26 +53,27 @@ class LibsqlAppStorage implements AppStorage {
       record.lastUsedAt,
       record.revokedAt,
     ];
-    if (kind !== "claim") {
-      await this.#client.execute({
-        sql: `INSERT INTO app_keys (${KEY_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)`,
-        args: values,
-      });
-      return true;
-    }
-    const statements: InStatement[] = [
-      {
-        sql: "INSERT INTO app_agent_claims (agent_id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-        args: [record.agentId, record.userId, record.createdAt],
-      },
-      {
+    const insert = kind === "claim"
+      ? {
         sql: `INSERT INTO app_keys (${KEY_COLUMNS}) SELECT ?,?,?,?,?,?,?,?,?,?
               WHERE EXISTS (SELECT 1 FROM app_agent_claims WHERE agent_id = ? AND user_id = ?)`,
         args: [...values, record.agentId, record.userId],
-      },
-    ];
+      }
+      : { sql: `INSERT INTO app_keys (${KEY_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)`, args: values };
+    const statements: InStatement[] = [insert];
+    if (kind === "claim") {
+      statements.unshift({
+        sql: "INSERT INTO app_agent_claims (agent_id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+        args: [record.agentId, record.userId, record.createdAt],
+      });
+    }
+    if (options.mirror) statements.push(enqueueKey(record.id, record.createdAt));
+    if (statements.length === 1) {
+      await this.#client.execute(insert);
+      return true;
+    }
     const results = await this.#client.batch(statements, "write");
-    return results[1].rowsAffected === 1;
+    return results[kind === "claim" ? 1 : 0].rowsAffected === 1;
   }
 
   async listKeys(userId: string): Promise<KeyRecord[]> {
@@ -88,12 +89,29 @@ class LibsqlAppStorage implements AppStorage {
     return rs.rows.length ? toKey(rs.rows[0]) : null;
   }
 
-  async revokeKey(userId: string, id: string, at: string): Promise<KeyRecord | null> {
-    const rs = await this.#client.execute({
+  async revokeKey(userId: string, id: string, at: string, options: MirrorOption = {}): Promise<KeyRecord | null> {
+    const revoke = {
       sql:
         `UPDATE app_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND user_id = ? RETURNING ${KEY_COLUMNS}`,
       args: [at, id, userId],
-    });
+    };
+    if (!options.mirror) {
+      const rs = await this.#client.execute(revoke);
+      return rs.rows.length ? toKey(rs.rows[0]) : null;
+    }
+    const [rs] = await this.#client.batch([
+      revoke,
+      {
+        sql:
+          "INSERT INTO app_outbox (kind, ref, created_at) SELECT 'key', id, ? FROM app_keys WHERE id = ? AND user_id = ?",
+        args: [at, id, userId],
+      },
+    ], "write");
+    return rs.rows.length ? toKey(rs.rows[0]) : null;
+  }
+
+  async findKeyById(id: string): Promise<KeyRecord | null> {
+    const rs = await this.#client.execute({ sql: `SELECT ${KEY_COLUMNS} FROM app_keys WHERE id = ?`, args: [id] });
     return rs.rows.length ? toKey(rs.rows[0]) : null;
   }
 
@@ -108,12 +126,50 @@ class LibsqlAppStorage implements AppStorage {
     );
   }
 
-  async insertViolation(v: Violation): Promise<void> {
-    await this.#client.execute({
+  async insertViolation(v: Violation, options: MirrorOption = {}): Promise<void> {
+    const insert = {
       sql: `INSERT INTO app_violations (id, key_id, user_id, intent, kind, severity, message, metadata, created_at)
             VALUES (?,?,?,?,?,?,?,?,?)`,
       args: [v.id, v.keyId, v.userId, v.intent, v.kind, v.severity, v.message, JSON.stringify(v.metadata), v.createdAt],
+    };
+    if (!options.mirror) await this.#client.execute(insert);
+    else {
+      await this.#client.batch([insert, {
+        sql: "INSERT INTO app_outbox (kind, ref, created_at) VALUES ('violation', ?, ?)",
+        args: [v.id, v.createdAt],
+      }], "write");
+    }
+  }
+
+  async findViolation(id: string): Promise<Violation | null> {
+    const rs = await this.#client.execute({ sql: "SELECT * FROM app_violations WHERE id = ?", args: [id] });
+    return rs.rows.length ? toViolation(rs.rows[0]) : null;
+  }
+
+  async outboxHead(limit: number): Promise<OutboxItem[]> {
+    const rs = await this.#client.execute({
+      sql: "SELECT seq, kind, ref, attempts FROM app_outbox ORDER BY seq LIMIT ?",
+      args: [limit],
     });
+    return rs.rows.map((r) => ({
+      seq: Number(r.seq),
+      kind: String(r.kind) as OutboxItem["kind"],
+      ref: String(r.ref),
+      attempts: Number(r.attempts),
+    }));
+  }
+
+  async outboxDone(seq: number): Promise<void> {
+    await this.#client.execute({ sql: "DELETE FROM app_outbox WHERE seq = ?", args: [seq] });
+  }
+
+  async outboxFailed(seq: number): Promise<void> {
+    await this.#client.execute({ sql: "UPDATE app_outbox SET attempts = attempts + 1 WHERE seq = ?", args: [seq] });
+  }
+
+  async outboxSize(): Promise<number> {
+    const rs = await this.#client.execute("SELECT COUNT(*) AS n FROM app_outbox");
+    return Number(rs.rows[0].n);
   }
 
   async listViolations(options: { limit: number; keyId?: string }): Promise<Violation[]> {
@@ -129,6 +185,14 @@ class LibsqlAppStorage implements AppStorage {
     if (this.#owned) this.#client.close();
     return Promise.resolve();
   }
+}
+
+/** Queues a key for mirroring, if it was stored by the statements before it in the batch. */
+function enqueueKey(id: string, at: string): InStatement {
+  return {
+    sql: "INSERT INTO app_outbox (kind, ref, created_at) SELECT 'key', id, ? FROM app_keys WHERE id = ?",
+    args: [at, id],
+  };
 }
 
 function toKey(row: Row): KeyRecord {

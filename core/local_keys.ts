@@ -21,8 +21,10 @@ export interface LocalKeysOptions {
   sharedInbox: boolean;
   /** Where write failures of `lastUsedAt` are logged. */
   log: ErrorLogger;
-  /** Called after a key is stored or revoked (hybrid mode mirrors it). */
-  onChange?: (record: KeyRecord) => Promise<void>;
+  /** Queue each stored or revoked key for the cloud, in the same write (hybrid mode). */
+  mirror?: boolean;
+  /** Called after a write that queued something for the cloud. */
+  onQueued?: () => void;
 }
 
 /**
@@ -58,17 +60,17 @@ export function localKeys(storage: AppStorage, options: LocalKeysOptions): KeySe
     async mint(userId: string, request: MintKeyRequest): Promise<MintResult> {
       const { agentId, kind } = checkAgentId(userId, request.agentId, options.sharedInbox);
       const { record, key } = await mintAgentKey(userId, { ...request, agentId });
-      if (!await storage.insertKey(record, kind)) throw agentIdTaken(agentId);
-      await options.onChange?.(record);
+      if (!await storage.insertKey(record, kind, { mirror: options.mirror })) throw agentIdTaken(agentId);
+      if (options.mirror) options.onQueued?.();
       return { key: publicKey(record), secret: key };
     },
     async list(userId: string) {
       return (await storage.listKeys(userId)).map(publicKey);
     },
     async revoke(userId: string, id: string) {
-      const record = await storage.revokeKey(userId, id, new Date().toISOString());
+      const record = await storage.revokeKey(userId, id, new Date().toISOString(), { mirror: options.mirror });
       if (record === null) return null;
-      await options.onChange?.(record);
+      if (options.mirror) options.onQueued?.();
       return { id: record.id, revokedAt: record.revokedAt as string };
     },
     async verify(secret: string): Promise<VerifiedKey | null> {

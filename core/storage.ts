@@ -7,6 +7,24 @@
 import type { AgentIdKind, KeyRecord } from "./keys.ts";
 import type { Violation } from "./violations.ts";
 
+/** Something queued for the cloud: a key record to mirror (by id) or a violation to report. */
+export interface OutboxItem {
+  /** Order of sending. */
+  seq: number;
+  /** What to send. */
+  kind: "key" | "violation";
+  /** The key id or violation id. */
+  ref: string;
+  /** Failed attempts so far. */
+  attempts: number;
+}
+
+/** Whether a write also queues its record for the cloud, in the same transaction. */
+export interface MirrorOption {
+  /** Queue the record in the outbox (hybrid mode). */
+  mirror?: boolean;
+}
+
 /** The app side's storage. */
 export interface AppStorage {
   /**
@@ -16,7 +34,7 @@ export interface AppStorage {
    *
    * @returns `false` when the agentId belongs to another user.
    */
-  insertKey(record: KeyRecord, kind: AgentIdKind): Promise<boolean>;
+  insertKey(record: KeyRecord, kind: AgentIdKind, options?: MirrorOption): Promise<boolean>;
   /** The user's keys, oldest first. */
   listKeys(userId: string): Promise<KeyRecord[]>;
   /** The key with this hash, revoked or not. */
@@ -26,11 +44,23 @@ export interface AppStorage {
    *
    * @returns The record after revocation, or `null` when the user has no such key.
    */
-  revokeKey(userId: string, id: string, at: string): Promise<KeyRecord | null>;
+  revokeKey(userId: string, id: string, at: string, options?: MirrorOption): Promise<KeyRecord | null>;
+  /** The key with this id. */
+  findKeyById(id: string): Promise<KeyRecord | null>;
   /** Records when keys were last used, in one write. */
   touchKeys(usedAt: ReadonlyMap<string, string>): Promise<void>;
   /** Stores a violation. */
-  insertViolation(violation: Violation): Promise<void>;
+  insertViolation(violation: Violation, options?: MirrorOption): Promise<void>;
+  /** The violation with this id. */
+  findViolation(id: string): Promise<Violation | null>;
+  /** The oldest queued items, in order. */
+  outboxHead(limit: number): Promise<OutboxItem[]>;
+  /** Removes a sent item. */
+  outboxDone(seq: number): Promise<void>;
+  /** Counts a failed attempt. */
+  outboxFailed(seq: number): Promise<void>;
+  /** How many items wait. */
+  outboxSize(): Promise<number>;
   /** The newest violations first. */
   listViolations(options: { limit: number; keyId?: string }): Promise<Violation[]>;
   /** Releases the database, when this storage opened it. */

@@ -4,7 +4,18 @@
  *
  * @module
  */
+import { ulid } from "ulid";
+import {
+  type CloudClient,
+  type CloudConfig,
+  createCloudClient,
+  type EmitResult,
+  type EventInput,
+} from "./cloud_client.ts";
+import { cloudKeys } from "./cloud_keys.ts";
 import type { DatabaseInput } from "./database.ts";
+import { createOutbox, type Outbox } from "./outbox.ts";
+import { backoffDelay, sleep } from "./backoff.ts";
 import { SvcError } from "./errors.ts";
 import { DEFAULT_BODY_LIMIT, type ErrorLogger, errorResponse, readJson } from "./http.ts";
 import { compileIntents, type IntentRegistry } from "./intents.ts";
@@ -21,8 +32,22 @@ import type { SvcContext, SvcRoute } from "./svc_route.ts";
 import { parseOrThrow } from "./validation.ts";
 import { newViolation, type Violation } from "./violations.ts";
 
-/** Where keys live and whether the cloud is used. Only `local` exists so far. */
-export type SvcMode = "local";
+/**
+ * Where keys live and whether the cloud is used: `local` (keys in `storage`, no
+ * cloud), `hybrid` (keys in `storage`, mirrored to the cloud; events and reports
+ * through the cloud), `cloud` (keys in the cloud).
+ */
+export type SvcMode = "local" | "hybrid" | "cloud";
+
+/** The cloud settings of hybrid and cloud modes. */
+export interface SvcCloudConfig extends CloudConfig {
+  /** First retry delay of the outbox and the manifest upload, in milliseconds. Default 500. */
+  retryMinMs?: number;
+  /** Longest retry delay, in milliseconds. Default 30000. */
+  retryMaxMs?: number;
+  /** How long cloud mode trusts a key verification, in milliseconds. Default 2000. */
+  keyCacheTtlMs?: number;
+}
 
 /** The configuration of {@linkcode createSvc}. */
 export interface SvcConfig {
@@ -40,9 +65,14 @@ export interface SvcConfig {
   onAgentIntent?: FallbackHandler;
   /** Called with every recorded violation. */
   onViolation?: (violation: Violation) => void | Promise<void>;
-  /** `local` (default): keys in `storage`, no cloud. */
+  /** `local` (default), `hybrid` or `cloud`. */
   mode?: SvcMode;
-  /** Where keys and local violations live: a libSQL URL or Client. Default `:memory:` (lost on restart). */
+  /** Endpoint, projectId and sdkSecret: required in hybrid and cloud modes. */
+  cloud?: SvcCloudConfig;
+  /**
+   * Where keys (local, hybrid), violations and the outbox to the cloud live: a libSQL URL or Client.
+   * Default `:memory:` (lost on restart).
+   */
   storage?: DatabaseInput;
   /** Auth token for a remote `storage` URL. */
   storageAuthToken?: string;
@@ -60,8 +90,18 @@ export interface Svc {
   handle: (req: Request) => Promise<Response>;
   /** Settles when storage is open and migrated; rejects if it cannot be. */
   ready: Promise<void>;
-  /** The newest recorded violations (local mode). */
+  /** The newest recorded violations (kept in `storage` in every mode). */
   violations: (options?: { limit?: number; keyId?: string }) => Promise<Violation[]>;
+  /**
+   * Posts an event to an agent's inbox (hybrid and cloud modes). A retried emit with the same
+   * `eventId` is delivered once; one is generated (ULID) when absent. Throws `CLOUD_UNAVAILABLE`
+   * when the cloud cannot be reached, so the caller can retry.
+   */
+  emit: (event: EventInput) => Promise<EmitResult>;
+  /** Posts up to 500 events in one request, stored atomically. */
+  emitMany: (events: EventInput[]) => Promise<EmitResult[]>;
+  /** Sends what waits for the cloud now; resolves with how many items still wait (0 in local mode). */
+  sync: () => Promise<number>;
   /** Writes what is pending and closes storage the toolkit opened. */
   close: () => Promise<void>;
 }
@@ -94,14 +134,21 @@ export interface Svc {
  */
 export function createSvc(config: SvcConfig): Svc {
   const mode = config.mode ?? "local";
-  if (mode !== "local") throw new Error(`mode "${mode}" is not available`);
+  if (!["local", "hybrid", "cloud"].includes(mode)) throw new Error(`Unknown mode "${mode}"`);
+  if (mode !== "local" && !config.cloud) {
+    throw new Error(`mode "${mode}" needs cloud: { endpoint, projectId, sdkSecret }`);
+  }
   const log = config.logger ?? ((message: string, cause: unknown) => console.error(`[svc] ${message}`, cause));
   const bodyLimit = config.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const intents = compileIntents(config.intents ?? {}, config.scopes);
+  const cloud: CloudClient | undefined = mode === "local" ? undefined : createCloudClient(config.cloud!);
+  const mirror = mode !== "local";
 
   let storage: AppStorage | undefined;
   let keys: KeyService | undefined;
+  let outbox: Outbox | undefined;
   let match: ReturnType<typeof createRouter<SvcRoute>> | undefined;
+  const closing = new AbortController();
   const inFlight = new Set<Promise<unknown>>();
 
   function track(work: Promise<unknown>): void {
@@ -112,7 +159,7 @@ export function createSvc(config: SvcConfig): Svc {
   function recordViolation(violation: Violation): void {
     track(
       Promise.allSettled([
-        storage!.insertViolation(violation),
+        storage!.insertViolation(violation, { mirror }).then(() => outbox?.kick()),
         Promise.resolve().then(() => config.onViolation?.(violation)),
       ]).then((results) => {
         for (const r of results) if (r.status === "rejected") log("recording a violation failed", r.reason);
@@ -122,7 +169,15 @@ export function createSvc(config: SvcConfig): Svc {
 
   const ready = (async () => {
     storage = await openAppStorage(config.storage ?? ":memory:", { authToken: config.storageAuthToken });
-    keys = localKeys(storage, { sharedInbox: config.sharedInbox ?? false, log });
+    const sharedInbox = config.sharedInbox ?? false;
+    if (cloud) {
+      const { retryMinMs, retryMaxMs } = config.cloud!;
+      outbox = createOutbox({ storage, cloud, log, retryMinMs, retryMaxMs });
+      uploadManifest(cloud);
+    }
+    keys = mode === "cloud"
+      ? cloudKeys(cloud!, { sharedInbox, cacheTtlMs: config.cloud!.keyCacheTtlMs })
+      : localKeys(storage, { sharedInbox, log, mirror, onQueued: () => outbox?.kick() });
     match = createRouter<SvcRoute>([
       ...keyRoutes(keys, config.scopes),
       ...agentRoutes(createIntentRunner({
@@ -135,6 +190,42 @@ export function createSvc(config: SvcConfig): Svc {
     ], "/svc");
   })();
   ready.catch((e) => log("storage could not be opened", e));
+
+  /** Uploads the manifest, retrying with backoff until it lands; a refused sdkSecret is reported once. */
+  async function uploadManifest(cloud: CloudClient): Promise<void> {
+    const entries = [...intents.values()].map((i) => i.manifest);
+    const { retryMinMs = 500, retryMaxMs = 30_000 } = config.cloud!;
+    for (let attempt = 0; !closing.signal.aborted; attempt++) {
+      try {
+        await cloud.putManifest(entries, config.scopes);
+        return;
+      } catch (error) {
+        if (attempt === 0) {
+          const refused = /sdkSecret/.test((error as Error).message);
+          log(
+            refused
+              ? `THE CLOUD REFUSED THIS APP'S CREDENTIALS (project ${
+                config.cloud!.projectId
+              }): check cloud.sdkSecret ` +
+                "and cloud.projectId (a rotated secret needs the new value and a redeploy). Agents keep working; " +
+                "events and reports will fail until this is fixed."
+              : "the intent manifest could not be uploaded; retrying in the background",
+            error,
+          );
+        }
+        await sleep(backoffDelay(attempt, retryMinMs, retryMaxMs), closing.signal);
+      }
+    }
+  }
+
+  async function emitMany(events: EventInput[]): Promise<EmitResult[]> {
+    if (!cloud) {
+      throw new Error(
+        'emit needs the cloud: use mode "hybrid" or "cloud" with cloud: { endpoint, projectId, sdkSecret }',
+      );
+    }
+    return await cloud.postEvents(events.map((e) => ({ ...e, eventId: e.eventId ?? ulid() })));
+  }
 
   async function resolveUser(req: Request): Promise<string> {
     const user = await config.userResolver(req);
@@ -186,10 +277,20 @@ export function createSvc(config: SvcConfig): Svc {
       await Promise.allSettled([...inFlight]);
       return storage!.listViolations({ limit: Math.min(options.limit ?? 50, 200), keyId: options.keyId });
     },
+    async emit(event) {
+      return (await emitMany([event]))[0];
+    },
+    emitMany,
+    async sync() {
+      await ready;
+      return outbox ? await outbox.sync() : 0;
+    },
     async close() {
+      closing.abort();
       await ready.catch(() => {});
-      await Promise.allSettled([...inFlight]);
+      await outbox?.close();
       await keys?.close();
+      await Promise.allSettled([...inFlight]);
       await storage?.close();
     },
   };

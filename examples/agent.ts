@@ -1,0 +1,36 @@
+// An agent for the notes app: lists what its key may do, then consumes its
+// inbox, acknowledging each event once handled. Run with the key in SVC_KEY:
+//   SVC_KEY=svc_live_… npm run agent            (loops until Ctrl-C)
+//   SVC_KEY=svc_live_… npm run agent -- --once  (handles what is waiting, then exits)
+import { AgentClient } from "../core/agent_client.ts";
+
+const key = Deno.env.get("SVC_KEY");
+if (!key) {
+  console.error("Set SVC_KEY to an agent key (svc_live_…)");
+  Deno.exit(2);
+}
+const agent = new AgentClient({
+  key,
+  appUrl: Deno.env.get("APP_URL") ?? "http://127.0.0.1:8000",
+  cloudUrl: Deno.env.get("CLOUD_URL") ?? "http://127.0.0.1:8787",
+});
+
+const allowed = (await agent.intents()).filter((i) => i.allowed).map((i) => i.name);
+console.log(`agent: this key may run ${allowed.join(", ") || "nothing"}`);
+
+const stop = new AbortController();
+Deno.addSignalListener("SIGINT", () => stop.abort());
+const once = Deno.args.includes("--once");
+let handled = 0;
+for await (const item of agent.inbox({ signal: stop.signal, wait: once ? 1 : 20 })) {
+  console.log(
+    `agent: event #${item.inboxId} ${item.type} ${JSON.stringify(item.payload)} (delivery ${item.deliveries})`,
+  );
+  if (item.type === "note.created" && allowed.includes("notes.list")) {
+    const { notes } = await agent.run<{ notes: unknown[] }>("notes.list", { limit: 100 });
+    console.log(`agent: the user now has ${notes.length} note(s)`);
+  }
+  handled++;
+  if (once && handled >= 1) stop.abort(); // acknowledged when the loop moves on
+}
+console.log(`agent: handled and acknowledged ${handled} event(s)`);
