@@ -66,9 +66,11 @@ function validate(schema: z.ZodType, value: unknown): unknown {
   });
 }
 
-/** For a value that matches no branch of a union, the issues of the branch it came closest to. */
+/** For a value that matches no branch of a union, the issues of the branch it came closest to, at full paths. */
 function closestIssues(issues: z.core.$ZodIssue[]): z.core.$ZodIssue[] {
-  const [first] = issues;
-  if (issues.length !== 1 || first.code !== "invalid_union" || first.errors.length === 0) return issues;
-  return first.errors.reduce((best, branch) => branch.length < best.length ? branch : best);
+  return issues.flatMap((issue) => {
+    if (issue.code !== "invalid_union" || issue.errors.length === 0) return [issue];
+    const branch = issue.errors.reduce((best, errors) => errors.length < best.length ? errors : best);
+    return closestIssues(branch.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] })));
+  });
 }

@@ -19,10 +19,14 @@ export const MAX_WAIT_SECONDS = 20;
 
 const shortText = z.string().min(1).max(200);
 const jsonObject = z.record(z.string(), z.unknown());
+const isoDateTime = z.iso.datetime({ offset: true });
+const isoDate = z.iso.date();
 
 /** An ISO 8601 timestamp (date-time with `Z` or an offset, or a date), normalised to UTC with milliseconds. */
-const timestamp = z.union([z.iso.datetime({ offset: true }), z.iso.date()])
-  .transform((value) => new Date(value).toISOString());
+const timestamp = z.string().refine(
+  (value) => (isoDateTime.safeParse(value).success || isoDate.safeParse(value).success) && !isNaN(Date.parse(value)),
+  "Must be an ISO 8601 timestamp, such as 2025-01-31T12:00:00.000Z",
+).transform((value) => new Date(value).toISOString());
 
 /** A query value that must be a non-negative integer. */
 const count = z.string().regex(/^\d{1,15}$/, "Must be a non-negative integer").transform(Number);
