@@ -70,7 +70,13 @@ function validate(schema: z.ZodType, value: unknown): unknown {
 function closestIssues(issues: z.core.$ZodIssue[]): z.core.$ZodIssue[] {
   return issues.flatMap((issue) => {
     if (issue.code !== "invalid_union" || issue.errors.length === 0) return [issue];
-    const branch = issue.errors.reduce((best, errors) => errors.length < best.length ? errors : best);
+    const branch = issue.errors.reduce((best, errors) => distance(errors) < distance(best) ? errors : best);
     return closestIssues(branch.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] })));
   });
+}
+
+/** How far a value is from a union branch: missing fields count most, then other issues. */
+function distance(issues: z.core.$ZodIssue[]): number {
+  const missing = issues.filter((i) => i.code === "invalid_type" && /received undefined$/.test(i.message)).length;
+  return missing * 1000 + issues.length;
 }
