@@ -36,10 +36,6 @@ export async function runServe(target: DatabaseTarget, options: ServeOptions): P
     gracefulShutdown: false,
   });
   await server.ready();
-  const port = new URL(server.url!).port;
-  const shown = options.host === "0.0.0.0" || options.host === "::" ? "localhost" : options.host;
-  console.log(`svc cloud listening on http://${shown}:${port}/v1 (db: ${displayUrl(target.url)})`);
-
   const stopped = Promise.withResolvers<void>();
   let stopping = false;
   const stop = (signal: string) => {
@@ -51,6 +47,10 @@ export async function runServe(target: DatabaseTarget, options: ServeOptions): P
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
+  const port = new URL(server.url!).port;
+  const shown = options.host === "0.0.0.0" || options.host === "::" ? "localhost" : options.host;
+  console.log(`svc cloud listening on http://${shown}:${port}/v1 (db: ${displayUrl(target.url)})`);
+
   await stopped.promise;
   console.log("svc cloud stopped");
 }
