@@ -53,13 +53,12 @@ describe("agent auth", () => {
   after(() => t.close());
 
   test("answers 401 for a missing, unknown or SDK credential on agent routes", async () => {
-    for (
-      const headers of [
-        {},
-        { authorization: `Bearer svc_live_${"x".repeat(40)}` },
-        { authorization: `Bearer ${t.project.secret}`, "x-svc-project": t.project.id },
-      ]
-    ) {
+    const cases: Record<string, string>[] = [
+      {},
+      { authorization: `Bearer svc_live_${"x".repeat(40)}` },
+      { authorization: `Bearer ${t.project.secret}`, "x-svc-project": t.project.id },
+    ];
+    for (const headers of cases) {
       const poll = await t.raw("GET", "/v1/agent/inbox", { headers });
       assert.equal(poll.status, 401);
       assert.equal(poll.body.error.code, "UNAUTHORIZED");

@@ -17,7 +17,15 @@ describe("GET /v1/agent/inbox and POST /v1/agent/ack", () => {
     const body = await poll("?cursor=0&limit=2");
     assert.deepEqual(body.items.map((i: { eventId: string }) => i.eventId), ["a-1", "a-2"]);
     const [item] = body.items;
-    assert.deepEqual(Object.keys(item).sort(), ["agentId", "createdAt", "deliveries", "eventId", "inboxId", "payload", "type"]);
+    assert.deepEqual(Object.keys(item).sort(), [
+      "agentId",
+      "createdAt",
+      "deliveries",
+      "eventId",
+      "inboxId",
+      "payload",
+      "type",
+    ]);
     assert.equal(item.agentId, "alice");
     assert.equal(item.type, "order.paid");
     assert.deepEqual(item.payload, { n: "a-1" });
@@ -57,13 +65,22 @@ describe("GET /v1/agent/inbox and POST /v1/agent/ack", () => {
   });
 
   test("refuses bad query values and bad ack bodies with 400 VALIDATION_ERROR", async () => {
-    for (const [query, path] of [["?cursor=-1", "cursor"], ["?limit=0", "limit"], ["?wait=21", "wait"], ["?wait=x", "wait"]]) {
+    for (
+      const [query, path] of [["?cursor=-1", "cursor"], ["?limit=0", "limit"], ["?wait=21", "wait"], [
+        "?wait=x",
+        "wait",
+      ]]
+    ) {
       const res = await t.agent(key, "GET", `/v1/agent/inbox${query}`);
       assert.equal(res.status, 400, query);
       assert.equal(res.body.error.details.issues[0].path, path);
     }
     const many = Array.from({ length: 501 }, (_, i) => i + 1);
-    for (const body of [{}, { inboxIds: [] }, { inboxIds: many }, { inboxIds: [1.5] }, { inboxIds: ["1"] }, { inboxIds: [0] }]) {
+    for (
+      const body of [{}, { inboxIds: [] }, { inboxIds: many }, { inboxIds: [1.5] }, { inboxIds: ["1"] }, {
+        inboxIds: [0],
+      }]
+    ) {
       const res = await t.agent(key, "POST", "/v1/agent/ack", { body });
       assert.equal(res.status, 400, JSON.stringify(body).slice(0, 40));
       assert.equal(res.body.error.code, "VALIDATION_ERROR");

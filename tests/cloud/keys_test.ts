@@ -9,7 +9,9 @@ describe("/v1/sdk/keys", () => {
   after(() => t.close());
 
   test("POST mints a key with 201, shown once, for the user's own inbox by default", async () => {
-    const res = await t.sdk("POST", "/v1/sdk/keys", { body: { userId: "u1", name: "Laptop agent", scopes: ["a", "a", "b"] } });
+    const res = await t.sdk("POST", "/v1/sdk/keys", {
+      body: { userId: "u1", name: "Laptop agent", scopes: ["a", "a", "b"] },
+    });
     assert.equal(res.status, 201);
     assert.deepEqual(Object.keys(res.body).sort(), ["agentId", "createdAt", "id", "key", "name", "scopes"]);
     assert.match(res.body.key, /^svc_live_[0-9A-Za-z]{32,}$/);
@@ -90,7 +92,10 @@ describe("/v1/sdk/keys", () => {
     const { key, id } = await t.mintKey("verifier", { scopes: ["s"] });
     const res = await t.sdk("POST", "/v1/sdk/keys/verify", { body: { key } });
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body, { valid: true, key: { id, userId: "verifier", name: "k", scopes: ["s"], agentId: "verifier" } });
+    assert.deepEqual(res.body, {
+      valid: true,
+      key: { id, userId: "verifier", name: "k", scopes: ["s"], agentId: "verifier" },
+    });
   });
 
   test("verify answers only valid: false for unknown, malformed, revoked or foreign keys", async () => {

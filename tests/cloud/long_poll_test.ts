@@ -81,7 +81,10 @@ describe("GET /v1/agent/inbox?wait=", () => {
       const admin = await openCloudStorage(url);
       const { project, sdkSecret } = await createProject(admin, "Shared");
       const sdk = { authorization: `Bearer ${sdkSecret}`, "x-svc-project": project.id };
-      const minted = await call(b, "POST", "/v1/sdk/keys", { headers: sdk, body: { userId: "shared", name: "k", scopes: [] } });
+      const minted = await call(b, "POST", "/v1/sdk/keys", {
+        headers: sdk,
+        body: { userId: "shared", name: "k", scopes: [] },
+      });
       const polling = call(a, "GET", "/v1/agent/inbox?wait=20", {
         headers: { authorization: `Bearer ${minted.body.key}` },
       });

@@ -16,7 +16,9 @@ describe("cloud migrations", () => {
     const client = createClient({ url: ":memory:" });
     await openCloudStorage(client);
     assert.equal(await schemaVersion(client, CLOUD_MIGRATIONS_TABLE), cloudMigrations.length);
-    const tables = await client.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
+    const tables = await client.execute(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+    );
     for (const row of tables.rows) assert.match(String(row.name), /^(cloud_|svc_cloud_migrations$)/);
     client.close();
   });
