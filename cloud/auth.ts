@@ -7,7 +7,7 @@
  */
 import { SvcError } from "../core/errors.ts";
 import { AGENT_KEY_PREFIX, bearerToken, hashSecret, SDK_SECRET_PREFIX, timingSafeEqual } from "../core/secrets.ts";
-import type { CloudStorage } from "./storage.ts";
+import { type CloudStorage, KEY_TOUCH_INTERVAL_MS } from "./storage.ts";
 
 /** The header naming the project in SDK auth. */
 export const PROJECT_HEADER = "x-svc-project";
@@ -30,7 +30,6 @@ export interface AgentCaller {
 
 const PROJECT_ID = /^prj_[0-9A-HJKMNP-TV-Z]{26}$/;
 const NO_PROJECT_HASH = "0".repeat(64);
-const TOUCH_INTERVAL_MS = 60_000;
 
 /**
  * Checks SDK auth: `Authorization: Bearer svcs_…` and `x-svc-project`, which
@@ -80,7 +79,7 @@ export async function authenticateAgent(req: Request, storage: CloudStorage): Pr
  */
 export async function recordUse(storage: CloudStorage, keyId: string, lastUsedAt: string | null): Promise<void> {
   const now = Date.now();
-  if (lastUsedAt !== null && now - Date.parse(lastUsedAt) < TOUCH_INTERVAL_MS) return;
+  if (lastUsedAt !== null && now - Date.parse(lastUsedAt) < KEY_TOUCH_INTERVAL_MS) return;
   await storage.touchKey(keyId, new Date(now).toISOString());
 }
 

@@ -5,7 +5,7 @@
  */
 import type { Client, InStatement, Row } from "@libsql/client";
 import type { KeyRecord } from "../core/keys.ts";
-import type { CloudStorage } from "./storage.ts";
+import { type CloudStorage, KEY_TOUCH_INTERVAL_MS } from "./storage.ts";
 import { parsed, text, textOrNull } from "./libsql_rows.ts";
 
 /** The key part of {@linkcode CloudStorage}. */
@@ -13,9 +13,6 @@ export type KeyStorage = Pick<
   CloudStorage,
   "insertKey" | "mirrorKey" | "listKeys" | "revokeKey" | "findKeyByHash" | "touchKey"
 >;
-
-/** How long a key's `lastUsedAt` may lag, to spare a write on every request. */
-const TOUCH_INTERVAL_MS = 60_000;
 
 const COLUMNS = "id, project_id, user_id, name, scopes, agent_id, hash, start, created_at, last_used_at, revoked_at";
 const slots = COLUMNS.split(", ").map(() => "?").join(", ");
@@ -84,7 +81,7 @@ export function keyStorage(client: Client): KeyStorage {
       return rs.rows.length ? { projectId: text(rs.rows[0], "project_id"), record: toKey(rs.rows[0]) } : null;
     },
     async touchKey(id, at) {
-      const before = new Date(Date.parse(at) - TOUCH_INTERVAL_MS).toISOString();
+      const before = new Date(Date.parse(at) - KEY_TOUCH_INTERVAL_MS).toISOString();
       await client.execute({
         sql: "UPDATE cloud_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)",
         args: [at, id, before],

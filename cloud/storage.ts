@@ -7,6 +7,9 @@
  */
 import type { AgentIdKind, KeyRecord } from "../core/keys.ts";
 
+/** How long a key's `lastUsedAt` may lag behind its use, to spare a write on every request. */
+export const KEY_TOUCH_INTERVAL_MS = 60_000;
+
 /** A project as stored: its sdkSecret only as a hash. */
 export interface ProjectRecord {
   /** `prj_` + ULID. */
