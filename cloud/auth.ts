@@ -1,0 +1,90 @@
+/**
+ * The two credentials of `/v1`: SDK auth (a project's current sdkSecret and
+ * its id) and agent auth (an unrevoked agent key). Nothing is cached, so a
+ * rotation or a revocation applies to the next request, in every process.
+ *
+ * @module
+ */
+import { SvcError } from "../core/errors.ts";
+import { AGENT_KEY_PREFIX, bearerToken, hashSecret, SDK_SECRET_PREFIX, timingSafeEqual } from "../core/secrets.ts";
+import { type CloudStorage, KEY_TOUCH_INTERVAL_MS } from "./storage.ts";
+
+/** The header naming the project in SDK auth. */
+export const PROJECT_HEADER = "x-svc-project";
+
+/** A caller authenticated with SDK auth. */
+export interface SdkCaller {
+  /** The project whose secret was presented. */
+  projectId: string;
+}
+
+/** A caller authenticated with an agent key. */
+export interface AgentCaller {
+  /** The key's project. */
+  projectId: string;
+  /** The inbox the key reads. */
+  agentId: string;
+  /** The key's id. */
+  keyId: string;
+}
+
+const PROJECT_ID = /^prj_[0-9A-HJKMNP-TV-Z]{26}$/;
+const NO_PROJECT_HASH = "0".repeat(64);
+
+/**
+ * Checks SDK auth: `Authorization: Bearer svcs_…` and `x-svc-project`, which
+ * must name the project whose current secret this is.
+ *
+ * @param req The request.
+ * @param storage The cloud's storage.
+ * @returns The project.
+ * @throws {SvcError} `UNAUTHORIZED` otherwise.
+ */
+export async function authenticateSdk(req: Request, storage: CloudStorage): Promise<SdkCaller> {
+  const secret = bearerToken(req, SDK_SECRET_PREFIX);
+  const projectId = req.headers.get(PROJECT_HEADER);
+  if (secret === null || projectId === null || !PROJECT_ID.test(projectId)) throw unauthorized();
+  const [project, hash] = await Promise.all([storage.findProject(projectId), hashSecret(secret)]);
+  // Compare even when the project is unknown, so both failures take the same time.
+  const matches = timingSafeEqual(hash, project?.secretHash ?? NO_PROJECT_HASH);
+  if (project === null || !matches) throw unauthorized();
+  return { projectId: project.id };
+}
+
+/**
+ * Checks agent auth: `Authorization: Bearer svc_live_…` of a key the cloud
+ * knows and that is not revoked. Records the use, at most once a minute.
+ *
+ * @param req The request.
+ * @param storage The cloud's storage.
+ * @returns The key's project, agentId and id.
+ * @throws {SvcError} `UNAUTHORIZED` otherwise.
+ */
+export async function authenticateAgent(req: Request, storage: CloudStorage): Promise<AgentCaller> {
+  const key = bearerToken(req, AGENT_KEY_PREFIX);
+  if (key === null) throw unauthorized();
+  const found = await storage.findKeyByHash(await hashSecret(key));
+  if (found === null || found.record.revokedAt !== null) throw unauthorized();
+  await recordUse(storage, found.record.id, found.record.lastUsedAt);
+  return { projectId: found.projectId, agentId: found.record.agentId, keyId: found.record.id };
+}
+
+/**
+ * Records that a key was used, unless that was done less than a minute ago.
+ *
+ * @param storage The cloud's storage.
+ * @param keyId The key.
+ * @param lastUsedAt The key's recorded last use.
+ * @returns When recorded.
+ */
+export async function recordUse(storage: CloudStorage, keyId: string, lastUsedAt: string | null): Promise<void> {
+  const now = Date.now();
+  if (lastUsedAt !== null && now - Date.parse(lastUsedAt) < KEY_TOUCH_INTERVAL_MS) return;
+  await storage.touchKey(keyId, new Date(now).toISOString());
+}
+
+function unauthorized(): SvcError {
+  return new SvcError("UNAUTHORIZED", "Missing or invalid credentials", {
+    headers: { "www-authenticate": 'Bearer realm="svc"' },
+  });
+}

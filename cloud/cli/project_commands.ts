@@ -1,0 +1,113 @@
+/**
+ * `project create`, `project rotate-secret`, `project list` and `migrate`.
+ *
+ * @module
+ */
+import { migrate, openDatabase } from "../../core/database.ts";
+import { openCloudStorage } from "../libsql_storage.ts";
+import { CLOUD_MIGRATIONS_TABLE, cloudMigrations } from "../migrations.ts";
+import { createProject, rotateSdkSecret } from "../projects.ts";
+import type { CloudStorage } from "../storage.ts";
+import type { DatabaseTarget } from "./database_url.ts";
+
+/** What a command prints: one JSON object for `--json`, and lines for people. */
+export interface CommandOutput {
+  /** The `--json` answer. */
+  json: Record<string, unknown>;
+  /** The human answer. */
+  text: string;
+}
+
+/** A failure to report with exit code 1. */
+export class CommandError extends Error {
+  /** A machine code for `--json`. */
+  readonly code: string;
+
+  /**
+   * Creates the error.
+   *
+   * @param code A machine code.
+   * @param message The message.
+   */
+  constructor(code: string, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/**
+ * Runs a project command on the database.
+ *
+ * @param target The database.
+ * @param words The command words after `project`.
+ * @param name The `--name` value.
+ * @returns What to print.
+ */
+export async function runProjectCommand(
+  target: DatabaseTarget,
+  words: string[],
+  name: string | undefined,
+): Promise<CommandOutput> {
+  const [action, argument] = words;
+  return await withStorage(target, async (storage) => {
+    if (action === "create") {
+      if (!name?.trim()) throw new CommandError("USAGE", "project create needs --name NAME");
+      const { project, sdkSecret } = await createProject(storage, name.trim());
+      return {
+        json: { projectId: project.id, name: project.name, sdkSecret, createdAt: project.createdAt },
+        text: `Project ${project.name}\n  projectId: ${project.id}\n  sdkSecret: ${sdkSecret}\n` +
+          "Store the sdkSecret in your server's secret storage now: it is not shown again.",
+      };
+    }
+    if (action === "rotate-secret") {
+      if (!argument) throw new CommandError("USAGE", "project rotate-secret needs PROJECT_ID");
+      const sdkSecret = await rotateSdkSecret(storage, argument);
+      if (sdkSecret === null) throw new CommandError("NOT_FOUND", `No project ${argument}`);
+      return {
+        json: { projectId: argument, sdkSecret },
+        text:
+          `New sdkSecret for ${argument}: ${sdkSecret}\nThe old secret stopped working. Update and redeploy your app.`,
+      };
+    }
+    if (action === "list") {
+      const projects = (await storage.listProjects()).map((p) => ({
+        projectId: p.id,
+        name: p.name,
+        createdAt: p.createdAt,
+        secretRotatedAt: p.secretRotatedAt,
+      }));
+      return {
+        json: { projects },
+        text: projects.length
+          ? projects.map((p) => `${p.projectId}  ${p.name}  (created ${p.createdAt})`).join("\n")
+          : "No projects yet. Create one with: project create --name NAME",
+      };
+    }
+    throw new CommandError("USAGE", `Unknown project command: ${action ?? "(none)"}`);
+  });
+}
+
+/**
+ * Applies pending migrations.
+ *
+ * @param target The database.
+ * @returns What to print.
+ */
+export async function runMigrate(target: DatabaseTarget): Promise<CommandOutput> {
+  const { client } = await openDatabase(target.url, { authToken: target.authToken });
+  try {
+    const version = await migrate(client, CLOUD_MIGRATIONS_TABLE, cloudMigrations);
+    return { json: { ok: true, version }, text: `The cloud schema is at version ${version}.` };
+  } finally {
+    client.close();
+  }
+}
+
+async function withStorage<T>(target: DatabaseTarget, run: (storage: CloudStorage) => Promise<T>): Promise<T> {
+  const storage = await openCloudStorage(target.url, { authToken: target.authToken });
+  try {
+    return await run(storage);
+  } finally {
+    await storage.close();
+  }
+}

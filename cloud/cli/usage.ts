@@ -1,0 +1,79 @@
+/**
+ * The command line's help text and argument parsing.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+
+/** The help text of `svc-cloud`. */
+export const USAGE = `svc-cloud: the self-hostable cloud of @svc/agent-access (/v1 on libSQL)
+
+Usage:
+  svc-cloud serve [--port N] [--host H] [--db URL]   Serve /v1 (default port 8787, host 0.0.0.0)
+  svc-cloud project create --name NAME [--json]       Create a project; prints its id and sdkSecret once
+  svc-cloud project rotate-secret PROJECT_ID [--json] Replace a project's sdkSecret; the old one stops at once
+  svc-cloud project list [--json]                     List projects
+  svc-cloud migrate [--json]                          Apply pending schema migrations
+  svc-cloud --help                                    Show this help
+
+Run it as: node cloud/main.ts …, deno run -A cloud/main.ts …, bun cloud/main.ts …, or dist/svc-cloud ….
+
+Options:
+  --db URL     libSQL database: file:./data/svc.db (default), :memory:, libsql://…, http://…
+  --json       Print exactly one JSON object on stdout
+  --port N     Port to listen on (0 picks a free one)
+  --host H     Address to listen on
+
+Environment:
+  SVC_DB_URL         Database URL when --db is not given
+  SVC_DB_AUTH_TOKEN  Auth token of a remote database (Turso)
+`;
+
+/** The parsed command line. */
+export interface CommandLine {
+  /** Positional words: the command and its arguments. */
+  words: string[];
+  /** `--json`. */
+  json: boolean;
+  /** `--help`. */
+  help: boolean;
+  /** `--db`. */
+  db?: string;
+  /** `--port`. */
+  port?: string;
+  /** `--host`. */
+  host?: string;
+  /** `--name`. */
+  name?: string;
+}
+
+/**
+ * Parses the arguments after the program name.
+ *
+ * @param args The arguments.
+ * @returns The command line.
+ * @throws {TypeError} For an unknown option.
+ */
+export function parseCommandLine(args: string[]): CommandLine {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      json: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+      db: { type: "string" },
+      port: { type: "string" },
+      host: { type: "string" },
+      name: { type: "string" },
+    },
+  });
+  return {
+    words: positionals,
+    json: values.json ?? false,
+    help: values.help ?? false,
+    db: values.db,
+    port: values.port,
+    host: values.host,
+    name: values.name,
+  };
+}

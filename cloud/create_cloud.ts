@@ -1,0 +1,155 @@
+/**
+ * `createCloud()`: the `/v1` service as one fetch handler over libSQL.
+ *
+ * @module
+ */
+import { SvcError } from "../core/errors.ts";
+import { DEFAULT_BODY_LIMIT, type ErrorLogger, errorResponse } from "../core/http.ts";
+import type { DatabaseInput } from "../core/database.ts";
+import { createRouter } from "../core/router.ts";
+import { eventHandlers } from "./handlers/events.ts";
+import { inboxHandlers } from "./handlers/inbox.ts";
+import { intentHandlers } from "./handlers/intents.ts";
+import { keyHandlers } from "./handlers/keys.ts";
+import { violationHandlers } from "./handlers/violations.ts";
+import { createInboxWaiters } from "./inbox_waiters.ts";
+import { openCloudStorage } from "./libsql_storage.ts";
+import type { CloudServices, RouteHandlers } from "./route_handler.ts";
+import { type AnyRouteInput, readRouteInput } from "./route_input.ts";
+import { CLOUD_PREFIX, cloudRoutes, type RouteName } from "./routes.ts";
+import type { CloudStorage } from "./storage.ts";
+
+/** How long acknowledged items are kept by default: 7 days. */
+export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * A `@libsql/client` Client, typed by the two members the cloud's public API
+ * names, so that the API does not expose all of `@libsql/client`'s types.
+ * Pass the object `createClient()` returned.
+ */
+export interface LibsqlClient {
+  /** `"file"`, `"http"`, `"https"`, `"ws"`, `"wss"` or `"libsql"`. */
+  readonly protocol: string;
+  /** Closes the client. */
+  close(): void;
+}
+
+/** Options of {@linkcode createCloud}. */
+export interface CloudOptions {
+  /** A libSQL URL (`file:…`, `:memory:`, `libsql://…`, `http://…`) or a `@libsql/client` Client (not closed by `close()`). */
+  db: string | LibsqlClient;
+  /** Auth token of a remote database (Turso). */
+  authToken?: string;
+  /** How long acknowledged items and their events are kept, in milliseconds (default 7 days). */
+  retentionMs?: number;
+  /** How often acknowledged items are purged, in milliseconds (default: the retention, at most an hour). */
+  purgeIntervalMs?: number;
+  /** The largest request body, in bytes (default 1 MiB). */
+  bodyLimit?: number;
+  /** How often a long poll re-reads the database for events of other processes, in milliseconds (default 500). */
+  recheckMs?: number;
+  /** Where the causes of 5xx answers go (default `console.error`). Never given secrets. */
+  logger?: ErrorLogger;
+}
+
+/** A running cloud. */
+export interface Cloud {
+  /** Serves `/v1/*` (also with the `/v1` prefix stripped). A closure: pass it unbound. */
+  handle(req: Request): Promise<Response>;
+  /** Settles when the database is open and migrated; rejects when it cannot be. */
+  ready: Promise<void>;
+  /** Answers waiting long polls, lets in-flight requests finish, stops the purge timer and closes an owned database. */
+  close(): Promise<void>;
+}
+
+const handlers: RouteHandlers<RouteName> = {
+  ...intentHandlers,
+  ...violationHandlers,
+  ...eventHandlers,
+  ...inboxHandlers,
+  ...keyHandlers,
+};
+const match = createRouter(cloudRoutes, CLOUD_PREFIX);
+
+/**
+ * Creates the cloud service. It returns at once; the database is opened and
+ * migrated in the background ({@linkcode Cloud.ready}), and requests wait for it.
+ *
+ * @param options The database and limits.
+ * @returns The handler, its readiness and `close()`.
+ *
+ * @example Serve the cloud on Deno
+ * ```ts ignore
+ * import { createCloud } from "@svc/agent-access/cloud";
+ * const cloud = createCloud({ db: "file:./data/svc.db" });
+ * await cloud.ready;
+ * Deno.serve({ port: 8787 }, cloud.handle);
+ * ```
+ */
+export function createCloud(options: CloudOptions): Cloud {
+  const log = options.logger;
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
+  const waiters = createInboxWaiters();
+  const inFlight = new Set<Promise<Response>>();
+  let closing = false;
+  let purgeTimer: ReturnType<typeof setInterval> | undefined;
+
+  const opened = openCloudStorage(options.db as DatabaseInput, { authToken: options.authToken });
+  const ready = opened.then((storage) => {
+    if (closing) return;
+    const purge = () => {
+      const before = new Date(Date.now() - retentionMs).toISOString();
+      storage.purgeAcknowledged(before).catch((error) => report(log, "Purging acknowledged items failed", error));
+    };
+    purge();
+    purgeTimer = setInterval(purge, options.purgeIntervalMs ?? Math.min(retentionMs, 60 * 60 * 1000));
+  });
+  ready.catch(() => {}); // surfaced through `ready` and every request's 500
+
+  async function serve(req: Request, storage: Promise<CloudStorage>): Promise<Response> {
+    try {
+      const { route, params } = match(req.method, new URL(req.url).pathname);
+      const services: CloudServices = {
+        storage: await storage,
+        waiters,
+        recheckMs: options.recheckMs ?? 500,
+        closing: () => closing,
+      };
+      const input = await readRouteInput(route, req, params, services.storage, bodyLimit);
+      const handler = handlers[route.name] as (input: AnyRouteInput, services: CloudServices) => Promise<Response>;
+      return await handler(input, services);
+    } catch (error) {
+      return errorResponse(error, log);
+    }
+  }
+
+  return {
+    handle(req) {
+      if (closing) {
+        return Promise.resolve(errorResponse(
+          new SvcError("CLOUD_UNAVAILABLE", "The cloud is shutting down", { headers: { "retry-after": "1" } }),
+        ));
+      }
+      const task = serve(req, opened);
+      inFlight.add(task);
+      task.finally(() => inFlight.delete(task));
+      return task;
+    },
+    ready,
+    async close() {
+      if (closing) return;
+      closing = true;
+      clearInterval(purgeTimer);
+      waiters.close();
+      await Promise.allSettled([...inFlight]);
+      const storage = await opened.catch(() => null);
+      await storage?.close();
+    },
+  };
+}
+
+function report(log: ErrorLogger | undefined, message: string, cause: unknown): void {
+  if (log) log(message, cause);
+  else console.error(`[svc] ${message}`, cause);
+}

@@ -1,0 +1,104 @@
+/**
+ * Events and agent inboxes on libSQL. Each event goes to one inbox, so an
+ * event and its inbox item share a row of `cloud_events`.
+ *
+ * @module
+ */
+import type { Client, InStatement, Row } from "@libsql/client";
+import type { CloudStorage, InboxItem } from "./storage.ts";
+import { integer, parsed, placeholders, text } from "./libsql_rows.ts";
+
+/** The event and inbox part of {@linkcode CloudStorage}. */
+export type EventStorage = Pick<CloudStorage, "appendEvents" | "listInbox" | "acknowledge" | "purgeAcknowledged">;
+
+/** Rows deleted per purge transaction, so a large purge never holds the write lock for long. */
+const PURGE_CHUNK = 5000;
+
+/**
+ * Event and inbox queries on a client.
+ *
+ * @param client The database.
+ * @returns The event part of the storage.
+ */
+export function eventStorage(client: Client): EventStorage {
+  return {
+    async appendEvents(projectId, events, at) {
+      // Per event: insert unless the eventId is known, then read the row that holds it.
+      // One write batch: the whole list is stored or none of it.
+      const statements: InStatement[] = events.flatMap((e) => [
+        {
+          sql: `INSERT INTO cloud_events (project_id, event_id, type, agent_id, payload, created_at)
+                VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, event_id) DO NOTHING`,
+          args: [projectId, e.eventId, e.type, e.agentId, JSON.stringify(e.payload), at],
+        },
+        {
+          sql: "SELECT inbox_id, agent_id FROM cloud_events WHERE project_id = ? AND event_id = ?",
+          args: [projectId, e.eventId],
+        },
+      ]);
+      const results = await client.batch(statements, "write");
+      return events.map((e, i) => {
+        const row = results[2 * i + 1].rows[0];
+        return {
+          eventId: e.eventId,
+          inboxId: integer(row, "inbox_id"),
+          agentId: text(row, "agent_id"),
+          duplicate: results[2 * i].rowsAffected === 0,
+        };
+      });
+    },
+    async listInbox(projectId, agentId, cursor, limit) {
+      const rs = await client.execute({
+        sql: `SELECT * FROM cloud_events
+              WHERE project_id = ? AND agent_id = ? AND acked_at IS NULL AND inbox_id > ?
+              ORDER BY inbox_id LIMIT ?`,
+        args: [projectId, agentId, cursor, limit],
+      });
+      if (rs.rows.length === 0) return [];
+      // Count the delivery. Only polls that found items write, so empty
+      // (long) polls never take the write lock.
+      const ids = rs.rows.map((row) => integer(row, "inbox_id"));
+      const counted = await client.execute({
+        sql: `UPDATE cloud_events SET deliveries = deliveries + 1
+              WHERE inbox_id IN (${placeholders(ids.length)}) RETURNING inbox_id, deliveries`,
+        args: ids,
+      });
+      const deliveries = new Map(counted.rows.map((row) => [integer(row, "inbox_id"), integer(row, "deliveries")]));
+      return rs.rows.map((row) => toItem(row, deliveries.get(integer(row, "inbox_id"))));
+    },
+    async acknowledge(projectId, agentId, inboxIds, at) {
+      const rs = await client.execute({
+        sql: `UPDATE cloud_events SET acked_at = ?
+              WHERE project_id = ? AND agent_id = ? AND acked_at IS NULL AND inbox_id IN (${
+          placeholders(inboxIds.length)
+        })`,
+        args: [at, projectId, agentId, ...inboxIds],
+      });
+      return rs.rowsAffected;
+    },
+    async purgeAcknowledged(before) {
+      let purged = 0;
+      for (;;) {
+        const rs = await client.execute({
+          sql: `DELETE FROM cloud_events WHERE inbox_id IN (
+                  SELECT inbox_id FROM cloud_events WHERE acked_at IS NOT NULL AND acked_at < ? LIMIT ?)`,
+          args: [before, PURGE_CHUNK],
+        });
+        purged += rs.rowsAffected;
+        if (rs.rowsAffected < PURGE_CHUNK) return purged;
+      }
+    },
+  };
+}
+
+function toItem(row: Row, deliveries: number | undefined): InboxItem {
+  return {
+    inboxId: integer(row, "inbox_id"),
+    eventId: text(row, "event_id"),
+    type: text(row, "type"),
+    agentId: text(row, "agent_id"),
+    payload: parsed<Record<string, unknown>>(row, "payload"),
+    createdAt: text(row, "created_at"),
+    deliveries: deliveries ?? integer(row, "deliveries") + 1,
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * Reading libSQL rows into plain values, the same on every backend
+ * (`:memory:`, `file:` and Hrana over HTTP).
+ *
+ * @module
+ */
+import type { Row } from "@libsql/client";
+
+/**
+ * A text column.
+ *
+ * @param row The row.
+ * @param column The column name.
+ * @returns The value as a string.
+ */
+export function text(row: Row, column: string): string {
+  return String(row[column]);
+}
+
+/**
+ * A nullable text column.
+ *
+ * @param row The row.
+ * @param column The column name.
+ * @returns The string, or `null`.
+ */
+export function textOrNull(row: Row, column: string): string | null {
+  const value = row[column];
+  return value === null || value === undefined ? null : String(value);
+}
+
+/**
+ * An integer column.
+ *
+ * @param row The row.
+ * @param column The column name.
+ * @returns The value as a number.
+ */
+export function integer(row: Row, column: string): number {
+  return Number(row[column]);
+}
+
+/**
+ * A column holding JSON text.
+ *
+ * @param row The row.
+ * @param column The column name.
+ * @returns The parsed value.
+ */
+export function parsed<T>(row: Row, column: string): T {
+  return JSON.parse(String(row[column])) as T;
+}
+
+/**
+ * `?, ?, ?` for an `IN (…)` list.
+ *
+ * @param count How many placeholders.
+ * @returns The placeholders joined by commas.
+ */
+export function placeholders(count: number): string {
+  return Array.from({ length: count }, () => "?").join(", ");
+}

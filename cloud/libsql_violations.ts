@@ -1,0 +1,83 @@
+/**
+ * Violation reports on libSQL.
+ *
+ * @module
+ */
+import type { Client, InValue, Row } from "@libsql/client";
+import type { CloudStorage, Severity, ViolationQuery, ViolationRecord } from "./storage.ts";
+import { integer, parsed, text, textOrNull } from "./libsql_rows.ts";
+
+/** The violation part of {@linkcode CloudStorage}. */
+export type ViolationStorage = Pick<CloudStorage, "addViolation" | "listViolations">;
+
+/**
+ * Violation queries on a client.
+ *
+ * @param client The database.
+ * @returns The violation part of the storage.
+ */
+export function violationStorage(client: Client): ViolationStorage {
+  return {
+    async addViolation(projectId, v) {
+      await client.execute({
+        sql: `INSERT INTO cloud_violations
+              (id, project_id, key_id, user_id, intent, kind, severity, message, metadata, created_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        args: [
+          v.id,
+          projectId,
+          v.keyId,
+          v.userId,
+          v.intent,
+          v.kind,
+          v.severity,
+          v.message,
+          JSON.stringify(v.metadata),
+          v.createdAt,
+        ],
+      });
+    },
+    async listViolations(projectId, query) {
+      const { where, args } = filter(projectId, query);
+      // One read transaction, so the page and the total agree.
+      const [page, count] = await client.batch([
+        {
+          sql: `SELECT * FROM cloud_violations WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+          args: [...args, query.limit, query.offset],
+        },
+        { sql: `SELECT COUNT(*) AS total FROM cloud_violations WHERE ${where}`, args },
+      ], "read");
+      return { violations: page.rows.map(toViolation), total: integer(count.rows[0], "total") };
+    },
+  };
+}
+
+function filter(projectId: string, query: ViolationQuery): { where: string; args: InValue[] } {
+  const clauses = ["project_id = ?"];
+  const args: InValue[] = [projectId];
+  const equal = { key_id: query.keyId, kind: query.kind, severity: query.severity };
+  for (const [column, value] of Object.entries(equal)) {
+    if (value === undefined) continue;
+    clauses.push(`${column} = ?`);
+    args.push(value);
+  }
+  if (query.since !== undefined) {
+    clauses.push("created_at >= ?");
+    args.push(query.since);
+  }
+  return { where: clauses.join(" AND "), args };
+}
+
+function toViolation(row: Row): ViolationRecord {
+  return {
+    id: text(row, "id"),
+    keyId: text(row, "key_id"),
+    userId: textOrNull(row, "user_id"),
+    intent: textOrNull(row, "intent"),
+    kind: text(row, "kind"),
+    severity: text(row, "severity") as Severity,
+    message: textOrNull(row, "message"),
+    metadata: parsed<Record<string, unknown>>(row, "metadata"),
+    createdAt: text(row, "created_at"),
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * The cloud's command line: `serve`, `project create|rotate-secret|list`,
+ * `migrate`. The same under `node cloud/main.ts`, `deno run -A cloud/main.ts`,
+ * `bun cloud/main.ts` and the compiled `dist/svc-cloud`.
+ *
+ * @module
+ */
+import process from "node:process";
+import { databaseTarget } from "./cli/database_url.ts";
+import { CommandError, type CommandOutput, runMigrate, runProjectCommand } from "./cli/project_commands.ts";
+import { runServe } from "./cli/serve.ts";
+import { type CommandLine, parseCommandLine, USAGE } from "./cli/usage.ts";
+
+async function main(args: string[]): Promise<number> {
+  let line: CommandLine;
+  try {
+    line = parseCommandLine(args);
+  } catch (error) {
+    return fail(new CommandError("USAGE", (error as Error).message), args.includes("--json"));
+  }
+  const [command, ...rest] = line.words;
+  if (line.help || command === undefined || command === "help") {
+    console.log(USAGE);
+    return line.help || command === "help" ? 0 : 2;
+  }
+  try {
+    if (command === "serve") {
+      const port = Number(line.port ?? 8787);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) {
+        throw new CommandError("USAGE", "--port must be 0..65535");
+      }
+      await runServe(databaseTarget(line.db), { port, host: line.host ?? "0.0.0.0" });
+      return 0;
+    }
+    if (command === "project") return print(await runProjectCommand(databaseTarget(line.db), rest, line.name), line);
+    if (command === "migrate") return print(await runMigrate(databaseTarget(line.db)), line);
+    throw new CommandError("USAGE", `Unknown command: ${command}`);
+  } catch (error) {
+    return fail(error, line.json);
+  }
+}
+
+function print(output: CommandOutput, line: CommandLine): number {
+  console.log(line.json ? JSON.stringify(output.json) : output.text);
+  return 0;
+}
+
+function fail(error: unknown, json: boolean): number {
+  const code = error instanceof CommandError ? error.code : "ERROR";
+  const message = error instanceof Error ? error.message : String(error);
+  if (json) console.log(JSON.stringify({ ok: false, error: { code, message } }));
+  console.error(`error: ${message}`);
+  if (code === "USAGE") console.error("Run with --help for usage.");
+  return code === "USAGE" ? 2 : 1;
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,19 @@
+/**
+ * The self-hostable cloud of `@svc/agent-access`: the `/v1` API (intent
+ * manifests, violation reports, agent keys, events and agent inboxes) as one
+ * fetch handler over libSQL.
+ *
+ * @example Run the cloud with srvx
+ * ```ts ignore
+ * import { createCloud } from "@svc/agent-access/cloud";
+ * import { serve } from "srvx";
+ *
+ * const cloud = createCloud({ db: "file:./data/svc.db" });
+ * await cloud.ready;
+ * serve({ port: 8787, fetch: cloud.handle });
+ * ```
+ *
+ * @module
+ */
+export type { ErrorLogger } from "../core/http.ts";
+export { type Cloud, type CloudOptions, createCloud, DEFAULT_RETENTION_MS, type LibsqlClient } from "./create_cloud.ts";

@@ -1,0 +1,198 @@
+/**
+ * The storage interface of the cloud: what the `/v1` handlers need, in the
+ * words of the domain, with no SQL. {@linkcode openCloudStorage} in
+ * `libsql_storage.ts` implements it on libSQL.
+ *
+ * @module
+ */
+import type { AgentIdKind, KeyRecord } from "../core/keys.ts";
+
+/** How long a key's `lastUsedAt` may lag behind its use, to spare a write on every request. */
+export const KEY_TOUCH_INTERVAL_MS = 60_000;
+
+/** A project as stored: its sdkSecret only as a hash. */
+export interface ProjectRecord {
+  /** `prj_` + ULID. */
+  id: string;
+  /** Display name. */
+  name: string;
+  /** SHA-256 of the current sdkSecret, hex. */
+  secretHash: string;
+  /** ISO 8601. */
+  createdAt: string;
+  /** ISO 8601 of the last rotation, or `null`. */
+  secretRotatedAt: string | null;
+}
+
+/** One intent of the stored manifest, as uploaded. */
+export interface ManifestIntent {
+  /** Intent name. */
+  name: string;
+  /** Display title. */
+  title: string;
+  /** Scopes a key must hold. */
+  requiredScopes: string[];
+  /** JSON Schema of the payload. */
+  input: Record<string, unknown>;
+  /** JSON Schema of the result. */
+  output: Record<string, unknown>;
+}
+
+/** A project's stored manifest. */
+export interface Manifest {
+  /** The intents. */
+  intents: ManifestIntent[];
+  /** The scopes the application supports. */
+  scopes: string[];
+  /** ISO 8601, or `null` before the first upload. */
+  updatedAt: string | null;
+}
+
+/** The severities of a violation. */
+export type Severity = "info" | "warning" | "severe";
+
+/** A violation as stored and listed. */
+export interface ViolationRecord {
+  /** UUID. */
+  id: string;
+  /** The agent key involved. */
+  keyId: string;
+  /** The key's owner, when known. */
+  userId: string | null;
+  /** The intent, when known. */
+  intent: string | null;
+  /** Such as `FORBIDDEN_SCOPE`. */
+  kind: string;
+  /** How serious. */
+  severity: Severity;
+  /** Human-readable text. */
+  message: string | null;
+  /** Free-form. */
+  metadata: Record<string, unknown>;
+  /** ISO 8601 with milliseconds. */
+  createdAt: string;
+}
+
+/** Filters and page of a violations query; `since` is inclusive. */
+export interface ViolationQuery {
+  /** Only this key's. */
+  keyId?: string;
+  /** Only this kind. */
+  kind?: string;
+  /** Only this severity. */
+  severity?: Severity;
+  /** Only at or after this ISO 8601 time (normalised to UTC with milliseconds). */
+  since?: string;
+  /** Page size. */
+  limit: number;
+  /** Rows to skip. */
+  offset: number;
+}
+
+/** A page of violations and the count of all matches. */
+export interface ViolationPage {
+  /** Newest first, ties by id. */
+  violations: ViolationRecord[];
+  /** Count of every match. */
+  total: number;
+}
+
+/** An event as posted by the application. */
+export interface EventInput {
+  /** Chosen by the application, unique per project. */
+  eventId: string;
+  /** Event kind. */
+  type: string;
+  /** Target inbox. */
+  agentId: string;
+  /** Free-form. */
+  payload: Record<string, unknown>;
+}
+
+/** What storing one event did. */
+export interface AppendResult {
+  /** The event's id. */
+  eventId: string;
+  /** The inbox item holding it (the first one, for a duplicate). */
+  inboxId: number;
+  /** `true` when the eventId was already known. */
+  duplicate: boolean;
+  /** The inbox it went to (the first one's, for a duplicate). */
+  agentId: string;
+}
+
+/** An inbox item as delivered. */
+export interface InboxItem {
+  /** Ascending, used to acknowledge. */
+  inboxId: number;
+  /** The event's id. */
+  eventId: string;
+  /** Event kind. */
+  type: string;
+  /** The inbox. */
+  agentId: string;
+  /** Free-form. */
+  payload: Record<string, unknown>;
+  /** ISO 8601 of the event's arrival. */
+  createdAt: string;
+  /** How many times the item was delivered, this delivery included. */
+  deliveries: number;
+}
+
+/** What the mirror of a key did. */
+export type MirrorOutcome = "stored" | "other_project" | "hash_taken";
+
+/** A key found by its hash, with its project. */
+export interface ProjectKey {
+  /** The project holding the key. */
+  projectId: string;
+  /** The record. */
+  record: KeyRecord;
+}
+
+/** The cloud's storage, one project at a time. */
+export interface CloudStorage {
+  /** Stores a new project. */
+  createProject(project: ProjectRecord): Promise<void>;
+  /** The project, or `null`. */
+  findProject(id: string): Promise<ProjectRecord | null>;
+  /** Every project, oldest first. */
+  listProjects(): Promise<ProjectRecord[]>;
+  /** Replaces a project's secret hash; `false` when the project is unknown. */
+  rotateProjectSecret(id: string, secretHash: string, at: string): Promise<boolean>;
+
+  /** Replaces the project's manifest. */
+  putManifest(projectId: string, manifest: Manifest & { updatedAt: string }): Promise<void>;
+  /** The project's manifest (empty before the first upload). */
+  getManifest(projectId: string): Promise<Manifest>;
+
+  /** Stores a violation. */
+  addViolation(projectId: string, violation: ViolationRecord): Promise<void>;
+  /** A page of the project's violations. */
+  listViolations(projectId: string, query: ViolationQuery): Promise<ViolationPage>;
+
+  /** Stores a new key, claiming its agentId when `kind` is `claim`; `false` when another user holds the agentId. */
+  insertKey(projectId: string, record: KeyRecord, kind: AgentIdKind): Promise<boolean>;
+  /** Stores or updates a mirrored key; a revoked record stays revoked. */
+  mirrorKey(projectId: string, record: KeyRecord): Promise<MirrorOutcome>;
+  /** A user's keys, oldest first. */
+  listKeys(projectId: string, userId: string): Promise<KeyRecord[]>;
+  /** Revokes a key (keeping the first revocation time); its `revokedAt`, or `null` when not the project's. */
+  revokeKey(projectId: string, id: string, at: string): Promise<string | null>;
+  /** The key with this hash, with its project, or `null`. */
+  findKeyByHash(hash: string): Promise<ProjectKey | null>;
+  /** Records a use of the key, at most once a minute. */
+  touchKey(id: string, at: string): Promise<void>;
+
+  /** Stores events and their inbox items in one transaction, deduplicating by eventId. */
+  appendEvents(projectId: string, events: EventInput[], at: string): Promise<AppendResult[]>;
+  /** Waiting items of one inbox after `cursor`, ascending, counting the delivery. */
+  listInbox(projectId: string, agentId: string, cursor: number, limit: number): Promise<InboxItem[]>;
+  /** Acknowledges items of one inbox; the count of items newly acknowledged. */
+  acknowledge(projectId: string, agentId: string, inboxIds: number[], at: string): Promise<number>;
+  /** Deletes items acknowledged before `before`, with their events; the count deleted. */
+  purgeAcknowledged(before: string): Promise<number>;
+
+  /** Closes the database when the storage opened it. */
+  close(): Promise<void>;
+}
