@@ -22,22 +22,10 @@ import type { CloudStorage } from "./storage.ts";
 /** How long acknowledged items are kept by default: 7 days. */
 export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
-/**
- * A `@libsql/client` Client, typed by the two members the cloud's public API
- * names, so that the API does not expose all of `@libsql/client`'s types.
- * Pass the object `createClient()` returned.
- */
-export interface LibsqlClient {
-  /** `"file"`, `"http"`, `"https"`, `"ws"`, `"wss"` or `"libsql"`. */
-  readonly protocol: string;
-  /** Closes the client. */
-  close(): void;
-}
-
 /** Options of {@linkcode createCloud}. */
 export interface CloudOptions {
   /** A libSQL URL (`file:…`, `:memory:`, `libsql://…`, `http://…`) or a `@libsql/client` Client (not closed by `close()`). */
-  db: string | LibsqlClient;
+  db: DatabaseInput;
   /** Auth token of a remote database (Turso). */
   authToken?: string;
   /** How long acknowledged items and their events are kept, in milliseconds (default 7 days). */
@@ -95,7 +83,7 @@ export function createCloud(options: CloudOptions): Cloud {
   let closing = false;
   let purgeTimer: ReturnType<typeof setInterval> | undefined;
 
-  const opened = openCloudStorage(options.db as DatabaseInput, { authToken: options.authToken });
+  const opened = openCloudStorage(options.db, { authToken: options.authToken });
   const ready = opened.then((storage) => {
     if (closing) return;
     const purge = () => {

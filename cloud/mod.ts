@@ -16,4 +16,5 @@
  * @module
  */
 export type { ErrorLogger } from "../core/http.ts";
-export { type Cloud, type CloudOptions, createCloud, DEFAULT_RETENTION_MS, type LibsqlClient } from "./create_cloud.ts";
+export { type Cloud, type CloudOptions, createCloud, DEFAULT_RETENTION_MS } from "./create_cloud.ts";
+export type { DatabaseInput, LibsqlClient } from "../core/database.ts";

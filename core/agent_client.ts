@@ -229,7 +229,6 @@ export class AgentClient {
     return base;
   }
 
-  // deno-lint-ignore no-explicit-any
   async #call(
     base: string,
     method: string,
@@ -237,6 +236,7 @@ export class AgentClient {
     body?: unknown,
     extraMs = 0,
     signal?: AbortSignal,
+    // deno-lint-ignore no-explicit-any
   ): Promise<any> {
     const timeout = AbortSignal.timeout(this.#timeoutMs + extraMs);
     const res = await this.#fetch(

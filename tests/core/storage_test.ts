@@ -15,7 +15,12 @@ describe("app storage", () => {
     assert.equal(await migrate(client, APP_MIGRATIONS_TABLE, APP_MIGRATIONS), APP_MIGRATIONS.length);
     assert.equal(await migrate(client, APP_MIGRATIONS_TABLE, APP_MIGRATIONS), APP_MIGRATIONS.length);
     const tables = await client.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'app_%'");
-    assert.deepEqual(tables.rows.map((r) => r.name).sort(), ["app_agent_claims", "app_keys", "app_violations"]);
+    assert.deepEqual(tables.rows.map((r) => r.name).sort(), [
+      "app_agent_claims",
+      "app_keys",
+      "app_outbox",
+      "app_violations",
+    ]);
     client.close();
   });
 
