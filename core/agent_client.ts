@@ -215,6 +215,7 @@ export class AgentClient {
         for (const item of page.items) {
           yield item;
           done.push(item.inboxId);
+          if (signal?.aborted) return; // the rest of the page stays unacknowledged
         }
         cursor = page.nextCursor;
       }
