@@ -2,7 +2,7 @@
 // /svc. Its sign-in is a demo: the `session` cookie names the user. Do not ship that.
 import { z } from "zod";
 import { createClient } from "@libsql/client";
-import { createSvc, defineIntent, type Svc, SvcError, withSvc } from "../mod.ts";
+import { createSvc, defineIntent, type Svc, type SvcCloudConfig, SvcError, withSvc } from "../mod.ts";
 
 const note = z.object({ id: z.string(), title: z.string(), body: z.string(), createdAt: z.string() });
 
@@ -12,15 +12,34 @@ export function demoUser(req: Request): string | null {
   return match ? match[1] : null;
 }
 
-/** Builds the notes app on one libSQL database (its notes and its agent keys). */
+/** What the notes app runs on: its libSQL database, and the cloud for hybrid mode. */
+export interface NotesAppOptions {
+  /** The app's database (its notes and its agent keys). */
+  db: string;
+  /** When given, the app runs in hybrid mode against this cloud and emits `note.created` events. */
+  cloud?: SvcCloudConfig;
+}
+
+/** Builds the notes app. */
 export async function createNotesApp(
-  url: string,
+  options: NotesAppOptions,
 ): Promise<{ fetch: (req: Request) => Promise<Response>; svc: Svc; close: () => Promise<void> }> {
-  const db = createClient({ url });
+  const db = createClient({ url: options.db });
   await db.execute(`CREATE TABLE IF NOT EXISTS notes (
     id TEXT PRIMARY KEY, owner TEXT NOT NULL, title TEXT NOT NULL, body TEXT NOT NULL, created_at TEXT NOT NULL)`);
 
+  async function createNote(user: string, title: string, body: string) {
+    const row = { id: crypto.randomUUID(), title, body, createdAt: new Date().toISOString() };
+    await db.execute({
+      sql: "INSERT INTO notes (id, owner, title, body, created_at) VALUES (?, ?, ?, ?, ?)",
+      args: [row.id, user, title, body, row.createdAt],
+    });
+    return row;
+  }
+
   const svc = createSvc({
+    mode: options.cloud ? "hybrid" : "local",
+    cloud: options.cloud,
     userResolver: demoUser,
     scopes: ["notes:read", "notes:write", "notes:delete"],
     storage: db,
@@ -32,14 +51,7 @@ export async function createNotesApp(
         requiredScopes: ["notes:write"],
         input: z.object({ title: z.string().min(1).max(200), body: z.string().max(10_000).default("") }),
         output: note,
-        async handler({ title, body }, user) {
-          const row = { id: crypto.randomUUID(), title, body, createdAt: new Date().toISOString() };
-          await db.execute({
-            sql: "INSERT INTO notes (id, owner, title, body, created_at) VALUES (?, ?, ?, ?, ?)",
-            args: [row.id, user, title, body, row.createdAt],
-          });
-          return row;
-        },
+        handler: ({ title, body }, user) => createNote(user, title, body),
       }),
       defineIntent({
         name: "notes.list",
@@ -78,8 +90,19 @@ export async function createNotesApp(
   });
   await svc.ready;
 
-  const fetch = withSvc(svc, (req) => {
+  const fetch = withSvc(svc, async (req) => {
     const { pathname } = new URL(req.url);
+    if (pathname === "/notes" && req.method === "POST") {
+      // The app's own UI route: a signed-in user writes a note, and the app tells the user's agent.
+      const user = demoUser(req);
+      if (!user) return new Response("Sign in first\n", { status: 401 });
+      const { title } = z.object({ title: z.string().min(1).max(200) }).parse(await req.json());
+      const note = await createNote(user, title, "");
+      const event = options.cloud
+        ? await svc.emit({ type: "note.created", agentId: user, payload: { noteId: note.id, title }, eventId: note.id })
+        : null;
+      return Response.json({ note, event }, { status: 201 });
+    }
     if (pathname === "/") {
       const user = demoUser(req);
       return new Response(
@@ -89,7 +112,7 @@ export async function createNotesApp(
     return new Response("Not found\n", { status: 404 });
   });
   return {
-    fetch: (req) => Promise.resolve(fetch(req)),
+    fetch: async (req) => await fetch(req),
     svc,
     async close() {
       await svc.close();

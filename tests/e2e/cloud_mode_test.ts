@@ -74,7 +74,9 @@ describe("cloud mode, app and cloud as separate servers", () => {
     const minted = await mint("carol", ["notes:read"]);
     const res = await fetch(`${app.url}/svc/keys/${minted.id}`, { method: "DELETE", headers: { "x-user": "mallory" } });
     assert.equal(res.status, 404);
-    assert.deepEqual(await new AgentClient({ key: minted.key, appUrl: app.url }).run("notes.list"), { notes: ["a", "b"] });
+    assert.deepEqual(await new AgentClient({ key: minted.key, appUrl: app.url }).run("notes.list"), {
+      notes: ["a", "b"],
+    });
   });
 
   test("honours a revoke made in the cloud within the cache lifetime", async () => {

@@ -42,7 +42,13 @@ describe("hybrid mode, app and cloud as separate servers", () => {
     svc = notesSvc({
       mode: "hybrid",
       storage: `file:${join(dir, "app.db")}`,
-      cloud: { endpoint: cloud.url, projectId: cloud.projectId, sdkSecret: cloud.sdkSecret, retryMinMs: 20, retryMaxMs: 200 },
+      cloud: {
+        endpoint: cloud.url,
+        projectId: cloud.projectId,
+        sdkSecret: cloud.sdkSecret,
+        retryMinMs: 20,
+        retryMaxMs: 200,
+      },
     });
     await svc.ready;
     app = await listen(withSvc(svc));
@@ -111,7 +117,10 @@ describe("hybrid mode, app and cloud as separate servers", () => {
 
     await cloud.stop();
     assert.deepEqual(await keptAgent.run("notes.list"), { notes: ["a", "b"] }, "runs do not need the cloud");
-    const revoked = await fetch(`${app.url}/svc/keys/${doomed.id}`, { method: "DELETE", headers: { "x-user": "carol" } });
+    const revoked = await fetch(`${app.url}/svc/keys/${doomed.id}`, {
+      method: "DELETE",
+      headers: { "x-user": "carol" },
+    });
     assert.equal(revoked.status, 200, "revoking does not need the cloud");
     const late = await mintOverHttp(app.url, "carol", ["notes:read"]);
     await assert.rejects(keptAgent.run("admin.wipe", { confirm: true }), { code: "FORBIDDEN_SCOPE" });
@@ -134,7 +143,13 @@ describe("hybrid mode across a restart of the app", () => {
     const config = {
       mode: "hybrid" as const,
       storage: `file:${join(dir, "app.db")}`,
-      cloud: { endpoint: cloud.url, projectId: cloud.projectId, sdkSecret: cloud.sdkSecret, retryMinMs: 20, retryMaxMs: 100 },
+      cloud: {
+        endpoint: cloud.url,
+        projectId: cloud.projectId,
+        sdkSecret: cloud.sdkSecret,
+        retryMinMs: 20,
+        retryMaxMs: 100,
+      },
     };
     try {
       await cloud.stop();
@@ -165,7 +180,13 @@ describe("hybrid mode across a restart of the app", () => {
     const svc = notesSvc({
       mode: "hybrid",
       logger: (message) => logs.push(message),
-      cloud: { endpoint: cloud.url, projectId: cloud.projectId, sdkSecret: "svcs_wrong", retryMinMs: 10, retryMaxMs: 20 },
+      cloud: {
+        endpoint: cloud.url,
+        projectId: cloud.projectId,
+        sdkSecret: "svcs_wrong",
+        retryMinMs: 10,
+        retryMaxMs: 20,
+      },
     });
     try {
       await svc.ready;

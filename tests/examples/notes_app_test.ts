@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { createNotesApp } from "../../examples/notes_app.ts";
 
 test("the example notes app walks through mint, run, scope refusal, schema refusal and revoke", async () => {
-  const app = await createNotesApp(":memory:");
+  const app = await createNotesApp({ db: ":memory:" });
   const call = (path: string, init: RequestInit = {}) => app.fetch(new Request(`http://127.0.0.1${path}`, init));
   const json = { "content-type": "application/json" };
   try {

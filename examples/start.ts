@@ -1,0 +1,89 @@
+// `npm start`: the whole story on embedded libSQL files. Starts the cloud
+// (data/svc.db, a demo project created on first run with its secret kept in
+// data/demo-project.json), starts the notes app in hybrid mode against it
+// (data/app.db), and prints a walk-through. Ctrl-C stops both cleanly.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createCloud } from "../cloud/mod.ts";
+import { openCloudStorage } from "../cloud/libsql_storage.ts";
+import { createProject } from "../cloud/projects.ts";
+import { serve } from "../adapters/deno.ts";
+import { createNotesApp } from "./notes_app.ts";
+
+const CLOUD_DB = "file:./data/svc.db";
+const PROJECT_FILE = "./data/demo-project.json";
+mkdirSync("./data", { recursive: true });
+
+/** The demo project: created once, its sdkSecret kept in a file only its owner can read. */
+async function demoProject(): Promise<{ projectId: string; sdkSecret: string }> {
+  const storage = await openCloudStorage(CLOUD_DB);
+  try {
+    if (existsSync(PROJECT_FILE)) {
+      const saved = JSON.parse(readFileSync(PROJECT_FILE, "utf8"));
+      if (await storage.findProject(saved.projectId)) return saved;
+    }
+    const { project, sdkSecret } = await createProject(storage, "demo");
+    const saved = { projectId: project.id, sdkSecret };
+    writeFileSync(PROJECT_FILE, JSON.stringify(saved) + "\n", { mode: 0o600 });
+    return saved;
+  } finally {
+    await storage.close();
+  }
+}
+
+const project = await demoProject();
+const cloud = createCloud({ db: CLOUD_DB });
+await cloud.ready;
+const cloudServer = await serve(cloud.handle, {
+  port: Number(Deno.env.get("CLOUD_PORT") ?? 8787),
+  hostname: "127.0.0.1",
+});
+const app = await createNotesApp({ db: "file:./data/app.db", cloud: { endpoint: cloudServer.url, ...project } });
+const appServer = await serve(app.fetch, { port: Number(Deno.env.get("APP_PORT") ?? 8000), hostname: "127.0.0.1" });
+
+const A = appServer.url;
+const C = cloudServer.url;
+const json = `-H 'content-type: application/json'`;
+const field = (name: string) => `sed -E 's/.*"${name}":"([^"]+)".*/\\1/'`;
+const agentBearer = `-H "authorization: Bearer $KEY"`;
+const sdkAuth = `-H "authorization: Bearer $SDK" -H "x-svc-project: ${project.projectId}"`;
+
+console.log(`
+Cloud  ${C}  (data/svc.db; demo project ${project.projectId}, its sdkSecret in ${PROJECT_FILE})
+App    ${A}  (data/app.db; the notes app in hybrid mode)
+Ctrl-C stops both. Paste these lines into another terminal, in this folder:
+
+0. Read the demo project's sdkSecret from its file (it is never printed):
+   SDK=$(${field("sdkSecret")} ${PROJECT_FILE})
+
+1. Sign in to the app as the demo user alice and mint an agent key (shown once):
+   MINTED=$(curl -s -X POST ${A}/svc/keys -b session=alice ${json} -d '{"name":"my agent","scopes":["notes:read","notes:write"]}'); echo $MINTED
+   KEY=$(echo $MINTED | ${field("key")}); KEY_ID=$(echo $MINTED | ${field("id")})
+
+2. As the agent, see what the key may do, and run an intent:
+   curl -s ${A}/svc/agent/intents ${agentBearer}
+   curl -s -X POST ${A}/svc/agent/run ${agentBearer} ${json} -d '{"intent":"notes.create","payload":{"title":"Buy milk"}}'
+
+3. Trigger a scope violation (the key lacks notes:delete), then see it in the cloud:
+   curl -s -X POST ${A}/svc/agent/run ${agentBearer} ${json} -d '{"intent":"notes.delete","payload":{"id":"00000000-0000-4000-8000-000000000000"}}'
+   curl -s "${C}/v1/sdk/violations?keyId=$KEY_ID" ${sdkAuth}
+
+4. Have the app emit an event: alice writes a note in the app itself, and the app tells her agent:
+   curl -s -X POST ${A}/notes -b session=alice ${json} -d '{"title":"Call Bob"}'
+
+5. Read it with the agent client (examples/agent.ts), which acknowledges it once handled:
+   SVC_KEY=$KEY npm run agent -- --once
+
+6. The inbox is now empty (acknowledged items are not delivered again):
+   curl -s "${C}/v1/agent/inbox?cursor=0" ${agentBearer}
+`);
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  Deno.addSignalListener(signal, async () => {
+    await appServer.close();
+    await app.close();
+    await cloudServer.close();
+    await cloud.close();
+    console.log("stopped");
+    Deno.exit(0);
+  });
+}
