@@ -11,6 +11,7 @@ import { compileIntents, type IntentRegistry } from "./intents.ts";
 import { agentRoutes } from "./agent_routes.ts";
 import { createIntentRunner, type FallbackHandler } from "./intent_runner.ts";
 import { keyRoutes } from "./key_routes.ts";
+import { mcpRoutes } from "./mcp.ts";
 import type { KeyService, VerifiedKey } from "./key_service.ts";
 import { openAppStorage } from "./libsql_storage.ts";
 import { localKeys } from "./local_keys.ts";
@@ -52,6 +53,8 @@ export interface SvcConfig {
   bodyLimit?: number;
   /** Where causes of 5xx answers and background failures are logged. Default `console.error`. */
   logger?: ErrorLogger;
+  /** Serve the Model Context Protocol at `POST /svc/mcp` (agent key). Default `true`. */
+  mcp?: boolean;
 }
 
 /** The app side, returned by {@linkcode createSvc}. */
@@ -123,15 +126,17 @@ export function createSvc(config: SvcConfig): Svc {
   const ready = (async () => {
     storage = await openAppStorage(config.storage ?? ":memory:", { authToken: config.storageAuthToken });
     keys = localKeys(storage, { sharedInbox: config.sharedInbox ?? false, log });
+    const runner = createIntentRunner({
+      intents,
+      strictIntents: config.strictIntents ?? false,
+      validateResults: config.validateResults ?? false,
+      onAgentIntent: config.onAgentIntent,
+      recordViolation,
+    });
     match = createRouter<SvcRoute>([
       ...keyRoutes(keys, config.scopes),
-      ...agentRoutes(createIntentRunner({
-        intents,
-        strictIntents: config.strictIntents ?? false,
-        validateResults: config.validateResults ?? false,
-        onAgentIntent: config.onAgentIntent,
-        recordViolation,
-      })),
+      ...agentRoutes(runner),
+      ...(config.mcp === false ? [] : mcpRoutes({ runner, bodyLimit, log })),
     ], "/svc");
   })();
   ready.catch((e) => log("storage could not be opened", e));
@@ -147,7 +152,11 @@ export function createSvc(config: SvcConfig): Svc {
   async function authenticateAgent(req: Request): Promise<VerifiedKey> {
     const secret = bearerToken(req, AGENT_KEY_PREFIX);
     if (secret === null) {
-      throw new SvcError("UNAUTHORIZED", "An agent key is required: Authorization: Bearer svc_live_…");
+      throw new SvcError(
+        "UNAUTHORIZED",
+        "An agent key is required: Authorization: Bearer svc_live_…",
+        BEARER_CHALLENGE,
+      );
     }
     const key = await keys!.verify(secret);
     if (key === null || key.revokedAt !== null) {
@@ -159,7 +168,7 @@ export function createSvc(config: SvcConfig): Svc {
           metadata: { method: req.method, path: new URL(req.url).pathname },
         }));
       }
-      throw new SvcError("UNAUTHORIZED", "Invalid agent key");
+      throw new SvcError("UNAUTHORIZED", "Invalid agent key", BEARER_CHALLENGE);
     }
     return key;
   }
@@ -194,6 +203,9 @@ export function createSvc(config: SvcConfig): Svc {
     },
   };
 }
+
+/** RFC 6750: a 401 for a Bearer credential names the scheme (MCP clients rely on it). */
+const BEARER_CHALLENGE = { headers: { "www-authenticate": 'Bearer realm="svc"' } };
 
 /** The pathname of a request URL, without building a URL object. */
 function pathnameOf(url: string): string {
