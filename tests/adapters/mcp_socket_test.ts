@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import type { RunningServer } from "../../mod.ts";
 import { withSvc } from "../../mod.ts";
 import { mint, notesSvc } from "../fixtures/notes_svc.ts";
-import { connectMcp, textOf } from "../fixtures/mcp_client.ts";
+import { codeOf, connectMcp } from "../fixtures/mcp_client.ts";
 import { runtime } from "../fixtures/runtime.ts";
 
 /** This runtime's own adapter. */
@@ -28,7 +28,7 @@ test(`the official MCP client lists and runs a key's intents over a real socket 
 
       const refused = await client.callTool({ name: "notes.create", arguments: { title: "no" } });
       assert.equal(refused.isError, true);
-      assert.equal((textOf(refused) as { error: { code: string } }).error.code, "FORBIDDEN_SCOPE");
+      assert.equal(codeOf(refused), "FORBIDDEN_SCOPE");
       const violations = await svc.violations({ keyId: id });
       assert.deepEqual(violations.map((v) => [v.kind, v.intent]), [["FORBIDDEN_SCOPE", "notes.create"]]);
     } finally {

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Svc } from "../../mod.ts";
 import { asAgent, asUser, BASE, errorOf, mint, notesSvc } from "../fixtures/notes_svc.ts";
-import { connectMcp, textOf } from "../fixtures/mcp_client.ts";
+import { codeOf, connectMcp, textOf } from "../fixtures/mcp_client.ts";
 
 const inProcess = (svc: Svc) => (url: string | URL, init?: RequestInit) => svc.handle(new Request(url, init));
 
@@ -101,7 +101,7 @@ test("a handler that throws is a generic INTENT_FAILED tool error that leaks not
   await withClient([], async ({ client }) => {
     const result = await client.callTool({ name: "notes.broken", arguments: {} });
     assert.equal(result.isError, true);
-    assert.equal((textOf(result) as { error: { code: string } }).error.code, "INTENT_FAILED");
+    assert.equal(codeOf(result), "INTENT_FAILED");
     assert.doesNotMatch(JSON.stringify(result), /hunter2/);
     assert.equal(logged.length, 1, "the cause goes to the log");
   }, { logger: (_message, cause) => logged.push(cause) });
@@ -110,7 +110,7 @@ test("a handler that throws is a generic INTENT_FAILED tool error that leaks not
 test("with validateResults a result that breaks its output schema is a RESULT_VALIDATION_ERROR tool error", async () => {
   await withClient([], async ({ client }) => {
     const result = await client.callTool({ name: "notes.lies", arguments: {} });
-    assert.equal((textOf(result) as { error: { code: string } }).error.code, "RESULT_VALIDATION_ERROR");
+    assert.equal(codeOf(result), "RESULT_VALIDATION_ERROR");
   }, { validateResults: true });
 });
 
