@@ -12,6 +12,7 @@ import { agentRoutes } from "./agent_routes.ts";
 import { createIntentRunner, type FallbackHandler } from "./intent_runner.ts";
 import { keyRoutes } from "./key_routes.ts";
 import { mcpRoutes } from "./mcp.ts";
+import { openApiRoutes } from "./svc_openapi.ts";
 import type { KeyService, VerifiedKey } from "./key_service.ts";
 import { openAppStorage } from "./libsql_storage.ts";
 import { localKeys } from "./local_keys.ts";
@@ -55,6 +56,8 @@ export interface SvcConfig {
   logger?: ErrorLogger;
   /** Serve the Model Context Protocol at `POST /svc/mcp` (agent key). Default `true`. */
   mcp?: boolean;
+  /** Serve the OpenAPI 3.1 document at `GET /svc/openapi.json`, without auth. Default `true`. */
+  openapi?: boolean;
 }
 
 /** The app side, returned by {@linkcode createSvc}. */
@@ -133,11 +136,14 @@ export function createSvc(config: SvcConfig): Svc {
       onAgentIntent: config.onAgentIntent,
       recordViolation,
     });
-    match = createRouter<SvcRoute>([
+    const routes = [
       ...keyRoutes(keys, config.scopes),
       ...agentRoutes(runner),
       ...(config.mcp === false ? [] : mcpRoutes({ runner, bodyLimit, log })),
-    ], "/svc");
+    ];
+    const acceptsOtherIntents = !config.strictIntents && config.onAgentIntent !== undefined;
+    if (config.openapi !== false) routes.push(...openApiRoutes({ routes, intents, acceptsOtherIntents }));
+    match = createRouter<SvcRoute>(routes, "/svc");
   })();
   ready.catch((e) => log("storage could not be opened", e));
 
@@ -179,7 +185,7 @@ export function createSvc(config: SvcConfig): Svc {
       const { route, params } = match!(req.method, pathnameOf(req.url));
       const ctx = { req, params } as SvcContext;
       if (route.auth === "user") ctx.user = await resolveUser(req);
-      else ctx.key = await authenticateAgent(req);
+      else if (route.auth === "agent") ctx.key = await authenticateAgent(req);
       if (route.body) ctx.body = parseOrThrow(route.body, await readJson(req, bodyLimit));
       return await route.run(ctx);
     } catch (error) {
