@@ -6,6 +6,9 @@ import { createSvc, defineIntent, type Svc, SvcError, withSvc } from "../mod.ts"
 
 const note = z.object({ id: z.string(), title: z.string(), body: z.string(), createdAt: z.string() });
 
+/** The scopes the notes app supports. */
+export const NOTES_SCOPES = ["notes:read", "notes:write", "notes:delete"];
+
 /** The demo sign-in: `Cookie: session=<user>`. */
 export function demoUser(req: Request): string | null {
   const match = /(?:^|;\s*)session=([A-Za-z0-9_-]{1,64})/.exec(req.headers.get("cookie") ?? "");
@@ -22,7 +25,7 @@ export async function createNotesApp(
 
   const svc = createSvc({
     userResolver: demoUser,
-    scopes: ["notes:read", "notes:write", "notes:delete"],
+    scopes: NOTES_SCOPES,
     storage: db,
     validateResults: true,
     intents: [

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
+import { PACKAGE_NAME, PACKAGE_VERSION } from "../core/version.ts";
 
 const deno = JSON.parse(readFileSync("deno.json", "utf8"));
 const jsr = JSON.parse(readFileSync("jsr.json", "utf8"));
@@ -29,4 +30,9 @@ test("deno.json's npm imports match package.json's dependencies", () => {
       : spec.replace(`npm:${name}@`, "");
     assert.equal(pkg.dependencies[base], range, name);
   }
+});
+
+test("the version the documents and the MCP endpoint announce is deno.json's", () => {
+  assert.equal(PACKAGE_NAME, deno.name);
+  assert.equal(PACKAGE_VERSION, deno.version);
 });
