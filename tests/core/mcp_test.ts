@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Svc } from "../../mod.ts";
+import { intentTool } from "../../core/mcp_tools.ts";
 import { asAgent, asUser, BASE, errorOf, mint, notesSvc } from "../fixtures/notes_svc.ts";
 import { codeOf, connectMcp, textOf } from "../fixtures/mcp_client.ts";
 
@@ -165,4 +166,16 @@ test("mcp: false removes /svc/mcp", async () => {
   } finally {
     await svc.close();
   }
+});
+
+test("an intent whose input is not a plain object schema still gets an object inputSchema", () => {
+  const union = { $schema: "https://json-schema.org/draft/2020-12/schema", anyOf: [{ type: "object" }] };
+  const tool = intentTool({ name: "u", title: "U", requiredScopes: [], input: union, output: {}, allowed: true });
+  assert.deepEqual(tool.inputSchema, {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    type: "object",
+    allOf: [{ anyOf: [{ type: "object" }] }],
+  });
+  assert.equal(tool.outputSchema, undefined);
+  assert.equal(tool.description, "U");
 });
