@@ -13,6 +13,21 @@ import { type SvcRoute, svcRoute } from "./svc_route.ts";
 /** The body of `POST /svc/agent/run`. The payload's shape is the intent's business. */
 export const runBody = z.object({ intent: z.string().min(1).max(200), payload: z.unknown().optional() });
 
+/** The answer of `POST /svc/agent/run`. The result's shape is the intent's business. */
+export const runResponse = z.object({ ok: z.literal(true), intent: z.string(), result: z.unknown() });
+
+/** The answer of `GET /svc/agent/intents`: the manifest, with what this key may run. */
+export const manifestResponse = z.object({
+  intents: z.array(z.object({
+    name: z.string(),
+    title: z.string(),
+    requiredScopes: z.array(z.string()),
+    input: z.record(z.string(), z.unknown()).describe("JSON Schema (draft 2020-12) of the payload"),
+    output: z.record(z.string(), z.unknown()).describe("JSON Schema (draft 2020-12) of the result"),
+    allowed: z.boolean().describe("Whether this key holds every required scope"),
+  })),
+});
+
 /**
  * The agent routes.
  *
@@ -26,6 +41,7 @@ export function agentRoutes(runner: IntentRunner): SvcRoute[] {
       path: "/svc/agent/intents",
       auth: "agent",
       summary: "List the app's intents, with whether this key may run each",
+      response: manifestResponse,
       run({ key }) {
         return Promise.resolve(json({ intents: runner.manifestFor(key) }));
       },
@@ -36,6 +52,7 @@ export function agentRoutes(runner: IntentRunner): SvcRoute[] {
       auth: "agent",
       summary: "Run an intent with a payload",
       body: runBody,
+      response: runResponse,
       async run({ key, body }) {
         const result = await runner.run(key, body.intent, body.payload);
         return json({ ok: true, intent: body.intent, result: result ?? null });

@@ -38,11 +38,35 @@ export function json(body: unknown, status = 200, headers?: Record<string, strin
  * @returns The error response.
  */
 export function errorResponse(error: unknown, log: ErrorLogger = defaultLogger): Response {
+  const { status, headers, body } = errorEnvelope(error, log);
+  return json(body, status, headers);
+}
+
+/** The contract's error body. */
+export interface ErrorEnvelope {
+  /** Always `false`. */
+  ok: false;
+  /** The machine code, a safe message and optional details. */
+  error: { code: string; message: string; details?: unknown };
+}
+
+/**
+ * Turns any thrown value into the contract's error envelope and its status,
+ * for transports that do not answer with a plain JSON response (MCP tool errors).
+ *
+ * @param error Anything thrown.
+ * @param log Where the causes of 5xx answers are written.
+ * @returns The status, extra headers and body.
+ */
+export function errorEnvelope(
+  error: unknown,
+  log: ErrorLogger = defaultLogger,
+): { status: number; headers?: Record<string, string>; body: ErrorEnvelope } {
   const err = isSvcError(error) ? error : new SvcError("INTERNAL", "Internal error", { cause: error });
   if (err.status >= 500 && err.cause !== undefined) log(`${err.code}: ${err.message}`, err.cause);
-  const body: { code: string; message: string; details?: unknown } = { code: err.code, message: err.message };
+  const body: ErrorEnvelope["error"] = { code: err.code, message: err.message };
   if (err.details !== undefined) body.details = err.details;
-  return json({ ok: false, error: body }, err.status, err.headers);
+  return { status: err.status, headers: err.headers, body: { ok: false, error: body } };
 }
 
 function defaultLogger(message: string, cause: unknown): void {

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { SvcError } from "./errors.ts";
 import { json } from "./http.ts";
+import { keyListSchema, mintedKeySchema, revokedKeySchema } from "./key_responses.ts";
 import { mintKeyBody, type MintKeyRequest } from "./keys.ts";
 import type { KeyService } from "./key_service.ts";
 import { type SvcRoute, svcRoute } from "./svc_route.ts";
@@ -30,6 +31,8 @@ export function keyRoutes(keys: KeyService, scopes: readonly string[]): SvcRoute
       auth: "user",
       summary: "Mint an agent key for the signed-in user; the key is shown once",
       body: mintKeyBody,
+      status: 201,
+      response: mintedKeySchema,
       async run({ user, body }) {
         const issues = body.scopes.flatMap((s, i) =>
           supported.has(s) ? [] : [{ path: `scopes.${i}`, message: `Unknown scope "${s.slice(0, 100)}"` }]
@@ -45,6 +48,7 @@ export function keyRoutes(keys: KeyService, scopes: readonly string[]): SvcRoute
       path: "/svc/keys",
       auth: "user",
       summary: "List the signed-in user's agent keys",
+      response: keyListSchema,
       async run({ user }) {
         return json({ keys: await keys.list(user) });
       },
@@ -54,6 +58,8 @@ export function keyRoutes(keys: KeyService, scopes: readonly string[]): SvcRoute
       path: "/svc/keys/:id",
       auth: "user",
       summary: "Revoke one of the signed-in user's agent keys",
+      params: keyPath,
+      response: revokedKeySchema,
       async run({ user, params }) {
         const { id } = parseOrThrow(keyPath, params, "VALIDATION_ERROR", "Key id must be a UUID");
         const revoked = await keys.revoke(user, id);

@@ -22,6 +22,8 @@ import { compileIntents, type IntentRegistry } from "./intents.ts";
 import { agentRoutes } from "./agent_routes.ts";
 import { createIntentRunner, type FallbackHandler } from "./intent_runner.ts";
 import { keyRoutes } from "./key_routes.ts";
+import { mcpRoutes } from "./mcp.ts";
+import { openApiRoutes } from "./svc_openapi.ts";
 import type { KeyService, VerifiedKey } from "./key_service.ts";
 import { openAppStorage } from "./libsql_storage.ts";
 import { localKeys } from "./local_keys.ts";
@@ -82,6 +84,10 @@ export interface SvcConfig {
   bodyLimit?: number;
   /** Where causes of 5xx answers and background failures are logged. Default `console.error`. */
   logger?: ErrorLogger;
+  /** Serve the Model Context Protocol at `POST /svc/mcp` (agent key). Default `true`. */
+  mcp?: boolean;
+  /** Serve the OpenAPI 3.1 document at `GET /svc/openapi.json`, without auth. Default `true`. */
+  openapi?: boolean;
 }
 
 /** The app side, returned by {@linkcode createSvc}. */
@@ -169,6 +175,7 @@ export function createSvc(config: SvcConfig): Svc {
 
   const ready = (async () => {
     storage = await openAppStorage(config.storage ?? ":memory:", { authToken: config.storageAuthToken });
+<<<<<<< HEAD
     const sharedInbox = config.sharedInbox ?? false;
     if (cloud) {
       const { retryMinMs, retryMaxMs } = config.cloud!;
@@ -179,15 +186,24 @@ export function createSvc(config: SvcConfig): Svc {
       ? cloudKeys(cloud!, { sharedInbox, cacheTtlMs: config.cloud!.keyCacheTtlMs })
       : localKeys(storage, { sharedInbox, log, mirror, onQueued: () => outbox?.kick() });
     match = createRouter<SvcRoute>([
+=======
+    keys = localKeys(storage, { sharedInbox: config.sharedInbox ?? false, log });
+    const runner = createIntentRunner({
+      intents,
+      strictIntents: config.strictIntents ?? false,
+      validateResults: config.validateResults ?? false,
+      onAgentIntent: config.onAgentIntent,
+      recordViolation,
+    });
+    const routes = [
+>>>>>>> mcp
       ...keyRoutes(keys, config.scopes),
-      ...agentRoutes(createIntentRunner({
-        intents,
-        strictIntents: config.strictIntents ?? false,
-        validateResults: config.validateResults ?? false,
-        onAgentIntent: config.onAgentIntent,
-        recordViolation,
-      })),
-    ], "/svc");
+      ...agentRoutes(runner),
+      ...(config.mcp === false ? [] : mcpRoutes({ runner, bodyLimit, log })),
+    ];
+    const acceptsOtherIntents = !config.strictIntents && config.onAgentIntent !== undefined;
+    if (config.openapi !== false) routes.push(...openApiRoutes({ routes, intents, acceptsOtherIntents }));
+    match = createRouter<SvcRoute>(routes, "/svc");
   })();
   ready.catch((e) => log("storage could not be opened", e));
 
@@ -238,7 +254,11 @@ export function createSvc(config: SvcConfig): Svc {
   async function authenticateAgent(req: Request): Promise<VerifiedKey> {
     const secret = bearerToken(req, AGENT_KEY_PREFIX);
     if (secret === null) {
-      throw new SvcError("UNAUTHORIZED", "An agent key is required: Authorization: Bearer svc_live_…");
+      throw new SvcError(
+        "UNAUTHORIZED",
+        "An agent key is required: Authorization: Bearer svc_live_…",
+        BEARER_CHALLENGE,
+      );
     }
     const key = await keys!.verify(secret);
     if (key === null || key.revokedAt !== null) {
@@ -250,7 +270,7 @@ export function createSvc(config: SvcConfig): Svc {
           metadata: { method: req.method, path: new URL(req.url).pathname },
         }));
       }
-      throw new SvcError("UNAUTHORIZED", "Invalid agent key");
+      throw new SvcError("UNAUTHORIZED", "Invalid agent key", BEARER_CHALLENGE);
     }
     return key;
   }
@@ -261,7 +281,7 @@ export function createSvc(config: SvcConfig): Svc {
       const { route, params } = match!(req.method, pathnameOf(req.url));
       const ctx = { req, params } as SvcContext;
       if (route.auth === "user") ctx.user = await resolveUser(req);
-      else ctx.key = await authenticateAgent(req);
+      else if (route.auth === "agent") ctx.key = await authenticateAgent(req);
       if (route.body) ctx.body = parseOrThrow(route.body, await readJson(req, bodyLimit));
       return await route.run(ctx);
     } catch (error) {
@@ -295,6 +315,9 @@ export function createSvc(config: SvcConfig): Svc {
     },
   };
 }
+
+/** RFC 6750: a 401 for a Bearer credential names the scheme (MCP clients rely on it). */
+const BEARER_CHALLENGE = { headers: { "www-authenticate": 'Bearer realm="svc"' } };
 
 /** The pathname of a request URL, without building a URL object. */
 function pathnameOf(url: string): string {

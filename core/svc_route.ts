@@ -8,8 +8,8 @@ import type { z } from "zod";
 import type { RoutePattern } from "./router.ts";
 import type { VerifiedKey } from "./key_service.ts";
 
-/** Who may call a `/svc` route: the app's signed-in user, or an agent key. */
-export type SvcAuth = "user" | "agent";
+/** Who may call a `/svc` route: the app's signed-in user, an agent key, or anyone. */
+export type SvcAuth = "user" | "agent" | "none";
 
 /** What a route's `run` receives once the caller is authenticated and the body validated. */
 export interface SvcContext<B = unknown> {
@@ -33,6 +33,12 @@ export interface SvcRoute<B = unknown> extends RoutePattern {
   summary: string;
   /** The body schema, for routes with a JSON body. */
   body?: z.ZodType<B>;
+  /** The path parameter schema, for documents (the route parses its own `params`). */
+  params?: z.ZodType;
+  /** The success status, for documents. Default 200. */
+  status?: number;
+  /** The success body schema, for documents. */
+  response?: z.ZodType;
   /** Answers the request. */
   run: (ctx: SvcContext<B>) => Promise<Response>;
 }

@@ -6,6 +6,9 @@ import { createSvc, defineIntent, type Svc, type SvcCloudConfig, SvcError, withS
 
 const note = z.object({ id: z.string(), title: z.string(), body: z.string(), createdAt: z.string() });
 
+/** The scopes the notes app supports. */
+export const NOTES_SCOPES = ["notes:read", "notes:write", "notes:delete"];
+
 /** The demo sign-in: `Cookie: session=<user>`. */
 export function demoUser(req: Request): string | null {
   const match = /(?:^|;\s*)session=([A-Za-z0-9_-]{1,64})/.exec(req.headers.get("cookie") ?? "");
@@ -41,7 +44,7 @@ export async function createNotesApp(
     mode: options.cloud ? "hybrid" : "local",
     cloud: options.cloud,
     userResolver: demoUser,
-    scopes: ["notes:read", "notes:write", "notes:delete"],
+    scopes: NOTES_SCOPES,
     storage: db,
     validateResults: true,
     intents: [

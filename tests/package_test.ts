@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
+import { PACKAGE_NAME, PACKAGE_VERSION } from "../core/version.ts";
 
 const deno = JSON.parse(readFileSync("deno.json", "utf8"));
 const jsr = JSON.parse(readFileSync("jsr.json", "utf8"));
@@ -22,7 +23,16 @@ test("every export points at a file that exists", () => {
 
 test("deno.json's npm imports match package.json's dependencies", () => {
   for (const [name, spec] of Object.entries(deno.imports as Record<string, string>)) {
-    const range = (spec as string).replace(`npm:${name}@`, "");
-    assert.equal(pkg.dependencies[name], range, name);
+    // A subpath mapping ("pkg/": "npm:/pkg@range/") follows the package's own range.
+    const base = name.endsWith("/") ? name.slice(0, -1) : name;
+    const range = name.endsWith("/")
+      ? spec.replace(`npm:/${base}@`, "").replace(/\/$/, "")
+      : spec.replace(`npm:${name}@`, "");
+    assert.equal(pkg.dependencies[base], range, name);
   }
+});
+
+test("the version the documents and the MCP endpoint announce is deno.json's", () => {
+  assert.equal(PACKAGE_NAME, deno.name);
+  assert.equal(PACKAGE_VERSION, deno.version);
 });

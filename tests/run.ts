@@ -50,7 +50,12 @@ const runtimes = [
 ].filter((r) => !only || r.name === only);
 
 const checks = [
-  ["deno", "check", "mod.ts", ...["adapters/", "core/", "cloud/", "tests/", "examples/", "bench/"].filter(existsSync)],
+  [
+    "deno",
+    "check",
+    "mod.ts",
+    ...["adapters/", "core/", "cloud/", "testing/", "tests/", "examples/", "bench/"].filter(existsSync),
+  ],
   ["deno", "lint"],
   ["deno", "fmt", "--check"],
   ["deno", "doc", "--lint", "mod.ts"],

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createNotesApp } from "../../examples/notes_app.ts";
+import { createNotesApp, NOTES_SCOPES } from "../../examples/notes_app.ts";
+import { assertConformance, checkSvcConformance } from "../../testing/mod.ts";
 
 test("the example notes app walks through mint, run, scope refusal, schema refusal and revoke", async () => {
   const app = await createNotesApp({ db: ":memory:" });
@@ -30,6 +31,26 @@ test("the example notes app walks through mint, run, scope refusal, schema refus
     );
     assert.equal((await runIntent("notes.list")).status, 401);
     assert.equal((await call("/")).status, 200, "the app's own route is still served");
+  } finally {
+    await app.close();
+  }
+});
+
+test("the example notes app passes the conformance kit, running only notes.list for real", async () => {
+  const app = await createNotesApp(":memory:");
+  try {
+    const report = await checkSvcConformance(app.fetch, {
+      scopes: NOTES_SCOPES,
+      signIn: { cookie: "session=conformance" },
+      run: { "notes.list": {} },
+    });
+    assertConformance(report);
+    assert.deepEqual(report.intents.map((i) => i.intent), ["notes.create", "notes.list", "notes.delete"]);
+    const keys = await app.fetch(
+      new Request("http://127.0.0.1/svc/keys", { headers: { cookie: "session=conformance" } }),
+    );
+    const active = (await keys.json()).keys.filter((k: { revokedAt: string | null }) => k.revokedAt === null);
+    assert.deepEqual(active, [], "the kit revokes every key it minted");
   } finally {
     await app.close();
   }

@@ -1,0 +1,39 @@
+/**
+ * The zod schemas of what the key routes answer, shared by `/svc/keys` and the
+ * cloud's `/v1/sdk/keys`: documents are generated from them and tests check
+ * the real answers against them.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { AGENT_KEY_PREFIX } from "./secrets.ts";
+
+const timestamp = z.iso.datetime();
+
+/** A key as listed to its owner (`PublicKey`). */
+export const publicKeySchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  scopes: z.array(z.string()),
+  agentId: z.string(),
+  createdAt: timestamp,
+  lastUsedAt: timestamp.nullable(),
+  revokedAt: timestamp.nullable(),
+  start: z.string().describe("The key's first 12 characters, for recognition"),
+});
+
+/** The answer to minting: the only response that carries the plaintext key. */
+export const mintedKeySchema = publicKeySchema.pick({
+  id: true,
+  name: true,
+  scopes: true,
+  agentId: true,
+  createdAt: true,
+})
+  .extend({ key: z.string().startsWith(AGENT_KEY_PREFIX).describe("The agent key; shown once") });
+
+/** The answer to listing keys. */
+export const keyListSchema = z.object({ keys: z.array(publicKeySchema) });
+
+/** The answer to revoking a key. */
+export const revokedKeySchema = z.object({ ok: z.literal(true), id: z.uuid(), revokedAt: timestamp });
