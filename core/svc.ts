@@ -175,7 +175,6 @@ export function createSvc(config: SvcConfig): Svc {
 
   const ready = (async () => {
     storage = await openAppStorage(config.storage ?? ":memory:", { authToken: config.storageAuthToken });
-<<<<<<< HEAD
     const sharedInbox = config.sharedInbox ?? false;
     if (cloud) {
       const { retryMinMs, retryMaxMs } = config.cloud!;
@@ -185,9 +184,6 @@ export function createSvc(config: SvcConfig): Svc {
     keys = mode === "cloud"
       ? cloudKeys(cloud!, { sharedInbox, cacheTtlMs: config.cloud!.keyCacheTtlMs })
       : localKeys(storage, { sharedInbox, log, mirror, onQueued: () => outbox?.kick() });
-    match = createRouter<SvcRoute>([
-=======
-    keys = localKeys(storage, { sharedInbox: config.sharedInbox ?? false, log });
     const runner = createIntentRunner({
       intents,
       strictIntents: config.strictIntents ?? false,
@@ -196,7 +192,6 @@ export function createSvc(config: SvcConfig): Svc {
       recordViolation,
     });
     const routes = [
->>>>>>> mcp
       ...keyRoutes(keys, config.scopes),
       ...agentRoutes(runner),
       ...(config.mcp === false ? [] : mcpRoutes({ runner, bodyLimit, log })),

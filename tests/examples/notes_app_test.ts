@@ -37,7 +37,7 @@ test("the example notes app walks through mint, run, scope refusal, schema refus
 });
 
 test("the example notes app passes the conformance kit, running only notes.list for real", async () => {
-  const app = await createNotesApp(":memory:");
+  const app = await createNotesApp({ db: ":memory:" });
   try {
     const report = await checkSvcConformance(app.fetch, {
       scopes: NOTES_SCOPES,
