@@ -12,6 +12,7 @@ import { inboxHandlers } from "./handlers/inbox.ts";
 import { intentHandlers } from "./handlers/intents.ts";
 import { keyHandlers } from "./handlers/keys.ts";
 import { violationHandlers } from "./handlers/violations.ts";
+import { openApiHandlers } from "./handlers/openapi.ts";
 import { createInboxWaiters } from "./inbox_waiters.ts";
 import { openCloudStorage } from "./libsql_storage.ts";
 import type { CloudServices, RouteHandlers } from "./route_handler.ts";
@@ -56,6 +57,7 @@ const handlers: RouteHandlers<RouteName> = {
   ...eventHandlers,
   ...inboxHandlers,
   ...keyHandlers,
+  ...openApiHandlers,
 };
 const match = createRouter(cloudRoutes, CLOUD_PREFIX);
 

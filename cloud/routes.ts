@@ -176,6 +176,14 @@ export const cloudRoutes = [
     body: mirrorKeyBody,
     params: keyPath,
   },
+  {
+    name: "openApi",
+    method: "GET",
+    path: "/v1/openapi.json",
+    auth: "none",
+    status: 200,
+    summary: "This OpenAPI 3.1 document",
+  },
 ] as const satisfies readonly CloudRoute[];
 
 /** One route of {@linkcode cloudRoutes}, with its literal types. */

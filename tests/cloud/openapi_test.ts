@@ -1,0 +1,39 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { cloudRoutes } from "../../cloud/routes.ts";
+import { openApiPath } from "../../core/openapi.ts";
+import { startTestCloud } from "./_cloud.ts";
+
+type Doc = { openapi: string; paths: Record<string, Record<string, { security?: unknown[] }>> };
+
+async function served(): Promise<Doc> {
+  const t = await startTestCloud();
+  try {
+    const res = await t.raw("GET", "/v1/openapi.json");
+    assert.equal(res.status, 200, "the document needs no credential");
+    return res.body;
+  } finally {
+    await t.close();
+  }
+}
+
+test("GET /v1/openapi.json names every route of the cloud's table and no route that does not exist", async () => {
+  const doc = await served();
+  const documented = Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`)
+  );
+  const table = cloudRoutes.map((r) => `${r.method} ${openApiPath(r.path)}`);
+  assert.deepEqual(documented.sort(), table.sort());
+});
+
+test("GET /v1/openapi.json is valid OpenAPI 3.1 with the SDK routes needing the secret and the project together", async () => {
+  const doc = await served();
+  assert.equal(doc.openapi.slice(0, 3), "3.1");
+  assert.deepEqual(doc.paths["/v1/sdk/violations"].get.security, [{ sdkSecret: [], project: [] }]);
+  assert.deepEqual(doc.paths["/v1/agent/inbox"].get.security, [{ agentKey: [] }]);
+  const validator = new Validator();
+  const result = await validator.validate(doc as unknown as Record<string, unknown>);
+  assert.equal(result.valid, true, JSON.stringify(result.errors));
+  assert.doesNotThrow(() => validator.resolveRefs());
+});
