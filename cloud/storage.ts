@@ -5,6 +5,8 @@
  *
  * @module
  */
+import type { Severity, Violation as ViolationRecord } from "../core/violations.ts";
+import type { InboxItem } from "../core/inbox.ts";
 import type { AgentIdKind, KeyRecord } from "../core/keys.ts";
 
 /** How long a key's `lastUsedAt` may lag behind its use, to spare a write on every request. */
@@ -48,30 +50,8 @@ export interface Manifest {
   updatedAt: string | null;
 }
 
-/** The severities of a violation. */
-export type Severity = "info" | "warning" | "severe";
-
-/** A violation as stored and listed. */
-export interface ViolationRecord {
-  /** UUID. */
-  id: string;
-  /** The agent key involved. */
-  keyId: string;
-  /** The key's owner, when known. */
-  userId: string | null;
-  /** The intent, when known. */
-  intent: string | null;
-  /** Such as `FORBIDDEN_SCOPE`. */
-  kind: string;
-  /** How serious. */
-  severity: Severity;
-  /** Human-readable text. */
-  message: string | null;
-  /** Free-form. */
-  metadata: Record<string, unknown>;
-  /** ISO 8601 with milliseconds. */
-  createdAt: string;
-}
+/** The severities of a violation, and a violation as stored and listed: the app side's. */
+export type { Severity, ViolationRecord };
 
 /** Filters and page of a violations query; `since` is inclusive. */
 export interface ViolationQuery {
@@ -122,22 +102,7 @@ export interface AppendResult {
 }
 
 /** An inbox item as delivered. */
-export interface InboxItem {
-  /** Ascending, used to acknowledge. */
-  inboxId: number;
-  /** The event's id. */
-  eventId: string;
-  /** Event kind. */
-  type: string;
-  /** The inbox. */
-  agentId: string;
-  /** Free-form. */
-  payload: Record<string, unknown>;
-  /** ISO 8601 of the event's arrival. */
-  createdAt: string;
-  /** How many times the item was delivered, this delivery included. */
-  deliveries: number;
-}
+export type { InboxItem };
 
 /** What the mirror of a key did. */
 export type MirrorOutcome = "stored" | "other_project" | "hash_taken";

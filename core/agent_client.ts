@@ -9,10 +9,11 @@
 import { ERROR_STATUS, type ErrorCode, SvcError } from "./errors.ts";
 import { backoffDelay, sleep } from "./backoff.ts";
 import type { JsonSchema } from "./intents.ts";
+import type { InboxItem } from "./inbox.ts";
 
 export { isSvcError, SvcError } from "./errors.ts";
 export type { ErrorCode } from "./errors.ts";
-export type { JsonSchema };
+export type { InboxItem, JsonSchema };
 
 /** Options of {@linkcode AgentClient}. */
 export interface AgentClientOptions {
@@ -42,24 +43,6 @@ export interface AgentIntent {
   output: JsonSchema;
   /** Whether this key holds every required scope. */
   allowed: boolean;
-}
-
-/** An event delivered to this agent's inbox. */
-export interface InboxItem {
-  /** Use it to acknowledge. */
-  inboxId: number;
-  /** The app's id for the event. */
-  eventId: string;
-  /** Event kind. */
-  type: string;
-  /** The inbox. */
-  agentId: string;
-  /** Free-form object. */
-  payload: Record<string, unknown>;
-  /** ISO 8601. */
-  createdAt: string;
-  /** How many times the item was handed out, this time included. */
-  deliveries: number;
 }
 
 /** A page of the inbox. */
