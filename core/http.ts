@@ -107,5 +107,9 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array {
 }
 
 function tooLarge(limit: number): SvcError {
-  return new SvcError("PAYLOAD_TOO_LARGE", `Request body exceeds ${limit} bytes`, { details: { limit } });
+  // `Connection: close`: the rest of the body is never read, so the connection cannot carry another request.
+  return new SvcError("PAYLOAD_TOO_LARGE", `Request body exceeds ${limit} bytes`, {
+    details: { limit },
+    headers: { connection: "close" },
+  });
 }

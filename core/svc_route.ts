@@ -33,6 +33,8 @@ export interface SvcRoute<B = unknown> extends RoutePattern {
   summary: string;
   /** The body schema, for routes with a JSON body. */
   body?: z.ZodType<B>;
+  /** Counts against `rateLimit.perKey` (agent routes), checked before the body is read. */
+  rateLimited?: boolean;
   /** Answers the request. */
   run: (ctx: SvcContext<B>) => Promise<Response>;
 }
