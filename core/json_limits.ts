@@ -26,16 +26,17 @@ export const SCHEMA_LIMITS: JsonLimits = { maxBytes: 64 * 1024, maxDepth: 64 };
 const encoder = new TextEncoder();
 
 /**
- * Text of 1..`max` characters (`min` 0 allowed) that is well-formed Unicode. A
+ * Text of `min`..`max` characters that is well-formed Unicode without NUL. A
  * lone surrogate would be replaced on its way into the database, so two
- * different values could become one (two events with one id).
+ * different values could become one (two events with one id); a NUL cuts the
+ * text short when it is read back.
  *
  * @param min Fewest characters.
  * @param max Most characters.
  * @returns The schema.
  */
 export function storedText(min: number, max: number): z.ZodString {
-  return z.string().min(min).max(max).refine(isWellFormed, "Must be well-formed Unicode (no lone surrogates)");
+  return z.string().min(min).max(max).refine(storable, "Must be well-formed Unicode without NUL characters");
 }
 
 /**
@@ -80,6 +81,6 @@ export function jsonDepth(value: unknown, stopAfter: number): number {
   return deepest;
 }
 
-function isWellFormed(text: string): boolean {
-  return !/\p{Surrogate}/u.test(text);
+function storable(text: string): boolean {
+  return !/[\p{Surrogate}\u0000]/u.test(text);
 }

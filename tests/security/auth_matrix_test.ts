@@ -12,81 +12,7 @@ import type { Svc } from "../../mod.ts";
 import { asUser, BASE, mint, notesSvc, SCOPES } from "../fixtures/notes_svc.ts";
 import { type Answer, call, startTestCloud, type TestCloud } from "../cloud/_cloud.ts";
 import { CREDENTIAL_CASES, type Credentials, type RouteAuth } from "./_credentials.ts";
-
-/** A valid request for a route, so that only the credential decides. */
-interface Sample {
-  auth: RouteAuth;
-  status: number;
-  request(): { path: string; body?: unknown };
-}
-
-const uuid = () => crypto.randomUUID();
-const hex64 = () => uuid().replaceAll("-", "").padEnd(64, "0");
-let throwawayKeyId = "";
-let n = 0;
-
-/** One entry per route of both tables: update it when a route is added. */
-const ROUTES: Record<string, Sample> = {
-  "PUT /v1/sdk/intents": { auth: "sdk", status: 200, request: () => ({ path: "", body: { intents: [] } }) },
-  "GET /v1/sdk/intents": { auth: "sdk", status: 200, request: () => ({ path: "" }) },
-  "POST /v1/sdk/violations": {
-    auth: "sdk",
-    status: 200,
-    request: () => ({ path: "", body: { violation: { apiKeyId: uuid(), kind: "X", severity: "info" } } }),
-  },
-  "GET /v1/sdk/violations": { auth: "sdk", status: 200, request: () => ({ path: "?severity=info" }) },
-  "POST /v1/events": {
-    auth: "sdk",
-    status: 202,
-    request: () => ({ path: "", body: { eventId: `m${n++}`, type: "t", agentId: "bob", payload: {} } }),
-  },
-  "GET /v1/agent/inbox": { auth: "agent", status: 200, request: () => ({ path: "?cursor=0" }) },
-  "POST /v1/agent/ack": { auth: "agent", status: 200, request: () => ({ path: "", body: { inboxIds: [1] } }) },
-  "GET /v1/agents/:agentId/inbox": { auth: "sdk", status: 200, request: () => ({ path: "/v1/agents/bob/inbox" }) },
-  "POST /v1/agents/:agentId/ack": {
-    auth: "sdk",
-    status: 200,
-    request: () => ({ path: "/v1/agents/bob/ack", body: { inboxIds: [1] } }),
-  },
-  "POST /v1/sdk/keys": {
-    auth: "sdk",
-    status: 201,
-    request: () => ({ path: "", body: { userId: "carol", name: "k", scopes: [] } }),
-  },
-  "GET /v1/sdk/keys": { auth: "sdk", status: 200, request: () => ({ path: "?userId=carol" }) },
-  "POST /v1/sdk/keys/verify": {
-    auth: "sdk",
-    status: 200,
-    request: () => ({ path: "", body: { key: "svc_live_x" } }),
-  },
-  "DELETE /v1/sdk/keys/:id": {
-    auth: "sdk",
-    status: 200,
-    request: () => ({ path: `/v1/sdk/keys/${throwawayKeyId}` }),
-  },
-  "PUT /v1/sdk/keys/:id": {
-    auth: "sdk",
-    status: 200,
-    request: () => ({
-      path: `/v1/sdk/keys/${uuid()}`,
-      body: {
-        userId: "dave",
-        name: "mirrored",
-        scopes: [],
-        agentId: "dave",
-        hash: hex64(),
-        start: "svc_live_abc",
-        createdAt: new Date().toISOString(),
-        revokedAt: null,
-      },
-    }),
-  },
-  "POST /svc/keys": { auth: "user", status: 201, request: () => ({ path: "", body: { name: "k", scopes: [] } }) },
-  "GET /svc/keys": { auth: "user", status: 200, request: () => ({ path: "" }) },
-  "DELETE /svc/keys/:id": { auth: "user", status: 200, request: () => ({ path: `/svc/keys/${throwawayKeyId}` }) },
-  "GET /svc/agent/intents": { auth: "agent", status: 200, request: () => ({ path: "" }) },
-  "POST /svc/agent/run": { auth: "agent", status: 200, request: () => ({ path: "", body: { intent: "notes.list" } }) },
-};
+import { ROUTES, setThrowawayKeyId } from "./_route_samples.ts";
 
 const v1Table = cloudRoutes.map((r) => ({ id: `${r.method} ${r.path}`, auth: r.auth as RouteAuth }));
 const svcTable = svcRoutes({} as KeyService, [], {} as IntentRunner)
@@ -140,7 +66,7 @@ describe("the /v1 auth matrix", () => {
     creds.revokedKey = revoked.key;
     creds.otherProjectKey = (await t.mintKey("bob", {}, other)).key;
     creds.otherProjectKeyIsValid = true;
-    throwawayKeyId = (await t.mintKey("erin")).id;
+    setThrowawayKeyId((await t.mintKey("erin")).id);
   });
   after(() => t.close());
   const send = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
@@ -184,7 +110,7 @@ describe("the /svc auth matrix", () => {
     creds.revokedKey = revoked.key;
     creds.otherProjectKey = (await mint(otherApp, "alice", [...SCOPES])).key;
     creds.otherProjectKeyIsValid = false;
-    throwawayKeyId = (await mint(svc, "alice", [])).id;
+    setThrowawayKeyId((await mint(svc, "alice", [])).id);
   });
   after(async () => {
     await svc.close();

@@ -146,10 +146,11 @@ describe("the schema limits", () => {
     await refused("POST", "/v1/agents/bob/ack", { inboxIds: [1.5] });
   });
 
-  test("ids and names are at most 200 characters and well-formed Unicode", async () => {
+  test("ids and names are at most 200 characters of well-formed Unicode without NUL", async () => {
     await refused("POST", "/v1/events", event("x".repeat(201), "bob"));
     await refused("POST", "/v1/events", event("e", "b".repeat(201)));
     await refused("POST", "/v1/events", event("\ud800", "bob"));
+    await refused("POST", "/v1/events", event("e", "bob\u0000x"));
     await refused("POST", "/v1/sdk/keys", { userId: "u", name: "\udc00", scopes: [] });
     await accepted("POST", "/v1/events", event("\ud83d\ude00 ok", "bob"));
   });
