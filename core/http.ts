@@ -5,6 +5,7 @@
  * @module
  */
 import { isSvcError, SvcError } from "./errors.ts";
+import { redactSecrets } from "./secrets.ts";
 
 /** Where unexpected errors go. Only causes of 5xx answers are passed here. */
 export type ErrorLogger = (message: string, cause: unknown) => void;
@@ -42,7 +43,9 @@ export function errorResponse(error: unknown, log: ErrorLogger = defaultLogger):
   if (err.status >= 500 && err.cause !== undefined) log(`${err.code}: ${err.message}`, err.cause);
   const body: { code: string; message: string; details?: unknown } = { code: err.code, message: err.message };
   if (err.details !== undefined) body.details = err.details;
-  return json({ ok: false, error: body }, err.status, err.headers);
+  // Messages and details may echo request values: a secret sent in the wrong place is not echoed back.
+  const text = redactSecrets(JSON.stringify({ ok: false, error: body }));
+  return new Response(text, { status: err.status, headers: { ...err.headers, "content-type": "application/json" } });
 }
 
 function defaultLogger(message: string, cause: unknown): void {
