@@ -82,5 +82,5 @@ export function jsonDepth(value: unknown, stopAfter: number): number {
 }
 
 function storable(text: string): boolean {
-  return !/[\p{Surrogate}\u0000]/u.test(text);
+  return !text.includes("\u0000") && !/\p{Surrogate}/u.test(text);
 }
