@@ -124,7 +124,7 @@ describe("hostile input to every /v1 route", () => {
     const id = `${route.method} ${route.path}`;
     const queryKeys = "query" in route ? Object.keys((route.query as unknown as { shape: object }).shape) : [];
     test(`${id} never answers hostile input with a 5xx, a leak, or a write after a 4xx`, async () => {
-      const headers = route.auth === "agent"
+      const headers: Record<string, string> = route.auth === "agent"
         ? { authorization: `Bearer ${agentKey}` }
         : { authorization: `Bearer ${t.project.secret}`, "x-svc-project": t.project.id };
       await fc.assert(
