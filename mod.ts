@@ -47,6 +47,7 @@ export type { FallbackHandler } from "./core/intent_runner.ts";
 export { isSvcError, SvcError } from "./core/errors.ts";
 export type { ErrorCode, SvcErrorOptions } from "./core/errors.ts";
 export type { ErrorLogger } from "./core/http.ts";
+export type { RateLimit } from "./core/rate_limiter.ts";
 export type { DatabaseInput, LibsqlClient } from "./core/database.ts";
 export type { Severity, Violation } from "./core/violations.ts";
 export { withSvc } from "./core/mount.ts";

@@ -6,6 +6,7 @@
 import { SvcError } from "../core/errors.ts";
 import { DEFAULT_BODY_LIMIT, type ErrorLogger, errorResponse } from "../core/http.ts";
 import type { DatabaseInput } from "../core/database.ts";
+import { createRateLimiter, type RateLimit, rateLimited } from "../core/rate_limiter.ts";
 import { createRouter } from "../core/router.ts";
 import { eventHandlers } from "./handlers/events.ts";
 import { inboxHandlers } from "./handlers/inbox.ts";
@@ -39,6 +40,12 @@ export interface CloudOptions {
   recheckMs?: number;
   /** Where the causes of 5xx answers go (default `console.error`). Never given secrets. */
   logger?: ErrorLogger;
+  /**
+   * Rate limits, off by default. `perProject` limits each project's requests to the write routes
+   * (manifest, violations, events, acknowledgements, keys; not key verification): over it the answer
+   * is `429 RATE_LIMITED` with `Retry-After`. Counted per process.
+   */
+  rateLimit?: { perProject?: RateLimit };
 }
 
 /** A running cloud. */
@@ -81,6 +88,11 @@ export function createCloud(options: CloudOptions): Cloud {
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
   const waiters = createInboxWaiters();
+  const perProject = options.rateLimit?.perProject ? createRateLimiter(options.rateLimit.perProject) : undefined;
+  const limitWrites = perProject && ((projectId: string) => {
+    const decision = perProject.take(projectId);
+    if (!decision.allowed) throw rateLimited(decision.retryAfterMs);
+  });
   const inFlight = new Set<Promise<Response>>();
   let closing = false;
   let purgeTimer: ReturnType<typeof setInterval> | undefined;
@@ -106,7 +118,7 @@ export function createCloud(options: CloudOptions): Cloud {
         recheckMs: options.recheckMs ?? 500,
         closing: () => closing,
       };
-      const input = await readRouteInput(route, req, params, services.storage, bodyLimit);
+      const input = await readRouteInput(route, req, params, services.storage, bodyLimit, limitWrites);
       const handler = handlers[route.name] as (input: AnyRouteInput, services: CloudServices) => Promise<Response>;
       return await handler(input, services);
     } catch (error) {

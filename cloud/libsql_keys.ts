@@ -16,6 +16,8 @@ export type KeyStorage = Pick<
 
 const COLUMNS = "id, project_id, user_id, name, scopes, agent_id, hash, start, created_at, last_used_at, revoked_at";
 const slots = COLUMNS.split(", ").map(() => "?").join(", ");
+/** The agentId is claimed by the user (arguments: project, agentId, user). */
+const HELD_BY_USER = "EXISTS (SELECT 1 FROM cloud_agent_claims WHERE project_id = ? AND agent_id = ? AND user_id = ?)";
 
 /**
  * Key queries on a client.
@@ -38,28 +40,30 @@ export function keyStorage(client: Client): KeyStorage {
       const [, inserted] = await client.batch([
         claim(projectId, record),
         {
-          sql: `INSERT INTO cloud_keys (${COLUMNS}) SELECT ${slots}
-                WHERE EXISTS (SELECT 1 FROM cloud_agent_claims WHERE project_id = ? AND agent_id = ? AND user_id = ?)`,
+          sql: `INSERT INTO cloud_keys (${COLUMNS}) SELECT ${slots} WHERE ${HELD_BY_USER}`,
           args: [...values(projectId, record), projectId, record.agentId, record.userId],
         },
       ], "write");
       return inserted.rowsAffected === 1;
     },
     async mirrorKey(projectId, record) {
-      const statements: InStatement[] = record.agentId.startsWith("agt_") ? [claim(projectId, record)] : [];
+      const claims = record.agentId.startsWith("agt_");
+      const statements: InStatement[] = claims ? [claim(projectId, record)] : [];
       statements.push({
-        // A revoked record never becomes active again: the first revocation time wins.
-        sql: `INSERT INTO cloud_keys (${COLUMNS}) VALUES (${slots})
+        // Only for an agt_ id this user holds (claimed now or before). A revoked record never becomes
+        // active again: the first revocation time wins.
+        sql: `INSERT INTO cloud_keys (${COLUMNS}) SELECT ${slots} WHERE ${claims ? HELD_BY_USER : "1"}
               ON CONFLICT (id) DO UPDATE SET name = excluded.name, scopes = excluded.scopes,
                 revoked_at = COALESCE(cloud_keys.revoked_at, excluded.revoked_at)
               WHERE cloud_keys.project_id = excluded.project_id AND cloud_keys.hash = excluded.hash
               ON CONFLICT DO NOTHING`,
-        args: values(projectId, record),
+        args: [...values(projectId, record), ...(claims ? [projectId, record.agentId, record.userId] : [])],
       });
       const results = await client.batch(statements, "write");
       if (results[results.length - 1].rowsAffected === 1) return "stored";
       const rs = await client.execute({ sql: "SELECT project_id FROM cloud_keys WHERE id = ?", args: [record.id] });
-      return rs.rows.length && text(rs.rows[0], "project_id") !== projectId ? "other_project" : "hash_taken";
+      if (rs.rows.length && text(rs.rows[0], "project_id") !== projectId) return "other_project";
+      return rs.rows.length === 0 && claims ? "agent_taken" : "hash_taken";
     },
     async listKeys(projectId, userId) {
       const rs = await client.execute({

@@ -18,3 +18,4 @@
 export type { ErrorLogger } from "../core/http.ts";
 export { type Cloud, type CloudOptions, createCloud, DEFAULT_RETENTION_MS } from "./create_cloud.ts";
 export type { DatabaseInput, LibsqlClient } from "../core/database.ts";
+export type { RateLimit } from "../core/rate_limiter.ts";

@@ -34,8 +34,9 @@ export interface AnyRouteInput {
  * @param params The raw path parameters.
  * @param storage The cloud's storage, for the credentials.
  * @param bodyLimit The largest body accepted, in bytes.
+ * @param limitWrites Throws `RATE_LIMITED` when the caller's project is over its write rate.
  * @returns The handler input.
- * @throws {SvcError} `UNAUTHORIZED`, `INVALID_JSON`, `PAYLOAD_TOO_LARGE` or `VALIDATION_ERROR`.
+ * @throws {SvcError} `UNAUTHORIZED`, `RATE_LIMITED`, `INVALID_JSON`, `PAYLOAD_TOO_LARGE` or `VALIDATION_ERROR`.
  */
 export async function readRouteInput(
   route: CloudRoute,
@@ -43,12 +44,15 @@ export async function readRouteInput(
   params: Record<string, string>,
   storage: CloudStorage,
   bodyLimit: number,
+  limitWrites?: (projectId: string) => void,
 ): Promise<AnyRouteInput> {
   const caller = route.auth === "sdk"
     ? await authenticateSdk(req, storage)
     : route.auth === "agent"
     ? await authenticateAgent(req, storage)
     : null;
+  // Before the body is read, so a refusal costs no more than the credential check.
+  if (route.write && caller !== null && limitWrites) limitWrites(caller.projectId);
   return {
     req,
     caller,

@@ -44,12 +44,15 @@ export interface CloudRoute extends RoutePattern {
   query?: z.ZodType;
   /** The path parameter schema, for routes with `:name` segments. */
   params?: z.ZodType;
+  /** The route writes: it counts against `rateLimit.perProject`. */
+  write?: boolean;
 }
 
 /** Every `/v1` route. */
 export const cloudRoutes = [
   {
     name: "putManifest",
+    write: true,
     method: "PUT",
     path: "/v1/sdk/intents",
     auth: "sdk",
@@ -67,6 +70,7 @@ export const cloudRoutes = [
   },
   {
     name: "reportViolation",
+    write: true,
     method: "POST",
     path: "/v1/sdk/violations",
     auth: "sdk",
@@ -85,6 +89,7 @@ export const cloudRoutes = [
   },
   {
     name: "emitEvents",
+    write: true,
     method: "POST",
     path: "/v1/events",
     auth: "sdk",
@@ -103,6 +108,7 @@ export const cloudRoutes = [
   },
   {
     name: "acknowledge",
+    write: true,
     method: "POST",
     path: "/v1/agent/ack",
     auth: "agent",
@@ -122,6 +128,7 @@ export const cloudRoutes = [
   },
   {
     name: "acknowledgeForAgent",
+    write: true,
     method: "POST",
     path: "/v1/agents/:agentId/ack",
     auth: "sdk",
@@ -132,6 +139,7 @@ export const cloudRoutes = [
   },
   {
     name: "mintKey",
+    write: true,
     method: "POST",
     path: "/v1/sdk/keys",
     auth: "sdk",
@@ -159,6 +167,7 @@ export const cloudRoutes = [
   },
   {
     name: "revokeKey",
+    write: true,
     method: "DELETE",
     path: "/v1/sdk/keys/:id",
     auth: "sdk",
@@ -168,6 +177,7 @@ export const cloudRoutes = [
   },
   {
     name: "mirrorKey",
+    write: true,
     method: "PUT",
     path: "/v1/sdk/keys/:id",
     auth: "sdk",

@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "zod";
+import { boundedJsonObject, METADATA_LIMITS, PAYLOAD_LIMITS, SCHEMA_LIMITS, storedText } from "../core/json_limits.ts";
 import { mintKeyBody, scopeName } from "../core/keys.ts";
 import { KEY_START_LENGTH } from "../core/secrets.ts";
 
@@ -17,8 +18,7 @@ export const MAX_BATCH = 500;
 /** The longest long poll, in seconds. */
 export const MAX_WAIT_SECONDS = 20;
 
-const shortText = z.string().min(1).max(200);
-const jsonObject = z.record(z.string(), z.unknown());
+const shortText = storedText(1, 200);
 const isoDateTime = z.iso.datetime({ offset: true });
 const isoDate = z.iso.date();
 
@@ -42,10 +42,10 @@ export const severity = z.enum(["info", "warning", "severe"]);
 /** One intent of an uploaded manifest; `input` and `output` are JSON Schema objects. */
 export const manifestIntent = z.object({
   name: shortText,
-  title: z.string().max(500),
+  title: storedText(0, 500),
   requiredScopes: z.array(scopeName).max(100),
-  input: jsonObject,
-  output: jsonObject,
+  input: boundedJsonObject(SCHEMA_LIMITS),
+  output: boundedJsonObject(SCHEMA_LIMITS),
 });
 
 /** The body of `PUT /v1/sdk/intents`. */
@@ -66,10 +66,10 @@ export const violationBody = z.object({
     apiKeyId: z.uuid(),
     userId: shortText.nullish(),
     intent: shortText.nullish(),
-    kind: z.string().min(1).max(100),
+    kind: storedText(1, 100),
     severity,
-    message: z.string().max(2000).nullish(),
-    metadata: jsonObject.nullish(),
+    message: storedText(0, 2000).nullish(),
+    metadata: boundedJsonObject(METADATA_LIMITS).nullish(),
     at: timestamp.nullish(),
   }),
 });
@@ -77,7 +77,7 @@ export const violationBody = z.object({
 /** The query of `GET /v1/sdk/violations`. */
 export const violationsQuery = z.object({
   keyId: shortText.optional(),
-  kind: z.string().min(1).max(100).optional(),
+  kind: storedText(1, 100).optional(),
   severity: severity.optional(),
   since: timestamp.optional(),
   limit: pageSize(0),
@@ -89,7 +89,7 @@ export const eventBody = z.object({
   eventId: shortText,
   type: shortText,
   agentId: shortText,
-  payload: jsonObject,
+  payload: boundedJsonObject(PAYLOAD_LIMITS),
 });
 
 /** A batch of events, the other body of `POST /v1/events`. */
@@ -127,7 +127,7 @@ export const verifyKeyBody = z.object({ key: z.string().max(1000) });
 /** The body of `PUT /v1/sdk/keys/:id`: a key record mirrored by a hybrid app, hash only. */
 export const mirrorKeyBody = z.object({
   userId: shortText,
-  name: z.string().min(1).max(100),
+  name: storedText(1, 100),
   scopes: z.array(scopeName).max(100),
   agentId: shortText,
   hash: z.string().regex(/^[0-9a-f]{64}$/, "Must be a SHA-256 hex digest"),

@@ -105,7 +105,7 @@ export interface AppendResult {
 export type { InboxItem };
 
 /** What the mirror of a key did. */
-export type MirrorOutcome = "stored" | "other_project" | "hash_taken";
+export type MirrorOutcome = "stored" | "other_project" | "hash_taken" | "agent_taken";
 
 /** A key found by its hash, with its project. */
 export interface ProjectKey {
@@ -138,7 +138,7 @@ export interface CloudStorage {
 
   /** Stores a new key, claiming its agentId when `kind` is `claim`; `false` when another user holds the agentId. */
   insertKey(projectId: string, record: KeyRecord, kind: AgentIdKind): Promise<boolean>;
-  /** Stores or updates a mirrored key; a revoked record stays revoked. */
+  /** Stores or updates a mirrored key; a revoked record stays revoked; an agt_ id another user holds is refused. */
   mirrorKey(projectId: string, record: KeyRecord): Promise<MirrorOutcome>;
   /** A user's keys, oldest first. */
   listKeys(projectId: string, userId: string): Promise<KeyRecord[]>;

@@ -7,11 +7,21 @@
  */
 import { z } from "zod";
 import { json } from "./http.ts";
+import { jsonDepth, storedText } from "./json_limits.ts";
 import type { IntentRunner } from "./intent_runner.ts";
 import { type SvcRoute, svcRoute } from "./svc_route.ts";
 
+/** The deepest nesting of a run payload: deeper values never reach an intent's schema or the fallback. */
+export const MAX_PAYLOAD_DEPTH = 64;
+
 /** The body of `POST /svc/agent/run`. The payload's shape is the intent's business. */
-export const runBody = z.object({ intent: z.string().min(1).max(200), payload: z.unknown().optional() });
+export const runBody = z.object({
+  intent: storedText(1, 200),
+  payload: z.unknown().optional().refine(
+    (payload) => jsonDepth(payload, MAX_PAYLOAD_DEPTH) <= MAX_PAYLOAD_DEPTH,
+    `Must be nested at most ${MAX_PAYLOAD_DEPTH} levels deep`,
+  ),
+});
 
 /** The answer of `POST /svc/agent/run`. The result's shape is the intent's business. */
 export const runResponse = z.object({ ok: z.literal(true), intent: z.string(), result: z.unknown() });
@@ -53,6 +63,7 @@ export function agentRoutes(runner: IntentRunner): SvcRoute[] {
       summary: "Run an intent with a payload",
       body: runBody,
       response: runResponse,
+      rateLimited: true,
       async run({ key, body }) {
         const result = await runner.run(key, body.intent, body.payload);
         return json({ ok: true, intent: body.intent, result: result ?? null });

@@ -106,6 +106,13 @@ export function createCloudClient(config: CloudConfig): CloudClient {
     if (res.status === 401) {
       throw unavailable("The cloud refused this app's sdkSecret or projectId", data.error);
     }
+    if (res.status === 429) {
+      // Over the project's rate: the request was fine, so it is retried later, never dropped.
+      throw new SvcError("CLOUD_UNAVAILABLE", "The cloud is rate limiting this project", {
+        cause: data.error,
+        headers: { "retry-after": res.headers.get("retry-after") ?? "5" },
+      });
+    }
     throw new SvcError(code, String(data.error.message), { details: data.error.details });
   }
 

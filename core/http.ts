@@ -5,6 +5,7 @@
  * @module
  */
 import { isSvcError, SvcError } from "./errors.ts";
+import { redactSecrets } from "./secrets.ts";
 
 /** Where unexpected errors go. Only causes of 5xx answers are passed here. */
 export type ErrorLogger = (message: string, cause: unknown) => void;
@@ -64,8 +65,9 @@ export function errorEnvelope(
 ): { status: number; headers?: Record<string, string>; body: ErrorEnvelope } {
   const err = isSvcError(error) ? error : new SvcError("INTERNAL", "Internal error", { cause: error });
   if (err.status >= 500 && err.cause !== undefined) log(`${err.code}: ${err.message}`, err.cause);
-  const body: ErrorEnvelope["error"] = { code: err.code, message: err.message };
-  if (err.details !== undefined) body.details = err.details;
+  // Messages and details may echo request values: a secret sent in the wrong place is not echoed back.
+  const body: ErrorEnvelope["error"] = { code: err.code, message: redactSecrets(err.message) };
+  if (err.details !== undefined) body.details = JSON.parse(redactSecrets(JSON.stringify(err.details)));
   return { status: err.status, headers: err.headers, body: { ok: false, error: body } };
 }
 
@@ -131,5 +133,9 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array {
 }
 
 function tooLarge(limit: number): SvcError {
-  return new SvcError("PAYLOAD_TOO_LARGE", `Request body exceeds ${limit} bytes`, { details: { limit } });
+  // `Connection: close`: the rest of the body is never read, so the connection cannot carry another request.
+  return new SvcError("PAYLOAD_TOO_LARGE", `Request body exceeds ${limit} bytes`, {
+    details: { limit },
+    headers: { connection: "close" },
+  });
 }

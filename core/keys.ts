@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { SvcError } from "./errors.ts";
+import { storedText } from "./json_limits.ts";
 import { AGENT_KEY_PREFIX, hashSecret, KEY_START_LENGTH, mintSecret } from "./secrets.ts";
 
 /** The inbox shared by every agent of a project, where the config allows it. */
@@ -14,13 +15,13 @@ export const SHARED_AGENT_ID = "default";
 const AGENT_ID = /^agt_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A scope name: 1..100 characters. */
-export const scopeName: z.ZodString = z.string().min(1).max(100);
+export const scopeName: z.ZodString = storedText(1, 100);
 
 /** The body of `POST /svc/keys`. */
 export const mintKeyBody = z.object({
-  name: z.string().min(1).max(100),
+  name: storedText(1, 100),
   scopes: z.array(scopeName).max(100),
-  agentId: z.string().min(1).max(200).optional(),
+  agentId: storedText(1, 200).optional(),
 });
 
 /** What a mint request asks for, once validated. */

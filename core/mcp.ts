@@ -95,6 +95,7 @@ export function mcpRoutes(options: McpOptions): SvcRoute[] {
       path: "/svc/mcp",
       auth: "agent",
       summary: "Model Context Protocol (Streamable HTTP, JSON-RPC): tools/list and tools/call over this key's intents",
+      rateLimited: true,
       run: ({ req, key }) => serve(req, key),
     }),
   ];

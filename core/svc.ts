@@ -19,18 +19,16 @@ import { backoffDelay, sleep } from "./backoff.ts";
 import { SvcError } from "./errors.ts";
 import { DEFAULT_BODY_LIMIT, type ErrorLogger, errorResponse, readJson } from "./http.ts";
 import { compileIntents, type IntentRegistry } from "./intents.ts";
-import { agentRoutes } from "./agent_routes.ts";
 import { createIntentRunner, type FallbackHandler } from "./intent_runner.ts";
-import { keyRoutes } from "./key_routes.ts";
-import { mcpRoutes } from "./mcp.ts";
-import { openApiRoutes } from "./svc_openapi.ts";
 import type { KeyService, VerifiedKey } from "./key_service.ts";
 import { openAppStorage } from "./libsql_storage.ts";
 import { localKeys } from "./local_keys.ts";
+import { createRateLimiter, type RateDecision, type RateLimit, rateLimited } from "./rate_limiter.ts";
 import { createRouter } from "./router.ts";
 import { AGENT_KEY_PREFIX, bearerToken } from "./secrets.ts";
 import type { AppStorage } from "./storage.ts";
 import type { SvcContext, SvcRoute } from "./svc_route.ts";
+import { svcRoutes } from "./svc_routes.ts";
 import { parseOrThrow } from "./validation.ts";
 import { newViolation, type Violation } from "./violations.ts";
 
@@ -82,6 +80,11 @@ export interface SvcConfig {
   sharedInbox?: boolean;
   /** Largest request body in bytes. Default 1 MiB. */
   bodyLimit?: number;
+  /**
+   * Rate limits, off by default. `perKey` limits `/svc/agent/run` per agent key: over it the answer is
+   * `429 RATE_LIMITED` with `Retry-After`, and one `RATE_LIMITED` violation is recorded per run of refusals.
+   */
+  rateLimit?: { perKey?: RateLimit };
   /** Where causes of 5xx answers and background failures are logged. Default `console.error`. */
   logger?: ErrorLogger;
   /** Serve the Model Context Protocol at `POST /svc/mcp` (agent key). Default `true`. */
@@ -146,6 +149,7 @@ export function createSvc(config: SvcConfig): Svc {
   }
   const log = config.logger ?? ((message: string, cause: unknown) => console.error(`[svc] ${message}`, cause));
   const bodyLimit = config.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const perKey = config.rateLimit?.perKey ? createRateLimiter(config.rateLimit.perKey) : undefined;
   const intents = compileIntents(config.intents ?? {}, config.scopes);
   const cloud: CloudClient | undefined = mode === "local" ? undefined : createCloudClient(config.cloud!);
   const mirror = mode !== "local";
@@ -191,14 +195,20 @@ export function createSvc(config: SvcConfig): Svc {
       onAgentIntent: config.onAgentIntent,
       recordViolation,
     });
-    const routes = [
-      ...keyRoutes(keys, config.scopes),
-      ...agentRoutes(runner),
-      ...(config.mcp === false ? [] : mcpRoutes({ runner, bodyLimit, log })),
-    ];
-    const acceptsOtherIntents = !config.strictIntents && config.onAgentIntent !== undefined;
-    if (config.openapi !== false) routes.push(...openApiRoutes({ routes, intents, acceptsOtherIntents }));
-    match = createRouter<SvcRoute>(routes, "/svc");
+    match = createRouter<SvcRoute>(
+      svcRoutes({
+        keys,
+        scopes: config.scopes,
+        runner,
+        intents,
+        acceptsOtherIntents: !config.strictIntents && config.onAgentIntent !== undefined,
+        mcp: config.mcp !== false,
+        openapi: config.openapi !== false,
+        bodyLimit,
+        log,
+      }),
+      "/svc",
+    );
   })();
   ready.catch((e) => log("storage could not be opened", e));
 
@@ -262,12 +272,26 @@ export function createSvc(config: SvcConfig): Svc {
           keyId: key.id,
           userId: key.userId,
           message: "A revoked key was used",
-          metadata: { method: req.method, path: new URL(req.url).pathname },
+          metadata: { method: req.method, path: pathnameOf(req.url).slice(0, 200) },
         }));
       }
       throw new SvcError("UNAUTHORIZED", "Invalid agent key", BEARER_CHALLENGE);
     }
     return key;
+  }
+
+  /** Refuses a request over the key's rate; the first refusal in a row is recorded. */
+  function limitRate(key: VerifiedKey, decision: RateDecision): void {
+    if (decision.allowed) return;
+    if (decision.first) {
+      recordViolation(newViolation("RATE_LIMITED", {
+        keyId: key.id,
+        userId: key.userId,
+        message: "The key went over its rate limit",
+        metadata: { retryAfterMs: decision.retryAfterMs },
+      }));
+    }
+    throw rateLimited(decision.retryAfterMs);
   }
 
   async function handle(req: Request): Promise<Response> {
@@ -276,7 +300,10 @@ export function createSvc(config: SvcConfig): Svc {
       const { route, params } = match!(req.method, pathnameOf(req.url));
       const ctx = { req, params } as SvcContext;
       if (route.auth === "user") ctx.user = await resolveUser(req);
-      else if (route.auth === "agent") ctx.key = await authenticateAgent(req);
+      else if (route.auth === "agent") {
+        ctx.key = await authenticateAgent(req);
+        if (route.rateLimited && perKey) limitRate(ctx.key, perKey.take(ctx.key.id));
+      }
       if (route.body) ctx.body = parseOrThrow(route.body, await readJson(req, bodyLimit));
       return await route.run(ctx);
     } catch (error) {

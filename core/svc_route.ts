@@ -39,6 +39,8 @@ export interface SvcRoute<B = unknown> extends RoutePattern {
   status?: number;
   /** The success body schema, for documents. */
   response?: z.ZodType;
+  /** Counts against `rateLimit.perKey` (agent routes), checked before the body is read. */
+  rateLimited?: boolean;
   /** Answers the request. */
   run: (ctx: SvcContext<B>) => Promise<Response>;
 }

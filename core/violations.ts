@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { redactSecrets } from "./secrets.ts";
 
 /** How serious a violation is. */
 export type Severity = "info" | "warning" | "severe";
@@ -62,15 +63,17 @@ export function newViolation(
     metadata?: Record<string, unknown>;
   },
 ): Violation {
+  // The intent, message and metadata echo what the agent sent: never store a secret it put there.
+  const intent = fields.intent == null ? null : redactSecrets(fields.intent);
   return {
     id: crypto.randomUUID(),
     keyId: fields.keyId,
     userId: fields.userId,
-    intent: fields.intent ?? null,
+    intent,
     kind,
     severity: VIOLATION_SEVERITY[kind],
-    message: fields.message,
-    metadata: fields.metadata ?? {},
+    message: redactSecrets(fields.message),
+    metadata: fields.metadata ? JSON.parse(redactSecrets(JSON.stringify(fields.metadata))) : {},
     createdAt: new Date().toISOString(),
   };
 }

@@ -45,6 +45,7 @@ export const keyHandlers: RouteHandlers<"mintKey" | "listKeys" | "verifyKey" | "
   async mirrorKey({ caller, body, params }, { storage }) {
     const outcome = await storage.mirrorKey(caller.projectId, { id: params.id, ...body, lastUsedAt: null });
     if (outcome === "other_project") throw new SvcError("NOT_FOUND", "No such key");
+    if (outcome === "agent_taken") throw agentIdTaken(body.agentId);
     if (outcome === "hash_taken") {
       throw new SvcError("VALIDATION_ERROR", "Invalid request", {
         details: { issues: [{ path: "hash", message: "Another key has this hash, or this key had another hash" }] },

@@ -2,16 +2,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { agentRoutes } from "../../core/agent_routes.ts";
 import { createIntentRunner } from "../../core/intent_runner.ts";
 import { compileIntents } from "../../core/intents.ts";
-import { keyRoutes } from "../../core/key_routes.ts";
 import { openAppStorage } from "../../core/libsql_storage.ts";
 import { localKeys } from "../../core/local_keys.ts";
-import { mcpRoutes } from "../../core/mcp.ts";
 import { openApiDocument, openApiPath } from "../../core/openapi.ts";
-import { openApiRoutes } from "../../core/svc_openapi.ts";
 import type { SvcRoute } from "../../core/svc_route.ts";
+import { svcRoutes } from "../../core/svc_routes.ts";
 import { asAgent, asUser, intents, mint, notesSvc, run, SCOPES } from "../fixtures/notes_svc.ts";
 
 type Doc = { paths: Record<string, Record<string, Record<string, unknown>>>; components: Record<string, unknown> };
@@ -39,8 +36,17 @@ async function svcRouteTable(): Promise<{ routes: SvcRoute[]; close: () => Promi
     validateResults: false,
     recordViolation: () => {},
   });
-  const routes = [...keyRoutes(keys, SCOPES), ...agentRoutes(runner), ...mcpRoutes({ runner, bodyLimit: 1, log() {} })];
-  routes.push(...openApiRoutes({ routes, intents: compiled, acceptsOtherIntents: false }));
+  const routes = svcRoutes({
+    keys,
+    scopes: SCOPES,
+    runner,
+    intents: compiled,
+    acceptsOtherIntents: false,
+    mcp: true,
+    openapi: true,
+    bodyLimit: 1,
+    log() {},
+  });
   return { routes, close: async () => (await keys.close(), await storage.close()) };
 }
 

@@ -1,0 +1,139 @@
+// Every /svc and /v1 route × every credential case, generated from the route
+// tables. A route added to a table without an entry in ROUTES below fails the
+// "covers every route" test, so no route ships unattacked.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { cloudRoutes } from "../../cloud/routes.ts";
+import { rotateSdkSecret } from "../../cloud/projects.ts";
+import { svcRouteTable } from "../fixtures/svc_table.ts";
+import type { Svc } from "../../mod.ts";
+import { asUser, BASE, mint, notesSvc, SCOPES } from "../fixtures/notes_svc.ts";
+import { type Answer, call, startTestCloud, type TestCloud } from "../cloud/_cloud.ts";
+import { CREDENTIAL_CASES, type Credentials, type RouteAuth } from "./_credentials.ts";
+import { ROUTES, setThrowawayKeyId } from "./_route_samples.ts";
+
+const v1Table = cloudRoutes.map((r) => ({ id: `${r.method} ${r.path}`, auth: r.auth as RouteAuth }));
+const svcTable = svcRouteTable()
+  .map((r) => ({ id: `${r.method} ${r.path}`, auth: r.auth as RouteAuth }));
+
+test("the auth matrix covers every route of both tables, with the auth each table declares", () => {
+  const tables = [...v1Table, ...svcTable];
+  assert.deepEqual(tables.map((r) => r.id).sort(), Object.keys(ROUTES).sort(), "update ROUTES for a new route");
+  for (const route of tables) assert.equal(route.auth, ROUTES[route.id].auth, route.id);
+});
+
+/** Sends one case and checks the answer; returns the answer for comparisons. */
+async function expectOutcome(
+  send: Send,
+  route: { id: string; auth: RouteAuth },
+  creds: Credentials,
+  caseName: string,
+): Promise<Answer> {
+  const [method, pattern] = route.id.split(" ");
+  const sample = ROUTES[route.id];
+  const { path, body, headers: sampleHeaders } = sample.request();
+  const url = path.startsWith("/") ? path : pattern + path;
+  const credentialCase = CREDENTIAL_CASES.find((c) => c.name === caseName)!;
+  const { headers, expect } = credentialCase.send(route.auth, creds);
+  const res = await send(method, url, { ...sampleHeaders, ...headers }, body);
+  assert.equal(res.headers.get("content-type"), "application/json");
+  if (expect === "accepted") {
+    assert.equal(res.status, sample.status, `${route.id} with ${caseName}: ${JSON.stringify(res.body)}`);
+  } else {
+    assert.equal(res.status, 401, `${route.id} with ${caseName}: ${JSON.stringify(res.body)}`);
+    assert.equal(res.body.ok, false);
+    assert.equal(res.body.error.code, "UNAUTHORIZED");
+    assert.equal(typeof res.body.error.message, "string");
+  }
+  return res;
+}
+
+describe("the /v1 auth matrix", () => {
+  let t: TestCloud;
+  const creds = {} as Credentials;
+  before(async () => {
+    t = await startTestCloud();
+    const other = await t.newProject("other");
+    creds.projectId = t.project.id;
+    creds.rotatedSecret = t.project.secret;
+    creds.sdkSecret = t.project.secret = (await rotateSdkSecret(t.storage, t.project.id))!;
+    creds.otherSecret = other.secret;
+    creds.agentKey = (await t.mintKey("bob")).key;
+    const revoked = await t.mintKey("bob");
+    await t.sdk("DELETE", `/v1/sdk/keys/${revoked.id}`);
+    creds.revokedKey = revoked.key;
+    creds.otherProjectKey = (await t.mintKey("bob", {}, other)).key;
+    creds.otherProjectKeyIsValid = true;
+    setThrowawayKeyId((await t.mintKey("erin")).id);
+  });
+  after(() => t.close());
+  const send = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
+    call(t.cloud, method, path, { headers, body });
+
+  defineMatrix(v1Table, send, creds, (res) => {
+    if (res.status === 401) assert.equal(res.headers.get("www-authenticate"), 'Bearer realm="svc"');
+  });
+});
+
+describe("the /svc auth matrix", () => {
+  let svc: Svc;
+  let otherApp: Svc;
+  const creds = {} as Credentials;
+  before(async () => {
+    svc = notesSvc();
+    otherApp = notesSvc();
+    creds.projectId = "prj_01J00000000000000000000000";
+    creds.sdkSecret = creds.rotatedSecret = creds.otherSecret = "svcs_0123456789abcdefghijklmnopqrstuvwxyzAB";
+    creds.agentKey = (await mint(svc, "alice", [...SCOPES])).key;
+    const revoked = await mint(svc, "alice", [...SCOPES]);
+    await asUser(svc, "alice", "DELETE", `/svc/keys/${revoked.id}`);
+    creds.revokedKey = revoked.key;
+    creds.otherProjectKey = (await mint(otherApp, "alice", [...SCOPES])).key;
+    creds.otherProjectKeyIsValid = false;
+    setThrowawayKeyId((await mint(svc, "alice", [])).id);
+  });
+  after(async () => {
+    await svc.close();
+    await otherApp.close();
+  });
+  const send = async (method: string, path: string, headers: Record<string, string>, body?: unknown) => {
+    if (body !== undefined) headers = { ...headers, "content-type": "application/json" };
+    const res = await svc.handle(
+      new Request(BASE + path, { method, headers, body: typeof body === "string" ? body : JSON.stringify(body) }),
+    );
+    return { status: res.status, headers: res.headers, body: await res.json() };
+  };
+
+  defineMatrix(svcTable, send, creds);
+});
+
+type Send = (method: string, path: string, headers: Record<string, string>, body?: unknown) => Promise<Answer>;
+
+/** One group per route: every credential case, unknown versus revoked, and the credential before the body. */
+function defineMatrix(
+  table: { id: string; auth: RouteAuth }[],
+  send: Send,
+  creds: Credentials,
+  alsoCheck: (res: Answer) => void = () => {},
+): void {
+  for (const route of table) {
+    describe(route.id, () => {
+      for (const { name } of CREDENTIAL_CASES) {
+        test(`answers ${name} as the matrix expects`, async () => {
+          alsoCheck(await expectOutcome(send, route, creds, name));
+        });
+      }
+      test("gives an unknown and a revoked credential the same answer", async () => {
+        const unknown = await expectOutcome(send, route, creds, "a well-formed but unknown credential");
+        const revoked = await expectOutcome(send, route, creds, "a revoked credential");
+        assert.deepEqual(revoked.body, unknown.body);
+      });
+      if (/^(POST|PUT)/.test(route.id)) {
+        test("checks the credential before the body", async () => {
+          const [method, path] = route.id.split(" ");
+          assert.equal((await send(method, path.replace(/:\w+/, "x"), {}, "{")).status, 401);
+        });
+      }
+    });
+  }
+}
