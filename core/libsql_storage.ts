@@ -89,6 +89,13 @@ class LibsqlAppStorage implements AppStorage {
     return rs.rows.length ? toKey(rs.rows[0]) : null;
   }
 
+  async keyRevocationByHash(hash: string): Promise<{ revokedAt: string | null } | null> {
+    const rs = await this.#client.execute({ sql: "SELECT revoked_at FROM app_keys WHERE hash = ?", args: [hash] });
+    if (rs.rows.length === 0) return null;
+    const at = rs.rows[0].revoked_at;
+    return { revokedAt: at === null ? null : String(at) };
+  }
+
   async revokeKey(userId: string, id: string, at: string, options: MirrorOption = {}): Promise<KeyRecord | null> {
     const revoke = {
       sql:
