@@ -54,8 +54,8 @@ export interface AppStorage {
   findKeyById(id: string): Promise<KeyRecord | null>;
   /** Records when keys were last used, in one write. */
   touchKeys(usedAt: ReadonlyMap<string, string>): Promise<void>;
-  /** Stores a violation. */
-  insertViolation(violation: Violation, options?: MirrorOption): Promise<void>;
+  /** Stores violations, in one write. */
+  insertViolations(violations: readonly Violation[], options?: MirrorOption): Promise<void>;
   /** The violation with this id. */
   findViolation(id: string): Promise<Violation | null>;
   /** The oldest queued items, in order. */
