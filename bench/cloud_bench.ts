@@ -28,7 +28,7 @@ export async function cloudBench(options: { quick: boolean }): Promise<Result[]>
   const binary = `${ROOT}dist/svc-cloud`;
   if (!existsSync(binary) && !options.quick) {
     console.error("building dist/svc-cloud…");
-    spawnSync(`${ROOT}node_modules/.bin/npm`, ["run", "compile"], { cwd: ROOT, stdio: "ignore" });
+    spawnSync("npm", ["run", "compile"], { cwd: ROOT, stdio: "ignore" });
   }
   if (existsSync(binary)) targets.push({ name: "binary", command: [binary] });
   else console.error("dist/svc-cloud is not built (npm run compile): measuring Deno only");

@@ -1,5 +1,5 @@
 // The outputs: a markdown table, bench/results.json, and the table in bench/README.md.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { cpus } from "node:os";
 import { readFileSync, writeFileSync } from "node:fs";
 import type { Result } from "./result.ts";
@@ -44,7 +44,7 @@ export function machine(): string {
     `- Deno: ${version("deno", ["--version"])}`,
     `- Bun: ${version("bun", ["--version"])}`,
     `- Node: ${version("node", ["--version"])}`,
-    `- wrk: ${execFileSync("wrk", ["--version"], { encoding: "utf8" }).split("\n")[0].trim()}`,
+    `- wrk: ${spawnSync("wrk", ["--version"], { encoding: "utf8" }).stdout.split("\n")[0].trim()}`,
   ].join("\n");
 }
 

@@ -16,7 +16,7 @@ const runtimes = (args.find((a) => a.startsWith("--runtimes="))?.slice(11) ?? "d
 ensureWrk();
 const started = Date.now();
 const results: Result[] = [];
-const plan = quick ? { warmSeconds: 1, seconds: 2, rounds: 1 } : { warmSeconds: 3, seconds: 5, rounds: 3 };
+const plan = quick ? { warmSeconds: 1, seconds: 2, rounds: 1 } : { warmSeconds: 2, seconds: 4, rounds: 2 };
 if (only === undefined || only === "app") {
   for (const runtime of runtimes) {
     console.error(`app side on ${runtime}…`);
