@@ -30,7 +30,7 @@ export async function cloudBench(options: { quick: boolean }): Promise<Result[]>
     console.error("building dist/svc-cloud…");
     spawnSync("npm", ["run", "compile"], { cwd: ROOT, stdio: "ignore" });
   }
-  if (existsSync(binary)) targets.push({ name: "binary", command: [binary] });
+  if (existsSync(binary) && !options.quick) targets.push({ name: "binary", command: [binary] });
   else console.error("dist/svc-cloud is not built (npm run compile): measuring Deno only");
   const results: Result[] = [];
   const violations = await violationsDatabase(1_000_000);

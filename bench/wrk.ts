@@ -56,7 +56,14 @@ export function ensureWrk(): void {
  * @returns Requests per second and latencies.
  */
 export function runWrk(url: string, options: WrkOptions): Promise<WrkResult> {
-  const args = ["-t1", `-c${options.connections ?? 50}`, `-d${options.seconds}s`, "--latency", "--timeout", "10s"];
+  const args = [
+    "-t1",
+    `-c${options.connections ?? 50}`,
+    `-d${Math.max(1, Math.round(options.seconds))}s`,
+    "--latency",
+    "--timeout",
+    "10s",
+  ];
   if (options.script) args.push("-s", fileURLToPath(new URL(`./wrk/${options.script}`, import.meta.url)));
   args.push(url);
   return new Promise((resolve, reject) => {
