@@ -11,6 +11,8 @@ import type { AgentIdKind, KeyRecord } from "./keys.ts";
 import type { AppStorage, MirrorOption, OutboxItem } from "./storage.ts";
 import type { Severity, Violation } from "./violations.ts";
 
+/** Rows per multi-row INSERT (9 values each, far below SQLite's variable limit). */
+const ROWS_PER_INSERT = 100;
 const KEY_COLUMNS = "id, user_id, name, scopes, agent_id, hash, start, created_at, last_used_at, revoked_at";
 
 /**
@@ -89,6 +91,13 @@ class LibsqlAppStorage implements AppStorage {
     return rs.rows.length ? toKey(rs.rows[0]) : null;
   }
 
+  async keyRevocationByHash(hash: string): Promise<{ revokedAt: string | null } | null> {
+    const rs = await this.#client.execute({ sql: "SELECT revoked_at FROM app_keys WHERE hash = ?", args: [hash] });
+    if (rs.rows.length === 0) return null;
+    const at = rs.rows[0].revoked_at;
+    return { revokedAt: at === null ? null : String(at) };
+  }
+
   async revokeKey(userId: string, id: string, at: string, options: MirrorOption = {}): Promise<KeyRecord | null> {
     const revoke = {
       sql:
@@ -126,19 +135,37 @@ class LibsqlAppStorage implements AppStorage {
     );
   }
 
-  async insertViolation(v: Violation, options: MirrorOption = {}): Promise<void> {
-    const insert = {
-      sql: `INSERT INTO app_violations (id, key_id, user_id, intent, kind, severity, message, metadata, created_at)
-            VALUES (?,?,?,?,?,?,?,?,?)`,
-      args: [v.id, v.keyId, v.userId, v.intent, v.kind, v.severity, v.message, JSON.stringify(v.metadata), v.createdAt],
-    };
-    if (!options.mirror) await this.#client.execute(insert);
-    else {
-      await this.#client.batch([insert, {
-        sql: "INSERT INTO app_outbox (kind, ref, created_at) VALUES ('violation', ?, ?)",
-        args: [v.id, v.createdAt],
-      }], "write");
+  async insertViolations(violations: readonly Violation[], options: MirrorOption = {}): Promise<void> {
+    // Multi-row statements: one prepared statement per chunk, not per violation.
+    const statements: InStatement[] = [];
+    for (let at = 0; at < violations.length; at += ROWS_PER_INSERT) {
+      const chunk = violations.slice(at, at + ROWS_PER_INSERT);
+      statements.push({
+        sql: `INSERT INTO app_violations (id, key_id, user_id, intent, kind, severity, message, metadata, created_at)
+              VALUES ${chunk.map(() => "(?,?,?,?,?,?,?,?,?)").join(",")}`,
+        args: chunk.flatMap((v) => [
+          v.id,
+          v.keyId,
+          v.userId,
+          v.intent,
+          v.kind,
+          v.severity,
+          v.message,
+          JSON.stringify(v.metadata),
+          v.createdAt,
+        ]),
+      });
+      if (options.mirror) {
+        statements.push({
+          sql: `INSERT INTO app_outbox (kind, ref, created_at) VALUES ${
+            chunk.map(() => "('violation', ?, ?)").join(",")
+          }`,
+          args: chunk.flatMap((v) => [v.id, v.createdAt]),
+        });
+      }
     }
+    if (statements.length === 1) await this.#client.execute(statements[0]);
+    else if (statements.length > 1) await this.#client.batch(statements, "write");
   }
 
   async findViolation(id: string): Promise<Violation | null> {

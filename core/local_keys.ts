@@ -3,6 +3,11 @@
  * kept to the minute without a write per request: uses are batched and a key
  * whose stored time is recent is not written again.
  *
+ * A key's identity (id, owner, name, scopes, agentId) never changes after it
+ * is minted, so it is cached in process, keyed by hash and bounded. Its
+ * revocation can change from any process sharing the database, so every
+ * verification still reads it: one narrow row lookup by hash.
+ *
  * @module
  */
 import { agentIdTaken, checkAgentId, type KeyRecord, mintAgentKey, type MintKeyRequest, publicKey } from "./keys.ts";
@@ -14,6 +19,8 @@ import type { ErrorLogger } from "./http.ts";
 /** `lastUsedAt` is exact to this many milliseconds. */
 export const LAST_USED_PRECISION_MS = 60_000;
 const FLUSH_DELAY_MS = 1_000;
+/** How many key identities are cached, at most. */
+const CACHE_SIZE = 10_000;
 
 /** Options of {@linkcode localKeys}. */
 export interface LocalKeysOptions {
@@ -36,6 +43,7 @@ export interface LocalKeysOptions {
  */
 export function localKeys(storage: AppStorage, options: LocalKeysOptions): KeyService {
   const pending = new Map<string, string>();
+  const identities = new Map<string, KeyRecord>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let flushing: Promise<void> = Promise.resolve();
 
@@ -52,7 +60,8 @@ export function localKeys(storage: AppStorage, options: LocalKeysOptions): KeySe
     const now = Date.now();
     if (record.lastUsedAt !== null && now - Date.parse(record.lastUsedAt) < LAST_USED_PRECISION_MS) return;
     if (pending.has(record.id)) return;
-    pending.set(record.id, new Date(now).toISOString());
+    record.lastUsedAt = new Date(now).toISOString();
+    pending.set(record.id, record.lastUsedAt);
     timer ??= setTimeout(flush, FLUSH_DELAY_MS);
   }
 
@@ -75,9 +84,18 @@ export function localKeys(storage: AppStorage, options: LocalKeysOptions): KeySe
     },
     async verify(secret: string): Promise<VerifiedKey | null> {
       const hash = await hashSecret(secret);
-      const record = await storage.findKeyByHash(hash);
-      if (record === null || !timingSafeEqual(record.hash, hash)) return null;
-      if (record.revokedAt === null) noteUse(record);
+      const state = await storage.keyRevocationByHash(hash);
+      if (state === null) return null;
+      let record = identities.get(hash);
+      if (record === undefined) {
+        const found = await storage.findKeyByHash(hash);
+        if (found === null || !timingSafeEqual(found.hash, hash)) return null;
+        record = found;
+        if (identities.size >= CACHE_SIZE) identities.delete(identities.keys().next().value!);
+        identities.set(hash, record);
+      }
+      if (state.revokedAt !== null) return { ...record, revokedAt: state.revokedAt };
+      noteUse(record);
       return record;
     },
     async close() {

@@ -40,6 +40,11 @@ export interface AppStorage {
   /** The key with this hash, revoked or not. */
   findKeyByHash(hash: string): Promise<KeyRecord | null>;
   /**
+   * Whether a key with this hash exists and when it was revoked: the one narrow read
+   * every agent request makes, so a revocation by any process is seen at once.
+   */
+  keyRevocationByHash(hash: string): Promise<{ revokedAt: string | null } | null>;
+  /**
    * Revokes the user's key at `at` (once: a revoked key keeps its first time).
    *
    * @returns The record after revocation, or `null` when the user has no such key.
@@ -49,8 +54,8 @@ export interface AppStorage {
   findKeyById(id: string): Promise<KeyRecord | null>;
   /** Records when keys were last used, in one write. */
   touchKeys(usedAt: ReadonlyMap<string, string>): Promise<void>;
-  /** Stores a violation. */
-  insertViolation(violation: Violation, options?: MirrorOption): Promise<void>;
+  /** Stores violations, in one write. */
+  insertViolations(violations: readonly Violation[], options?: MirrorOption): Promise<void>;
   /** The violation with this id. */
   findViolation(id: string): Promise<Violation | null>;
   /** The oldest queued items, in order. */

@@ -30,6 +30,7 @@ import type { AppStorage } from "./storage.ts";
 import type { SvcContext, SvcRoute } from "./svc_route.ts";
 import { svcRoutes } from "./svc_routes.ts";
 import { parseOrThrow } from "./validation.ts";
+import { createViolationQueue } from "./violation_queue.ts";
 import { newViolation, type Violation } from "./violations.ts";
 
 /**
@@ -166,14 +167,19 @@ export function createSvc(config: SvcConfig): Svc {
     work.finally(() => inFlight.delete(work));
   }
 
+  const violationQueue = createViolationQueue({
+    write: async (batch) => {
+      await storage!.insertViolations(batch, { mirror });
+      outbox?.kick();
+    },
+    log,
+  });
+
   function recordViolation(violation: Violation): void {
+    violationQueue.add(violation);
+    if (config.onViolation === undefined) return;
     track(
-      Promise.allSettled([
-        storage!.insertViolation(violation, { mirror }).then(() => outbox?.kick()),
-        Promise.resolve().then(() => config.onViolation?.(violation)),
-      ]).then((results) => {
-        for (const r of results) if (r.status === "rejected") log("recording a violation failed", r.reason);
-      }),
+      Promise.resolve().then(() => config.onViolation!(violation)).catch((e) => log("onViolation failed", e)),
     );
   }
 
@@ -316,7 +322,7 @@ export function createSvc(config: SvcConfig): Svc {
     ready,
     async violations(options = {}) {
       await ready;
-      await Promise.allSettled([...inFlight]);
+      await Promise.allSettled([...inFlight, violationQueue.flush()]);
       return storage!.listViolations({ limit: Math.min(options.limit ?? 50, 200), keyId: options.keyId });
     },
     async emit(event) {
@@ -325,14 +331,16 @@ export function createSvc(config: SvcConfig): Svc {
     emitMany,
     async sync() {
       await ready;
+      await violationQueue.flush();
       return outbox ? await outbox.sync() : 0;
     },
     async close() {
       closing.abort();
       await ready.catch(() => {});
+      await violationQueue.flush();
       await outbox?.close();
       await keys?.close();
-      await Promise.allSettled([...inFlight]);
+      await Promise.allSettled([...inFlight, violationQueue.flush()]);
       await storage?.close();
     },
   };

@@ -1,0 +1,28 @@
+// The app every app-side scenario serves: one intent with a small zod payload
+// and a trivial handler, the same for the toolkit and for the Hono peer.
+import { z } from "zod";
+import { defineIntent } from "../../mod.ts";
+
+/** The scopes of the bench app. */
+export const SCOPES = ["notes:read", "notes:write"] as const;
+
+/** The payload every successful run sends. */
+export const PAYLOAD = { title: "Buy milk", body: "two litres" };
+
+/** The request body of `POST /svc/agent/run`. */
+export const RUN_BODY = JSON.stringify({ intent: "notes.create", payload: PAYLOAD });
+
+/** The answer every variant returns, byte for byte. */
+export const RUN_ANSWER = { ok: true, intent: "notes.create", result: { id: "n_Buy milk", title: "Buy milk" } };
+
+/** The input schema of `notes.create`. */
+export const createNoteInput = z.object({ title: z.string().min(1).max(100), body: z.string().default("") });
+
+/** The intent. */
+export const createNote = defineIntent({
+  name: "notes.create",
+  title: "Create a note",
+  requiredScopes: ["notes:write"],
+  input: createNoteInput,
+  handler: ({ title }) => ({ id: `n_${title}`, title }),
+});

@@ -1,0 +1,35 @@
+// Creates the app's key database and mints the keys the scenarios use:
+//   node bench/app/setup_keys.ts <file: url>   → prints { full, readOnly, unknown } as JSON
+import { createSvc } from "../../mod.ts";
+import { mintSecret } from "../../core/secrets.ts";
+import { argv } from "./runtime_args.ts";
+import { createNote, SCOPES } from "./notes_app.ts";
+
+const [db] = argv();
+const svc = createSvc({
+  userResolver: (req) => req.headers.get("x-user"),
+  scopes: SCOPES,
+  intents: [createNote],
+  storage: db,
+});
+await svc.ready;
+
+async function mint(scopes: string[]): Promise<string> {
+  const res = await svc.handle(
+    new Request("http://bench/svc/keys", {
+      method: "POST",
+      headers: { "x-user": "u_bench", "content-type": "application/json" },
+      body: JSON.stringify({ name: "bench", scopes }),
+    }),
+  );
+  if (res.status !== 201) throw new Error(`mint failed: ${res.status} ${await res.text()}`);
+  return (await res.json()).key;
+}
+
+const keys = {
+  full: await mint(["notes:read", "notes:write"]),
+  readOnly: await mint(["notes:read"]),
+  unknown: mintSecret("svc_live_"),
+};
+await svc.close();
+console.log(JSON.stringify(keys));

@@ -1,0 +1,105 @@
+// App side: POST /svc/agent/run on one runtime against the bare runtime (the
+// floor) and the Hono peer, plus the refused paths (401, 403). Every variant
+// runs in its own server process; rounds alternate the variants and the best
+// round of each counts, since noise from other processes only ever slows a run.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { RUN_BODY } from "./app/notes_app.ts";
+import { ratio, type Result } from "./result.ts";
+import { type Runtime, runtimeCommand, type ServerProcess, startServer } from "./server_process.ts";
+import { runWrk, type WrkResult } from "./wrk.ts";
+
+/** How long and how often each variant is loaded. */
+export interface LoadPlan {
+  /** Seconds of warm-up per server. */
+  warmSeconds: number;
+  /** Seconds per measured run. */
+  seconds: number;
+  /** Rounds over all variants. */
+  rounds: number;
+}
+
+interface Keys {
+  full: string;
+  readOnly: string;
+  unknown: string;
+}
+
+type Variant = "bare" | "hono" | "run" | "401" | "403";
+
+/**
+ * Measures the app side on one runtime.
+ *
+ * @param runtime The runtime of the servers.
+ * @param plan Durations.
+ * @returns The results.
+ */
+export async function appBench(runtime: Runtime, plan: LoadPlan): Promise<Result[]> {
+  const dir = mkdtempSync(join(tmpdir(), "svc-bench-app-"));
+  const db = `file:${join(dir, "keys.db")}`;
+  const servers: ServerProcess[] = [];
+  try {
+    const keys: Keys = JSON.parse(execFileSync(runtimeCommand("node", "bench/app/setup_keys.ts")[0], [
+      "bench/app/setup_keys.ts",
+      db,
+    ], { encoding: "utf8" }));
+    const start = (mode: string) => startServer(runtimeCommand(runtime, "bench/app/app_server.ts").concat(mode, db));
+    const [bare, svc, hono] = [await start("bare"), await start("svc"), await start("hono")];
+    servers.push(bare, svc, hono);
+    const targets: Record<Variant, { server: ServerProcess; key: string }> = {
+      bare: { server: bare, key: keys.full },
+      run: { server: svc, key: keys.full },
+      hono: { server: hono, key: keys.full },
+      "401": { server: svc, key: keys.unknown },
+      "403": { server: svc, key: keys.readOnly },
+    };
+    const load = (variant: Variant, seconds: number) => {
+      const { server, key } = targets[variant];
+      return runWrk(`${server.url}/svc/agent/run`, {
+        script: "post.lua",
+        env: { BODY: RUN_BODY, AUTH: `Bearer ${key}` },
+        seconds,
+      });
+    };
+    for (const variant of ["bare", "run", "hono"] as const) await load(variant, plan.warmSeconds);
+    const best = new Map<Variant, WrkResult>();
+    for (let round = 0; round < plan.rounds; round++) {
+      for (const variant of ["bare", "run", "hono", "401", "403"] as const) {
+        const result = await load(variant, plan.seconds);
+        const expectedFailures = variant === "401" || variant === "403";
+        if (!expectedFailures && result.non2xx > 0) throw new Error(`${runtime} ${variant}: ${result.non2xx} non-2xx`);
+        if (expectedFailures && result.non2xx === 0) throw new Error(`${runtime} ${variant}: no refusals`);
+        const previous = best.get(variant);
+        if (previous === undefined || result.rps > previous.rps) best.set(variant, result);
+      }
+    }
+    const get = (v: Variant) => best.get(v)!;
+    const row = (scenario: string, v: Variant, base: Variant, baselineIs: string, goal: number): Result => {
+      const r = ratio(get(v).rps, get(base).rps);
+      return {
+        scenario,
+        runtime,
+        value: Math.round(get(v).rps),
+        unit: "req/s",
+        baseline: Math.round(get(base).rps),
+        ratio: r,
+        target: `≥ ${goal.toFixed(2)}×`,
+        met: r >= goal,
+        p50Ms: get(v).p50,
+        p99Ms: get(v).p99,
+        baselineIs: `${baselineIs} (p50 ${get(base).p50.toFixed(2)} ms, p99 ${get(base).p99.toFixed(2)} ms)`,
+      };
+    };
+    return [
+      row("agent run vs bare runtime", "run", "bare", "bare runtime, same JSON", 0.7),
+      row("agent run vs Hono peer", "run", "hono", "Hono + zod + bearer lookup", 1.0),
+      row("refused 401 (unknown key) vs success", "401", "run", "successful agent run", 0.9),
+      row("refused 403 (missing scope) vs success", "403", "run", "successful agent run", 0.9),
+    ];
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,215 @@
+// Cloud side, on Deno (cloud/main.ts serve) and on the compiled dist/svc-cloud
+// when it exists: events (single and batches of 500) against raw libSQL
+// inserts, the inbox cycle, violation pages at 1M rows, and 1,000 long polls.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type BenchProject, benchProject } from "./cloud/project.ts";
+import { violationsDatabase } from "./cloud/seed_violations.ts";
+import { inboxCycle, longPoll } from "./cloud/agents.ts";
+import { ratio, type Result } from "./result.ts";
+import { ROOT, runtimeCommand, type ServerProcess, startServer } from "./server_process.ts";
+import { runWrk } from "./wrk.ts";
+
+interface Target {
+  name: string;
+  command: string[];
+}
+
+/**
+ * Measures the cloud.
+ *
+ * @param options `quick` for the short run.
+ * @returns The results.
+ */
+export async function cloudBench(options: { quick: boolean }): Promise<Result[]> {
+  const targets: Target[] = [{ name: "deno", command: runtimeCommand("deno", "cloud/main.ts") }];
+  const binary = `${ROOT}dist/svc-cloud`;
+  if (!existsSync(binary) && !options.quick) {
+    console.error("building dist/svc-cloud…");
+    spawnSync("npm", ["run", "compile"], { cwd: ROOT, stdio: "ignore" });
+  }
+  if (existsSync(binary) && !options.quick) targets.push({ name: "binary", command: [binary] });
+  else console.error("dist/svc-cloud is not built (npm run compile): measuring Deno only");
+  const results: Result[] = [];
+  const violations = await violationsDatabase(1_000_000);
+  for (const target of targets) {
+    console.error(`cloud on ${target.name}…`);
+    results.push(...await events(target, options.quick));
+    results.push(...await agents(target, options.quick));
+    results.push(...await violationPages(target, violations, options.quick));
+  }
+  return results;
+}
+
+function serve(target: Target, db: string): Promise<ServerProcess> {
+  return startServer(
+    [...target.command, "serve", "--port", "0", "--host", "127.0.0.1", "--db", db],
+    /listening on http:\/\/[^:]+:(\d+)/,
+  );
+}
+
+function rawSql(args: string[]): Record<string, never> {
+  return JSON.parse(execFileSync(runtimeCommand("deno", "bench/cloud/raw_sql.ts")[0], [
+    ...runtimeCommand("deno", "bench/cloud/raw_sql.ts").slice(1),
+    ...args,
+  ], { cwd: ROOT, encoding: "utf8" }));
+}
+
+async function withDatabase<T>(fn: (db: string, project: BenchProject) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), "svc-bench-cloud-"));
+  try {
+    const db = `file:${join(dir, "cloud.db")}`;
+    return await fn(db, await benchProject(db));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function events(target: Target, quick: boolean): Promise<Result[]> {
+  const seconds = quick ? 2 : 5;
+  const [single, batch] = await withDatabase(async (db, project) => {
+    const server = await serve(target, db);
+    try {
+      const env = { SECRET: project.sdkSecret, PROJECT: project.projectId, AGENTS: "4" };
+      const load = (batch: number, s: number, prefix: string) =>
+        runWrk(`${server.url}/v1/events`, {
+          script: "events.lua",
+          env: { ...env, BATCH: String(batch), PREFIX: prefix },
+          seconds: s,
+          connections: batch === 1 ? 50 : 4,
+        });
+      await load(1, 1, "warm");
+      const single = await load(1, seconds, "single");
+      const batch = await load(500, seconds, "batch");
+      if (single.non2xx || batch.non2xx) throw new Error(`events: ${single.non2xx + batch.non2xx} non-2xx`);
+      return [single, batch];
+    } finally {
+      await server.stop();
+    }
+  });
+  const raw = await withDatabase((db, project) => {
+    const batch500 = rawSql(["events", db, project.projectId, "500", String(seconds)]).eventsPerSec as number;
+    const one = rawSql(["events", db, project.projectId, "1", String(seconds)]).eventsPerSec as number;
+    return Promise.resolve({ batch500, one });
+  });
+  const batchRate = batch.rps * 500;
+  return [
+    {
+      scenario: "events, batches of 500 (events/s)",
+      runtime: target.name,
+      value: Math.round(batchRate),
+      unit: "events/s",
+      baseline: Math.round(raw.batch500),
+      ratio: ratio(batchRate, raw.batch500),
+      target: "≥ 0.50× raw inserts",
+      met: batchRate / raw.batch500 >= 0.5,
+      p50Ms: batch.p50,
+      p99Ms: batch.p99,
+      baselineIs: "raw libSQL: 500 INSERTs in one transaction, same rows, one connection",
+    },
+    {
+      scenario: "events, single (file: db)",
+      runtime: target.name,
+      value: Math.round(single.rps),
+      unit: "events/s",
+      baseline: Math.round(raw.one),
+      ratio: ratio(single.rps, raw.one),
+      target: "≥ 5,000/s",
+      met: single.rps >= 5000,
+      p50Ms: single.p50,
+      p99Ms: single.p99,
+      baselineIs: "raw libSQL: one INSERT per transaction, sequential",
+    },
+  ];
+}
+
+function agents(target: Target, quick: boolean): Promise<Result[]> {
+  return withDatabase(async (db, project) => {
+    const server = await serve(target, db);
+    try {
+      const cycle = await inboxCycle(server, project, quick ? 20_000 : 100_000);
+      const poll = await longPoll(server, project, 1000);
+      return [
+        {
+          scenario: "inbox cycle (poll 200, ack 200)",
+          runtime: target.name,
+          value: Math.round(cycle.itemsPerSec),
+          unit: "items/s",
+          baseline: Math.round(cycle.emitPerSec),
+          ratio: ratio(cycle.itemsPerSec, cycle.emitPerSec),
+          target: "≥ 20,000 items/s",
+          met: cycle.itemsPerSec >= 20_000,
+          baselineIs: "the same items emitted in batches of 500, same server",
+        },
+        {
+          scenario: "1,000 long polls: extra memory",
+          runtime: target.name,
+          value: Math.round(poll.extraMb * 10) / 10,
+          unit: "MB",
+          baseline: Math.round(poll.idleMb * 10) / 10,
+          ratio: ratio(poll.extraMb, poll.idleMb),
+          target: "< 50 MB",
+          met: poll.extraMb < 50,
+          baselineIs: "server RSS before the polls",
+        },
+        {
+          scenario: "1,000 long polls: emit → delivery",
+          runtime: target.name,
+          value: Math.round(poll.delay.p99 * 100) / 100,
+          unit: "ms p99",
+          baseline: Math.round(poll.singleDelay.p99 * 100) / 100,
+          ratio: ratio(poll.delay.p99, poll.singleDelay.p99),
+          target: "< 50 ms p99",
+          met: poll.delay.p99 < 50,
+          p50Ms: poll.delay.p50,
+          p99Ms: poll.delay.p99,
+          baselineIs: "one poller alone, p99",
+        },
+      ];
+    } finally {
+      await server.stop();
+    }
+  });
+}
+
+async function violationPages(
+  target: Target,
+  data: BenchProject & { db: string },
+  quick: boolean,
+): Promise<Result[]> {
+  const seconds = quick ? 2 : 5;
+  const raw = rawSql(["violations", data.db, data.projectId, quick ? "30" : "100"]) as Record<
+    string,
+    { p50: number; p99: number }
+  >;
+  const server = await serve(target, data.db);
+  try {
+    const env = { SECRET: data.sdkSecret, PROJECT: data.projectId };
+    const page = (query: string) =>
+      runWrk(`${server.url}/v1/sdk/violations?${query}`, { script: "get_sdk.lua", env, seconds, connections: 1 });
+    await page("limit=50");
+    const none = await page("limit=50");
+    const filtered = await page("kind=FORBIDDEN_SCOPE&severity=warning&limit=50");
+    const row = (scenario: string, r: typeof none, base: { p50: number; p99: number }): Result => ({
+      scenario,
+      runtime: target.name,
+      value: r.p99,
+      unit: "ms p99",
+      baseline: Math.round(base.p99 * 100) / 100,
+      ratio: ratio(r.p99, base.p99),
+      target: "p99 < 20 ms",
+      met: r.p99 < 20 && r.non2xx === 0,
+      p50Ms: r.p50,
+      p99Ms: r.p99,
+      baselineIs: "the same page + COUNT(*) in-process, raw libSQL",
+    });
+    return [
+      row("violations page at 1M rows, with total", none, raw.none),
+      row("violations page at 1M rows, kind+severity filter", filtered, raw.kind_severity),
+    ];
+  } finally {
+    await server.stop();
+  }
+}
