@@ -23,6 +23,7 @@ const PURGE_CHUNK = 5000;
 export function eventStorage(client: Client): EventStorage {
   return {
     async appendEvents(projectId, events, at) {
+      if (events.length === 1) return [await appendOne(client, projectId, events[0], at)];
       // Per event: insert unless the eventId is known, then read the row that holds it.
       // One write batch: the whole list is stored or none of it.
       const statements: InStatement[] = events.flatMap((e) => [
@@ -101,4 +102,37 @@ function toItem(row: Row, deliveries: number | undefined): InboxItem {
     createdAt: text(row, "created_at"),
     deliveries: deliveries ?? integer(row, "deliveries") + 1,
   };
+}
+
+/**
+ * One event in one autocommit statement when it is new (the common case); a
+ * known eventId costs a second read. If that event was purged in between, the
+ * eventId is free again and the insert is retried.
+ */
+async function appendOne(
+  client: Client,
+  projectId: string,
+  e: { eventId: string; type: string; agentId: string; payload: Record<string, unknown> },
+  at: string,
+): Promise<{ eventId: string; inboxId: number; agentId: string; duplicate: boolean }> {
+  for (;;) {
+    const inserted = await client.execute({
+      sql: `INSERT INTO cloud_events (project_id, event_id, type, agent_id, payload, created_at)
+            VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, event_id) DO NOTHING RETURNING inbox_id, agent_id`,
+      args: [projectId, e.eventId, e.type, e.agentId, JSON.stringify(e.payload), at],
+    });
+    const row = inserted.rows[0] ??
+      (await client.execute({
+        sql: "SELECT inbox_id, agent_id FROM cloud_events WHERE project_id = ? AND event_id = ?",
+        args: [projectId, e.eventId],
+      })).rows[0];
+    if (row !== undefined) {
+      return {
+        eventId: e.eventId,
+        inboxId: integer(row, "inbox_id"),
+        agentId: text(row, "agent_id"),
+        duplicate: inserted.rows.length === 0,
+      };
+    }
+  }
 }

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Client, InValue, Row } from "@libsql/client";
+import type { Client, InStatement, InValue, Row } from "@libsql/client";
 import type { CloudStorage, Severity, ViolationQuery, ViolationRecord } from "./storage.ts";
 import { integer, parsed, text, textOrNull } from "./libsql_rows.ts";
 
@@ -45,10 +45,32 @@ export function violationStorage(client: Client): ViolationStorage {
           sql: `SELECT * FROM cloud_violations WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
           args: [...args, query.limit, query.offset],
         },
-        { sql: `SELECT COUNT(*) AS total FROM cloud_violations WHERE ${where}`, args },
+        totalOf(projectId, query, where, args),
       ], "read");
       return { violations: page.rows.map(toViolation), total: integer(count.rows[0], "total") };
     },
+  };
+}
+
+/**
+ * The statement that counts a page's matches: from the per-kind-and-severity
+ * totals when only those filters apply (constant time at any size), else by
+ * counting the index range of the filter.
+ */
+function totalOf(projectId: string, query: ViolationQuery, where: string, args: InValue[]): InStatement {
+  if (query.keyId !== undefined || query.since !== undefined) {
+    return { sql: `SELECT COUNT(*) AS total FROM cloud_violations WHERE ${where}`, args };
+  }
+  const clauses = ["project_id = ?"];
+  const countArgs: InValue[] = [projectId];
+  for (const [column, value] of [["kind", query.kind], ["severity", query.severity]] as const) {
+    if (value === undefined) continue;
+    clauses.push(`${column} = ?`);
+    countArgs.push(value);
+  }
+  return {
+    sql: `SELECT COALESCE(SUM(n), 0) AS total FROM cloud_violation_counts WHERE ${clauses.join(" AND ")}`,
+    args: countArgs,
   };
 }
 

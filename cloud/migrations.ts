@@ -97,4 +97,30 @@ export const cloudMigrations: readonly Migration[] = [
       "CREATE INDEX cloud_events_acknowledged ON cloud_events (acked_at) WHERE acked_at IS NOT NULL",
     ],
   },
+  {
+    version: 4,
+    name: "violation totals kept by triggers",
+    statements: [
+      // The total of an unfiltered (or kind/severity-filtered) violations page, without counting
+      // millions of rows: one small row per project, kind and severity, kept exact by triggers.
+      `CREATE TABLE cloud_violation_counts (
+        project_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        severity TEXT NOT NULL,
+        n INTEGER NOT NULL,
+        PRIMARY KEY (project_id, kind, severity)
+      ) WITHOUT ROWID`,
+      `INSERT INTO cloud_violation_counts (project_id, kind, severity, n)
+        SELECT project_id, kind, severity, COUNT(*) FROM cloud_violations GROUP BY project_id, kind, severity`,
+      `CREATE TRIGGER cloud_violations_counted AFTER INSERT ON cloud_violations BEGIN
+        INSERT INTO cloud_violation_counts (project_id, kind, severity, n)
+          VALUES (NEW.project_id, NEW.kind, NEW.severity, 1)
+          ON CONFLICT (project_id, kind, severity) DO UPDATE SET n = n + 1;
+      END`,
+      `CREATE TRIGGER cloud_violations_uncounted AFTER DELETE ON cloud_violations BEGIN
+        UPDATE cloud_violation_counts SET n = n - 1
+          WHERE project_id = OLD.project_id AND kind = OLD.kind AND severity = OLD.severity;
+      END`,
+    ],
+  },
 ];

@@ -41,6 +41,43 @@ describe("cloud migrations", () => {
     client.close();
   });
 
+  test("count the violations stored before the totals table existed, and keep totals exact after", async () => {
+    const client = createClient({ url: ":memory:" });
+    await migrate(client, CLOUD_MIGRATIONS_TABLE, cloudMigrations.slice(0, 3));
+    const project = "prj_01JABCDEFGHJKMNPQRSTVWXYZ0";
+    await client.execute({
+      sql: "INSERT INTO cloud_projects (id, name, secret_hash, created_at) VALUES (?, ?, ?, ?)",
+      args: [project, "Old", "0".repeat(64), "2025-01-01T00:00:00.000Z"],
+    });
+    const insert = (i: number, kind: string, severity: string) => ({
+      sql: `INSERT INTO cloud_violations (id, project_id, key_id, kind, severity, metadata, created_at)
+            VALUES (?, ?, ?, ?, ?, '{}', ?)`,
+      args: [`v${i}`, project, "k", kind, severity, `2025-01-01T00:00:00.${String(i).padStart(3, "0")}Z`],
+    });
+    await client.batch([0, 1, 2].map((i) => insert(i, "A", i === 2 ? "severe" : "info")), "write");
+    const storage = await openCloudStorage(client);
+    await storage.addViolation(project, {
+      id: "v9",
+      keyId: "k",
+      userId: null,
+      intent: null,
+      kind: "B",
+      severity: "info",
+      message: null,
+      metadata: {},
+      createdAt: "2025-01-02T00:00:00.000Z",
+    });
+    const total = async (q: object) => (await storage.listViolations(project, { limit: 1, offset: 0, ...q })).total;
+    assert.equal(await total({}), 4);
+    assert.equal(await total({ kind: "A" }), 3);
+    assert.equal(await total({ kind: "A", severity: "info" }), 2);
+    assert.equal(await total({ severity: "info" }), 3);
+    assert.equal(await total({ kind: "C" }), 0);
+    assert.equal(await total({ keyId: "k", kind: "B" }), 1, "a keyId filter counts the index range");
+    assert.equal(await total({ since: "2025-01-01T00:00:00.001Z" }), 3, "a since filter counts the index range");
+    client.close();
+  });
+
   test("are applied once when two processes start together", async () => {
     const url = `file:${dir.file("together.db")}`;
     const [a, b] = await Promise.all([openCloudStorage(url), openCloudStorage(url)]);
