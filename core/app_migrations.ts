@@ -62,4 +62,35 @@ export const APP_MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 3,
+    name: "violations appended in order; queued violations carry their own body",
+    statements: [
+      // Queued violations keep their report in the outbox, so the table needs no index on id.
+      `UPDATE app_outbox SET body = (
+         SELECT json_object('id', v.id, 'keyId', v.key_id, 'userId', v.user_id, 'intent', v.intent, 'kind', v.kind,
+           'severity', v.severity, 'message', v.message, 'metadata', json(v.metadata), 'createdAt', v.created_at)
+         FROM app_violations v WHERE v.id = app_outbox.ref)
+       WHERE kind = 'violation' AND body IS NULL`,
+      // An integer key appends each violation at the end of the table: no random-position UUID index to update.
+      `CREATE TABLE app_violations_appended (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL,
+        key_id TEXT NOT NULL,
+        user_id TEXT,
+        intent TEXT,
+        kind TEXT NOT NULL,
+        severity TEXT NOT NULL,
+        message TEXT,
+        metadata TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      )`,
+      `INSERT INTO app_violations_appended (id, key_id, user_id, intent, kind, severity, message, metadata, created_at)
+        SELECT id, key_id, user_id, intent, kind, severity, message, metadata, created_at
+        FROM app_violations ORDER BY created_at, id`,
+      "DROP TABLE app_violations",
+      "ALTER TABLE app_violations_appended RENAME TO app_violations",
+      "CREATE INDEX app_violations_by_key ON app_violations (key_id, seq)",
+    ],
+  },
 ];

@@ -67,7 +67,11 @@ export function errorEnvelope(
   if (err.status >= 500 && err.cause !== undefined) log(`${err.code}: ${err.message}`, err.cause);
   // Messages and details may echo request values: a secret sent in the wrong place is not echoed back.
   const body: ErrorEnvelope["error"] = { code: err.code, message: redactSecrets(err.message) };
-  if (err.details !== undefined) body.details = JSON.parse(redactSecrets(JSON.stringify(err.details)));
+  if (err.details !== undefined) {
+    const text = JSON.stringify(err.details);
+    const redacted = redactSecrets(text);
+    body.details = redacted === text ? err.details : JSON.parse(redacted);
+  }
   return { status: err.status, headers: err.headers, body: { ok: false, error: body } };
 }
 

@@ -157,10 +157,10 @@ class LibsqlAppStorage implements AppStorage {
       });
       if (options.mirror) {
         statements.push({
-          sql: `INSERT INTO app_outbox (kind, ref, created_at) VALUES ${
-            chunk.map(() => "('violation', ?, ?)").join(",")
+          sql: `INSERT INTO app_outbox (kind, ref, body, created_at) VALUES ${
+            chunk.map(() => "('violation', ?, ?, ?)").join(",")
           }`,
-          args: chunk.flatMap((v) => [v.id, v.createdAt]),
+          args: chunk.flatMap((v) => [v.id, JSON.stringify(v), v.createdAt]),
         });
       }
     }
@@ -168,20 +168,16 @@ class LibsqlAppStorage implements AppStorage {
     else if (statements.length > 1) await this.#client.batch(statements, "write");
   }
 
-  async findViolation(id: string): Promise<Violation | null> {
-    const rs = await this.#client.execute({ sql: "SELECT * FROM app_violations WHERE id = ?", args: [id] });
-    return rs.rows.length ? toViolation(rs.rows[0]) : null;
-  }
-
   async outboxHead(limit: number): Promise<OutboxItem[]> {
     const rs = await this.#client.execute({
-      sql: "SELECT seq, kind, ref, attempts FROM app_outbox ORDER BY seq LIMIT ?",
+      sql: "SELECT seq, kind, ref, body, attempts FROM app_outbox ORDER BY seq LIMIT ?",
       args: [limit],
     });
     return rs.rows.map((r) => ({
       seq: Number(r.seq),
       kind: String(r.kind) as OutboxItem["kind"],
       ref: String(r.ref),
+      body: r.body === null ? null : String(r.body),
       attempts: Number(r.attempts),
     }));
   }
@@ -202,7 +198,7 @@ class LibsqlAppStorage implements AppStorage {
   async listViolations(options: { limit: number; keyId?: string }): Promise<Violation[]> {
     const where = options.keyId === undefined ? "" : "WHERE key_id = ?";
     const rs = await this.#client.execute({
-      sql: `SELECT * FROM app_violations ${where} ORDER BY created_at DESC, id DESC LIMIT ?`,
+      sql: `SELECT * FROM app_violations ${where} ORDER BY seq DESC LIMIT ?`,
       args: options.keyId === undefined ? [options.limit] : [options.keyId, options.limit],
     });
     return rs.rows.map(toViolation);

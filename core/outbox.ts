@@ -58,8 +58,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       const record = await storage.findKeyById(item.ref);
       if (record !== null) await cloud.mirrorKey(record);
     } else {
-      const violation = await storage.findViolation(item.ref);
-      if (violation !== null) await cloud.reportViolation(violation);
+      if (item.body !== null) await cloud.reportViolation(JSON.parse(item.body));
     }
   }
 

@@ -15,6 +15,8 @@ export interface OutboxItem {
   kind: "key" | "violation";
   /** The key id or violation id. */
   ref: string;
+  /** A violation's report as JSON (a key is read from its table when sent, to send its latest state). */
+  body: string | null;
   /** Failed attempts so far. */
   attempts: number;
 }
@@ -56,8 +58,6 @@ export interface AppStorage {
   touchKeys(usedAt: ReadonlyMap<string, string>): Promise<void>;
   /** Stores violations, in one write. */
   insertViolations(violations: readonly Violation[], options?: MirrorOption): Promise<void>;
-  /** The violation with this id. */
-  findViolation(id: string): Promise<Violation | null>;
   /** The oldest queued items, in order. */
   outboxHead(limit: number): Promise<OutboxItem[]>;
   /** Removes a sent item. */

@@ -66,6 +66,31 @@ describe("app storage", () => {
     client.close();
   });
 
+  test("upgrades violations queued for the cloud under schema 2, keeping their reports", async () => {
+    const client = createClient({ url: ":memory:" });
+    await migrate(client, APP_MIGRATIONS_TABLE, APP_MIGRATIONS.slice(0, 2));
+    await client.batch([
+      `INSERT INTO app_violations (id, key_id, user_id, intent, kind, severity, message, metadata, created_at)
+       VALUES ('v1', 'k1', 'alice', 'notes.create', 'FORBIDDEN_SCOPE', 'warning', 'no', '{"a":1}', '2025-01-01T00:00:00.000Z')`,
+      "INSERT INTO app_outbox (kind, ref, created_at) VALUES ('violation', 'v1', '2025-01-01T00:00:00.000Z')",
+    ], "write");
+    const storage = await openAppStorage(client);
+    const [item] = await storage.outboxHead(10);
+    assert.deepEqual(JSON.parse(item.body!), {
+      id: "v1",
+      keyId: "k1",
+      userId: "alice",
+      intent: "notes.create",
+      kind: "FORBIDDEN_SCOPE",
+      severity: "warning",
+      message: "no",
+      metadata: { a: 1 },
+      createdAt: "2025-01-01T00:00:00.000Z",
+    });
+    assert.equal((await storage.listViolations({ limit: 5 }))[0].id, "v1", "the violation itself is kept");
+    client.close();
+  });
+
   test("keeps keys in a file: database across restarts, in WAL mode", async () => {
     const dir = mkdtempSync(join(tmpdir(), "svc-app-"));
     const url = `file:${join(dir, "app.db")}`;
