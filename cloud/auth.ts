@@ -44,11 +44,11 @@ export async function authenticateSdk(req: Request, storage: CloudStorage): Prom
   const secret = bearerToken(req, SDK_SECRET_PREFIX);
   const projectId = req.headers.get(PROJECT_HEADER);
   if (secret === null || projectId === null || !PROJECT_ID.test(projectId)) throw unauthorized();
-  const [project, hash] = await Promise.all([storage.findProject(projectId), hashSecret(secret)]);
+  const [secretHash, hash] = await Promise.all([storage.projectSecretHash(projectId), hashSecret(secret)]);
   // Compare even when the project is unknown, so both failures take the same time.
-  const matches = timingSafeEqual(hash, project?.secretHash ?? NO_PROJECT_HASH);
-  if (project === null || !matches) throw unauthorized();
-  return { projectId: project.id };
+  const matches = timingSafeEqual(hash, secretHash ?? NO_PROJECT_HASH);
+  if (secretHash === null || !matches) throw unauthorized();
+  return { projectId };
 }
 
 /**
@@ -63,10 +63,10 @@ export async function authenticateSdk(req: Request, storage: CloudStorage): Prom
 export async function authenticateAgent(req: Request, storage: CloudStorage): Promise<AgentCaller> {
   const key = bearerToken(req, AGENT_KEY_PREFIX);
   if (key === null) throw unauthorized();
-  const found = await storage.findKeyByHash(await hashSecret(key));
-  if (found === null || found.record.revokedAt !== null) throw unauthorized();
-  await recordUse(storage, found.record.id, found.record.lastUsedAt);
-  return { projectId: found.projectId, agentId: found.record.agentId, keyId: found.record.id };
+  const found = await storage.findKeyAuth(await hashSecret(key));
+  if (found === null || found.revokedAt !== null) throw unauthorized();
+  await recordUse(storage, found.id, found.lastUsedAt);
+  return { projectId: found.projectId, agentId: found.agentId, keyId: found.id };
 }
 
 /**

@@ -11,7 +11,7 @@ import { parsed, text, textOrNull } from "./libsql_rows.ts";
 /** The key part of {@linkcode CloudStorage}. */
 export type KeyStorage = Pick<
   CloudStorage,
-  "insertKey" | "mirrorKey" | "listKeys" | "revokeKey" | "findKeyByHash" | "touchKey"
+  "insertKey" | "mirrorKey" | "listKeys" | "revokeKey" | "findKeyByHash" | "findKeyAuth" | "touchKey"
 >;
 
 const COLUMNS = "id, project_id, user_id, name, scopes, agent_id, hash, start, created_at, last_used_at, revoked_at";
@@ -79,6 +79,21 @@ export function keyStorage(client: Client): KeyStorage {
         args: [at, id, projectId],
       });
       return rs.rows.length ? text(rs.rows[0], "revoked_at") : null;
+    },
+    async findKeyAuth(hash) {
+      const rs = await client.execute({
+        sql: "SELECT id, project_id, agent_id, revoked_at, last_used_at FROM cloud_keys WHERE hash = ?",
+        args: [hash],
+      });
+      if (rs.rows.length === 0) return null;
+      const row = rs.rows[0];
+      return {
+        id: text(row, "id"),
+        projectId: text(row, "project_id"),
+        agentId: text(row, "agent_id"),
+        revokedAt: textOrNull(row, "revoked_at"),
+        lastUsedAt: textOrNull(row, "last_used_at"),
+      };
     },
     async findKeyByHash(hash) {
       const rs = await client.execute({ sql: `SELECT ${COLUMNS} FROM cloud_keys WHERE hash = ?`, args: [hash] });

@@ -10,7 +10,13 @@ import { parsed, text, textOrNull } from "./libsql_rows.ts";
 /** The project and manifest part of {@linkcode CloudStorage}. */
 export type ProjectStorage = Pick<
   CloudStorage,
-  "createProject" | "findProject" | "listProjects" | "rotateProjectSecret" | "putManifest" | "getManifest"
+  | "createProject"
+  | "findProject"
+  | "projectSecretHash"
+  | "listProjects"
+  | "rotateProjectSecret"
+  | "putManifest"
+  | "getManifest"
 >;
 
 /**
@@ -26,6 +32,10 @@ export function projectStorage(client: Client): ProjectStorage {
         sql: "INSERT INTO cloud_projects (id, name, secret_hash, created_at, secret_rotated_at) VALUES (?, ?, ?, ?, ?)",
         args: [project.id, project.name, project.secretHash, project.createdAt, project.secretRotatedAt],
       });
+    },
+    async projectSecretHash(id) {
+      const rs = await client.execute({ sql: "SELECT secret_hash FROM cloud_projects WHERE id = ?", args: [id] });
+      return rs.rows.length ? text(rs.rows[0], "secret_hash") : null;
     },
     async findProject(id) {
       const rs = await client.execute({ sql: "SELECT * FROM cloud_projects WHERE id = ?", args: [id] });

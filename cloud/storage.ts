@@ -115,12 +115,28 @@ export interface ProjectKey {
   record: KeyRecord;
 }
 
+/** The columns of a key that agent auth reads. */
+export interface KeyAuth {
+  /** The key. */
+  id: string;
+  /** Its project. */
+  projectId: string;
+  /** The inbox it reads. */
+  agentId: string;
+  /** ISO 8601, or `null` while active. */
+  revokedAt: string | null;
+  /** ISO 8601, or `null` when never used. */
+  lastUsedAt: string | null;
+}
+
 /** The cloud's storage, one project at a time. */
 export interface CloudStorage {
   /** Stores a new project. */
   createProject(project: ProjectRecord): Promise<void>;
   /** The project, or `null`. */
   findProject(id: string): Promise<ProjectRecord | null>;
+  /** The hash of the project's current secret, or `null`: the one narrow read of SDK auth. */
+  projectSecretHash(id: string): Promise<string | null>;
   /** Every project, oldest first. */
   listProjects(): Promise<ProjectRecord[]>;
   /** Replaces a project's secret hash; `false` when the project is unknown. */
@@ -146,6 +162,8 @@ export interface CloudStorage {
   revokeKey(projectId: string, id: string, at: string): Promise<string | null>;
   /** The key with this hash, with its project, or `null`. */
   findKeyByHash(hash: string): Promise<ProjectKey | null>;
+  /** What agent auth needs of the key with this hash, or `null`: one narrow read. */
+  findKeyAuth(hash: string): Promise<KeyAuth | null>;
   /** Records a use of the key, at most once a minute. */
   touchKey(id: string, at: string): Promise<void>;
 
