@@ -24,27 +24,32 @@ export function eventStorage(client: Client): EventStorage {
   return {
     async appendEvents(projectId, events, at) {
       if (events.length === 1) return [await appendOne(client, projectId, events[0], at)];
-      // Per event: insert unless the eventId is known, then read the row that holds it.
-      // One write batch: the whole list is stored or none of it.
-      const statements: InStatement[] = events.flatMap((e) => [
+      // One write transaction of two statements: a multi-row insert that skips known eventIds and
+      // returns the new ones, then one read of the rows holding every eventId of the batch.
+      const ids = [...new Set(events.map((e) => e.eventId))];
+      const [inserted, held] = await client.batch([
         {
           sql: `INSERT INTO cloud_events (project_id, event_id, type, agent_id, payload, created_at)
-                VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, event_id) DO NOTHING`,
-          args: [projectId, e.eventId, e.type, e.agentId, JSON.stringify(e.payload), at],
+                VALUES ${events.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")}
+                ON CONFLICT (project_id, event_id) DO NOTHING RETURNING event_id`,
+          args: events.flatMap((e) => [projectId, e.eventId, e.type, e.agentId, JSON.stringify(e.payload), at]),
         },
         {
-          sql: "SELECT inbox_id, agent_id FROM cloud_events WHERE project_id = ? AND event_id = ?",
-          args: [projectId, e.eventId],
+          sql: `SELECT event_id, inbox_id, agent_id FROM cloud_events
+                WHERE project_id = ? AND event_id IN (${placeholders(ids.length)})`,
+          args: [projectId, ...ids],
         },
-      ]);
-      const results = await client.batch(statements, "write");
-      return events.map((e, i) => {
-        const row = results[2 * i + 1].rows[0];
+      ], "write");
+      const fresh = new Set(inserted.rows.map((row) => text(row, "event_id")));
+      const rows = new Map(held.rows.map((row) => [text(row, "event_id"), row]));
+      return events.map((e) => {
+        const row = rows.get(e.eventId)!;
+        // The first occurrence of a new eventId is new; a repeat within the batch is its duplicate.
         return {
           eventId: e.eventId,
           inboxId: integer(row, "inbox_id"),
           agentId: text(row, "agent_id"),
-          duplicate: results[2 * i].rowsAffected === 0,
+          duplicate: !fresh.delete(e.eventId),
         };
       });
     },
