@@ -30,7 +30,7 @@
  * @module
  */
 export { createSvc } from "./core/svc.ts";
-export type { Svc, SvcCloudConfig, SvcConfig, SvcMode } from "./core/svc.ts";
+export type { Svc, SvcCloudConfig, SvcConfig, SvcMode } from "./core/svc_config.ts";
 export type { CloudConfig, EmitResult, EventInput } from "./core/cloud_client.ts";
 export { defineIntent } from "./core/intents.ts";
 export type {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Client, InStatement, Row } from "@libsql/client";
+import type { Client, Row } from "@libsql/client";
 import type { CloudStorage, InboxItem } from "./storage.ts";
 import { integer, parsed, placeholders, text } from "./libsql_rows.ts";
 

@@ -5,6 +5,7 @@
  */
 import { errorResponse } from "./http.ts";
 import { SvcError } from "./errors.ts";
+import { pathnameOf } from "./router.ts";
 
 /** A fetch handler: what Deno.serve, Bun.serve, srvx and Elysia's `mount` take. */
 export type FetchHandler = (req: Request) => Response | Promise<Response>;
@@ -27,9 +28,8 @@ export type FetchHandler = (req: Request) => Response | Promise<Response>;
 export function withSvc(svc: { handle: (req: Request) => Promise<Response> }, app?: FetchHandler): FetchHandler {
   const handle = svc.handle;
   return (req) => {
-    const start = req.url.indexOf("/", req.url.indexOf("//") + 2);
-    const rest = start === -1 ? "" : req.url.slice(start);
-    if (rest.startsWith("/svc/") || rest === "/svc" || rest.startsWith("/svc?")) return handle(req);
+    const path = pathnameOf(req.url);
+    if (path === "/svc" || path.startsWith("/svc/")) return handle(req);
     return app ? app(req) : errorResponse(new SvcError("NOT_FOUND", "Not found"));
   };
 }

@@ -90,3 +90,16 @@ function matchSegments(segments: string[], parts: string[]): Record<string, stri
   }
   return params ?? {};
 }
+
+/**
+ * The pathname of a request URL, without building a URL object (a hot path).
+ *
+ * @param url An absolute URL.
+ * @returns Its pathname, `/` when it has none.
+ */
+export function pathnameOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start === -1) return "/";
+  const end = url.search(/[?#]/);
+  return url.slice(start, end === -1 ? undefined : end);
+}

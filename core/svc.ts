@@ -5,26 +5,19 @@
  * @module
  */
 import { ulid } from "ulid";
-import {
-  type CloudClient,
-  type CloudConfig,
-  createCloudClient,
-  type EmitResult,
-  type EventInput,
-} from "./cloud_client.ts";
+import { type CloudClient, createCloudClient, type EmitResult, type EventInput } from "./cloud_client.ts";
 import { cloudKeys } from "./cloud_keys.ts";
-import type { DatabaseInput } from "./database.ts";
 import { createOutbox, type Outbox } from "./outbox.ts";
-import { backoffDelay, sleep } from "./backoff.ts";
+import { uploadManifest } from "./manifest_upload.ts";
 import { SvcError } from "./errors.ts";
-import { DEFAULT_BODY_LIMIT, type ErrorLogger, errorResponse, readJson } from "./http.ts";
-import { compileIntents, type IntentRegistry } from "./intents.ts";
-import { createIntentRunner, type FallbackHandler } from "./intent_runner.ts";
+import { DEFAULT_BODY_LIMIT, errorResponse, readJson } from "./http.ts";
+import { compileIntents } from "./intents.ts";
+import { createIntentRunner } from "./intent_runner.ts";
 import type { KeyService, VerifiedKey } from "./key_service.ts";
 import { openAppStorage } from "./libsql_storage.ts";
 import { localKeys } from "./local_keys.ts";
-import { createRateLimiter, type RateDecision, type RateLimit, rateLimited } from "./rate_limiter.ts";
-import { createRouter } from "./router.ts";
+import { createRateLimiter, type RateDecision, rateLimited } from "./rate_limiter.ts";
+import { createRouter, pathnameOf } from "./router.ts";
 import { AGENT_KEY_PREFIX, bearerToken } from "./secrets.ts";
 import type { AppStorage } from "./storage.ts";
 import type { SvcContext, SvcRoute } from "./svc_route.ts";
@@ -32,89 +25,9 @@ import { svcRoutes } from "./svc_routes.ts";
 import { parseOrThrow } from "./validation.ts";
 import { createViolationQueue } from "./violation_queue.ts";
 import { newViolation, type Violation } from "./violations.ts";
+import type { Svc, SvcConfig } from "./svc_config.ts";
 
-/**
- * Where keys live and whether the cloud is used: `local` (keys in `storage`, no
- * cloud), `hybrid` (keys in `storage`, mirrored to the cloud; events and reports
- * through the cloud), `cloud` (keys in the cloud).
- */
-export type SvcMode = "local" | "hybrid" | "cloud";
-
-/** The cloud settings of hybrid and cloud modes. */
-export interface SvcCloudConfig extends CloudConfig {
-  /** First retry delay of the outbox and the manifest upload, in milliseconds. Default 500. */
-  retryMinMs?: number;
-  /** Longest retry delay, in milliseconds. Default 30000. */
-  retryMaxMs?: number;
-  /** How long cloud mode trusts a key verification, in milliseconds. Default 2000. */
-  keyCacheTtlMs?: number;
-}
-
-/** The configuration of {@linkcode createSvc}. */
-export interface SvcConfig {
-  /** The signed-in user of a request, from the app's own session; `null` when signed out. */
-  userResolver: (req: Request) => string | null | undefined | Promise<string | null | undefined>;
-  /** The scope names the app supports. */
-  scopes: readonly string[];
-  /** The intents, keyed by name (or an array): the source of truth. */
-  intents?: IntentRegistry;
-  /** Refuse intents outside the registry even when `onAgentIntent` is set. Default `false`. */
-  strictIntents?: boolean;
-  /** Check every result against its intent's output schema (`RESULT_VALIDATION_ERROR` on failure). Default `false`. */
-  validateResults?: boolean;
-  /** Runs intents outside the registry, unless `strictIntents`. */
-  onAgentIntent?: FallbackHandler;
-  /** Called with every recorded violation. */
-  onViolation?: (violation: Violation) => void | Promise<void>;
-  /** `local` (default), `hybrid` or `cloud`. */
-  mode?: SvcMode;
-  /** Endpoint, projectId and sdkSecret: required in hybrid and cloud modes. */
-  cloud?: SvcCloudConfig;
-  /**
-   * Where keys (local, hybrid), violations and the outbox to the cloud live: a libSQL URL or Client.
-   * Default `:memory:` (lost on restart).
-   */
-  storage?: DatabaseInput;
-  /** Auth token for a remote `storage` URL. */
-  storageAuthToken?: string;
-  /** Allow agentId `default`: one inbox shared by every agent of the app. Default `false`. */
-  sharedInbox?: boolean;
-  /** Largest request body in bytes. Default 1 MiB. */
-  bodyLimit?: number;
-  /**
-   * Rate limits, off by default. `perKey` limits `/svc/agent/run` per agent key: over it the answer is
-   * `429 RATE_LIMITED` with `Retry-After`, and one `RATE_LIMITED` violation is recorded per run of refusals.
-   */
-  rateLimit?: { perKey?: RateLimit };
-  /** Where causes of 5xx answers and background failures are logged. Default `console.error`. */
-  logger?: ErrorLogger;
-  /** Serve the Model Context Protocol at `POST /svc/mcp` (agent key). Default `true`. */
-  mcp?: boolean;
-  /** Serve the OpenAPI 3.1 document at `GET /svc/openapi.json`, without auth. Default `true`. */
-  openapi?: boolean;
-}
-
-/** The app side, returned by {@linkcode createSvc}. */
-export interface Svc {
-  /** Serves `/svc/*` (also with the prefix stripped); answers 404 elsewhere. Safe to pass unbound. */
-  handle: (req: Request) => Promise<Response>;
-  /** Settles when storage is open and migrated; rejects if it cannot be. */
-  ready: Promise<void>;
-  /** The newest recorded violations (kept in `storage` in every mode). */
-  violations: (options?: { limit?: number; keyId?: string }) => Promise<Violation[]>;
-  /**
-   * Posts an event to an agent's inbox (hybrid and cloud modes). A retried emit with the same
-   * `eventId` is delivered once; one is generated (ULID) when absent. Throws `CLOUD_UNAVAILABLE`
-   * when the cloud cannot be reached, so the caller can retry.
-   */
-  emit: (event: EventInput) => Promise<EmitResult>;
-  /** Posts up to 500 events in one request, stored atomically. */
-  emitMany: (events: EventInput[]) => Promise<EmitResult[]>;
-  /** Sends what waits for the cloud now; resolves with how many items still wait (0 in local mode). */
-  sync: () => Promise<number>;
-  /** Writes what is pending and closes storage the toolkit opened. */
-  close: () => Promise<void>;
-}
+export type { Svc, SvcCloudConfig, SvcConfig, SvcMode } from "./svc_config.ts";
 
 /**
  * Creates the app side of the toolkit.
@@ -189,7 +102,16 @@ export function createSvc(config: SvcConfig): Svc {
     if (cloud) {
       const { retryMinMs, retryMaxMs } = config.cloud!;
       outbox = createOutbox({ storage, cloud, log, retryMinMs, retryMaxMs });
-      uploadManifest(cloud);
+      uploadManifest({
+        cloud,
+        entries: [...intents.values()].map((i) => i.manifest),
+        scopes: config.scopes,
+        projectId: config.cloud!.projectId,
+        retryMinMs,
+        retryMaxMs,
+        log,
+        signal: closing.signal,
+      });
     }
     keys = mode === "cloud"
       ? cloudKeys(cloud!, { sharedInbox, cacheTtlMs: config.cloud!.keyCacheTtlMs })
@@ -217,33 +139,6 @@ export function createSvc(config: SvcConfig): Svc {
     );
   })();
   ready.catch((e) => log("storage could not be opened", e));
-
-  /** Uploads the manifest, retrying with backoff until it lands; a refused sdkSecret is reported once. */
-  async function uploadManifest(cloud: CloudClient): Promise<void> {
-    const entries = [...intents.values()].map((i) => i.manifest);
-    const { retryMinMs = 500, retryMaxMs = 30_000 } = config.cloud!;
-    for (let attempt = 0; !closing.signal.aborted; attempt++) {
-      try {
-        await cloud.putManifest(entries, config.scopes);
-        return;
-      } catch (error) {
-        if (attempt === 0) {
-          const refused = /sdkSecret/.test((error as Error).message);
-          log(
-            refused
-              ? `THE CLOUD REFUSED THIS APP'S CREDENTIALS (project ${
-                config.cloud!.projectId
-              }): check cloud.sdkSecret ` +
-                "and cloud.projectId (a rotated secret needs the new value and a redeploy). Agents keep working; " +
-                "events and reports will fail until this is fixed."
-              : "the intent manifest could not be uploaded; retrying in the background",
-            error,
-          );
-        }
-        await sleep(backoffDelay(attempt, retryMinMs, retryMaxMs), closing.signal);
-      }
-    }
-  }
 
   async function emitMany(events: EventInput[]): Promise<EmitResult[]> {
     if (!cloud) {
@@ -348,11 +243,3 @@ export function createSvc(config: SvcConfig): Svc {
 
 /** RFC 6750: a 401 for a Bearer credential names the scheme (MCP clients rely on it). */
 const BEARER_CHALLENGE = { headers: { "www-authenticate": 'Bearer realm="svc"' } };
-
-/** The pathname of a request URL, without building a URL object. */
-function pathnameOf(url: string): string {
-  const start = url.indexOf("/", url.indexOf("//") + 2);
-  if (start === -1) return "/";
-  const end = url.search(/[?#]/);
-  return url.slice(start, end === -1 ? undefined : end);
-}
