@@ -6,6 +6,7 @@
 import type { Client, InStatement, InValue, Row } from "@libsql/client";
 import type { CloudStorage, Severity, ViolationQuery, ViolationRecord } from "./storage.ts";
 import { integer, parsed, text, textOrNull } from "./libsql_rows.ts";
+import { VIOLATION_COLUMNS, violationValues } from "../core/violations.ts";
 
 /** The violation part of {@linkcode CloudStorage}. */
 export type ViolationStorage = Pick<CloudStorage, "addViolation" | "listViolations">;
@@ -20,21 +21,8 @@ export function violationStorage(client: Client): ViolationStorage {
   return {
     async addViolation(projectId, v) {
       await client.execute({
-        sql: `INSERT INTO cloud_violations
-              (id, project_id, key_id, user_id, intent, kind, severity, message, metadata, created_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        args: [
-          v.id,
-          projectId,
-          v.keyId,
-          v.userId,
-          v.intent,
-          v.kind,
-          v.severity,
-          v.message,
-          JSON.stringify(v.metadata),
-          v.createdAt,
-        ],
+        sql: `INSERT INTO cloud_violations (project_id, ${VIOLATION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        args: [projectId, ...violationValues(v)],
       });
     },
     async listViolations(projectId, query) {

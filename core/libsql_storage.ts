@@ -9,7 +9,7 @@ import { type DatabaseInput, migrate, openDatabase, type OpenDatabaseOptions } f
 import { APP_MIGRATIONS, APP_MIGRATIONS_TABLE } from "./app_migrations.ts";
 import type { AgentIdKind, KeyRecord } from "./keys.ts";
 import type { AppStorage, MirrorOption, OutboxItem } from "./storage.ts";
-import type { Severity, Violation } from "./violations.ts";
+import { type Severity, type Violation, VIOLATION_COLUMNS, violationValues } from "./violations.ts";
 
 /** Rows per multi-row INSERT (9 values each, far below SQLite's variable limit). */
 const ROWS_PER_INSERT = 100;
@@ -141,19 +141,10 @@ class LibsqlAppStorage implements AppStorage {
     for (let at = 0; at < violations.length; at += ROWS_PER_INSERT) {
       const chunk = violations.slice(at, at + ROWS_PER_INSERT);
       statements.push({
-        sql: `INSERT INTO app_violations (id, key_id, user_id, intent, kind, severity, message, metadata, created_at)
-              VALUES ${chunk.map(() => "(?,?,?,?,?,?,?,?,?)").join(",")}`,
-        args: chunk.flatMap((v) => [
-          v.id,
-          v.keyId,
-          v.userId,
-          v.intent,
-          v.kind,
-          v.severity,
-          v.message,
-          JSON.stringify(v.metadata),
-          v.createdAt,
-        ]),
+        sql: `INSERT INTO app_violations (${VIOLATION_COLUMNS}) VALUES ${
+          chunk.map(() => "(?,?,?,?,?,?,?,?,?)").join(",")
+        }`,
+        args: chunk.flatMap(violationValues),
       });
       if (options.mirror) {
         statements.push({

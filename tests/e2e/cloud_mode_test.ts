@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { type Svc, withSvc } from "../../mod.ts";
 import { AgentClient } from "../../core/agent_client.ts";
 import { errorOf, notesSvc } from "../fixtures/notes_svc.ts";
-import { type CloudServer, listen, startCloudServer } from "../fixtures/servers.ts";
+import { type CloudServer, listen, mintOverHttp, startCloudServer } from "../fixtures/servers.ts";
 import type { RunningServer } from "../../core/server.ts";
 
 describe("cloud mode, app and cloud as separate servers", () => {
@@ -14,30 +14,14 @@ describe("cloud mode, app and cloud as separate servers", () => {
   let cloud: CloudServer;
   let svc: Svc;
   let app: RunningServer;
-  const mint = async (user: string, scopes: string[]) => {
-    const res = await fetch(`${app.url}/svc/keys`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-user": user },
-      body: JSON.stringify({ name: "cloud key", scopes }),
-    });
-    assert.equal(res.status, 201);
-    return await res.json() as { id: string; key: string; agentId: string };
-  };
+  const mint = (user: string, scopes: string[]) => mintOverHttp(app.url, user, scopes);
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), "svc-cloudmode-"));
     cloud = await startCloudServer(`file:${join(dir, "cloud.db")}`);
     svc = notesSvc({
       mode: "cloud",
-      cloud: {
-        endpoint: cloud.url,
-        projectId: cloud.projectId,
-        sdkSecret: cloud.sdkSecret,
-        retryMinMs: 20,
-        retryMaxMs: 100,
-        keyCacheTtlMs: 100,
-        timeoutMs: 1000,
-      },
+      cloud: cloud.appConfig({ keyCacheTtlMs: 100, timeoutMs: 1000 }),
     });
     await svc.ready;
     app = await listen(withSvc(svc));

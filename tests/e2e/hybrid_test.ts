@@ -6,20 +6,10 @@ import { join } from "node:path";
 import { type Svc, withSvc } from "../../mod.ts";
 import { AgentClient } from "../../core/agent_client.ts";
 import { notesSvc } from "../fixtures/notes_svc.ts";
-import { type CloudServer, listen, startCloudServer } from "../fixtures/servers.ts";
+import { type CloudServer, listen, mintOverHttp, startCloudServer } from "../fixtures/servers.ts";
 import type { RunningServer } from "../../core/server.ts";
 
 const json = { "content-type": "application/json" };
-
-async function mintOverHttp(appUrl: string, user: string, scopes: string[]) {
-  const res = await fetch(`${appUrl}/svc/keys`, {
-    method: "POST",
-    headers: { ...json, "x-user": user },
-    body: JSON.stringify({ name: "e2e", scopes }),
-  });
-  assert.equal(res.status, 201);
-  return await res.json() as { id: string; key: string; agentId: string };
-}
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tries = 100): Promise<T> {
   for (let i = 0; i < tries; i++) {
@@ -42,13 +32,7 @@ describe("hybrid mode, app and cloud as separate servers", () => {
     svc = notesSvc({
       mode: "hybrid",
       storage: `file:${join(dir, "app.db")}`,
-      cloud: {
-        endpoint: cloud.url,
-        projectId: cloud.projectId,
-        sdkSecret: cloud.sdkSecret,
-        retryMinMs: 20,
-        retryMaxMs: 200,
-      },
+      cloud: cloud.appConfig({ retryMaxMs: 200 }),
     });
     await svc.ready;
     app = await listen(withSvc(svc));
@@ -143,13 +127,7 @@ describe("hybrid mode across a restart of the app", () => {
     const config = {
       mode: "hybrid" as const,
       storage: `file:${join(dir, "app.db")}`,
-      cloud: {
-        endpoint: cloud.url,
-        projectId: cloud.projectId,
-        sdkSecret: cloud.sdkSecret,
-        retryMinMs: 20,
-        retryMaxMs: 100,
-      },
+      cloud: cloud.appConfig(),
     };
     try {
       await cloud.stop();
@@ -180,13 +158,7 @@ describe("hybrid mode across a restart of the app", () => {
     const svc = notesSvc({
       mode: "hybrid",
       logger: (message) => logs.push(message),
-      cloud: {
-        endpoint: cloud.url,
-        projectId: cloud.projectId,
-        sdkSecret: "svcs_wrong",
-        retryMinMs: 10,
-        retryMaxMs: 20,
-      },
+      cloud: cloud.appConfig({ sdkSecret: "svcs_wrong", retryMinMs: 10, retryMaxMs: 20 }),
     });
     try {
       await svc.ready;
