@@ -9,7 +9,6 @@ import { notesSvc } from "../fixtures/notes_svc.ts";
 import { type CloudServer, listen, mintOverHttp, startCloudServer } from "../fixtures/servers.ts";
 import type { RunningServer } from "../../core/server.ts";
 
-
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tries = 100): Promise<T> {
   for (let i = 0; i < tries; i++) {
     const value = await probe();
