@@ -28,13 +28,15 @@ interface BunServer {
 declare const Bun: { serve(options: { port: number; hostname: string; fetch: FetchHandler }): BunServer };
 
 /**
- * An Elysia plugin that mounts the toolkit's `handle` at `/svc`.
+ * An Elysia plugin that sends `/svc` and `/svc/*` to the toolkit's `handle`.
  *
  * @param svc Anything with the toolkit's `handle`.
  * @returns A named Elysia instance, for `.use()`.
  */
 export function svcPlugin(svc: { handle: (req: Request) => Promise<Response> }): Elysia {
-  return new Elysia({ name: "@svc/agent-access" }).mount("/svc", svc.handle) as unknown as Elysia;
+  // Routes rather than `.mount()`, which would strip the prefix that `handle` routes on.
+  const forward = ({ request }: { request: Request }) => svc.handle(request);
+  return new Elysia({ name: "@svc/agent-access" }).all("/svc", forward).all("/svc/*", forward) as unknown as Elysia;
 }
 
 /**

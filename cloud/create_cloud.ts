@@ -50,7 +50,7 @@ export interface CloudOptions {
 
 /** A running cloud. */
 export interface Cloud {
-  /** Serves `/v1/*` (also with the `/v1` prefix stripped). A closure: pass it unbound. */
+  /** Serves `/v1/*`; answers 404 elsewhere. A closure: pass it unbound. */
   handle(req: Request): Promise<Response>;
   /** Settles when the database is open and migrated; rejects when it cannot be. */
   ready: Promise<void>;

@@ -17,6 +17,7 @@ import {
   keysQuery,
   manifestBody,
   mirrorKeyBody,
+  revokeKeyPath,
   verifyKeyBody,
   violationBody,
   violationsQuery,
@@ -173,7 +174,7 @@ export const cloudRoutes = [
     auth: "sdk",
     status: 200,
     summary: "Revoke a key",
-    params: keyPath,
+    params: revokeKeyPath,
   },
   {
     name: "mirrorKey",

@@ -29,7 +29,8 @@ const timestamp = z.string().refine(
 ).transform((value) => new Date(value).toISOString());
 
 /** A query value that must be a non-negative integer. */
-const count = z.string().regex(/^\d{1,15}$/, "Must be a non-negative integer").transform(Number);
+const count = z.string().regex(/^\d{1,40}$/, "Must be a non-negative integer")
+  .transform((digits) => Math.min(Number(digits), Number.MAX_SAFE_INTEGER));
 
 /** A page size: `DEFAULT_PAGE` when absent, clamped to `MAX_PAGE`. */
 const pageSize = (min: number) =>
@@ -96,7 +97,7 @@ export const eventBody = z.object({
 export const eventBatchBody = z.object({ events: z.array(eventBody).min(1).max(MAX_BATCH) });
 
 /** The body of `POST /v1/events`: a batch or one event. */
-export const eventsBody = z.union([eventBatchBody, eventBody]);
+export const eventsBody = z.union([eventBody, eventBatchBody]);
 
 /** The query of the inbox routes. */
 export const inboxQuery = z.object({
@@ -120,6 +121,9 @@ export const keysQuery = z.object({ userId: shortText });
 
 /** The path of the routes on one key. */
 export const keyPath = z.object({ id: z.uuid() });
+
+/** The path of `DELETE /v1/sdk/keys/:id`: any id that is not this project's key, UUID or not, is simply not found. */
+export const revokeKeyPath = z.object({ id: z.string().min(1).max(200) });
 
 /** The body of `POST /v1/sdk/keys/verify`. */
 export const verifyKeyBody = z.object({ key: z.string().max(1000) });

@@ -35,8 +35,8 @@ interface Compiled<R> {
  * a known path with another method throws `METHOD_NOT_ALLOWED` with `Allow`.
  *
  * @param routes The route table.
- * @param prefix The mount prefix (such as `/svc`); a request whose prefix was
- * already stripped by a framework (Elysia's `mount`) matches too.
+ * @param prefix The mount prefix (such as `/svc`): a path without it is not found, so
+ * a handler used as a fall-through never answers for the app's own paths.
  * @returns `match(method, pathname)`.
  */
 export function createRouter<R extends RoutePattern>(
@@ -48,12 +48,8 @@ export function createRouter<R extends RoutePattern>(
     segments: route.path.slice(prefix.length).split("/").slice(1),
   }));
   return (method, pathname) => {
-    const rest = pathname === prefix
-      ? "/"
-      : pathname.startsWith(prefix + "/")
-      ? pathname.slice(prefix.length)
-      : pathname;
-    const parts = rest.split("/").slice(1);
+    if (!pathname.startsWith(prefix + "/")) throw new SvcError("NOT_FOUND", "Not found");
+    const parts = pathname.slice(prefix.length).split("/").slice(1);
     let allow: string[] | undefined;
     for (const { route, segments } of compiled) {
       const params = matchSegments(segments, parts);

@@ -68,11 +68,14 @@ export function timingSafeEqual(a: string, b: string): boolean {
   return diff === 0;
 }
 
-const BEARER = /^Bearer ([A-Za-z0-9_]{1,200})$/;
+const BEARER = /^Bearer ([A-Za-z0-9_]{1,200})$/i;
+/** Every secret has at least this many base62 characters after its prefix (the toolkit mints 40). */
+const MIN_SECRET_BODY = 32;
 
 /**
- * Reads `Authorization: Bearer <token>` strictly: one space, a token of
- * letters, digits and underscores, nothing else.
+ * Reads `Authorization: Bearer <token>` strictly: the scheme (in any case, as
+ * RFC 7235 says), one space, a token of letters, digits and underscores with at
+ * least 32 characters after the prefix, nothing else.
  *
  * @param req The request.
  * @param prefix The prefix the token must carry.
@@ -82,7 +85,9 @@ export function bearerToken(req: Request, prefix: string): string | null {
   const header = req.headers.get("authorization");
   if (header === null) return null;
   const token = BEARER.exec(header)?.[1];
-  return token !== undefined && token.startsWith(prefix) && token.length > prefix.length ? token : null;
+  return token !== undefined && token.startsWith(prefix) && token.length >= prefix.length + MIN_SECRET_BODY
+    ? token
+    : null;
 }
 
 const SECRET_SHAPED = /\b(svc_live_|svcs_)[A-Za-z0-9]{4,}/g;

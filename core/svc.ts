@@ -154,6 +154,12 @@ export function createSvc(config: SvcConfig): Svc {
     if (typeof user !== "string" || user.length === 0) {
       throw new SvcError("UNAUTHORIZED", "Sign in to manage agent keys");
     }
+    if (user.length > MAX_USER_ID) {
+      // The cloud keeps user ids (and agentIds) to 200 characters: refuse here what it would refuse later.
+      throw new SvcError("VALIDATION_ERROR", "Invalid request", {
+        details: { issues: [{ path: "userId", message: `The signed-in user's id is over ${MAX_USER_ID} characters` }] },
+      });
+    }
     return user;
   }
 
@@ -240,6 +246,9 @@ export function createSvc(config: SvcConfig): Svc {
     },
   };
 }
+
+/** The longest user id, as the cloud stores it. */
+const MAX_USER_ID = 200;
 
 /** RFC 6750: a 401 for a Bearer credential names the scheme (MCP clients rely on it). */
 const BEARER_CHALLENGE = { headers: { "www-authenticate": 'Bearer realm="svc"' } };

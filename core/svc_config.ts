@@ -74,7 +74,7 @@ export interface SvcConfig {
 
 /** The app side, returned by `createSvc`. */
 export interface Svc {
-  /** Serves `/svc/*` (also with the prefix stripped); answers 404 elsewhere. Safe to pass unbound. */
+  /** Serves `/svc/*`; answers 404 elsewhere. Safe to pass unbound. */
   handle: (req: Request) => Promise<Response>;
   /** Settles when storage is open and migrated; rejects if it cannot be. */
   ready: Promise<void>;

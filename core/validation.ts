@@ -24,10 +24,18 @@ const MAX_ISSUES = 20;
  * @returns Plain `{ path, message }` records.
  */
 export function toIssues(issues: readonly z.core.$ZodIssue[]): Issue[] {
-  return issues.slice(0, MAX_ISSUES).map((issue) => ({
-    path: issue.path.map(String).join("."),
-    message: issue.message,
-  }));
+  return flatten(issues, []).slice(0, MAX_ISSUES);
+}
+
+/** A value that matched no option of a union gets every option's issues, so each names a real field. */
+function flatten(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]): Issue[] {
+  return issues.flatMap((issue) => {
+    const path = [...prefix, ...issue.path];
+    if (issue.code === "invalid_union" && issue.errors.length > 0) {
+      return issue.errors.flatMap((option) => flatten(option, path));
+    }
+    return [{ path: path.map(String).join("."), message: issue.message }];
+  });
 }
 
 /**

@@ -8,6 +8,7 @@ import { SvcError } from "../../core/errors.ts";
 import { json } from "../../core/http.ts";
 import { agentIdTaken, checkAgentId, mintAgentKey, publicKey } from "../../core/keys.ts";
 import { AGENT_KEY_PREFIX, hashSecret } from "../../core/secrets.ts";
+import { newViolation } from "../../core/violations.ts";
 import { recordUse } from "../auth.ts";
 import type { RouteHandlers } from "../route_handler.ts";
 
@@ -31,6 +32,18 @@ export const keyHandlers: RouteHandlers<"mintKey" | "listKeys" | "verifyKey" | "
       ? await storage.findKeyByHash(await hashSecret(body.key))
       : null;
     if (found === null || found.projectId !== caller.projectId || found.record.revokedAt !== null) {
+      if (found !== null && found.projectId === caller.projectId) {
+        // A cloud-mode app cannot tell a revoked key from an unknown one: the cloud records the use for it.
+        await storage.addViolation(
+          caller.projectId,
+          newViolation("REVOKED_KEY", {
+            keyId: found.record.id,
+            userId: found.record.userId,
+            message: "A revoked key was used",
+            metadata: { via: "verify" },
+          }),
+        );
+      }
       return json({ valid: false });
     }
     const { id, userId, name, scopes, agentId, lastUsedAt } = found.record;
@@ -43,6 +56,8 @@ export const keyHandlers: RouteHandlers<"mintKey" | "listKeys" | "verifyKey" | "
     return json({ ok: true, id: params.id, revokedAt });
   },
   async mirrorKey({ caller, body, params }, { storage }) {
+    // The same agentId rules as minting: the user's own id, an agt_<uuid>, or the shared inbox.
+    checkAgentId(body.userId, body.agentId, true);
     const outcome = await storage.mirrorKey(caller.projectId, { id: params.id, ...body, lastUsedAt: null });
     if (outcome === "other_project") throw new SvcError("NOT_FOUND", "No such key");
     if (outcome === "agent_taken") throw agentIdTaken(body.agentId);

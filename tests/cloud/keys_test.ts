@@ -85,7 +85,7 @@ describe("/v1/sdk/keys", () => {
     assert.equal(foreign.status, 404);
     assert.equal(foreign.body.error.code, "NOT_FOUND");
     assert.equal((await t.sdk("DELETE", `/v1/sdk/keys/${crypto.randomUUID()}`)).status, 404);
-    assert.equal((await t.sdk("DELETE", "/v1/sdk/keys/not-a-uuid")).status, 400);
+    assert.equal((await t.sdk("DELETE", "/v1/sdk/keys/not-a-uuid")).status, 404);
   });
 
   test("verify answers valid: true with the key's owner and scopes", async () => {
@@ -182,6 +182,7 @@ describe("PUT /v1/sdk/keys/:id (hybrid mirror)", () => {
         [{ start: "nope" }, "start"],
         [{ createdAt: "soon" }, "createdAt"],
         [{ agentId: "" }, "agentId"],
+        [{ agentId: "someone-else" }, "agentId"],
       ] as const
     ) {
       const res = await t.sdk("PUT", `/v1/sdk/keys/${crypto.randomUUID()}`, { body: await record(extra) });

@@ -27,10 +27,10 @@ describe("handle()", () => {
     assert.equal((await t.sdk("GET", "/v1/events")).headers.get("allow"), "POST");
   });
 
-  test("serves routes whose /v1 prefix a framework stripped", async () => {
+  test("answers 404 for a route's path without /v1", async () => {
     const res = await t.sdk("GET", "/sdk/intents");
-    assert.equal(res.status, 200);
-    assert.deepEqual(res.body, { intents: [], scopes: [], updatedAt: null });
+    assert.equal(res.status, 404);
+    assert.equal(res.body.error.code, "NOT_FOUND");
   });
 
   test("works when passed unbound", async () => {

@@ -268,12 +268,11 @@ describe("handle()", () => {
     assert.equal((await errorOf(res)).code, "PAYLOAD_TOO_LARGE");
   });
 
-  test("serves requests whose /svc prefix a framework stripped", async () => {
-    const { key } = await mint(svc, "alice", ["notes:read"]);
-    const res = await svc.handle(
-      new Request("http://app.test/agent/intents", { headers: { authorization: `Bearer ${key}` } }),
-    );
-    assert.equal(res.status, 200);
+  test("answers 404 for a route's path without /svc, so a fall-through never shadows the app's own routes", async () => {
+    for (const path of ["/keys", "/agent/intents", "/svc"]) {
+      const res = await asUser(svc, "alice", "GET", path);
+      assert.equal(res.status, 404, path);
+    }
   });
 
   test("works when passed unbound", async () => {

@@ -82,8 +82,8 @@ describe("createRouter()", () => {
   test("matches a path with its parameters", () => {
     assert.deepEqual(match("DELETE", "/svc/keys/a%20b").params, { id: "a b" });
   });
-  test("matches a path whose prefix a framework stripped", () => {
-    assert.equal(match("GET", "/keys").route.method, "GET");
+  test("answers NOT_FOUND for a route's path without its prefix", () => {
+    assert.throws(() => match("GET", "/keys"), { code: "NOT_FOUND" });
   });
   test("answers METHOD_NOT_ALLOWED with Allow for a known path", () => {
     assert.throws(() => match("PUT", "/svc/keys"), (e) => isSvcError(e) && e.headers?.allow === "GET, POST");

@@ -73,6 +73,12 @@ describe("POST /svc/keys", () => {
     assert.equal((await errorOf(res)).code, "INVALID_JSON");
   });
 
+  test("refuses a signed-in user id over 200 characters, which the cloud could not store", async () => {
+    const res = await asUser(svc, "u".repeat(201), "POST", "/svc/keys", { name: "x", scopes: [] });
+    assert.equal(res.status, 400);
+    assert.equal((await errorOf(res)).code, "VALIDATION_ERROR");
+  });
+
   test("does not revoke earlier keys when minting a new one", async () => {
     const first = await mint(svc, "bob", ["notes:read"]);
     await mint(svc, "bob", ["notes:read"]);
@@ -168,11 +174,11 @@ describe("DELETE /svc/keys/:id", () => {
     assert.equal((await run(svc, key, "notes.list")).status, 200);
   });
 
-  test("answers 404 for an unknown id and 400 for an id that is not a UUID", async () => {
+  test("answers 404 for an unknown id, UUID or not", async () => {
     assert.equal((await asUser(svc, "alice", "DELETE", `/svc/keys/${crypto.randomUUID()}`)).status, 404);
     const res = await asUser(svc, "alice", "DELETE", "/svc/keys/nope");
-    assert.equal(res.status, 400);
-    assert.equal((await errorOf(res)).code, "VALIDATION_ERROR");
+    assert.equal(res.status, 404);
+    assert.equal((await errorOf(res)).code, "NOT_FOUND");
   });
 
   test("refuses an agent key in place of a signed-in user", async () => {

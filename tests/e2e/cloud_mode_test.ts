@@ -54,6 +54,18 @@ describe("cloud mode, app and cloud as separate servers", () => {
     await assert.rejects(agent.run("notes.list"), { code: "UNAUTHORIZED" });
   });
 
+  test("has the cloud record REVOKED_KEY when a revoked key is used", async () => {
+    const minted = await mint("grace", ["notes:read"]);
+    await fetch(`${app.url}/svc/keys/${minted.id}`, { method: "DELETE", headers: { "x-user": "grace" } });
+    await assert.rejects(new AgentClient({ key: minted.key, appUrl: app.url }).run("notes.list"), {
+      code: "UNAUTHORIZED",
+    });
+    const { violations } = await (await cloud.sdk("GET", `/v1/sdk/violations?keyId=${minted.id}`)).json();
+    assert.deepEqual(violations.map((v: { kind: string; severity: string }) => [v.kind, v.severity]), [
+      ["REVOKED_KEY", "warning"],
+    ]);
+  });
+
   test("answers 404 when a user revokes another user's key, and the key keeps working", async () => {
     const minted = await mint("carol", ["notes:read"]);
     const res = await fetch(`${app.url}/svc/keys/${minted.id}`, { method: "DELETE", headers: { "x-user": "mallory" } });
