@@ -3,7 +3,7 @@
 // runs in its own server process; rounds alternate the variants and the best
 // round of each counts, since noise from other processes only ever slows a run.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RUN_BODY } from "./app/notes_app.ts";
@@ -41,10 +41,9 @@ export async function appBench(runtime: Runtime, plan: LoadPlan): Promise<Result
   const db = `file:${join(dir, "keys.db")}`;
   const servers: ServerProcess[] = [];
   try {
-    const keys: Keys = JSON.parse(execFileSync(runtimeCommand("node", "bench/app/setup_keys.ts")[0], [
-      "bench/app/setup_keys.ts",
-      db,
-    ], { encoding: "utf8" }));
+    const keysFile = join(dir, "keys.json");
+    execFileSync(runtimeCommand("node", "bench/app/setup_keys.ts")[0], ["bench/app/setup_keys.ts", db, keysFile]);
+    const keys: Keys = JSON.parse(readFileSync(keysFile, "utf8"));
     const start = (mode: string) => startServer(runtimeCommand(runtime, "bench/app/app_server.ts").concat(mode, db));
     const [bare, svc, hono] = [await start("bare"), await start("svc"), await start("hono")];
     servers.push(bare, svc, hono);

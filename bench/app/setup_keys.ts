@@ -1,11 +1,14 @@
 // Creates the app's key database and mints the keys the scenarios use:
-//   node bench/app/setup_keys.ts <file: url>   → prints { full, readOnly, unknown } as JSON
+//   node bench/app/setup_keys.ts <file: url> <keys file>   → writes { full, readOnly, unknown } as JSON to the
+// keys file (mode 0600); the plaintext keys are never printed.
+import { writeFileSync } from "node:fs";
 import { createSvc } from "../../mod.ts";
 import { mintSecret } from "../../core/secrets.ts";
 import { argv } from "./runtime_args.ts";
 import { createNote, SCOPES } from "./notes_app.ts";
 
-const [db] = argv();
+const [db, keysFile] = argv();
+if (!db || !keysFile) throw new Error("usage: setup_keys.ts <file: url> <keys file>");
 const svc = createSvc({
   userResolver: (req) => req.headers.get("x-user"),
   scopes: SCOPES,
@@ -32,4 +35,4 @@ const keys = {
   unknown: mintSecret("svc_live_"),
 };
 await svc.close();
-console.log(JSON.stringify(keys));
+writeFileSync(keysFile, JSON.stringify(keys), { mode: 0o600 });
