@@ -7,7 +7,7 @@ import { SvcError } from "../core/errors.ts";
 import { DEFAULT_BODY_LIMIT, type ErrorLogger, errorResponse } from "../core/http.ts";
 import type { DatabaseInput } from "../core/database.ts";
 import { createRateLimiter, type RateLimit, rateLimited } from "../core/rate_limiter.ts";
-import { createRouter } from "../core/router.ts";
+import { createRouter, pathnameOf } from "../core/router.ts";
 import { eventHandlers } from "./handlers/events.ts";
 import { inboxHandlers } from "./handlers/inbox.ts";
 import { intentHandlers } from "./handlers/intents.ts";
@@ -111,7 +111,7 @@ export function createCloud(options: CloudOptions): Cloud {
 
   async function serve(req: Request, storage: Promise<CloudStorage>): Promise<Response> {
     try {
-      const { route, params } = match(req.method, new URL(req.url).pathname);
+      const { route, params } = match(req.method, pathnameOf(req.url));
       const services: CloudServices = {
         storage: await storage,
         waiters,

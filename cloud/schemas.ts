@@ -129,10 +129,8 @@ export const revokeKeyPath = z.object({ id: z.string().min(1).max(200) });
 export const verifyKeyBody = z.object({ key: z.string().max(1000) });
 
 /** The body of `PUT /v1/sdk/keys/:id`: a key record mirrored by a hybrid app, hash only. */
-export const mirrorKeyBody = z.object({
+export const mirrorKeyBody = mintKeyBody.pick({ name: true, scopes: true }).extend({
   userId: shortText,
-  name: storedText(1, 100),
-  scopes: z.array(scopeName).max(100),
   agentId: shortText,
   hash: z.string().regex(/^[0-9a-f]{64}$/, "Must be a SHA-256 hex digest"),
   start: z.string().startsWith("svc_live_").max(KEY_START_LENGTH),

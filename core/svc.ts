@@ -52,7 +52,7 @@ export type { Svc, SvcCloudConfig, SvcConfig, SvcMode } from "./svc_config.ts";
  *     handler: () => ({ count: 3 }),
  *   })],
  * });
- * // Deno.serve((req) => new URL(req.url).pathname.startsWith("/svc") ? svc.handle(req) : app(req));
+ * // Deno.serve(withSvc(svc, app)); // /svc/* to the toolkit, everything else to the app
  * ```
  */
 export function createSvc(config: SvcConfig): Svc {
