@@ -29,10 +29,10 @@
  *
  * @module
  */
-export { createSvc } from "./core/svc.ts";
-export type { Svc, SvcCloudConfig, SvcConfig, SvcMode } from "./core/svc_config.ts";
-export type { CloudConfig, EmitResult, EventInput } from "./core/cloud_client.ts";
-export { defineIntent } from "./core/intents.ts";
+export { createSvc } from "./core/app/create_svc.ts";
+export type { Svc, SvcCloudConfig, SvcConfig, SvcMode } from "./core/app/svc_config.ts";
+export type { CloudConfig, EmitResult, EventInput } from "./core/app/cloud_client.ts";
+export { defineIntent } from "./core/app/intents.ts";
 export type {
   InferInput,
   InferOutput,
@@ -42,14 +42,14 @@ export type {
   ManifestEntry,
   MaybePromise,
   Schema,
-} from "./core/intents.ts";
-export type { FallbackHandler } from "./core/intent_runner.ts";
-export { isSvcError, SvcError } from "./core/errors.ts";
-export type { ErrorCode, SvcErrorOptions } from "./core/errors.ts";
-export type { ErrorLogger } from "./core/http.ts";
-export type { RateLimit } from "./core/rate_limiter.ts";
-export type { DatabaseInput, LibsqlClient } from "./core/database.ts";
-export type { Severity, Violation } from "./core/violations.ts";
-export { withSvc } from "./core/mount.ts";
-export type { FetchHandler } from "./core/mount.ts";
-export type { RunningServer, ServeOptions } from "./core/server.ts";
+} from "./core/app/intents.ts";
+export type { FallbackHandler } from "./core/app/intent_runner.ts";
+export { isSvcError, SvcError } from "./core/contract/errors.ts";
+export type { ErrorCode, SvcErrorOptions } from "./core/contract/errors.ts";
+export type { ErrorLogger } from "./core/http/json.ts";
+export type { RateLimit } from "./core/http/rate_limiter.ts";
+export type { DatabaseInput, LibsqlClient } from "./core/db/database.ts";
+export type { Severity, Violation } from "./core/contract/violation.ts";
+export { withSvc } from "./core/app/mount.ts";
+export type { FetchHandler } from "./core/app/mount.ts";
+export type { RunningServer, ServeOptions } from "./core/http/serve_options.ts";

@@ -13,8 +13,8 @@
  *
  * @module
  */
-import type { FetchHandler } from "../core/mount.ts";
-import type { RunningServer, ServeOptions } from "../core/server.ts";
+import type { FetchHandler } from "../core/app/mount.ts";
+import type { RunningServer, ServeOptions } from "../core/http/serve_options.ts";
 
 export type { FetchHandler, RunningServer, ServeOptions };
 

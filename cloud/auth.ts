@@ -5,9 +5,15 @@
  *
  * @module
  */
-import { SvcError } from "../core/errors.ts";
-import { AGENT_KEY_PREFIX, bearerToken, hashSecret, SDK_SECRET_PREFIX, timingSafeEqual } from "../core/secrets.ts";
-import { type CloudStorage, KEY_TOUCH_INTERVAL_MS } from "./storage.ts";
+import { SvcError } from "../core/contract/errors.ts";
+import {
+  AGENT_KEY_PREFIX,
+  bearerToken,
+  hashSecret,
+  SDK_SECRET_PREFIX,
+  timingSafeEqual,
+} from "../core/contract/secrets.ts";
+import { type CloudStorage, KEY_TOUCH_INTERVAL_MS } from "./storage/cloud_storage.ts";
 
 /** The header naming the project in SDK auth. */
 export const PROJECT_HEADER = "x-svc-project";

@@ -3,11 +3,11 @@
  *
  * @module
  */
-import { SvcError } from "../core/errors.ts";
-import { DEFAULT_BODY_LIMIT, type ErrorLogger, errorResponse } from "../core/http.ts";
-import type { DatabaseInput } from "../core/database.ts";
-import { createRateLimiter, type RateLimit, rateLimited } from "../core/rate_limiter.ts";
-import { createRouter, pathnameOf } from "../core/router.ts";
+import { SvcError } from "../core/contract/errors.ts";
+import { DEFAULT_BODY_LIMIT, type ErrorLogger, errorResponse } from "../core/http/json.ts";
+import type { DatabaseInput } from "../core/db/database.ts";
+import { createRateLimiter, type RateLimit, rateLimited } from "../core/http/rate_limiter.ts";
+import { createRouter, pathnameOf } from "../core/http/router.ts";
 import { eventHandlers } from "./handlers/events.ts";
 import { inboxHandlers } from "./handlers/inbox.ts";
 import { intentHandlers } from "./handlers/intents.ts";
@@ -15,11 +15,11 @@ import { keyHandlers } from "./handlers/keys.ts";
 import { violationHandlers } from "./handlers/violations.ts";
 import { openApiHandlers } from "./handlers/openapi.ts";
 import { createInboxWaiters } from "./inbox_waiters.ts";
-import { openCloudStorage } from "./libsql_storage.ts";
+import { openCloudStorage } from "./storage/libsql_cloud_storage.ts";
 import type { CloudServices, RouteHandlers } from "./route_handler.ts";
 import { type AnyRouteInput, readRouteInput } from "./route_input.ts";
 import { CLOUD_PREFIX, cloudRoutes, type RouteName } from "./routes.ts";
-import type { CloudStorage } from "./storage.ts";
+import type { CloudStorage } from "./storage/cloud_storage.ts";
 
 /** How long acknowledged items are kept by default: 7 days. */
 export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;

@@ -5,8 +5,8 @@
  * @module
  */
 import { ulid } from "ulid";
-import { hashSecret, mintSecret, SDK_SECRET_PREFIX } from "../core/secrets.ts";
-import type { CloudStorage, ProjectRecord } from "./storage.ts";
+import { hashSecret, mintSecret, SDK_SECRET_PREFIX } from "../core/contract/secrets.ts";
+import type { CloudStorage, ProjectRecord } from "./storage/cloud_storage.ts";
 
 /** A new project and its sdkSecret, which exists only here. */
 export interface NewProject {

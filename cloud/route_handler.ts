@@ -8,7 +8,7 @@ import type { z } from "zod";
 import type { AgentCaller, SdkCaller } from "./auth.ts";
 import type { InboxWaiters } from "./inbox_waiters.ts";
 import type { CloudRouteEntry } from "./routes.ts";
-import type { CloudStorage } from "./storage.ts";
+import type { CloudStorage } from "./storage/cloud_storage.ts";
 
 /** What the handlers share. */
 export interface CloudServices {

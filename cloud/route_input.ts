@@ -5,12 +5,12 @@
  * @module
  */
 import type { z } from "zod";
-import { SvcError } from "../core/errors.ts";
-import { readJson } from "../core/http.ts";
-import { toIssues } from "../core/validation.ts";
+import { SvcError } from "../core/contract/errors.ts";
+import { readJson } from "../core/http/json.ts";
+import { toIssues } from "../core/http/validation.ts";
 import { authenticateAgent, authenticateSdk } from "./auth.ts";
 import type { CloudRoute } from "./routes.ts";
-import type { CloudStorage } from "./storage.ts";
+import type { CloudStorage } from "./storage/cloud_storage.ts";
 
 /** A handler input before it is narrowed to one route. */
 export interface AnyRouteInput {

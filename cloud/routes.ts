@@ -6,7 +6,7 @@
  * @module
  */
 import type { z } from "zod";
-import type { RoutePattern } from "../core/router.ts";
+import type { RoutePattern } from "../core/http/router.ts";
 import {
   ackBody,
   agentPath,

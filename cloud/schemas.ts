@@ -5,9 +5,15 @@
  * @module
  */
 import { z } from "zod";
-import { boundedJsonObject, METADATA_LIMITS, PAYLOAD_LIMITS, SCHEMA_LIMITS, storedText } from "../core/json_limits.ts";
-import { mintKeyBody, scopeName } from "../core/keys.ts";
-import { KEY_START_LENGTH } from "../core/secrets.ts";
+import {
+  boundedJsonObject,
+  METADATA_LIMITS,
+  PAYLOAD_LIMITS,
+  SCHEMA_LIMITS,
+  storedText,
+} from "../core/contract/limits.ts";
+import { mintKeyBody, scopeName } from "../core/contract/agent_keys.ts";
+import { KEY_START_LENGTH } from "../core/contract/secrets.ts";
 
 /** The largest page of violations and of an inbox. */
 export const MAX_PAGE = 200;

@@ -2,7 +2,7 @@
 // inbox, acknowledging each event once handled. Run with the key in SVC_KEY:
 //   SVC_KEY=svc_live_… npm run agent            (loops until Ctrl-C)
 //   SVC_KEY=svc_live_… npm run agent -- --once  (handles what is waiting, then exits)
-import { AgentClient } from "../core/agent_client.ts";
+import { AgentClient } from "../core/agent/agent_client.ts";
 
 const key = Deno.env.get("SVC_KEY");
 if (!key) {

@@ -4,7 +4,7 @@
 // (data/app.db), and prints a walk-through. Ctrl-C stops both cleanly.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createCloud } from "../cloud/mod.ts";
-import { openCloudStorage } from "../cloud/libsql_storage.ts";
+import { openCloudStorage } from "../cloud/storage/libsql_cloud_storage.ts";
 import { createProject } from "../cloud/projects.ts";
 import { serve } from "../adapters/deno.ts";
 import { createNotesApp } from "./notes_app.ts";

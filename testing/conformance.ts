@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { manifestResponse, runResponse } from "../core/agent_routes.ts";
-import { errorEnvelopeSchema } from "../core/error_envelope.ts";
-import { keyListSchema, mintedKeySchema, revokedKeySchema } from "../core/key_responses.ts";
+import { manifestResponse, runResponse } from "../core/app/agent_routes.ts";
+import { errorEnvelopeSchema } from "../core/contract/error_envelope.ts";
+import { keyListSchema, mintedKeySchema, revokedKeySchema } from "../core/contract/key_responses.ts";
 import { invalidPayloads } from "./invalid_payloads.ts";
 import type { ConformanceCheck, ConformanceReport, IntentReport } from "./report.ts";
 

@@ -1,6 +1,6 @@
 // A project in a cloud database, created directly through the cloud's storage.
 import { createClient } from "@libsql/client";
-import { openCloudStorage } from "../../cloud/libsql_storage.ts";
+import { openCloudStorage } from "../../cloud/storage/libsql_cloud_storage.ts";
 import { createProject } from "../../cloud/projects.ts";
 
 /** A project's credentials. */

@@ -3,11 +3,11 @@
  *
  * @module
  */
-import { migrate, openDatabase } from "../../core/database.ts";
-import { openCloudStorage } from "../libsql_storage.ts";
-import { CLOUD_MIGRATIONS_TABLE, cloudMigrations } from "../migrations.ts";
+import { migrate, openDatabase } from "../../core/db/database.ts";
+import { openCloudStorage } from "../storage/libsql_cloud_storage.ts";
+import { CLOUD_MIGRATIONS_TABLE, cloudMigrations } from "../storage/cloud_migrations.ts";
 import { createProject, rotateSdkSecret } from "../projects.ts";
-import type { CloudStorage } from "../storage.ts";
+import type { CloudStorage } from "../storage/cloud_storage.ts";
 import type { DatabaseTarget } from "./database_url.ts";
 
 /** What a command prints: one JSON object for `--json`, and lines for people. */

@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { json } from "../../core/http.ts";
+import { json } from "../../core/http/json.ts";
 import type { CloudServices, RouteHandlers } from "../route_handler.ts";
-import type { InboxItem } from "../storage.ts";
+import type { InboxItem } from "../storage/cloud_storage.ts";
 
 /** What an inbox poll asks for, once validated. */
 interface PollQuery {

@@ -4,11 +4,11 @@
  *
  * @module
  */
-import { SvcError } from "../../core/errors.ts";
-import { json } from "../../core/http.ts";
-import { agentIdTaken, checkAgentId, mintAgentKey, publicKey } from "../../core/keys.ts";
-import { AGENT_KEY_PREFIX, hashSecret } from "../../core/secrets.ts";
-import { newViolation } from "../../core/violations.ts";
+import { SvcError } from "../../core/contract/errors.ts";
+import { json } from "../../core/http/json.ts";
+import { agentIdTaken, checkAgentId, mintAgentKey, publicKey } from "../../core/contract/agent_keys.ts";
+import { AGENT_KEY_PREFIX, hashSecret } from "../../core/contract/secrets.ts";
+import { newViolation } from "../../core/contract/violation.ts";
 import { recordUse } from "../auth.ts";
 import type { RouteHandlers } from "../route_handler.ts";
 

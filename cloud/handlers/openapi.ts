@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { openApiDocument } from "../../core/openapi.ts";
-import { PACKAGE_NAME, PACKAGE_VERSION } from "../../core/version.ts";
+import { openApiDocument } from "../../core/http/openapi.ts";
+import { PACKAGE_NAME, PACKAGE_VERSION } from "../../core/contract/version.ts";
 import type { RouteHandlers } from "../route_handler.ts";
 import { cloudRoutes } from "../routes.ts";
 

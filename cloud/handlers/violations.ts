@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { json } from "../../core/http.ts";
+import { json } from "../../core/http/json.ts";
 import type { RouteHandlers } from "../route_handler.ts";
 
 /** The violation handlers. */

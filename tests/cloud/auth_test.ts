@@ -1,10 +1,10 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createCloud } from "../../cloud/mod.ts";
-import { openCloudStorage } from "../../cloud/libsql_storage.ts";
+import { openCloudStorage } from "../../cloud/storage/libsql_cloud_storage.ts";
 import { createProject, rotateSdkSecret } from "../../cloud/projects.ts";
-import { call, type Project, startTestCloud, type TestCloud } from "./_cloud.ts";
-import { tempDir } from "./_temp_dir.ts";
+import { call, type Project, startTestCloud, type TestCloud } from "../fixtures/test_cloud.ts";
+import { tempDir } from "../fixtures/temp_dir.ts";
 
 describe("SDK auth", () => {
   let t: TestCloud;

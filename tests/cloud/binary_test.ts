@@ -5,8 +5,8 @@ import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { copyFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { repoRoot, run, serve } from "./_subprocess.ts";
-import { tempDir } from "./_temp_dir.ts";
+import { repoRoot, run, serve } from "../fixtures/subprocess.ts";
+import { tempDir } from "../fixtures/temp_dir.ts";
 
 const isNode = !("Deno" in globalThis) && !("Bun" in globalThis);
 const skip = isNode ? false : "the binary is built and tested once per suite run, in the Node run";
@@ -22,7 +22,7 @@ describe("dist/svc-cloud", { skip }, () => {
   test("builds with bun build --compile, libsql's native module embedded", async () => {
     const out = build.file("svc-cloud");
     const bun = join(repoRoot, "node_modules", ".bin", "bun");
-    const built = await run([bun, join(repoRoot, "cloud", "compile.ts"), out], repoRoot);
+    const built = await run([bun, join(repoRoot, "scripts", "compile_binary.ts"), out], repoRoot);
     assert.equal(built.code, 0, built.stderr);
     assert.ok(statSync(out).size > 1_000_000);
     copyFileSync(out, join(empty.path, "svc-cloud"));

@@ -3,9 +3,9 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { cliCommand, run, serve } from "./_subprocess.ts";
-import { cloudMigrations } from "../../cloud/migrations.ts";
-import { tempDir } from "./_temp_dir.ts";
+import { cliCommand, run, serve } from "../fixtures/subprocess.ts";
+import { cloudMigrations } from "../../cloud/storage/cloud_migrations.ts";
+import { tempDir } from "../fixtures/temp_dir.ts";
 
 describe("cloud/main.ts", () => {
   const dir = tempDir();

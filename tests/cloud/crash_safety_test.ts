@@ -5,8 +5,8 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { createClient } from "@libsql/client";
-import { tempDir } from "./_temp_dir.ts";
-import { createProjectCli, mintKeyVia, request, sdkHeaders, startCloudProcess } from "./_cloud_process.ts";
+import { tempDir } from "../fixtures/temp_dir.ts";
+import { createProjectCli, mintKeyVia, request, sdkHeaders, startCloudProcess } from "../fixtures/cloud_process.ts";
 
 const SENDERS = 4;
 const KILL_AFTER = 150; // confirmed events before the kill

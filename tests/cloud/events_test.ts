@@ -1,6 +1,6 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { event, startTestCloud, type TestCloud } from "./_cloud.ts";
+import { event, startTestCloud, type TestCloud } from "../fixtures/test_cloud.ts";
 
 describe("POST /v1/events", () => {
   let t: TestCloud;

@@ -1,6 +1,6 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { startTestCloud, type TestCloud } from "./_cloud.ts";
+import { startTestCloud, type TestCloud } from "../fixtures/test_cloud.ts";
 
 const intent = (name: string) => ({
   name,

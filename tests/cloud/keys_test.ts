@@ -1,7 +1,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { hashSecret } from "../../core/secrets.ts";
-import { startTestCloud, type TestCloud } from "./_cloud.ts";
+import { hashSecret } from "../../core/contract/secrets.ts";
+import { startTestCloud, type TestCloud } from "../fixtures/test_cloud.ts";
 
 describe("/v1/sdk/keys", () => {
   let t: TestCloud;

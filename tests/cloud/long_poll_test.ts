@@ -1,10 +1,10 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createCloud } from "../../cloud/mod.ts";
-import { openCloudStorage } from "../../cloud/libsql_storage.ts";
+import { openCloudStorage } from "../../cloud/storage/libsql_cloud_storage.ts";
 import { createProject } from "../../cloud/projects.ts";
-import { call, event, startTestCloud } from "./_cloud.ts";
-import { tempDir } from "./_temp_dir.ts";
+import { call, event, startTestCloud } from "../fixtures/test_cloud.ts";
+import { tempDir } from "../fixtures/temp_dir.ts";
 
 /** Fails a promise that does not settle in `ms`: a hang guard, not a speed assertion. */
 function settlesWithin<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {

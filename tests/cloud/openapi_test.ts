@@ -2,8 +2,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { cloudRoutes } from "../../cloud/routes.ts";
-import { openApiPath } from "../../core/openapi.ts";
-import { startTestCloud } from "./_cloud.ts";
+import { openApiPath } from "../../core/http/openapi.ts";
+import { startTestCloud } from "../fixtures/test_cloud.ts";
 
 type Doc = { openapi: string; paths: Record<string, Record<string, { security?: unknown[] }>> };
 

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { createClient } from "@libsql/client";
 import { createCloud } from "../../cloud/mod.ts";
 import { cloudRoutes } from "../../cloud/routes.ts";
-import { call, startTestCloud, type TestCloud } from "./_cloud.ts";
+import { call, startTestCloud, type TestCloud } from "../fixtures/test_cloud.ts";
 
 describe("handle()", () => {
   let t: TestCloud;

@@ -6,8 +6,15 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { createClient } from "@libsql/client";
-import { tempDir } from "./_temp_dir.ts";
-import { createProjectCli, mintKeyVia, type Reply, request, sdkHeaders, startCloudProcess } from "./_cloud_process.ts";
+import { tempDir } from "../fixtures/temp_dir.ts";
+import {
+  createProjectCli,
+  mintKeyVia,
+  type Reply,
+  request,
+  sdkHeaders,
+  startCloudProcess,
+} from "../fixtures/cloud_process.ts";
 
 const AGENTS = 4;
 const EVENTS_PER_AGENT = 60;

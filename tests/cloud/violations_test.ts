@@ -1,6 +1,6 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { startTestCloud, type TestCloud, violation } from "./_cloud.ts";
+import { startTestCloud, type TestCloud, violation } from "../fixtures/test_cloud.ts";
 
 describe("POST /v1/sdk/violations", () => {
   let t: TestCloud;

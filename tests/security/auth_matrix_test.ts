@@ -8,9 +8,9 @@ import { rotateSdkSecret } from "../../cloud/projects.ts";
 import { svcRouteTable } from "../fixtures/svc_table.ts";
 import type { Svc } from "../../mod.ts";
 import { asUser, BASE, mint, notesSvc, SCOPES } from "../fixtures/notes_svc.ts";
-import { type Answer, call, startTestCloud, type TestCloud } from "../cloud/_cloud.ts";
-import { CREDENTIAL_CASES, type Credentials, type RouteAuth } from "./_credentials.ts";
-import { ROUTES, setThrowawayKeyId } from "./_route_samples.ts";
+import { type Answer, call, startTestCloud, type TestCloud } from "../fixtures/test_cloud.ts";
+import { CREDENTIAL_CASES, type Credentials, type RouteAuth } from "../fixtures/credentials.ts";
+import { ROUTES, setThrowawayKeyId } from "../fixtures/route_samples.ts";
 
 const v1Table = cloudRoutes.map((r) => ({ id: `${r.method} ${r.path}`, auth: r.auth as RouteAuth }));
 const svcTable = svcRouteTable()

@@ -10,8 +10,8 @@ import { cloudRoutes } from "../../cloud/routes.ts";
 import { svcRouteTable } from "../fixtures/svc_table.ts";
 import type { Svc } from "../../mod.ts";
 import { BASE, mint, notesSvc, SCOPES } from "../fixtures/notes_svc.ts";
-import { startTestCloud, type TestCloud } from "../cloud/_cloud.ts";
-import { ROUTES, setThrowawayKeyId } from "./_route_samples.ts";
+import { startTestCloud, type TestCloud } from "../fixtures/test_cloud.ts";
+import { ROUTES, setThrowawayKeyId } from "../fixtures/route_samples.ts";
 import {
   assertSafeAnswer,
   duplicateKeyText,
@@ -19,7 +19,7 @@ import {
   hostileString,
   rawJsonText,
   rowCounts,
-} from "./_input_oracle.ts";
+} from "../fixtures/input_oracle.ts";
 
 /** Runs per route property: 19 routes × 100, plus the round-trip property. */
 export const RUNS = 100;

@@ -5,12 +5,12 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { type Client, createClient } from "@libsql/client";
-import type { RunningServer } from "../../core/server.ts";
+import type { RunningServer } from "../../core/http/serve_options.ts";
 import type { Svc } from "../../mod.ts";
 import { mint, notesSvc, run } from "../fixtures/notes_svc.ts";
 import { listen } from "../fixtures/servers.ts";
-import { rawRequest } from "./_raw_http.ts";
-import { rowCounts } from "./_input_oracle.ts";
+import { rawRequest } from "../fixtures/raw_http.ts";
+import { rowCounts } from "../fixtures/input_oracle.ts";
 
 describe("bodies that lie about themselves", () => {
   let svc: Svc;

@@ -3,10 +3,10 @@
 // projects see only their own data, and an agt_ id belongs to one user.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { hashSecret } from "../../core/secrets.ts";
+import { hashSecret } from "../../core/contract/secrets.ts";
 import type { Svc } from "../../mod.ts";
 import { asUser, errorOf, mint, notesSvc, run, SCOPES } from "../fixtures/notes_svc.ts";
-import { event, type Project, startTestCloud, type TestCloud, violation } from "../cloud/_cloud.ts";
+import { event, type Project, startTestCloud, type TestCloud, violation } from "../fixtures/test_cloud.ts";
 
 const AGT = "agt_6f1c2a4e-8b3d-4c5e-9f70-1a2b3c4d5e6f";
 

@@ -3,13 +3,13 @@
 // Retry-After; the limiter's memory stays bounded.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createCloudClient } from "../../core/cloud_client.ts";
-import { createRateLimiter } from "../../core/rate_limiter.ts";
-import { newViolation } from "../../core/violations.ts";
+import { createCloudClient } from "../../core/app/cloud_client.ts";
+import { createRateLimiter } from "../../core/http/rate_limiter.ts";
+import { newViolation } from "../../core/contract/violation.ts";
 import { cloudRoutes } from "../../cloud/routes.ts";
 import { asAgent, errorOf, mint, notesSvc, run, SCOPES } from "../fixtures/notes_svc.ts";
 import { listen } from "../fixtures/servers.ts";
-import { event, startTestCloud, violation } from "../cloud/_cloud.ts";
+import { event, startTestCloud, violation } from "../fixtures/test_cloud.ts";
 
 describe("the rate limiter", () => {
   test("allows a burst of `limit`, then refuses with the wait until the next token", () => {

@@ -3,13 +3,13 @@
 // are bounded by the schemas.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { RunningServer } from "../../core/server.ts";
-import { DEFAULT_BODY_LIMIT } from "../../core/http.ts";
+import type { RunningServer } from "../../core/http/serve_options.ts";
+import { DEFAULT_BODY_LIMIT } from "../../core/http/json.ts";
 import type { Svc } from "../../mod.ts";
 import { BASE, mint, notesSvc, run, SCOPES } from "../fixtures/notes_svc.ts";
 import { listen } from "../fixtures/servers.ts";
-import { event, startTestCloud, type TestCloud, violation } from "../cloud/_cloud.ts";
-import { rawRequest, streamHugeBody } from "./_raw_http.ts";
+import { event, startTestCloud, type TestCloud, violation } from "../fixtures/test_cloud.ts";
+import { rawRequest, streamHugeBody } from "../fixtures/raw_http.ts";
 
 const HUNDRED_MB = 100 * 1024 * 1024;
 const CHUNK = 64 * 1024;

@@ -7,13 +7,13 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { createCloud } from "../../cloud/mod.ts";
-import { openCloudStorage } from "../../cloud/libsql_storage.ts";
+import { openCloudStorage } from "../../cloud/storage/libsql_cloud_storage.ts";
 import { createProject, rotateSdkSecret } from "../../cloud/projects.ts";
-import type { RunningServer } from "../../core/server.ts";
+import type { RunningServer } from "../../core/http/serve_options.ts";
 import type { Svc } from "../../mod.ts";
 import { notesSvc, SCOPES } from "../fixtures/notes_svc.ts";
 import { listen } from "../fixtures/servers.ts";
-import { tempDir } from "../cloud/_temp_dir.ts";
+import { tempDir } from "../fixtures/temp_dir.ts";
 
 const dir = tempDir("svc-leak-");
 const logs: string[] = [];

@@ -1,0 +1,126 @@
+/**
+ * The cloud's schema, as numbered migrations. Every table starts with
+ * `cloud_` so the cloud can share a database with the app side's `app_*` tables.
+ *
+ * @module
+ */
+import type { Migration } from "../../core/db/database.ts";
+
+/** The table that records which cloud migrations are applied. */
+export const CLOUD_MIGRATIONS_TABLE = "svc_cloud_migrations";
+
+/** The cloud's migrations, oldest first. Never edit one that has shipped: add the next. */
+export const cloudMigrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: "projects and agent keys",
+    statements: [
+      `CREATE TABLE cloud_projects (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        secret_hash TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        secret_rotated_at TEXT
+      )`,
+      `CREATE TABLE cloud_keys (
+        id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES cloud_projects (id),
+        user_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        scopes TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        hash TEXT NOT NULL UNIQUE,
+        start TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        last_used_at TEXT,
+        revoked_at TEXT
+      )`,
+      "CREATE INDEX cloud_keys_by_user ON cloud_keys (project_id, user_id, created_at, id)",
+      `CREATE TABLE cloud_agent_claims (
+        project_id TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        claimed_at TEXT NOT NULL,
+        PRIMARY KEY (project_id, agent_id)
+      )`,
+    ],
+  },
+  {
+    version: 2,
+    name: "intent manifests and violations",
+    statements: [
+      `CREATE TABLE cloud_manifests (
+        project_id TEXT PRIMARY KEY REFERENCES cloud_projects (id),
+        intents TEXT NOT NULL,
+        scopes TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      )`,
+      `CREATE TABLE cloud_violations (
+        id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES cloud_projects (id),
+        key_id TEXT NOT NULL,
+        user_id TEXT,
+        intent TEXT,
+        kind TEXT NOT NULL,
+        severity TEXT NOT NULL,
+        message TEXT,
+        metadata TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      )`,
+      // One index per filter, each ending in the sort order, so every combination
+      // seeks by its most selective equality and reads newest first without sorting.
+      "CREATE INDEX cloud_violations_by_time ON cloud_violations (project_id, created_at DESC, id DESC)",
+      "CREATE INDEX cloud_violations_by_key ON cloud_violations (project_id, key_id, created_at DESC, id DESC)",
+      "CREATE INDEX cloud_violations_by_kind ON cloud_violations (project_id, kind, created_at DESC, id DESC)",
+      "CREATE INDEX cloud_violations_by_severity ON cloud_violations (project_id, severity, created_at DESC, id DESC)",
+    ],
+  },
+  {
+    version: 3,
+    name: "events and agent inboxes",
+    statements: [
+      // Each event goes to exactly one inbox, so an event and its inbox item are
+      // one row; AUTOINCREMENT keeps inbox ids (the cursors) from ever being reused.
+      `CREATE TABLE cloud_events (
+        inbox_id INTEGER PRIMARY KEY AUTOINCREMENT,
+        project_id TEXT NOT NULL REFERENCES cloud_projects (id),
+        event_id TEXT NOT NULL,
+        type TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        deliveries INTEGER NOT NULL DEFAULT 0,
+        acked_at TEXT,
+        UNIQUE (project_id, event_id)
+      )`,
+      "CREATE INDEX cloud_events_waiting ON cloud_events (project_id, agent_id, inbox_id) WHERE acked_at IS NULL",
+      "CREATE INDEX cloud_events_acknowledged ON cloud_events (acked_at) WHERE acked_at IS NOT NULL",
+    ],
+  },
+  {
+    version: 4,
+    name: "violation totals kept by triggers",
+    statements: [
+      // The total of an unfiltered (or kind/severity-filtered) violations page, without counting
+      // millions of rows: one small row per project, kind and severity, kept exact by triggers.
+      `CREATE TABLE cloud_violation_counts (
+        project_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        severity TEXT NOT NULL,
+        n INTEGER NOT NULL,
+        PRIMARY KEY (project_id, kind, severity)
+      ) WITHOUT ROWID`,
+      `INSERT INTO cloud_violation_counts (project_id, kind, severity, n)
+        SELECT project_id, kind, severity, COUNT(*) FROM cloud_violations GROUP BY project_id, kind, severity`,
+      `CREATE TRIGGER cloud_violations_counted AFTER INSERT ON cloud_violations BEGIN
+        INSERT INTO cloud_violation_counts (project_id, kind, severity, n)
+          VALUES (NEW.project_id, NEW.kind, NEW.severity, 1)
+          ON CONFLICT (project_id, kind, severity) DO UPDATE SET n = n + 1;
+      END`,
+      `CREATE TRIGGER cloud_violations_uncounted AFTER DELETE ON cloud_violations BEGIN
+        UPDATE cloud_violation_counts SET n = n - 1
+          WHERE project_id = OLD.project_id AND kind = OLD.kind AND severity = OLD.severity;
+      END`,
+    ],
+  },
+];

@@ -1,0 +1,47 @@
+/**
+ * The cloud's storage on libSQL: one implementation of {@linkcode CloudStorage}
+ * for `:memory:`, `file:` and remote (`libsql://`, `http://`) databases.
+ *
+ * @module
+ */
+import { type DatabaseInput, migrate, openDatabase } from "../../core/db/database.ts";
+import { CLOUD_MIGRATIONS_TABLE, cloudMigrations } from "./cloud_migrations.ts";
+import type { CloudStorage } from "./cloud_storage.ts";
+import { eventStorage } from "./libsql_events.ts";
+import { keyStorage } from "./libsql_keys.ts";
+import { projectStorage } from "./libsql_projects.ts";
+import { violationStorage } from "./libsql_violations.ts";
+
+/** Options of {@linkcode openCloudStorage}. */
+export interface CloudStorageOptions {
+  /** Auth token of a remote database (Turso). */
+  authToken?: string;
+}
+
+/**
+ * Opens the cloud's database and brings its schema to the newest version.
+ *
+ * @param db A libSQL URL or a Client (an injected Client is not closed by {@linkcode CloudStorage.close}).
+ * @param options The auth token of a remote database.
+ * @returns The storage.
+ * @throws {Error} When the database schema is newer than this build knows.
+ */
+export async function openCloudStorage(db: DatabaseInput, options: CloudStorageOptions = {}): Promise<CloudStorage> {
+  const { client, owned } = await openDatabase(db, { authToken: options.authToken });
+  try {
+    await migrate(client, CLOUD_MIGRATIONS_TABLE, cloudMigrations);
+  } catch (error) {
+    if (owned) client.close();
+    throw error;
+  }
+  return {
+    ...projectStorage(client),
+    ...keyStorage(client),
+    ...violationStorage(client),
+    ...eventStorage(client),
+    close() {
+      if (owned) client.close();
+      return Promise.resolve();
+    },
+  };
+}

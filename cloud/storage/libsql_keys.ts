@@ -1,0 +1,149 @@
+/**
+ * Agent keys and agentId claims on libSQL.
+ *
+ * @module
+ */
+import type { Client, InStatement, Row } from "@libsql/client";
+import type { KeyRecord } from "../../core/contract/agent_keys.ts";
+import { type CloudStorage, KEY_TOUCH_INTERVAL_MS } from "./cloud_storage.ts";
+import { parsed, text, textOrNull } from "../../core/db/rows.ts";
+
+/** The key part of {@linkcode CloudStorage}. */
+export type KeyStorage = Pick<
+  CloudStorage,
+  "insertKey" | "mirrorKey" | "listKeys" | "revokeKey" | "findKeyByHash" | "findKeyAuth" | "touchKey"
+>;
+
+const COLUMNS = "id, project_id, user_id, name, scopes, agent_id, hash, start, created_at, last_used_at, revoked_at";
+const slots = COLUMNS.split(", ").map(() => "?").join(", ");
+/** The agentId is claimed by the user (arguments: project, agentId, user). */
+const HELD_BY_USER = "EXISTS (SELECT 1 FROM cloud_agent_claims WHERE project_id = ? AND agent_id = ? AND user_id = ?)";
+
+/**
+ * Key queries on a client.
+ *
+ * @param client The database.
+ * @returns The key part of the storage.
+ */
+export function keyStorage(client: Client): KeyStorage {
+  return {
+    async insertKey(projectId, record, kind) {
+      if (kind !== "claim") {
+        await client.execute({
+          sql: `INSERT INTO cloud_keys (${COLUMNS}) VALUES (${slots})`,
+          args: values(projectId, record),
+        });
+        return true;
+      }
+      // Claim the agentId for this user unless someone holds it, then insert the
+      // key only if the claim is this user's: one atomic batch, no read-then-write race.
+      const [, inserted] = await client.batch([
+        claim(projectId, record),
+        {
+          sql: `INSERT INTO cloud_keys (${COLUMNS}) SELECT ${slots} WHERE ${HELD_BY_USER}`,
+          args: [...values(projectId, record), projectId, record.agentId, record.userId],
+        },
+      ], "write");
+      return inserted.rowsAffected === 1;
+    },
+    async mirrorKey(projectId, record) {
+      const claims = record.agentId.startsWith("agt_");
+      const statements: InStatement[] = claims ? [claim(projectId, record)] : [];
+      statements.push({
+        // Only for an agt_ id this user holds (claimed now or before). A revoked record never becomes
+        // active again: the first revocation time wins.
+        sql: `INSERT INTO cloud_keys (${COLUMNS}) SELECT ${slots} WHERE ${claims ? HELD_BY_USER : "1"}
+              ON CONFLICT (id) DO UPDATE SET name = excluded.name, scopes = excluded.scopes,
+                revoked_at = COALESCE(cloud_keys.revoked_at, excluded.revoked_at)
+              WHERE cloud_keys.project_id = excluded.project_id AND cloud_keys.hash = excluded.hash
+              ON CONFLICT DO NOTHING`,
+        args: [...values(projectId, record), ...(claims ? [projectId, record.agentId, record.userId] : [])],
+      });
+      const results = await client.batch(statements, "write");
+      if (results[results.length - 1].rowsAffected === 1) return "stored";
+      const rs = await client.execute({ sql: "SELECT project_id FROM cloud_keys WHERE id = ?", args: [record.id] });
+      if (rs.rows.length && text(rs.rows[0], "project_id") !== projectId) return "other_project";
+      return rs.rows.length === 0 && claims ? "agent_taken" : "hash_taken";
+    },
+    async listKeys(projectId, userId) {
+      const rs = await client.execute({
+        sql: `SELECT ${COLUMNS} FROM cloud_keys WHERE project_id = ? AND user_id = ? ORDER BY created_at, id`,
+        args: [projectId, userId],
+      });
+      return rs.rows.map(toKey);
+    },
+    async revokeKey(projectId, id, at) {
+      const rs = await client.execute({
+        sql:
+          "UPDATE cloud_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND project_id = ? RETURNING revoked_at",
+        args: [at, id, projectId],
+      });
+      return rs.rows.length ? text(rs.rows[0], "revoked_at") : null;
+    },
+    async findKeyAuth(hash) {
+      const rs = await client.execute({
+        sql: "SELECT id, project_id, agent_id, revoked_at, last_used_at FROM cloud_keys WHERE hash = ?",
+        args: [hash],
+      });
+      if (rs.rows.length === 0) return null;
+      const row = rs.rows[0];
+      return {
+        id: text(row, "id"),
+        projectId: text(row, "project_id"),
+        agentId: text(row, "agent_id"),
+        revokedAt: textOrNull(row, "revoked_at"),
+        lastUsedAt: textOrNull(row, "last_used_at"),
+      };
+    },
+    async findKeyByHash(hash) {
+      const rs = await client.execute({ sql: `SELECT ${COLUMNS} FROM cloud_keys WHERE hash = ?`, args: [hash] });
+      return rs.rows.length ? { projectId: text(rs.rows[0], "project_id"), record: toKey(rs.rows[0]) } : null;
+    },
+    async touchKey(id, at) {
+      const before = new Date(Date.parse(at) - KEY_TOUCH_INTERVAL_MS).toISOString();
+      await client.execute({
+        sql: "UPDATE cloud_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)",
+        args: [at, id, before],
+      });
+    },
+  };
+}
+
+function values(projectId: string, r: KeyRecord): (string | null)[] {
+  return [
+    r.id,
+    projectId,
+    r.userId,
+    r.name,
+    JSON.stringify(r.scopes),
+    r.agentId,
+    r.hash,
+    r.start,
+    r.createdAt,
+    r.lastUsedAt,
+    r.revokedAt,
+  ];
+}
+
+function claim(projectId: string, record: KeyRecord): InStatement {
+  return {
+    sql: `INSERT INTO cloud_agent_claims (project_id, agent_id, user_id, claimed_at) VALUES (?, ?, ?, ?)
+          ON CONFLICT DO NOTHING`,
+    args: [projectId, record.agentId, record.userId, record.createdAt],
+  };
+}
+
+function toKey(row: Row): KeyRecord {
+  return {
+    id: text(row, "id"),
+    userId: text(row, "user_id"),
+    name: text(row, "name"),
+    scopes: parsed<string[]>(row, "scopes"),
+    agentId: text(row, "agent_id"),
+    hash: text(row, "hash"),
+    start: text(row, "start"),
+    createdAt: text(row, "created_at"),
+    lastUsedAt: textOrNull(row, "last_used_at"),
+    revokedAt: textOrNull(row, "revoked_at"),
+  };
+}

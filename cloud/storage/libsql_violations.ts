@@ -1,0 +1,93 @@
+/**
+ * Violation reports on libSQL.
+ *
+ * @module
+ */
+import type { Client, InStatement, InValue, Row } from "@libsql/client";
+import type { CloudStorage, Severity, ViolationQuery, ViolationRecord } from "./cloud_storage.ts";
+import { integer, parsed, text, textOrNull } from "../../core/db/rows.ts";
+import { VIOLATION_COLUMNS, violationValues } from "../../core/contract/violation.ts";
+
+/** The violation part of {@linkcode CloudStorage}. */
+export type ViolationStorage = Pick<CloudStorage, "addViolation" | "listViolations">;
+
+/**
+ * Violation queries on a client.
+ *
+ * @param client The database.
+ * @returns The violation part of the storage.
+ */
+export function violationStorage(client: Client): ViolationStorage {
+  return {
+    async addViolation(projectId, v) {
+      await client.execute({
+        sql: `INSERT INTO cloud_violations (project_id, ${VIOLATION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        args: [projectId, ...violationValues(v)],
+      });
+    },
+    async listViolations(projectId, query) {
+      const { where, args } = filter(projectId, query);
+      // One read transaction, so the page and the total agree.
+      const [page, count] = await client.batch([
+        {
+          sql: `SELECT * FROM cloud_violations WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+          args: [...args, query.limit, query.offset],
+        },
+        totalOf(projectId, query, where, args),
+      ], "read");
+      return { violations: page.rows.map(toViolation), total: integer(count.rows[0], "total") };
+    },
+  };
+}
+
+/**
+ * The statement that counts a page's matches: from the per-kind-and-severity
+ * totals when only those filters apply (constant time at any size), else by
+ * counting the index range of the filter.
+ */
+function totalOf(projectId: string, query: ViolationQuery, where: string, args: InValue[]): InStatement {
+  if (query.keyId !== undefined || query.since !== undefined) {
+    return { sql: `SELECT COUNT(*) AS total FROM cloud_violations WHERE ${where}`, args };
+  }
+  const clauses = ["project_id = ?"];
+  const countArgs: InValue[] = [projectId];
+  for (const [column, value] of [["kind", query.kind], ["severity", query.severity]] as const) {
+    if (value === undefined) continue;
+    clauses.push(`${column} = ?`);
+    countArgs.push(value);
+  }
+  return {
+    sql: `SELECT COALESCE(SUM(n), 0) AS total FROM cloud_violation_counts WHERE ${clauses.join(" AND ")}`,
+    args: countArgs,
+  };
+}
+
+function filter(projectId: string, query: ViolationQuery): { where: string; args: InValue[] } {
+  const clauses = ["project_id = ?"];
+  const args: InValue[] = [projectId];
+  const equal = { key_id: query.keyId, kind: query.kind, severity: query.severity };
+  for (const [column, value] of Object.entries(equal)) {
+    if (value === undefined) continue;
+    clauses.push(`${column} = ?`);
+    args.push(value);
+  }
+  if (query.since !== undefined) {
+    clauses.push("created_at >= ?");
+    args.push(query.since);
+  }
+  return { where: clauses.join(" AND "), args };
+}
+
+function toViolation(row: Row): ViolationRecord {
+  return {
+    id: text(row, "id"),
+    keyId: text(row, "key_id"),
+    userId: textOrNull(row, "user_id"),
+    intent: textOrNull(row, "intent"),
+    kind: text(row, "kind"),
+    severity: text(row, "severity") as Severity,
+    message: textOrNull(row, "message"),
+    metadata: parsed<Record<string, unknown>>(row, "metadata"),
+    createdAt: text(row, "created_at"),
+  };
+}

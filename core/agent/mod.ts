@@ -1,0 +1,6 @@
+/**
+ * The agent side: a client for an app's `/svc/agent/*` routes and the cloud's inbox.
+ *
+ * @module
+ */
+export * from "./agent_client.ts";

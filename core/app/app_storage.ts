@@ -1,0 +1,73 @@
+/**
+ * What the app side stores: agent keys and, in local mode, violations. The
+ * handlers see this interface, never SQL.
+ *
+ * @module
+ */
+import type { AgentIdKind, KeyRecord } from "../contract/agent_keys.ts";
+import type { Violation } from "../contract/violation.ts";
+
+/** Something queued for the cloud: a key record to mirror (by id) or a violation to report. */
+export interface OutboxItem {
+  /** Order of sending. */
+  seq: number;
+  /** What to send. */
+  kind: "key" | "violation";
+  /** The key id or violation id. */
+  ref: string;
+  /** A violation's report as JSON (a key is read from its table when sent, to send its latest state). */
+  body: string | null;
+  /** Failed attempts so far. */
+  attempts: number;
+}
+
+/** Whether a write also queues its record for the cloud, in the same transaction. */
+export interface MirrorOption {
+  /** Queue the record in the outbox (hybrid mode). */
+  mirror?: boolean;
+}
+
+/** The app side's storage. */
+export interface AppStorage {
+  /**
+   * Stores a new key. For an `agt_` agentId (`kind` "claim") the id is claimed
+   * for the key's user in the same write, and nothing is stored when another
+   * user holds it.
+   *
+   * @returns `false` when the agentId belongs to another user.
+   */
+  insertKey(record: KeyRecord, kind: AgentIdKind, options?: MirrorOption): Promise<boolean>;
+  /** The user's keys, oldest first. */
+  listKeys(userId: string): Promise<KeyRecord[]>;
+  /** The key with this hash, revoked or not. */
+  findKeyByHash(hash: string): Promise<KeyRecord | null>;
+  /**
+   * Whether a key with this hash exists and when it was revoked: the one narrow read
+   * every agent request makes, so a revocation by any process is seen at once.
+   */
+  keyRevocationByHash(hash: string): Promise<{ revokedAt: string | null } | null>;
+  /**
+   * Revokes the user's key at `at` (once: a revoked key keeps its first time).
+   *
+   * @returns The record after revocation, or `null` when the user has no such key.
+   */
+  revokeKey(userId: string, id: string, at: string, options?: MirrorOption): Promise<KeyRecord | null>;
+  /** The key with this id. */
+  findKeyById(id: string): Promise<KeyRecord | null>;
+  /** Records when keys were last used, in one write. */
+  touchKeys(usedAt: ReadonlyMap<string, string>): Promise<void>;
+  /** Stores violations, in one write. */
+  insertViolations(violations: readonly Violation[], options?: MirrorOption): Promise<void>;
+  /** The oldest queued items, in order. */
+  outboxHead(limit: number): Promise<OutboxItem[]>;
+  /** Removes a sent item. */
+  outboxDone(seq: number): Promise<void>;
+  /** Counts a failed attempt. */
+  outboxFailed(seq: number): Promise<void>;
+  /** How many items wait. */
+  outboxSize(): Promise<number>;
+  /** The newest violations first. */
+  listViolations(options: { limit: number; keyId?: string }): Promise<Violation[]>;
+  /** Releases the database, when this storage opened it. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,187 @@
+/**
+ * The app server's client for the cloud's SDK routes (`/v1/sdk/*`, `/v1/events`),
+ * authenticated with the project's sdkSecret. Network failures and 5xx answers
+ * become `CLOUD_UNAVAILABLE`; the cloud's 4xx answers keep their code.
+ *
+ * @module
+ */
+import { ERROR_STATUS, type ErrorCode, isSvcError, SvcError } from "../contract/errors.ts";
+import type { KeyRecord, PublicKey } from "../contract/agent_keys.ts";
+import type { ManifestEntry } from "./intents.ts";
+import type { Violation } from "../contract/violation.ts";
+
+/** Where the cloud is and how this app authenticates to it. */
+export interface CloudConfig {
+  /** Base URL of the cloud, such as `https://svc.example.com`. */
+  endpoint: string;
+  /** `prj_…`. */
+  projectId: string;
+  /** `svcs_…`: keep it in server-side secret storage. */
+  sdkSecret: string;
+  /** Per-request timeout in milliseconds. Default 5000. */
+  timeoutMs?: number;
+}
+
+/** An event for an agent's inbox. */
+export interface EventInput {
+  /** Event kind, chosen by the app. */
+  type: string;
+  /** The inbox: `default`, a user id, or an `agt_<uuid>`. */
+  agentId: string;
+  /** Free-form object. */
+  payload: Record<string, unknown>;
+  /** Idempotency key: the same eventId is delivered once. Generated (ULID) when absent. */
+  eventId?: string;
+}
+
+/** The cloud's answer to one event. */
+export interface EmitResult {
+  /** The event's id. */
+  eventId: string;
+  /** The inbox item's id. */
+  inboxId: number;
+  /** `true` when this eventId was already stored (nothing new was delivered). */
+  duplicate: boolean;
+}
+
+/** A key as the cloud's verify route describes it. */
+export type CloudKey = Pick<KeyRecord, "id" | "userId" | "name" | "scopes" | "agentId">;
+
+/** The calls the SDK makes to the cloud. */
+export interface CloudClient {
+  /** `PUT /v1/sdk/intents`. */
+  putManifest(intents: ManifestEntry[], scopes: readonly string[]): Promise<void>;
+  /** `POST /v1/sdk/violations`. */
+  reportViolation(violation: Violation): Promise<void>;
+  /** `PUT /v1/sdk/keys/:id`: the hybrid mirror of a key record. */
+  mirrorKey(record: KeyRecord): Promise<void>;
+  /** `POST /v1/sdk/keys`. */
+  mintKey(userId: string, request: { name: string; scopes: string[]; agentId?: string }): Promise<
+    { id: string; name: string; scopes: string[]; agentId: string; key: string; createdAt: string }
+  >;
+  /** `GET /v1/sdk/keys?userId=`. */
+  listKeys(userId: string): Promise<PublicKey[]>;
+  /** `DELETE /v1/sdk/keys/:id`. */
+  revokeKey(id: string): Promise<{ id: string; revokedAt: string }>;
+  /** `POST /v1/sdk/keys/verify`: the key, or `null` when the cloud does not accept it. */
+  verifyKey(secret: string): Promise<CloudKey | null>;
+  /** `POST /v1/events`, one event or a batch. */
+  postEvents(events: Required<EventInput>[]): Promise<EmitResult[]>;
+}
+
+/**
+ * Creates the client.
+ *
+ * @param config Endpoint, project and secret.
+ * @returns The client.
+ */
+export function createCloudClient(config: CloudConfig): CloudClient {
+  const base = config.endpoint.replace(/\/+$/, "");
+  const timeoutMs = config.timeoutMs ?? 5000;
+  const headers = {
+    authorization: `Bearer ${config.sdkSecret}`,
+    "x-svc-project": config.projectId,
+    "content-type": "application/json",
+  };
+
+  // deno-lint-ignore no-explicit-any
+  async function call(method: string, path: string, body?: unknown): Promise<any> {
+    let res: Response;
+    try {
+      res = await fetch(base + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (cause) {
+      throw unavailable("The cloud cannot be reached", cause);
+    }
+    const data = await res.json().catch(() => null);
+    if (res.ok) return data;
+    const code = data?.error?.code as ErrorCode | undefined;
+    if (res.status >= 500 || code === undefined || !(code in ERROR_STATUS)) {
+      throw unavailable(`The cloud answered ${res.status}`, data?.error ?? res.status);
+    }
+    if (res.status === 401) {
+      throw unavailable("The cloud refused this app's sdkSecret or projectId", data.error);
+    }
+    if (res.status === 429) {
+      // Over the project's rate: the request was fine, so it is retried later, never dropped.
+      throw new SvcError("CLOUD_UNAVAILABLE", "The cloud is rate limiting this project", {
+        cause: data.error,
+        headers: { "retry-after": res.headers.get("retry-after") ?? "5" },
+      });
+    }
+    throw new SvcError(code, String(data.error.message), { details: data.error.details });
+  }
+
+  return {
+    async putManifest(intents, scopes) {
+      await call("PUT", "/v1/sdk/intents", { intents, scopes });
+    },
+    async reportViolation(v) {
+      const violation = {
+        apiKeyId: v.keyId,
+        userId: v.userId ?? undefined,
+        intent: v.intent ?? undefined,
+        kind: v.kind,
+        severity: v.severity,
+        message: v.message ?? undefined,
+        metadata: v.metadata,
+        at: v.createdAt,
+      };
+      await call("POST", "/v1/sdk/violations", { violation });
+    },
+    async mirrorKey(r) {
+      const { userId, name, scopes, agentId, hash, start, createdAt, revokedAt } = r;
+      await call("PUT", `/v1/sdk/keys/${encodeURIComponent(r.id)}`, {
+        userId,
+        name,
+        scopes,
+        agentId,
+        hash,
+        start,
+        createdAt,
+        revokedAt,
+      });
+    },
+    mintKey(userId, request) {
+      return call("POST", "/v1/sdk/keys", { userId, ...request });
+    },
+    async listKeys(userId) {
+      return (await call("GET", `/v1/sdk/keys?userId=${encodeURIComponent(userId)}`)).keys;
+    },
+    async revokeKey(id) {
+      const { revokedAt } = await call("DELETE", `/v1/sdk/keys/${encodeURIComponent(id)}`);
+      return { id, revokedAt };
+    },
+    async verifyKey(secret) {
+      const data = await call("POST", "/v1/sdk/keys/verify", { key: secret });
+      return data.valid === true ? data.key : null;
+    },
+    async postEvents(events) {
+      if (events.length === 1) {
+        const { eventId, inboxId, duplicate } = await call("POST", "/v1/events", events[0]);
+        return [{ eventId, inboxId, duplicate }];
+      }
+      const { results } = await call("POST", "/v1/events", { events });
+      return results.map((r: EmitResult) => ({ eventId: r.eventId, inboxId: r.inboxId, duplicate: r.duplicate }));
+    },
+  };
+}
+
+function unavailable(message: string, cause: unknown): SvcError {
+  return new SvcError("CLOUD_UNAVAILABLE", message, { cause, headers: { "retry-after": "5" } });
+}
+
+/**
+ * Tells whether a cloud call failed for a reason that may pass (network, 5xx,
+ * refused credentials) rather than because the request itself was wrong.
+ *
+ * @param error What the call threw.
+ * @returns `true` when retrying later makes sense.
+ */
+export function isTransient(error: unknown): boolean {
+  return isSvcError(error) ? error.code === "CLOUD_UNAVAILABLE" : true;
+}

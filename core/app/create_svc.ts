@@ -1,0 +1,254 @@
+/**
+ * `createSvc`: the app side. It serves the `/svc` routes from one
+ * `handle(Request): Promise<Response>`.
+ *
+ * @module
+ */
+import { ulid } from "ulid";
+import { type CloudClient, createCloudClient, type EmitResult, type EventInput } from "./cloud_client.ts";
+import { cloudKeys } from "./cloud_keys.ts";
+import { createOutbox, type Outbox } from "./outbox.ts";
+import { uploadManifest } from "./manifest_upload.ts";
+import { SvcError } from "../contract/errors.ts";
+import { DEFAULT_BODY_LIMIT, errorResponse, readJson } from "../http/json.ts";
+import { compileIntents } from "./intents.ts";
+import { createIntentRunner } from "./intent_runner.ts";
+import type { KeyService, VerifiedKey } from "./key_service.ts";
+import { openAppStorage } from "./libsql_app_storage.ts";
+import { localKeys } from "./local_keys.ts";
+import { createRateLimiter, type RateDecision, rateLimited } from "../http/rate_limiter.ts";
+import { createRouter, pathnameOf } from "../http/router.ts";
+import { AGENT_KEY_PREFIX, bearerToken } from "../contract/secrets.ts";
+import type { AppStorage } from "./app_storage.ts";
+import type { SvcContext, SvcRoute } from "../http/route.ts";
+import { svcRoutes } from "./svc_routes.ts";
+import { parseOrThrow } from "../http/validation.ts";
+import { createViolationQueue } from "./violation_queue.ts";
+import { newViolation, type Violation } from "../contract/violation.ts";
+import type { Svc, SvcConfig } from "./svc_config.ts";
+
+export type { Svc, SvcCloudConfig, SvcConfig, SvcMode } from "./svc_config.ts";
+
+/**
+ * Creates the app side of the toolkit.
+ *
+ * @param config Users, scopes, intents and storage.
+ * @returns `handle`, `ready`, `violations` and `close`.
+ *
+ * @example Serve /svc beside an app's own routes on Deno
+ * ```ts
+ * import { z } from "zod";
+ * import { createSvc, defineIntent } from "@svc/agent-access";
+ *
+ * const svc = createSvc({
+ *   userResolver: (req) => req.headers.get("x-demo-user"),
+ *   scopes: ["notes:read"],
+ *   storage: "file:./data/app.db",
+ *   intents: [defineIntent({
+ *     name: "notes.count",
+ *     title: "Count notes",
+ *     requiredScopes: ["notes:read"],
+ *     output: z.object({ count: z.number() }),
+ *     handler: () => ({ count: 3 }),
+ *   })],
+ * });
+ * // Deno.serve(withSvc(svc, app)); // /svc/* to the toolkit, everything else to the app
+ * ```
+ */
+export function createSvc(config: SvcConfig): Svc {
+  const mode = config.mode ?? "local";
+  if (!["local", "hybrid", "cloud"].includes(mode)) throw new Error(`Unknown mode "${mode}"`);
+  if (mode !== "local" && !config.cloud) {
+    throw new Error(`mode "${mode}" needs cloud: { endpoint, projectId, sdkSecret }`);
+  }
+  const log = config.logger ?? ((message: string, cause: unknown) => console.error(`[svc] ${message}`, cause));
+  const bodyLimit = config.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const perKey = config.rateLimit?.perKey ? createRateLimiter(config.rateLimit.perKey) : undefined;
+  const intents = compileIntents(config.intents ?? {}, config.scopes);
+  const cloud: CloudClient | undefined = mode === "local" ? undefined : createCloudClient(config.cloud!);
+  const mirror = mode !== "local";
+
+  let storage: AppStorage | undefined;
+  let keys: KeyService | undefined;
+  let outbox: Outbox | undefined;
+  let match: ReturnType<typeof createRouter<SvcRoute>> | undefined;
+  const closing = new AbortController();
+  const inFlight = new Set<Promise<unknown>>();
+
+  function track(work: Promise<unknown>): void {
+    inFlight.add(work);
+    work.finally(() => inFlight.delete(work));
+  }
+
+  const violationQueue = createViolationQueue({
+    write: async (batch) => {
+      await storage!.insertViolations(batch, { mirror });
+      outbox?.kick();
+    },
+    log,
+  });
+
+  function recordViolation(violation: Violation): void {
+    violationQueue.add(violation);
+    if (config.onViolation === undefined) return;
+    track(
+      Promise.resolve().then(() => config.onViolation!(violation)).catch((e) => log("onViolation failed", e)),
+    );
+  }
+
+  const ready = (async () => {
+    storage = await openAppStorage(config.storage ?? ":memory:", { authToken: config.storageAuthToken });
+    const sharedInbox = config.sharedInbox ?? false;
+    if (cloud) {
+      const { retryMinMs, retryMaxMs } = config.cloud!;
+      outbox = createOutbox({ storage, cloud, log, retryMinMs, retryMaxMs });
+      uploadManifest({
+        cloud,
+        entries: [...intents.values()].map((i) => i.manifest),
+        scopes: config.scopes,
+        projectId: config.cloud!.projectId,
+        retryMinMs,
+        retryMaxMs,
+        log,
+        signal: closing.signal,
+      });
+    }
+    keys = mode === "cloud"
+      ? cloudKeys(cloud!, { sharedInbox, cacheTtlMs: config.cloud!.keyCacheTtlMs })
+      : localKeys(storage, { sharedInbox, log, mirror, onQueued: () => outbox?.kick() });
+    const runner = createIntentRunner({
+      intents,
+      strictIntents: config.strictIntents ?? false,
+      validateResults: config.validateResults ?? false,
+      onAgentIntent: config.onAgentIntent,
+      recordViolation,
+    });
+    match = createRouter<SvcRoute>(
+      svcRoutes({
+        keys,
+        scopes: config.scopes,
+        runner,
+        intents,
+        acceptsOtherIntents: !config.strictIntents && config.onAgentIntent !== undefined,
+        mcp: config.mcp !== false,
+        openapi: config.openapi !== false,
+        bodyLimit,
+        log,
+      }),
+      "/svc",
+    );
+  })();
+  ready.catch((e) => log("storage could not be opened", e));
+
+  async function emitMany(events: EventInput[]): Promise<EmitResult[]> {
+    if (!cloud) {
+      throw new Error(
+        'emit needs the cloud: use mode "hybrid" or "cloud" with cloud: { endpoint, projectId, sdkSecret }',
+      );
+    }
+    return await cloud.postEvents(events.map((e) => ({ ...e, eventId: e.eventId ?? ulid() })));
+  }
+
+  async function resolveUser(req: Request): Promise<string> {
+    const user = await config.userResolver(req);
+    if (typeof user !== "string" || user.length === 0) {
+      throw new SvcError("UNAUTHORIZED", "Sign in to manage agent keys");
+    }
+    if (user.length > MAX_USER_ID) {
+      // The cloud keeps user ids (and agentIds) to 200 characters: refuse here what it would refuse later.
+      throw new SvcError("VALIDATION_ERROR", "Invalid request", {
+        details: { issues: [{ path: "userId", message: `The signed-in user's id is over ${MAX_USER_ID} characters` }] },
+      });
+    }
+    return user;
+  }
+
+  async function authenticateAgent(req: Request): Promise<VerifiedKey> {
+    const secret = bearerToken(req, AGENT_KEY_PREFIX);
+    if (secret === null) {
+      throw new SvcError(
+        "UNAUTHORIZED",
+        "An agent key is required: Authorization: Bearer svc_live_…",
+        BEARER_CHALLENGE,
+      );
+    }
+    const key = await keys!.verify(secret);
+    if (key === null || key.revokedAt !== null) {
+      if (key !== null) {
+        recordViolation(newViolation("REVOKED_KEY", {
+          keyId: key.id,
+          userId: key.userId,
+          message: "A revoked key was used",
+          metadata: { method: req.method, path: pathnameOf(req.url).slice(0, 200) },
+        }));
+      }
+      throw new SvcError("UNAUTHORIZED", "Invalid agent key", BEARER_CHALLENGE);
+    }
+    return key;
+  }
+
+  /** Refuses a request over the key's rate; the first refusal in a row is recorded. */
+  function limitRate(key: VerifiedKey, decision: RateDecision): void {
+    if (decision.allowed) return;
+    if (decision.first) {
+      recordViolation(newViolation("RATE_LIMITED", {
+        keyId: key.id,
+        userId: key.userId,
+        message: "The key went over its rate limit",
+        metadata: { retryAfterMs: decision.retryAfterMs },
+      }));
+    }
+    throw rateLimited(decision.retryAfterMs);
+  }
+
+  async function handle(req: Request): Promise<Response> {
+    try {
+      if (match === undefined) await ready;
+      const { route, params } = match!(req.method, pathnameOf(req.url));
+      const ctx = { req, params } as SvcContext;
+      if (route.auth === "user") ctx.user = await resolveUser(req);
+      else if (route.auth === "agent") {
+        ctx.key = await authenticateAgent(req);
+        if (route.rateLimited && perKey) limitRate(ctx.key, perKey.take(ctx.key.id));
+      }
+      if (route.body) ctx.body = parseOrThrow(route.body, await readJson(req, bodyLimit));
+      return await route.run(ctx);
+    } catch (error) {
+      return errorResponse(error, log);
+    }
+  }
+
+  return {
+    handle,
+    ready,
+    async violations(options = {}) {
+      await ready;
+      await Promise.allSettled([...inFlight, violationQueue.flush()]);
+      return storage!.listViolations({ limit: Math.min(options.limit ?? 50, 200), keyId: options.keyId });
+    },
+    async emit(event) {
+      return (await emitMany([event]))[0];
+    },
+    emitMany,
+    async sync() {
+      await ready;
+      await violationQueue.flush();
+      return outbox ? await outbox.sync() : 0;
+    },
+    async close() {
+      closing.abort();
+      await ready.catch(() => {});
+      await violationQueue.flush();
+      await outbox?.close();
+      await keys?.close();
+      await Promise.allSettled([...inFlight, violationQueue.flush()]);
+      await storage?.close();
+    },
+  };
+}
+
+/** The longest user id, as the cloud stores it. */
+const MAX_USER_ID = 200;
+
+/** RFC 6750: a 401 for a Bearer credential names the scheme (MCP clients rely on it). */
+const BEARER_CHALLENGE = { headers: { "www-authenticate": 'Bearer realm="svc"' } };

@@ -1,0 +1,239 @@
+/**
+ * The app side's storage on libSQL: a URL (`file:`, `:memory:`, remote) or an
+ * injected Client.
+ *
+ * @module
+ */
+import type { Client, InStatement, Row } from "@libsql/client";
+import { type DatabaseInput, migrate, openDatabase, type OpenDatabaseOptions } from "../db/database.ts";
+import { APP_MIGRATIONS, APP_MIGRATIONS_TABLE } from "./app_migrations.ts";
+import type { AgentIdKind, KeyRecord } from "../contract/agent_keys.ts";
+import type { AppStorage, MirrorOption, OutboxItem } from "./app_storage.ts";
+import { type Severity, type Violation, VIOLATION_COLUMNS, violationValues } from "../contract/violation.ts";
+
+/** Rows per multi-row INSERT (9 values each, far below SQLite's variable limit). */
+const ROWS_PER_INSERT = 100;
+const KEY_COLUMNS = "id, user_id, name, scopes, agent_id, hash, start, created_at, last_used_at, revoked_at";
+
+/**
+ * Opens the app side's storage and brings its schema up to date.
+ *
+ * @param input A libSQL URL or Client.
+ * @param options Auth token for a remote database.
+ * @returns The storage.
+ */
+export async function openAppStorage(input: DatabaseInput, options: OpenDatabaseOptions = {}): Promise<AppStorage> {
+  const { client, owned } = await openDatabase(input, options);
+  try {
+    await migrate(client, APP_MIGRATIONS_TABLE, APP_MIGRATIONS);
+  } catch (error) {
+    if (owned) client.close();
+    throw error;
+  }
+  return new LibsqlAppStorage(client, owned);
+}
+
+class LibsqlAppStorage implements AppStorage {
+  #client: Client;
+  #owned: boolean;
+
+  constructor(client: Client, owned: boolean) {
+    this.#client = client;
+    this.#owned = owned;
+  }
+
+  async insertKey(record: KeyRecord, kind: AgentIdKind, options: MirrorOption = {}): Promise<boolean> {
+    const values = [
+      record.id,
+      record.userId,
+      record.name,
+      JSON.stringify(record.scopes),
+      record.agentId,
+      record.hash,
+      record.start,
+      record.createdAt,
+      record.lastUsedAt,
+      record.revokedAt,
+    ];
+    const insert = kind === "claim"
+      ? {
+        sql: `INSERT INTO app_keys (${KEY_COLUMNS}) SELECT ?,?,?,?,?,?,?,?,?,?
+              WHERE EXISTS (SELECT 1 FROM app_agent_claims WHERE agent_id = ? AND user_id = ?)`,
+        args: [...values, record.agentId, record.userId],
+      }
+      : { sql: `INSERT INTO app_keys (${KEY_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)`, args: values };
+    const statements: InStatement[] = [insert];
+    if (kind === "claim") {
+      statements.unshift({
+        sql: "INSERT INTO app_agent_claims (agent_id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+        args: [record.agentId, record.userId, record.createdAt],
+      });
+    }
+    if (options.mirror) statements.push(enqueueKey(record.id, record.createdAt));
+    if (statements.length === 1) {
+      await this.#client.execute(insert);
+      return true;
+    }
+    const results = await this.#client.batch(statements, "write");
+    return results[kind === "claim" ? 1 : 0].rowsAffected === 1;
+  }
+
+  async listKeys(userId: string): Promise<KeyRecord[]> {
+    const rs = await this.#client.execute({
+      sql: `SELECT ${KEY_COLUMNS} FROM app_keys WHERE user_id = ? ORDER BY created_at, id`,
+      args: [userId],
+    });
+    return rs.rows.map(toKey);
+  }
+
+  async findKeyByHash(hash: string): Promise<KeyRecord | null> {
+    const rs = await this.#client.execute({ sql: `SELECT ${KEY_COLUMNS} FROM app_keys WHERE hash = ?`, args: [hash] });
+    return rs.rows.length ? toKey(rs.rows[0]) : null;
+  }
+
+  async keyRevocationByHash(hash: string): Promise<{ revokedAt: string | null } | null> {
+    const rs = await this.#client.execute({ sql: "SELECT revoked_at FROM app_keys WHERE hash = ?", args: [hash] });
+    if (rs.rows.length === 0) return null;
+    const at = rs.rows[0].revoked_at;
+    return { revokedAt: at === null ? null : String(at) };
+  }
+
+  async revokeKey(userId: string, id: string, at: string, options: MirrorOption = {}): Promise<KeyRecord | null> {
+    const revoke = {
+      sql:
+        `UPDATE app_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND user_id = ? RETURNING ${KEY_COLUMNS}`,
+      args: [at, id, userId],
+    };
+    if (!options.mirror) {
+      const rs = await this.#client.execute(revoke);
+      return rs.rows.length ? toKey(rs.rows[0]) : null;
+    }
+    const [rs] = await this.#client.batch([
+      revoke,
+      {
+        sql:
+          "INSERT INTO app_outbox (kind, ref, created_at) SELECT 'key', id, ? FROM app_keys WHERE id = ? AND user_id = ?",
+        args: [at, id, userId],
+      },
+    ], "write");
+    return rs.rows.length ? toKey(rs.rows[0]) : null;
+  }
+
+  async findKeyById(id: string): Promise<KeyRecord | null> {
+    const rs = await this.#client.execute({ sql: `SELECT ${KEY_COLUMNS} FROM app_keys WHERE id = ?`, args: [id] });
+    return rs.rows.length ? toKey(rs.rows[0]) : null;
+  }
+
+  async touchKeys(usedAt: ReadonlyMap<string, string>): Promise<void> {
+    if (usedAt.size === 0) return;
+    await this.#client.batch(
+      [...usedAt].map(([id, at]) => ({
+        sql: "UPDATE app_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)",
+        args: [at, id, at],
+      })),
+      "write",
+    );
+  }
+
+  async insertViolations(violations: readonly Violation[], options: MirrorOption = {}): Promise<void> {
+    // Multi-row statements: one prepared statement per chunk, not per violation.
+    const statements: InStatement[] = [];
+    for (let at = 0; at < violations.length; at += ROWS_PER_INSERT) {
+      const chunk = violations.slice(at, at + ROWS_PER_INSERT);
+      statements.push({
+        sql: `INSERT INTO app_violations (${VIOLATION_COLUMNS}) VALUES ${
+          chunk.map(() => "(?,?,?,?,?,?,?,?,?)").join(",")
+        }`,
+        args: chunk.flatMap(violationValues),
+      });
+      if (options.mirror) {
+        statements.push({
+          sql: `INSERT INTO app_outbox (kind, ref, body, created_at) VALUES ${
+            chunk.map(() => "('violation', ?, ?, ?)").join(",")
+          }`,
+          args: chunk.flatMap((v) => [v.id, JSON.stringify(v), v.createdAt]),
+        });
+      }
+    }
+    if (statements.length === 1) await this.#client.execute(statements[0]);
+    else if (statements.length > 1) await this.#client.batch(statements, "write");
+  }
+
+  async outboxHead(limit: number): Promise<OutboxItem[]> {
+    const rs = await this.#client.execute({
+      sql: "SELECT seq, kind, ref, body, attempts FROM app_outbox ORDER BY seq LIMIT ?",
+      args: [limit],
+    });
+    return rs.rows.map((r) => ({
+      seq: Number(r.seq),
+      kind: String(r.kind) as OutboxItem["kind"],
+      ref: String(r.ref),
+      body: r.body === null ? null : String(r.body),
+      attempts: Number(r.attempts),
+    }));
+  }
+
+  async outboxDone(seq: number): Promise<void> {
+    await this.#client.execute({ sql: "DELETE FROM app_outbox WHERE seq = ?", args: [seq] });
+  }
+
+  async outboxFailed(seq: number): Promise<void> {
+    await this.#client.execute({ sql: "UPDATE app_outbox SET attempts = attempts + 1 WHERE seq = ?", args: [seq] });
+  }
+
+  async outboxSize(): Promise<number> {
+    const rs = await this.#client.execute("SELECT COUNT(*) AS n FROM app_outbox");
+    return Number(rs.rows[0].n);
+  }
+
+  async listViolations(options: { limit: number; keyId?: string }): Promise<Violation[]> {
+    const where = options.keyId === undefined ? "" : "WHERE key_id = ?";
+    const rs = await this.#client.execute({
+      sql: `SELECT * FROM app_violations ${where} ORDER BY seq DESC LIMIT ?`,
+      args: options.keyId === undefined ? [options.limit] : [options.keyId, options.limit],
+    });
+    return rs.rows.map(toViolation);
+  }
+
+  close(): Promise<void> {
+    if (this.#owned) this.#client.close();
+    return Promise.resolve();
+  }
+}
+
+/** Queues a key for mirroring, if it was stored by the statements before it in the batch. */
+function enqueueKey(id: string, at: string): InStatement {
+  return {
+    sql: "INSERT INTO app_outbox (kind, ref, created_at) SELECT 'key', id, ? FROM app_keys WHERE id = ?",
+    args: [at, id],
+  };
+}
+
+function toKey(row: Row): KeyRecord {
+  return {
+    id: String(row.id),
+    userId: String(row.user_id),
+    name: String(row.name),
+    scopes: JSON.parse(String(row.scopes)),
+    agentId: String(row.agent_id),
+    hash: String(row.hash),
+    start: String(row.start),
+    createdAt: String(row.created_at),
+    lastUsedAt: row.last_used_at === null ? null : String(row.last_used_at),
+    revokedAt: row.revoked_at === null ? null : String(row.revoked_at),
+  };
+}
+
+function toViolation(row: Row): Violation {
+  return {
+    id: String(row.id),
+    keyId: String(row.key_id),
+    userId: row.user_id === null ? null : String(row.user_id),
+    intent: row.intent === null ? null : String(row.intent),
+    kind: String(row.kind),
+    severity: String(row.severity) as Severity,
+    message: row.message === null ? null : String(row.message),
+    metadata: JSON.parse(String(row.metadata)),
+    createdAt: String(row.created_at),
+  };
+}

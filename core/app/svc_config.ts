@@ -1,0 +1,95 @@
+/**
+ * The configuration of `createSvc` and the object it returns.
+ *
+ * @module
+ */
+import type { CloudConfig, EmitResult, EventInput } from "./cloud_client.ts";
+import type { DatabaseInput } from "../db/database.ts";
+import type { ErrorLogger } from "../http/json.ts";
+import type { IntentRegistry } from "./intents.ts";
+import type { FallbackHandler } from "./intent_runner.ts";
+import type { RateLimit } from "../http/rate_limiter.ts";
+import type { Violation } from "../contract/violation.ts";
+
+/**
+ * Where keys live and whether the cloud is used: `local` (keys in `storage`, no
+ * cloud), `hybrid` (keys in `storage`, mirrored to the cloud; events and reports
+ * through the cloud), `cloud` (keys in the cloud).
+ */
+export type SvcMode = "local" | "hybrid" | "cloud";
+
+/** The cloud settings of hybrid and cloud modes. */
+export interface SvcCloudConfig extends CloudConfig {
+  /** First retry delay of the outbox and the manifest upload, in milliseconds. Default 500. */
+  retryMinMs?: number;
+  /** Longest retry delay, in milliseconds. Default 30000. */
+  retryMaxMs?: number;
+  /** How long cloud mode trusts a key verification, in milliseconds. Default 2000. */
+  keyCacheTtlMs?: number;
+}
+
+/** The configuration of `createSvc`. */
+export interface SvcConfig {
+  /** The signed-in user of a request, from the app's own session; `null` when signed out. */
+  userResolver: (req: Request) => string | null | undefined | Promise<string | null | undefined>;
+  /** The scope names the app supports. */
+  scopes: readonly string[];
+  /** The intents, keyed by name (or an array): the source of truth. */
+  intents?: IntentRegistry;
+  /** Refuse intents outside the registry even when `onAgentIntent` is set. Default `false`. */
+  strictIntents?: boolean;
+  /** Check every result against its intent's output schema (`RESULT_VALIDATION_ERROR` on failure). Default `false`. */
+  validateResults?: boolean;
+  /** Runs intents outside the registry, unless `strictIntents`. */
+  onAgentIntent?: FallbackHandler;
+  /** Called with every recorded violation. */
+  onViolation?: (violation: Violation) => void | Promise<void>;
+  /** `local` (default), `hybrid` or `cloud`. */
+  mode?: SvcMode;
+  /** Endpoint, projectId and sdkSecret: required in hybrid and cloud modes. */
+  cloud?: SvcCloudConfig;
+  /**
+   * Where keys (local, hybrid), violations and the outbox to the cloud live: a libSQL URL or Client.
+   * Default `:memory:` (lost on restart).
+   */
+  storage?: DatabaseInput;
+  /** Auth token for a remote `storage` URL. */
+  storageAuthToken?: string;
+  /** Allow agentId `default`: one inbox shared by every agent of the app. Default `false`. */
+  sharedInbox?: boolean;
+  /** Largest request body in bytes. Default 1 MiB. */
+  bodyLimit?: number;
+  /**
+   * Rate limits, off by default. `perKey` limits `/svc/agent/run` per agent key: over it the answer is
+   * `429 RATE_LIMITED` with `Retry-After`, and one `RATE_LIMITED` violation is recorded per run of refusals.
+   */
+  rateLimit?: { perKey?: RateLimit };
+  /** Where causes of 5xx answers and background failures are logged. Default `console.error`. */
+  logger?: ErrorLogger;
+  /** Serve the Model Context Protocol at `POST /svc/mcp` (agent key). Default `true`. */
+  mcp?: boolean;
+  /** Serve the OpenAPI 3.1 document at `GET /svc/openapi.json`, without auth. Default `true`. */
+  openapi?: boolean;
+}
+
+/** The app side, returned by `createSvc`. */
+export interface Svc {
+  /** Serves `/svc/*`; answers 404 elsewhere. Safe to pass unbound. */
+  handle: (req: Request) => Promise<Response>;
+  /** Settles when storage is open and migrated; rejects if it cannot be. */
+  ready: Promise<void>;
+  /** The newest recorded violations (kept in `storage` in every mode). */
+  violations: (options?: { limit?: number; keyId?: string }) => Promise<Violation[]>;
+  /**
+   * Posts an event to an agent's inbox (hybrid and cloud modes). A retried emit with the same
+   * `eventId` is delivered once; one is generated (ULID) when absent. Throws `CLOUD_UNAVAILABLE`
+   * when the cloud cannot be reached, so the caller can retry.
+   */
+  emit: (event: EventInput) => Promise<EmitResult>;
+  /** Posts up to 500 events in one request, stored atomically. */
+  emitMany: (events: EventInput[]) => Promise<EmitResult[]>;
+  /** Sends what waits for the cloud now; resolves with how many items still wait (0 in local mode). */
+  sync: () => Promise<number>;
+  /** Writes what is pending and closes storage the toolkit opened. */
+  close: () => Promise<void>;
+}

@@ -1,0 +1,146 @@
+/**
+ * The agent key model shared by the app side and the cloud: the mint request,
+ * the stored record, the public view, and the `agentId` rules.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { SvcError } from "./errors.ts";
+import { storedText } from "./limits.ts";
+import { AGENT_KEY_PREFIX, hashSecret, KEY_START_LENGTH, mintSecret } from "./secrets.ts";
+
+/** The inbox shared by every agent of a project, where the config allows it. */
+export const SHARED_AGENT_ID = "default";
+
+const AGENT_ID = /^agt_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A scope name: 1..100 characters. */
+export const scopeName: z.ZodString = storedText(1, 100);
+
+/** The body of `POST /svc/keys`. */
+export const mintKeyBody = z.object({
+  name: storedText(1, 100),
+  scopes: z.array(scopeName).max(100),
+  agentId: storedText(1, 200).optional(),
+});
+
+/** What a mint request asks for, once validated. */
+export type MintKeyRequest = z.infer<typeof mintKeyBody>;
+
+/** A stored agent key. The plaintext is never part of it. */
+export interface KeyRecord {
+  /** UUID v4. */
+  id: string;
+  /** The owner. */
+  userId: string;
+  /** Display name. */
+  name: string;
+  /** Scopes held. */
+  scopes: string[];
+  /** The inbox this key reads. */
+  agentId: string;
+  /** SHA-256 of the plaintext, hex. */
+  hash: string;
+  /** The first 12 characters of the plaintext, for recognition. */
+  start: string;
+  /** ISO 8601. */
+  createdAt: string;
+  /** ISO 8601, or `null` when never used. */
+  lastUsedAt: string | null;
+  /** ISO 8601, or `null` while active. */
+  revokedAt: string | null;
+}
+
+/** A key as listed to its owner. */
+export type PublicKey = Omit<KeyRecord, "userId" | "hash">;
+
+/** A freshly minted key: its record and the plaintext, which exists only in the mint response. */
+export interface MintedKey {
+  /** What is stored. */
+  record: KeyRecord;
+  /** The `svc_live_…` plaintext. */
+  key: string;
+}
+
+/**
+ * Mints a key for a user. The caller stores `record` and returns `key` once.
+ *
+ * @param userId The owner.
+ * @param request Name, scopes and the agentId (already checked with {@linkcode checkAgentId}).
+ * @returns The record and the plaintext.
+ */
+export async function mintAgentKey(
+  userId: string,
+  request: { name: string; scopes: string[]; agentId: string },
+): Promise<MintedKey> {
+  const key = mintSecret(AGENT_KEY_PREFIX);
+  return {
+    key,
+    record: {
+      id: crypto.randomUUID(),
+      userId,
+      name: request.name,
+      scopes: [...new Set(request.scopes)],
+      agentId: request.agentId,
+      hash: await hashSecret(key),
+      start: key.slice(0, KEY_START_LENGTH),
+      createdAt: new Date().toISOString(),
+      lastUsedAt: null,
+      revokedAt: null,
+    },
+  };
+}
+
+/**
+ * The listed form of a key.
+ *
+ * @param record The stored record.
+ * @returns Everything but the owner and the hash.
+ */
+export function publicKey(record: KeyRecord): PublicKey {
+  const { id, name, scopes, agentId, createdAt, lastUsedAt, revokedAt, start } = record;
+  return { id, name, scopes, agentId, createdAt, lastUsedAt, revokedAt, start };
+}
+
+/** How an `agentId` asked for at minting is to be treated. */
+export type AgentIdKind = "user" | "shared" | "claim";
+
+/**
+ * Checks the form of an `agentId` asked for at minting: the user's own id, an
+ * `agt_<uuid>` (which the store must then claim for this user), or `default`
+ * where a shared inbox is allowed.
+ *
+ * @param userId The minting user.
+ * @param agentId The requested agentId, or undefined for the user's own.
+ * @param allowShared Whether `default` is allowed.
+ * @returns The agentId and what the store must do with it.
+ * @throws {SvcError} `VALIDATION_ERROR` for any other value.
+ */
+export function checkAgentId(
+  userId: string,
+  agentId: string | undefined,
+  allowShared: boolean,
+): { agentId: string; kind: AgentIdKind } {
+  if (agentId === undefined || agentId === userId) return { agentId: userId, kind: "user" };
+  if (agentId === SHARED_AGENT_ID && allowShared) return { agentId, kind: "shared" };
+  if (AGENT_ID.test(agentId)) return { agentId, kind: "claim" };
+  throw agentIdTaken(agentId);
+}
+
+/**
+ * The error for an agentId the user may not use.
+ *
+ * @param agentId The refused agentId.
+ * @returns A `VALIDATION_ERROR` pointing at `agentId`.
+ */
+export function agentIdTaken(agentId: string): SvcError {
+  return new SvcError("VALIDATION_ERROR", "agentId is not available to this user", {
+    details: {
+      issues: [{
+        path: "agentId",
+        message: `"${agentId.slice(0, 60)}" must be your user id, an unclaimed or own agt_<uuid>` +
+          (agentId === SHARED_AGENT_ID ? ", and the shared inbox is not enabled" : ""),
+      }],
+    },
+  });
+}

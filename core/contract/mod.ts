@@ -1,0 +1,16 @@
+/**
+ * What both sides share: the error model and its envelope, agent keys and
+ * secrets, violations, inbox items, the manifest and the limits of stored values.
+ *
+ * @module
+ */
+export * from "./agent_keys.ts";
+export * from "./error_envelope.ts";
+export * from "./errors.ts";
+export * from "./inbox_item.ts";
+export * from "./key_responses.ts";
+export * from "./limits.ts";
+export * from "./secrets.ts";
+export * from "./sha256.ts";
+export * from "./version.ts";
+export * from "./violation.ts";

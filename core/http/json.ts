@@ -1,0 +1,145 @@
+/**
+ * The HTTP envelope shared by `/svc` and `/v1`: JSON responses, the error
+ * envelope, and reading a JSON body under a size limit.
+ *
+ * @module
+ */
+import { isSvcError, SvcError } from "../contract/errors.ts";
+import { redactSecrets } from "../contract/secrets.ts";
+
+/** Where unexpected errors go. Only causes of 5xx answers are passed here. */
+export type ErrorLogger = (message: string, cause: unknown) => void;
+
+/** The default size limit of a request body: 1 MiB. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+const JSON_HEADERS = { "content-type": "application/json" } as const;
+
+/**
+ * Builds a JSON response.
+ *
+ * @param body Any JSON-serialisable value.
+ * @param status The HTTP status, 200 by default.
+ * @param headers Extra headers.
+ * @returns The response.
+ */
+export function json(body: unknown, status = 200, headers?: Record<string, string>): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS,
+  });
+}
+
+/**
+ * Turns any thrown value into the contract's error envelope. Unknown values
+ * become a generic `INTERNAL` 500 and their cause goes to `log`, never to the client.
+ *
+ * @param error Anything thrown.
+ * @param log Where the causes of 5xx answers are written.
+ * @returns The error response.
+ */
+export function errorResponse(error: unknown, log: ErrorLogger = defaultLogger): Response {
+  const { status, headers, body } = errorEnvelope(error, log);
+  return json(body, status, headers);
+}
+
+/** The contract's error body. */
+export interface ErrorEnvelope {
+  /** Always `false`. */
+  ok: false;
+  /** The machine code, a safe message and optional details. */
+  error: { code: string; message: string; details?: unknown };
+}
+
+/**
+ * Turns any thrown value into the contract's error envelope and its status,
+ * for transports that do not answer with a plain JSON response (MCP tool errors).
+ *
+ * @param error Anything thrown.
+ * @param log Where the causes of 5xx answers are written.
+ * @returns The status, extra headers and body.
+ */
+export function errorEnvelope(
+  error: unknown,
+  log: ErrorLogger = defaultLogger,
+): { status: number; headers?: Record<string, string>; body: ErrorEnvelope } {
+  const err = isSvcError(error) ? error : new SvcError("INTERNAL", "Internal error", { cause: error });
+  if (err.status >= 500 && err.cause !== undefined) log(`${err.code}: ${err.message}`, err.cause);
+  // Messages and details may echo request values: a secret sent in the wrong place is not echoed back.
+  const body: ErrorEnvelope["error"] = { code: err.code, message: redactSecrets(err.message) };
+  if (err.details !== undefined) {
+    const text = JSON.stringify(err.details);
+    const redacted = redactSecrets(text);
+    body.details = redacted === text ? err.details : JSON.parse(redacted);
+  }
+  return { status: err.status, headers: err.headers, body: { ok: false, error: body } };
+}
+
+function defaultLogger(message: string, cause: unknown): void {
+  console.error(`[svc] ${message}`, cause);
+}
+
+/**
+ * Reads a request body as JSON, enforcing `Content-Type: application/json` and
+ * a byte limit while reading, so that an oversized body is never buffered whole.
+ *
+ * @param req The request.
+ * @param limit The largest body accepted, in bytes.
+ * @returns The parsed value.
+ * @throws {SvcError} `INVALID_JSON` or `PAYLOAD_TOO_LARGE`.
+ */
+export async function readJson(req: Request, limit: number = DEFAULT_BODY_LIMIT): Promise<unknown> {
+  const type = req.headers.get("content-type");
+  if (type === null || !/^application\/json\s*(;|$)/i.test(type)) {
+    throw new SvcError("INVALID_JSON", "Content-Type must be application/json");
+  }
+  const declared = req.headers.get("content-length");
+  if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
+  const text = await readText(req, limit);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new SvcError("INVALID_JSON", "Request body is not valid JSON");
+  }
+}
+
+async function readText(req: Request, limit: number): Promise<string> {
+  if (req.body === null) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  const bytes = chunks.length === 1 ? chunks[0] : concat(chunks, size);
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new SvcError("INVALID_JSON", "Request body is not valid UTF-8");
+  }
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
+}
+
+function tooLarge(limit: number): SvcError {
+  // `Connection: close`: the rest of the body is never read, so the connection cannot carry another request.
+  return new SvcError("PAYLOAD_TOO_LARGE", `Request body exceeds ${limit} bytes`, {
+    details: { limit },
+    headers: { connection: "close" },
+  });
+}

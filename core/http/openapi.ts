@@ -1,0 +1,155 @@
+/**
+ * An OpenAPI 3.1 document generated from a route table: each route's method,
+ * path, auth and summary, and its body, query, path and response zod schemas
+ * (through `z.toJSONSchema`), with the contract's error envelope. Generic over
+ * the table, so `/svc` and the cloud's `/v1` share it.
+ *
+ * @module
+ */
+import type { z } from "zod";
+import { errorEnvelopeSchema } from "../contract/error_envelope.ts";
+import { type JsonSchema, toJsonSchema } from "../app/intents.ts";
+import { type SchemaComponents, schemaComponents } from "./openapi_components.ts";
+import type { RoutePattern } from "./router.ts";
+
+/** A route as documents see it. */
+export interface DocumentedRoute extends RoutePattern {
+  /** A stable name, used as the operationId when given. */
+  name?: string;
+  /** Who may call it: a key of {@linkcode OpenApiOptions.security}. */
+  auth: string;
+  /** One line. */
+  summary: string;
+  /** The success status. Default 200. */
+  status?: number;
+  /** The JSON body schema. */
+  body?: z.ZodType;
+  /** The query schema (an object). */
+  query?: z.ZodType;
+  /** The path parameter schema (an object); without one, each `:name` is a string. */
+  params?: z.ZodType;
+  /** The success body schema. */
+  response?: z.ZodType;
+}
+
+/** What to document. */
+export interface OpenApiOptions {
+  /** `info`: title, version and description. */
+  info: { title: string; version: string; description?: string };
+  /** The route table. */
+  routes: readonly DocumentedRoute[];
+  /**
+   * For each auth kind, the security schemes a caller must present together
+   * (`{}` for none), such as `{ agent: { agentKey: { type: "http", scheme: "bearer" } } }`.
+   */
+  security: Record<string, Record<string, JsonSchema>>;
+  /**
+   * Adds named schemas and adjusts operations, keyed `"POST /svc/agent/run"`:
+   * the returned fields replace the operation's (`responses` are merged).
+   */
+  extend?: (components: SchemaComponents) => Record<string, JsonSchema>;
+}
+
+const ERROR_RESPONSE = { $ref: "#/components/responses/Error" };
+
+/**
+ * Builds the document.
+ *
+ * @param options Info, routes, security schemes and extensions.
+ * @returns The OpenAPI 3.1 document, as plain JSON.
+ * @throws {Error} When a route's auth kind has no entry in `security`.
+ */
+export function openApiDocument(options: OpenApiOptions): JsonSchema {
+  const components = schemaComponents();
+  const error = components.add("Error", toJsonSchema(errorEnvelopeSchema, "output"));
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const route of options.routes) {
+    const schemes = options.security[route.auth];
+    if (schemes === undefined) throw new Error(`No security schemes for auth "${route.auth}" (${route.path})`);
+    (paths[openApiPath(route.path)] ??= {})[route.method.toLowerCase()] = operation(route, schemes, components);
+  }
+  for (const [at, extra] of Object.entries(options.extend?.(components) ?? {})) {
+    const [method, path] = at.split(" ");
+    const op = paths[openApiPath(path)]?.[method.toLowerCase()];
+    if (op === undefined) throw new Error(`extend names no route: ${at}`);
+    Object.assign(op, extra, { responses: { ...op.responses as object, ...extra.responses as object } });
+  }
+  const securitySchemes = Object.assign({}, ...Object.values(options.security));
+  return {
+    openapi: "3.1.0",
+    info: options.info,
+    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
+    paths,
+    components: {
+      schemas: components.schemas,
+      responses: {
+        Error: {
+          description: "The error envelope: `{ ok: false, error: { code, message, details? } }`",
+          content: { "application/json": { schema: error } },
+        },
+      },
+      securitySchemes,
+    },
+  };
+}
+
+function operation(route: DocumentedRoute, schemes: Record<string, JsonSchema>, components: SchemaComponents) {
+  const id = route.name ?? `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+/g, "_")}`;
+  const parameters = [...pathParameters(route), ...objectParameters(route.query, "query")];
+  const status = String(route.status ?? 200);
+  const responses: Record<string, unknown> = {
+    [status]: {
+      description: route.summary,
+      content: {
+        "application/json": {
+          schema: route.response ? components.add(`${id}.response`, toJsonSchema(route.response, "output")) : {},
+        },
+      },
+    },
+  };
+  const secured = Object.keys(schemes).length > 0;
+  if (route.body || route.query || parameters.length) responses["400"] = ERROR_RESPONSE;
+  if (secured) responses["401"] = ERROR_RESPONSE;
+  if (route.params || route.path.includes("/:")) responses["404"] = ERROR_RESPONSE;
+  if (route.body) responses["413"] = ERROR_RESPONSE;
+  responses.default = ERROR_RESPONSE;
+  const op: JsonSchema = {
+    operationId: id,
+    summary: route.summary,
+    tags: [route.path.split("/")[2] ?? "root"],
+    security: secured ? [Object.fromEntries(Object.keys(schemes).map((name) => [name, []]))] : [],
+    responses,
+  };
+  if (parameters.length) op.parameters = parameters;
+  if (route.body) {
+    op.requestBody = {
+      required: true,
+      content: { "application/json": { schema: components.add(`${id}.body`, toJsonSchema(route.body, "input")) } },
+    };
+  }
+  return op;
+}
+
+/** `/svc/keys/:id` → `/svc/keys/{id}`. */
+export function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
+}
+
+function pathParameters(route: DocumentedRoute): JsonSchema[] {
+  const described = objectParameters(route.params, "path");
+  return [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map(([, name]) =>
+    described.find((p) => p.name === name) ?? { name, in: "path", required: true, schema: { type: "string" } }
+  );
+}
+
+function objectParameters(schema: z.ZodType | undefined, where: "query" | "path"): JsonSchema[] {
+  if (schema === undefined) return [];
+  const json = toJsonSchema(schema, "input");
+  const required = new Set((json.required ?? []) as string[]);
+  return Object.entries((json.properties ?? {}) as Record<string, JsonSchema>).map(([name, property]) => {
+    const { description, ...rest } = property;
+    const parameter: JsonSchema = { name, in: where, required: where === "path" || required.has(name), schema: rest };
+    if (description !== undefined) parameter.description = description;
+    return parameter;
+  });
+}

@@ -1,0 +1,60 @@
+/**
+ * Validation of request values against zod schemas, with failures turned into
+ * the contract's `details.issues: [{ path, message }]`.
+ *
+ * @module
+ */
+import type { z } from "zod";
+import { type ErrorCode, SvcError } from "../contract/errors.ts";
+
+/** One validation problem: a dotted path to the value (`""` for the root) and what is wrong. */
+export interface Issue {
+  /** Dotted path, such as `scopes.1`; empty for the value itself. */
+  path: string;
+  /** Human-readable text. */
+  message: string;
+}
+
+const MAX_ISSUES = 20;
+
+/**
+ * Converts zod issues into the contract's issue list (at most 20).
+ *
+ * @param issues The issues of a failed `safeParse`.
+ * @returns Plain `{ path, message }` records.
+ */
+export function toIssues(issues: readonly z.core.$ZodIssue[]): Issue[] {
+  return flatten(issues, []).slice(0, MAX_ISSUES);
+}
+
+/** A value that matched no option of a union gets every option's issues, so each names a real field. */
+function flatten(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]): Issue[] {
+  return issues.flatMap((issue) => {
+    const path = [...prefix, ...issue.path];
+    if (issue.code === "invalid_union" && issue.errors.length > 0) {
+      return issue.errors.flatMap((option) => flatten(option, path));
+    }
+    return [{ path: path.map(String).join("."), message: issue.message }];
+  });
+}
+
+/**
+ * Parses a value with a schema, or throws the contract's validation error.
+ *
+ * @param schema The zod schema.
+ * @param value The untrusted value.
+ * @param code The error code on failure, `VALIDATION_ERROR` by default.
+ * @param message The error message on failure.
+ * @returns The parsed value.
+ * @throws {SvcError} With `details.issues`.
+ */
+export function parseOrThrow<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  code: ErrorCode = "VALIDATION_ERROR",
+  message = "Invalid request",
+): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new SvcError(code, message, { details: { issues: toIssues(result.error.issues) } });
+}

@@ -1,0 +1,193 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { z } from "zod";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { createIntentRunner } from "../../../core/app/intent_runner.ts";
+import { compileIntents } from "../../../core/app/intents.ts";
+import { openAppStorage } from "../../../core/app/libsql_app_storage.ts";
+import { localKeys } from "../../../core/app/local_keys.ts";
+import { openApiDocument, openApiPath } from "../../../core/http/openapi.ts";
+import type { SvcRoute } from "../../../core/http/route.ts";
+import { svcRoutes } from "../../../core/app/svc_routes.ts";
+import { asAgent, asUser, intents, mint, notesSvc, run, SCOPES } from "../../fixtures/notes_svc.ts";
+
+type Doc = { paths: Record<string, Record<string, Record<string, unknown>>>; components: Record<string, unknown> };
+
+async function documentOf(overrides: Parameters<typeof notesSvc>[0] = {}): Promise<Doc> {
+  const svc = notesSvc(overrides);
+  try {
+    const res = await svc.handle(new Request("http://app.test/svc/openapi.json"));
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("content-type"), "application/json");
+    return await res.json();
+  } finally {
+    await svc.close();
+  }
+}
+
+/** The /svc route table, built the way createSvc builds it (every option on). */
+async function svcRouteTable(): Promise<{ routes: SvcRoute[]; close: () => Promise<void> }> {
+  const storage = await openAppStorage(":memory:", {});
+  const keys = localKeys(storage, { sharedInbox: false, log: () => {} });
+  const compiled = compileIntents(intents, SCOPES);
+  const runner = createIntentRunner({
+    intents: compiled,
+    strictIntents: true,
+    validateResults: false,
+    recordViolation: () => {},
+  });
+  const routes = svcRoutes({
+    keys,
+    scopes: SCOPES,
+    runner,
+    intents: compiled,
+    acceptsOtherIntents: false,
+    mcp: true,
+    openapi: true,
+    bodyLimit: 1,
+    log() {},
+  });
+  return { routes, close: async () => (await keys.close(), await storage.close()) };
+}
+
+const operations = (doc: Doc) =>
+  Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`));
+
+test("the document names every route of the /svc table and no route that does not exist", async () => {
+  const doc = await documentOf();
+  const table = await svcRouteTable();
+  try {
+    const fromTable = table.routes.map((r) => `${r.method} ${openApiPath(r.path)}`);
+    assert.deepEqual(operations(doc).sort(), fromTable.sort());
+  } finally {
+    await table.close();
+  }
+});
+
+test("every operation in the document is served by handle(), never answered NOT_FOUND or 405", async () => {
+  const svc = notesSvc();
+  try {
+    for (const op of operations(await documentOf())) {
+      const [method, path] = op.split(" ");
+      const res = await svc.handle(new Request(`http://app.test${path.replace(/\{\w+\}/g, "x")}`, { method }));
+      const body = await res.text();
+      assert.ok(res.status !== 405 && !(res.status === 404 && body.includes('"NOT_FOUND"')), `${op}: ${body}`);
+    }
+  } finally {
+    await svc.close();
+  }
+});
+
+test("the document is valid OpenAPI 3.1 and its references resolve", async () => {
+  const validator = new Validator();
+  const result = await validator.validate(await documentOf({ onAgentIntent: () => null }));
+  assert.deepEqual(result.errors, undefined);
+  assert.equal(result.valid, true);
+  assert.equal(validator.version, "3.1");
+  assert.doesNotThrow(() => validator.resolveRefs());
+});
+
+test("each intent's payload and result are named schemas, and /svc/agent/run has one body per intent", async () => {
+  const doc = await documentOf();
+  const schemas = doc.components.schemas as Record<string, { properties?: Record<string, unknown> }>;
+  for (const intent of intents) {
+    assert.ok(schemas[`${intent.name}.input`], `${intent.name}.input`);
+    assert.ok(schemas[`${intent.name}.output`], `${intent.name}.output`);
+  }
+  assert.deepEqual(Object.keys(schemas["notes.create.input"].properties!), ["title", "body"]);
+  const runBody = (doc.paths["/svc/agent/run"].post.requestBody as {
+    content: { "application/json": { schema: { oneOf: { properties: { intent: unknown; payload: unknown } }[] } } };
+  }).content["application/json"].schema;
+  assert.equal(runBody.oneOf.length, intents.length);
+  assert.deepEqual(runBody.oneOf[0].properties.intent, { const: "notes.create" });
+  assert.deepEqual(runBody.oneOf[0].properties.payload, { $ref: "#/components/schemas/notes.create.input" });
+});
+
+test("routes declare their auth as security schemes, and GET /svc/openapi.json needs none", async () => {
+  const doc = await documentOf();
+  assert.deepEqual(doc.paths["/svc/keys"].post.security, [{ appSession: [] }]);
+  assert.deepEqual(doc.paths["/svc/agent/run"].post.security, [{ agentKey: [] }]);
+  assert.deepEqual(doc.paths["/svc/mcp"].post.security, [{ agentKey: [] }]);
+  assert.deepEqual(doc.paths["/svc/openapi.json"].get.security, []);
+  const errors = doc.paths["/svc/agent/run"].post.responses as Record<string, unknown>;
+  assert.deepEqual(errors["401"], { $ref: "#/components/responses/Error" });
+});
+
+test("the real answers of the /svc routes match the response schemas the document is built from", async () => {
+  const table = await svcRouteTable();
+  const svc = notesSvc();
+  try {
+    const schema = (method: string, path: string) => table.routes.find((r) => r.method === method && r.path === path)!;
+    const check = async (route: SvcRoute, res: Response) => {
+      assert.equal(res.status, route.status ?? 200, route.path);
+      const parsed = route.response!.safeParse(await res.json());
+      assert.ok(parsed.success, `${route.method} ${route.path}: ${JSON.stringify(parsed.error?.issues)}`);
+    };
+    const minted = await asUser(svc, "alice", "POST", "/svc/keys", { name: "k", scopes: ["notes:write"] });
+    await check(schema("POST", "/svc/keys"), minted.clone());
+    const { key, id } = await minted.json();
+    await check(schema("GET", "/svc/agent/intents"), await asAgent(svc, key, "GET", "/svc/agent/intents"));
+    await check(schema("POST", "/svc/agent/run"), await run(svc, key, "notes.create", { title: "t" }));
+    await check(schema("GET", "/svc/keys"), await asUser(svc, "alice", "GET", "/svc/keys"));
+    await check(schema("DELETE", "/svc/keys/:id"), await asUser(svc, "alice", "DELETE", `/svc/keys/${id}`));
+    const undocumented = table.routes.filter((r) => r.response === undefined).map((r) => r.path);
+    assert.deepEqual(undocumented, ["/svc/mcp", "/svc/openapi.json"], "only MCP and the document itself");
+  } finally {
+    await svc.close();
+    await table.close();
+  }
+});
+
+test("openapi: false removes /svc/openapi.json", async () => {
+  const svc = notesSvc({ openapi: false });
+  try {
+    assert.equal((await svc.handle(new Request("http://app.test/svc/openapi.json"))).status, 404);
+    await mint(svc, "alice", []);
+  } finally {
+    await svc.close();
+  }
+});
+
+test("the generator documents any route table: query, path and status, several schemes, recursive schemas", async () => {
+  type Tree = { name: string; children: Tree[] };
+  const tree: z.ZodType<Tree> = z.object({
+    name: z.string(),
+    get children() {
+      return z.array(tree);
+    },
+  });
+  const doc = openApiDocument({
+    info: { title: "cloud", version: "1" },
+    security: {
+      sdk: { sdkSecret: { type: "http", scheme: "bearer" }, project: { type: "apiKey", in: "header", name: "x-p" } },
+      none: {},
+    },
+    routes: [
+      {
+        method: "GET",
+        path: "/v1/things/:thingId",
+        auth: "sdk",
+        summary: "Read a thing",
+        params: z.object({ thingId: z.uuid() }),
+        query: z.object({ limit: z.coerce.number().int().max(200).optional().describe("Page size") }),
+        response: tree,
+      },
+      { method: "POST", path: "/v1/things", auth: "none", summary: "Make one", status: 202, body: tree },
+    ],
+  }) as unknown as Doc;
+  const get = doc.paths["/v1/things/{thingId}"].get;
+  assert.deepEqual(get.security, [{ sdkSecret: [], project: [] }]);
+  const parameters = get.parameters as { name: string; in: string; required: boolean; schema: { format?: string } }[];
+  assert.deepEqual(parameters.map((p) => [p.name, p.in, p.required]), [["thingId", "path", true], [
+    "limit",
+    "query",
+    false,
+  ]]);
+  assert.equal(parameters[0].schema.format, "uuid");
+  assert.ok((doc.paths["/v1/things"].post.responses as Record<string, unknown>)["202"]);
+  assert.doesNotMatch(JSON.stringify(doc), /"#"|#\/\$defs/, "references point into components");
+  const validator = new Validator();
+  const result = await validator.validate(doc as unknown as Record<string, unknown>);
+  assert.equal(result.valid, true, JSON.stringify(result.errors));
+  assert.doesNotThrow(() => validator.resolveRefs());
+});

@@ -1,0 +1,23 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { sha256 } from "../../../core/contract/sha256.ts";
+
+const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+
+describe("sha256", () => {
+  test("sha256() matches crypto.subtle at every padding boundary and for random bytes", async () => {
+    const lengths = [0, 1, 3, 49, 55, 56, 57, 63, 64, 65, 119, 120, 127, 128, 129, 1000];
+    for (const length of lengths) {
+      const bytes = crypto.getRandomValues(new Uint8Array(length));
+      const expected = hex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
+      assert.equal(hex(sha256(bytes)), expected, `length ${length}`);
+    }
+  });
+
+  test("sha256() gives the published digest of 'abc'", () => {
+    assert.equal(
+      hex(sha256(new TextEncoder().encode("abc"))),
+      "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+    );
+  });
+});
