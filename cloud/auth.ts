@@ -5,13 +5,13 @@
  *
  * @module
  */
-import { SvcError } from "../core/contract/errors.ts";
 import {
   AGENT_KEY_PREFIX,
   bearerToken,
   hashSecret,
   SDK_SECRET_PREFIX,
   timingSafeEqual,
+  unauthorized,
 } from "../core/contract/secrets.ts";
 import { type CloudStorage, KEY_TOUCH_INTERVAL_MS } from "./storage/cloud_storage.ts";
 
@@ -49,11 +49,13 @@ const NO_PROJECT_HASH = "0".repeat(64);
 export async function authenticateSdk(req: Request, storage: CloudStorage): Promise<SdkCaller> {
   const secret = bearerToken(req, SDK_SECRET_PREFIX);
   const projectId = req.headers.get(PROJECT_HEADER);
-  if (secret === null || projectId === null || !PROJECT_ID.test(projectId)) throw unauthorized();
+  if (secret === null || projectId === null || !PROJECT_ID.test(projectId)) {
+    throw unauthorized("Missing or invalid credentials");
+  }
   const [secretHash, hash] = await Promise.all([storage.projectSecretHash(projectId), hashSecret(secret)]);
   // Compare even when the project is unknown, so both failures take the same time.
   const matches = timingSafeEqual(hash, secretHash ?? NO_PROJECT_HASH);
-  if (secretHash === null || !matches) throw unauthorized();
+  if (secretHash === null || !matches) throw unauthorized("Missing or invalid credentials");
   return { projectId };
 }
 
@@ -68,9 +70,9 @@ export async function authenticateSdk(req: Request, storage: CloudStorage): Prom
  */
 export async function authenticateAgent(req: Request, storage: CloudStorage): Promise<AgentCaller> {
   const key = bearerToken(req, AGENT_KEY_PREFIX);
-  if (key === null) throw unauthorized();
+  if (key === null) throw unauthorized("Missing or invalid credentials");
   const found = await storage.findKeyAuth(await hashSecret(key));
-  if (found === null || found.revokedAt !== null) throw unauthorized();
+  if (found === null || found.revokedAt !== null) throw unauthorized("Missing or invalid credentials");
   await recordUse(storage, found.id, found.lastUsedAt);
   return { projectId: found.projectId, agentId: found.agentId, keyId: found.id };
 }
@@ -87,10 +89,4 @@ export async function recordUse(storage: CloudStorage, keyId: string, lastUsedAt
   const now = Date.now();
   if (lastUsedAt !== null && now - Date.parse(lastUsedAt) < KEY_TOUCH_INTERVAL_MS) return;
   await storage.touchKey(keyId, new Date(now).toISOString());
-}
-
-function unauthorized(): SvcError {
-  return new SvcError("UNAUTHORIZED", "Missing or invalid credentials", {
-    headers: { "www-authenticate": 'Bearer realm="svc"' },
-  });
 }

@@ -4,22 +4,14 @@
  * @module
  */
 import { SvcError } from "../core/contract/errors.ts";
-import { DEFAULT_BODY_LIMIT, type ErrorLogger, errorResponse } from "../core/http/json.ts";
 import type { DatabaseInput } from "../core/db/database.ts";
+import { createHandler } from "../core/http/dispatch.ts";
+import { DEFAULT_BODY_LIMIT, defaultLogger, type ErrorLogger, errorResponse } from "../core/http/json.ts";
 import { createRateLimiter, type RateLimit, rateLimited } from "../core/http/rate_limiter.ts";
-import { createRouter, pathnameOf } from "../core/http/router.ts";
-import { eventHandlers } from "./handlers/events.ts";
-import { inboxHandlers } from "./handlers/inbox.ts";
-import { intentHandlers } from "./handlers/intents.ts";
-import { keyHandlers } from "./handlers/keys.ts";
-import { violationHandlers } from "./handlers/violations.ts";
-import { openApiHandlers } from "./handlers/openapi.ts";
+import { authenticateAgent, authenticateSdk } from "./auth.ts";
 import { createInboxWaiters } from "./inbox_waiters.ts";
+import { CLOUD_PREFIX, type CloudDeps, cloudRoutes, type CloudSide } from "./routes/cloud_routes.ts";
 import { openCloudStorage } from "./storage/libsql_cloud_storage.ts";
-import type { CloudServices, RouteHandlers } from "./route_handler.ts";
-import { type AnyRouteInput, readRouteInput } from "./route_input.ts";
-import { CLOUD_PREFIX, cloudRoutes, type RouteName } from "./routes.ts";
-import type { CloudStorage } from "./storage/cloud_storage.ts";
 
 /** How long acknowledged items are kept by default: 7 days. */
 export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -58,16 +50,6 @@ export interface Cloud {
   close(): Promise<void>;
 }
 
-const handlers: RouteHandlers<RouteName> = {
-  ...intentHandlers,
-  ...violationHandlers,
-  ...eventHandlers,
-  ...inboxHandlers,
-  ...keyHandlers,
-  ...openApiHandlers,
-};
-const match = createRouter(cloudRoutes, CLOUD_PREFIX);
-
 /**
  * Creates the cloud service. It returns at once; the database is opened and
  * migrated in the background ({@linkcode Cloud.ready}), and requests wait for it.
@@ -84,15 +66,11 @@ const match = createRouter(cloudRoutes, CLOUD_PREFIX);
  * ```
  */
 export function createCloud(options: CloudOptions): Cloud {
-  const log = options.logger;
+  const log = options.logger ?? defaultLogger;
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
   const waiters = createInboxWaiters();
   const perProject = options.rateLimit?.perProject ? createRateLimiter(options.rateLimit.perProject) : undefined;
-  const limitWrites = perProject && ((projectId: string) => {
-    const decision = perProject.take(projectId);
-    if (!decision.allowed) throw rateLimited(decision.retryAfterMs);
-  });
   const inFlight = new Set<Promise<Response>>();
   let closing = false;
   let purgeTimer: ReturnType<typeof setInterval> | undefined;
@@ -102,29 +80,37 @@ export function createCloud(options: CloudOptions): Cloud {
     if (closing) return;
     const purge = () => {
       const before = new Date(Date.now() - retentionMs).toISOString();
-      storage.purgeAcknowledged(before).catch((error) => report(log, "Purging acknowledged items failed", error));
+      storage.purgeAcknowledged(before).catch((error) => log("Purging acknowledged items failed", error));
     };
     purge();
     purgeTimer = setInterval(purge, options.purgeIntervalMs ?? Math.min(retentionMs, 60 * 60 * 1000));
   });
   ready.catch(() => {}); // surfaced through `ready` and every request's 500
 
-  async function serve(req: Request, storage: Promise<CloudStorage>): Promise<Response> {
-    try {
-      const { route, params } = match(req.method, pathnameOf(req.url));
-      const services: CloudServices = {
-        storage: await storage,
-        waiters,
-        recheckMs: options.recheckMs ?? 500,
-        closing: () => closing,
-      };
-      const input = await readRouteInput(route, req, params, services.storage, bodyLimit, limitWrites);
-      const handler = handlers[route.name] as (input: AnyRouteInput, services: CloudServices) => Promise<Response>;
-      return await handler(input, services);
-    } catch (error) {
-      return errorResponse(error, log);
-    }
-  }
+  const deps: Promise<CloudDeps> = opened.then((storage) => ({
+    storage,
+    waiters,
+    recheckMs: options.recheckMs ?? 500,
+    closing: () => closing,
+  }));
+  const serve = createHandler<CloudSide>({
+    prefix: CLOUD_PREFIX,
+    routes: cloudRoutes,
+    authenticate: {
+      sdk: (req, { storage }) => authenticateSdk(req, storage),
+      agent: (req, { storage }) => authenticateAgent(req, storage),
+      none: () => null,
+    },
+    limits: {
+      projectWrites: perProject && ((caller) => {
+        const decision = perProject.take((caller as { projectId: string }).projectId);
+        if (!decision.allowed) throw rateLimited(decision.retryAfterMs);
+      }),
+    },
+    deps,
+    bodyLimit,
+    log,
+  });
 
   return {
     handle(req) {
@@ -133,7 +119,7 @@ export function createCloud(options: CloudOptions): Cloud {
           new SvcError("CLOUD_UNAVAILABLE", "The cloud is shutting down", { headers: { "retry-after": "1" } }),
         ));
       }
-      const task = serve(req, opened);
+      const task = serve(req);
       inFlight.add(task);
       task.finally(() => inFlight.delete(task));
       return task;
@@ -149,9 +135,4 @@ export function createCloud(options: CloudOptions): Cloud {
       await storage?.close();
     },
   };
-}
-
-function report(log: ErrorLogger | undefined, message: string, cause: unknown): void {
-  if (log) log(message, cause);
-  else console.error(`[svc] ${message}`, cause);
 }

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { manifestResponse, runResponse } from "../core/app/agent_routes.ts";
+import { runResponse } from "../core/app/agent_routes.ts";
+import { agentManifestSchema } from "../core/contract/manifest.ts";
 import { errorEnvelopeSchema } from "../core/contract/error_envelope.ts";
 import { keyListSchema, mintedKeySchema, revokedKeySchema } from "../core/contract/key_responses.ts";
 import { invalidPayloads } from "./invalid_payloads.ts";
@@ -145,7 +146,7 @@ export async function checkSvcConformance(handle: Handle, options: ConformanceOp
       "GET /svc/agent/intents lists the manifest, all allowed to a key with every scope",
       () => call("GET", "/svc/agent/intents", { key: full.key }),
       (a) => {
-        const parsed = manifestResponse.safeParse(a.body);
+        const parsed = agentManifestSchema.safeParse(a.body);
         if (a.status !== 200 || !parsed.success) return `got ${describe(a)}`;
         manifest = parsed.data.intents;
         const denied = manifest.filter((i) => !i.allowed).map((i) => i.name);

@@ -5,10 +5,21 @@
  *
  * @module
  */
-import { ERROR_STATUS, type ErrorCode, isSvcError, SvcError } from "../contract/errors.ts";
+import type { z } from "zod";
 import type { KeyRecord, PublicKey } from "../contract/agent_keys.ts";
-import type { ManifestEntry } from "./intents.ts";
-import type { Violation } from "../contract/violation.ts";
+import { ERROR_STATUS, type ErrorCode, isSvcError, SvcError } from "../contract/errors.ts";
+import { emitBatchResultSchema, type EmitResult, emitResultSchema, type PostedEvent } from "../contract/event.ts";
+import {
+  keyListSchema,
+  keyVerificationSchema,
+  mintedKeySchema,
+  okSchema,
+  revokedKeySchema,
+} from "../contract/key_responses.ts";
+import type { ManifestEntry } from "../contract/manifest.ts";
+import type { Violation, ViolationReport } from "../contract/violation.ts";
+
+export type { EmitResult };
 
 /** Where the cloud is and how this app authenticates to it. */
 export interface CloudConfig {
@@ -34,16 +45,6 @@ export interface EventInput {
   eventId?: string;
 }
 
-/** The cloud's answer to one event. */
-export interface EmitResult {
-  /** The event's id. */
-  eventId: string;
-  /** The inbox item's id. */
-  inboxId: number;
-  /** `true` when this eventId was already stored (nothing new was delivered). */
-  duplicate: boolean;
-}
-
 /** A key as the cloud's verify route describes it. */
 export type CloudKey = Pick<KeyRecord, "id" | "userId" | "name" | "scopes" | "agentId">;
 
@@ -57,7 +58,7 @@ export interface CloudClient {
   mirrorKey(record: KeyRecord): Promise<void>;
   /** `POST /v1/sdk/keys`. */
   mintKey(userId: string, request: { name: string; scopes: string[]; agentId?: string }): Promise<
-    { id: string; name: string; scopes: string[]; agentId: string; key: string; createdAt: string }
+    z.output<typeof mintedKeySchema>
   >;
   /** `GET /v1/sdk/keys?userId=`. */
   listKeys(userId: string): Promise<PublicKey[]>;
@@ -66,7 +67,7 @@ export interface CloudClient {
   /** `POST /v1/sdk/keys/verify`: the key, or `null` when the cloud does not accept it. */
   verifyKey(secret: string): Promise<CloudKey | null>;
   /** `POST /v1/events`, one event or a batch. */
-  postEvents(events: Required<EventInput>[]): Promise<EmitResult[]>;
+  postEvents(events: PostedEvent[]): Promise<EmitResult[]>;
 }
 
 /**
@@ -84,8 +85,8 @@ export function createCloudClient(config: CloudConfig): CloudClient {
     "content-type": "application/json",
   };
 
-  // deno-lint-ignore no-explicit-any
-  async function call(method: string, path: string, body?: unknown): Promise<any> {
+  /** Calls a route and checks its answer against the route's documented schema. */
+  async function call<T>(method: string, path: string, answer: z.ZodType<T>, body?: unknown): Promise<T> {
     let res: Response;
     try {
       res = await fetch(base + path, {
@@ -98,7 +99,11 @@ export function createCloudClient(config: CloudConfig): CloudClient {
       throw unavailable("The cloud cannot be reached", cause);
     }
     const data = await res.json().catch(() => null);
-    if (res.ok) return data;
+    if (res.ok) {
+      const parsed = answer.safeParse(data);
+      if (parsed.success) return parsed.data;
+      throw unavailable(`The cloud's answer to ${method} ${path.split("?")[0]} is not the documented shape`, data);
+    }
     const code = data?.error?.code as ErrorCode | undefined;
     if (res.status >= 500 || code === undefined || !(code in ERROR_STATUS)) {
       throw unavailable(`The cloud answered ${res.status}`, data?.error ?? res.status);
@@ -118,10 +123,10 @@ export function createCloudClient(config: CloudConfig): CloudClient {
 
   return {
     async putManifest(intents, scopes) {
-      await call("PUT", "/v1/sdk/intents", { intents, scopes });
+      await call("PUT", "/v1/sdk/intents", okSchema, { intents, scopes });
     },
     async reportViolation(v) {
-      const violation = {
+      const violation: ViolationReport = {
         apiKeyId: v.keyId,
         userId: v.userId ?? undefined,
         intent: v.intent ?? undefined,
@@ -131,11 +136,11 @@ export function createCloudClient(config: CloudConfig): CloudClient {
         metadata: v.metadata,
         at: v.createdAt,
       };
-      await call("POST", "/v1/sdk/violations", { violation });
+      await call("POST", "/v1/sdk/violations", okSchema, { violation });
     },
     async mirrorKey(r) {
       const { userId, name, scopes, agentId, hash, start, createdAt, revokedAt } = r;
-      await call("PUT", `/v1/sdk/keys/${encodeURIComponent(r.id)}`, {
+      await call("PUT", `/v1/sdk/keys/${encodeURIComponent(r.id)}`, okSchema, {
         userId,
         name,
         scopes,
@@ -147,26 +152,22 @@ export function createCloudClient(config: CloudConfig): CloudClient {
       });
     },
     mintKey(userId, request) {
-      return call("POST", "/v1/sdk/keys", { userId, ...request });
+      return call("POST", "/v1/sdk/keys", mintedKeySchema, { userId, ...request });
     },
     async listKeys(userId) {
-      return (await call("GET", `/v1/sdk/keys?userId=${encodeURIComponent(userId)}`)).keys;
+      return (await call("GET", `/v1/sdk/keys?userId=${encodeURIComponent(userId)}`, keyListSchema)).keys;
     },
     async revokeKey(id) {
-      const { revokedAt } = await call("DELETE", `/v1/sdk/keys/${encodeURIComponent(id)}`);
+      const { revokedAt } = await call("DELETE", `/v1/sdk/keys/${encodeURIComponent(id)}`, revokedKeySchema);
       return { id, revokedAt };
     },
     async verifyKey(secret) {
-      const data = await call("POST", "/v1/sdk/keys/verify", { key: secret });
-      return data.valid === true ? data.key : null;
+      const data = await call("POST", "/v1/sdk/keys/verify", keyVerificationSchema, { key: secret });
+      return data.valid ? data.key : null;
     },
     async postEvents(events) {
-      if (events.length === 1) {
-        const { eventId, inboxId, duplicate } = await call("POST", "/v1/events", events[0]);
-        return [{ eventId, inboxId, duplicate }];
-      }
-      const { results } = await call("POST", "/v1/events", { events });
-      return results.map((r: EmitResult) => ({ eventId: r.eventId, inboxId: r.inboxId, duplicate: r.duplicate }));
+      if (events.length === 1) return [await call("POST", "/v1/events", emitResultSchema, events[0])];
+      return (await call("POST", "/v1/events", emitBatchResultSchema, { events })).results;
     },
   };
 }

@@ -5,27 +5,27 @@
  * @module
  */
 import { ulid } from "ulid";
+import { SvcError } from "../contract/errors.ts";
+import { AGENT_KEY_PREFIX, bearerToken, unauthorized } from "../contract/secrets.ts";
+import { newViolation, type Violation } from "../contract/violation.ts";
+import { createHandler } from "../http/dispatch.ts";
+import { DEFAULT_BODY_LIMIT, defaultLogger } from "../http/json.ts";
+import { createRateLimiter, type RateDecision, rateLimited } from "../http/rate_limiter.ts";
+import { pathnameOf } from "../http/router.ts";
+import type { AppStorage } from "./app_storage.ts";
+import { type AppDeps, type AppSide, SVC_PREFIX } from "./app_side.ts";
 import { type CloudClient, createCloudClient, type EmitResult, type EventInput } from "./cloud_client.ts";
 import { cloudKeys } from "./cloud_keys.ts";
-import { createOutbox, type Outbox } from "./outbox.ts";
-import { uploadManifest } from "./manifest_upload.ts";
-import { SvcError } from "../contract/errors.ts";
-import { DEFAULT_BODY_LIMIT, errorResponse, readJson } from "../http/json.ts";
 import { compileIntents } from "./intents.ts";
 import { createIntentRunner } from "./intent_runner.ts";
 import type { KeyService, VerifiedKey } from "./key_service.ts";
 import { openAppStorage } from "./libsql_app_storage.ts";
 import { localKeys } from "./local_keys.ts";
-import { createRateLimiter, type RateDecision, rateLimited } from "../http/rate_limiter.ts";
-import { createRouter, pathnameOf } from "../http/router.ts";
-import { AGENT_KEY_PREFIX, bearerToken } from "../contract/secrets.ts";
-import type { AppStorage } from "./app_storage.ts";
-import type { SvcContext, SvcRoute } from "../http/route.ts";
-import { svcRoutes } from "./svc_routes.ts";
-import { parseOrThrow } from "../http/validation.ts";
-import { createViolationQueue } from "./violation_queue.ts";
-import { newViolation, type Violation } from "../contract/violation.ts";
+import { uploadManifest } from "./manifest_upload.ts";
+import { createOutbox, type Outbox } from "./outbox.ts";
 import type { Svc, SvcConfig } from "./svc_config.ts";
+import { svcRoutes } from "./svc_routes.ts";
+import { createViolationQueue } from "./violation_queue.ts";
 
 export type { Svc, SvcCloudConfig, SvcConfig, SvcMode } from "./svc_config.ts";
 
@@ -61,7 +61,7 @@ export function createSvc(config: SvcConfig): Svc {
   if (mode !== "local" && !config.cloud) {
     throw new Error(`mode "${mode}" needs cloud: { endpoint, projectId, sdkSecret }`);
   }
-  const log = config.logger ?? ((message: string, cause: unknown) => console.error(`[svc] ${message}`, cause));
+  const log = config.logger ?? defaultLogger;
   const bodyLimit = config.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const perKey = config.rateLimit?.perKey ? createRateLimiter(config.rateLimit.perKey) : undefined;
   const intents = compileIntents(config.intents ?? {}, config.scopes);
@@ -71,7 +71,6 @@ export function createSvc(config: SvcConfig): Svc {
   let storage: AppStorage | undefined;
   let keys: KeyService | undefined;
   let outbox: Outbox | undefined;
-  let match: ReturnType<typeof createRouter<SvcRoute>> | undefined;
   const closing = new AbortController();
   const inFlight = new Set<Promise<unknown>>();
 
@@ -96,7 +95,7 @@ export function createSvc(config: SvcConfig): Svc {
     );
   }
 
-  const ready = (async () => {
+  const deps: Promise<AppDeps> = (async () => {
     storage = await openAppStorage(config.storage ?? ":memory:", { authToken: config.storageAuthToken });
     const sharedInbox = config.sharedInbox ?? false;
     if (cloud) {
@@ -123,21 +122,10 @@ export function createSvc(config: SvcConfig): Svc {
       onAgentIntent: config.onAgentIntent,
       recordViolation,
     });
-    match = createRouter<SvcRoute>(
-      svcRoutes({
-        keys,
-        scopes: config.scopes,
-        runner,
-        intents,
-        acceptsOtherIntents: !config.strictIntents && config.onAgentIntent !== undefined,
-        mcp: config.mcp !== false,
-        openapi: config.openapi !== false,
-        bodyLimit,
-        log,
-      }),
-      "/svc",
-    );
+    const acceptsOtherIntents = !config.strictIntents && config.onAgentIntent !== undefined;
+    return { keys, runner, scopes: config.scopes, intents, acceptsOtherIntents, bodyLimit, log };
   })();
+  const ready = deps.then(() => {});
   ready.catch((e) => log("storage could not be opened", e));
 
   async function emitMany(events: EventInput[]): Promise<EmitResult[]> {
@@ -163,16 +151,12 @@ export function createSvc(config: SvcConfig): Svc {
     return user;
   }
 
-  async function authenticateAgent(req: Request): Promise<VerifiedKey> {
+  async function authenticateAgent(req: Request, { keys }: AppDeps): Promise<VerifiedKey> {
     const secret = bearerToken(req, AGENT_KEY_PREFIX);
     if (secret === null) {
-      throw new SvcError(
-        "UNAUTHORIZED",
-        "An agent key is required: Authorization: Bearer svc_live_…",
-        BEARER_CHALLENGE,
-      );
+      throw unauthorized("An agent key is required: Authorization: Bearer svc_live_…");
     }
-    const key = await keys!.verify(secret);
+    const key = await keys.verify(secret);
     if (key === null || key.revokedAt !== null) {
       if (key !== null) {
         recordViolation(newViolation("REVOKED_KEY", {
@@ -182,7 +166,7 @@ export function createSvc(config: SvcConfig): Svc {
           metadata: { method: req.method, path: pathnameOf(req.url).slice(0, 200) },
         }));
       }
-      throw new SvcError("UNAUTHORIZED", "Invalid agent key", BEARER_CHALLENGE);
+      throw unauthorized("Invalid agent key");
     }
     return key;
   }
@@ -201,22 +185,17 @@ export function createSvc(config: SvcConfig): Svc {
     throw rateLimited(decision.retryAfterMs);
   }
 
-  async function handle(req: Request): Promise<Response> {
-    try {
-      if (match === undefined) await ready;
-      const { route, params } = match!(req.method, pathnameOf(req.url));
-      const ctx = { req, params } as SvcContext;
-      if (route.auth === "user") ctx.user = await resolveUser(req);
-      else if (route.auth === "agent") {
-        ctx.key = await authenticateAgent(req);
-        if (route.rateLimited && perKey) limitRate(ctx.key, perKey.take(ctx.key.id));
-      }
-      if (route.body) ctx.body = parseOrThrow(route.body, await readJson(req, bodyLimit));
-      return await route.run(ctx);
-    } catch (error) {
-      return errorResponse(error, log);
-    }
-  }
+  const handle = createHandler<AppSide>({
+    prefix: SVC_PREFIX,
+    routes: svcRoutes({ mcp: config.mcp !== false, openapi: config.openapi !== false }),
+    authenticate: { user: resolveUser, agent: authenticateAgent, none: () => null },
+    limits: {
+      perKey: perKey && ((caller) => limitRate(caller as VerifiedKey, perKey.take((caller as VerifiedKey).id))),
+    },
+    deps,
+    bodyLimit,
+    log,
+  });
 
   return {
     handle,
@@ -249,6 +228,3 @@ export function createSvc(config: SvcConfig): Svc {
 
 /** The longest user id, as the cloud stores it. */
 const MAX_USER_ID = 200;
-
-/** RFC 6750: a 401 for a Bearer credential names the scheme (MCP clients rely on it). */
-const BEARER_CHALLENGE = { headers: { "www-authenticate": 'Bearer realm="svc"' } };

@@ -6,9 +6,10 @@
  * @module
  */
 import { z } from "zod";
+import { type JsonSchema, toJsonSchema } from "../contract/json_schema.ts";
+import type { ManifestEntry } from "../contract/manifest.ts";
 
-/** A JSON Schema document (draft 2020-12), as produced by `z.toJSONSchema`. */
-export type JsonSchema = Record<string, unknown>;
+export type { JsonSchema, ManifestEntry };
 
 /** A handler's result, or a promise of it. */
 export type MaybePromise<T> = T | Promise<T>;
@@ -70,6 +71,10 @@ export type IntentRegistry = Record<string, Intent<any, any>> | readonly Intent<
  * @example Define an intent
  * ```ts
  * import { z } from "zod";
+import { type JsonSchema, toJsonSchema } from "../contract/json_schema.ts";
+import type { ManifestEntry } from "../contract/manifest.ts";
+
+export type { JsonSchema, ManifestEntry };
  * import { defineIntent } from "@svc/agent-access";
  *
  * const createNote = defineIntent({
@@ -86,20 +91,6 @@ export function defineIntent<I extends Schema = Schema<Record<string, never>>, O
   intent: Intent<I, O>,
 ): Intent<I, O> {
   return intent;
-}
-
-/** One manifest entry: an intent as described to agents and the dashboard. */
-export interface ManifestEntry {
-  /** Intent name. */
-  name: string;
-  /** Display title. */
-  title: string;
-  /** Scopes a key must hold. */
-  requiredScopes: string[];
-  /** JSON Schema of the payload. */
-  input: JsonSchema;
-  /** JSON Schema of the result. */
-  output: JsonSchema;
 }
 
 /** An intent ready to run: its definition with defaults filled in, and its manifest entry. */
@@ -159,16 +150,4 @@ export function compileIntents(registry: IntentRegistry, scopes: readonly string
     });
   }
   return out;
-}
-
-/**
- * The JSON Schema (draft 2020-12) of a zod schema; parts JSON Schema cannot
- * express (dates, transforms) become unconstrained.
- *
- * @param schema The zod schema.
- * @param io Describe what the schema accepts (`input`) or what it produces (`output`).
- * @returns The JSON Schema.
- */
-export function toJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
-  return z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
 }

@@ -7,23 +7,13 @@
  *
  * @module
  */
-import type { ErrorLogger } from "../http/json.ts";
-import type { IntentRunner } from "./intent_runner.ts";
-import type { VerifiedKey } from "./key_service.ts";
-import { intentTool, type McpTool, toolError, toolResult } from "./mcp_tools.ts";
-import { type SvcRoute, svcRoute } from "../http/route.ts";
+import { z } from "zod";
 import { isSvcError } from "../contract/errors.ts";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "../contract/version.ts";
-
-/** What the endpoint needs from `createSvc`. */
-export interface McpOptions {
-  /** Lists and runs intents. */
-  runner: IntentRunner;
-  /** Largest request body in bytes. */
-  bodyLimit: number;
-  /** Where causes of failed calls go. */
-  log: ErrorLogger;
-}
+import type { Route } from "../http/route.ts";
+import { type AppDeps, type AppSide, defineRoute } from "./app_side.ts";
+import type { VerifiedKey } from "./key_service.ts";
+import { intentTool, type McpTool, toolError, toolResult } from "./mcp_tools.ts";
 
 type Sdk = Awaited<ReturnType<typeof importSdk>>;
 let sdk: Promise<Sdk> | undefined;
@@ -44,14 +34,15 @@ async function importSdk() {
   };
 }
 
+/** A JSON-RPC 2.0 message of MCP; the MCP SDK validates it. */
+const jsonRpc = z.record(z.string(), z.unknown()).describe("A JSON-RPC 2.0 message of MCP");
+
 /**
  * The MCP route.
  *
- * @param options The runner, the body limit and the logger.
  * @returns `POST /svc/mcp`. Other methods answer 405: no server-initiated stream, no sessions.
  */
-export function mcpRoutes(options: McpOptions): SvcRoute[] {
-  const { runner, bodyLimit, log } = options;
+export function mcpRoute(): Route<AppSide> {
   const tools = new Map<string, McpTool>();
   const toolOf = (entry: Parameters<typeof intentTool>[0]): McpTool => {
     let tool = tools.get(entry.name);
@@ -59,7 +50,7 @@ export function mcpRoutes(options: McpOptions): SvcRoute[] {
     return tool;
   };
 
-  async function serve(req: Request, key: VerifiedKey): Promise<Response> {
+  async function serve(req: Request, key: VerifiedKey, { runner, bodyLimit, log }: AppDeps): Promise<Response> {
     const { Server, Transport, ListTools, CallTool, McpError, InvalidParams } =
       await (sdk ??= importSdk().catch((e) => {
         sdk = undefined;
@@ -89,14 +80,16 @@ export function mcpRoutes(options: McpOptions): SvcRoute[] {
     }
   }
 
-  return [
-    svcRoute({
-      method: "POST",
-      path: "/svc/mcp",
-      auth: "agent",
-      summary: "Model Context Protocol (Streamable HTTP, JSON-RPC): tools/list and tools/call over this key's intents",
-      rateLimited: true,
-      run: ({ req, key }) => serve(req, key),
-    }),
-  ];
+  return defineRoute({
+    method: "POST",
+    path: "/svc/mcp",
+    auth: "agent",
+    limit: "perKey",
+    summary: "Model Context Protocol (Streamable HTTP, JSON-RPC): tools/list and tools/call over this key's intents",
+    responses: {
+      200: jsonRpc.describe("The JSON-RPC response"),
+      202: null,
+    },
+    run: ({ req, caller }, deps) => serve(req, caller, deps),
+  });
 }

@@ -5,24 +5,25 @@
  *
  * @module
  */
-import type { CompiledIntent, JsonSchema } from "./intents.ts";
-import { toJsonSchema } from "./intents.ts";
+import { z } from "zod";
+import type { JsonSchema } from "../contract/json_schema.ts";
+import { toJsonSchema } from "../contract/json_schema.ts";
+import { PACKAGE_NAME, PACKAGE_VERSION } from "../contract/version.ts";
 import { openApiDocument } from "../http/openapi.ts";
 import type { SchemaComponents } from "../http/openapi_components.ts";
-import { type SvcRoute, svcRoute } from "../http/route.ts";
-import { PACKAGE_NAME, PACKAGE_VERSION } from "../contract/version.ts";
+import type { Route } from "../http/route.ts";
+import { type AppSide, defineRoute } from "./app_side.ts";
+import type { CompiledIntent } from "./intents.ts";
 
 /** What the document describes. */
 export interface SvcOpenApiOptions {
-  /** Every other `/svc` route. */
-  routes: readonly SvcRoute[];
+  /** The `/svc` routes. */
+  routes: readonly Route<AppSide>[];
   /** The compiled registry. */
   intents: ReadonlyMap<string, CompiledIntent>;
   /** Whether `onAgentIntent` may take intents outside the registry. */
   acceptsOtherIntents: boolean;
 }
-
-const ERROR = { $ref: "#/components/responses/Error" };
 
 /** How `/svc` callers authenticate, as OpenAPI security schemes. */
 const SECURITY: Record<string, Record<string, JsonSchema>> = {
@@ -43,22 +44,23 @@ const SECURITY: Record<string, Record<string, JsonSchema>> = {
 /**
  * The OpenAPI route.
  *
- * @param options The other routes and the intents.
- * @returns `GET /svc/openapi.json`.
+ * @param routes Every other `/svc` route.
+ * @returns `GET /svc/openapi.json`, its document built once on first request.
  */
-export function openApiRoutes(options: SvcOpenApiOptions): SvcRoute[] {
+export function svcOpenApiRoute(routes: readonly Route<AppSide>[]): Route<AppSide> {
   let text: string | undefined;
-  const route: SvcRoute = svcRoute({
+  const route: Route<AppSide> = defineRoute({
     method: "GET",
     path: "/svc/openapi.json",
     auth: "none",
     summary: "This OpenAPI 3.1 document",
-    run(): Promise<Response> {
-      text ??= JSON.stringify(svcOpenApiDocument({ ...options, routes: [...options.routes, route] }));
+    responses: { 200: z.record(z.string(), z.unknown()).describe("An OpenAPI 3.1 document") },
+    run(_input, { intents, acceptsOtherIntents }) {
+      text ??= JSON.stringify(svcOpenApiDocument({ routes: [...routes, route], intents, acceptsOtherIntents }));
       return Promise.resolve(new Response(text, { headers: { "content-type": "application/json" } }));
     },
   });
-  return [route];
+  return route;
 }
 
 /**
@@ -75,6 +77,7 @@ export function svcOpenApiDocument(options: SvcOpenApiOptions): JsonSchema {
       description: `Routes served by ${PACKAGE_NAME}: signed-in users mint, list and revoke agent keys; agents ` +
         "list and run the app's intents (key, then scopes, then payload schema, then handler), directly or over MCP.",
     },
+    servers: [{ url: "/", description: "The app that serves these routes" }],
     routes: options.routes,
     security: SECURITY,
     extend: (components) => ({
@@ -87,13 +90,6 @@ export function svcOpenApiDocument(options: SvcOpenApiOptions): JsonSchema {
           required: true,
           content: { "application/json": { schema: { description: "A JSON-RPC 2.0 message of MCP" } } },
         },
-        responses: {
-          "200": {
-            description: "The JSON-RPC response",
-            content: { "application/json": { schema: { description: "A JSON-RPC 2.0 response of MCP" } } },
-          },
-          "202": { description: "A notification or response was accepted" },
-        },
       },
     }),
   });
@@ -102,9 +98,10 @@ export function svcOpenApiDocument(options: SvcOpenApiOptions): JsonSchema {
 /** `POST /svc/agent/run` per intent: the body's `intent` names it, `payload` and `result` are its schemas. */
 function runOperation(options: SvcOpenApiOptions, components: SchemaComponents): Record<string, JsonSchema> {
   const run = options.routes.find((r) => r.method === "POST" && r.path === "/svc/agent/run");
-  if (run?.body === undefined || run.response === undefined || options.intents.size === 0) return {};
+  const success = run?.responses[200];
+  if (run?.body === undefined || !success || options.intents.size === 0) return {};
   const body = toJsonSchema(run.body, "input");
-  const response = toJsonSchema(run.response, "output");
+  const response = toJsonSchema(success, "output");
   const bodies: JsonSchema[] = [];
   const results: JsonSchema[] = [];
   for (const { manifest } of options.intents.values()) {
@@ -122,9 +119,6 @@ function runOperation(options: SvcOpenApiOptions, components: SchemaComponents):
       requestBody: { required: true, content: { "application/json": { schema: { [union]: bodies } } } },
       responses: {
         "200": { description: "The intent's result", content: { "application/json": { schema: { anyOf: results } } } },
-        "403": ERROR,
-        "404": ERROR,
-        "500": ERROR,
       },
     },
   };

@@ -20,6 +20,7 @@ export type ErrorCode =
   | "INTENT_FAILED"
   | "RESULT_VALIDATION_ERROR"
   | "CLOUD_UNAVAILABLE"
+  | "STORAGE_UNAVAILABLE"
   | "INTERNAL";
 
 /** The HTTP status of each error code: the single place that maps one to the other. */
@@ -37,6 +38,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   INTENT_FAILED: 500,
   RESULT_VALIDATION_ERROR: 500,
   CLOUD_UNAVAILABLE: 503,
+  STORAGE_UNAVAILABLE: 503,
   INTERNAL: 500,
 };
 

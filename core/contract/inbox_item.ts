@@ -1,9 +1,11 @@
 /**
- * The wire shape of an inbox item, shared by the cloud that delivers it and
- * the agent client that reads it.
+ * Inbox items: an event delivered to one agent's inbox, as the cloud hands it
+ * out and the agent client reads it, and a page of them.
  *
  * @module
  */
+import { z } from "zod";
+import { isoTimestamp } from "./wire_values.ts";
 
 /** An event delivered to this agent's inbox. */
 export interface InboxItem {
@@ -22,3 +24,34 @@ export interface InboxItem {
   /** How many times the item was handed out, this time included. */
   deliveries: number;
 }
+
+/** A page of an inbox. */
+export interface InboxPage {
+  /** Unacknowledged items after the cursor, oldest first. */
+  items: InboxItem[];
+  /** Pass it as `cursor` next time: the last item's `inboxId`, or the cursor given. */
+  nextCursor: number;
+}
+
+/** {@linkcode InboxItem}. */
+export const inboxItemSchema: z.ZodType<InboxItem> = z.object({
+  inboxId: z.int().min(1).describe("Use it to acknowledge"),
+  eventId: z.string(),
+  type: z.string(),
+  agentId: z.string(),
+  payload: z.record(z.string(), z.unknown()),
+  createdAt: isoTimestamp,
+  deliveries: z.int().min(1).describe("How many times the item was handed out, this time included"),
+});
+
+/** {@linkcode InboxPage}, the answer of the inbox polls. */
+export const inboxPageSchema: z.ZodType<InboxPage> = z.object({
+  items: z.array(inboxItemSchema),
+  nextCursor: z.int().min(0),
+});
+
+/** The answer of the acknowledgement routes: how many items were newly acknowledged. */
+export const acknowledgedSchema: z.ZodType<{ ok: true; acknowledged: number }> = z.object({
+  ok: z.literal(true),
+  acknowledged: z.int().min(0),
+});

@@ -37,3 +37,21 @@ export const keyListSchema = z.object({ keys: z.array(publicKeySchema) });
 
 /** The answer to revoking a key. */
 export const revokedKeySchema = z.object({ ok: z.literal(true), id: z.uuid(), revokedAt: timestamp });
+
+/** The answer of `POST /v1/sdk/keys/verify`: the key, or `valid: false` without saying why. */
+export const keyVerificationSchema = z.union([
+  z.object({
+    valid: z.literal(true),
+    key: z.object({
+      id: z.uuid(),
+      userId: z.string(),
+      name: z.string(),
+      scopes: z.array(z.string()),
+      agentId: z.string(),
+    }),
+  }),
+  z.object({ valid: z.literal(false) }),
+]);
+
+/** The answer of commands that return nothing else. */
+export const okSchema = z.object({ ok: z.literal(true) });

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { SvcError } from "./errors.ts";
 import { sha256 } from "./sha256.ts";
 
 /** The prefix of every agent key. */
@@ -88,6 +89,17 @@ export function bearerToken(req: Request, prefix: string): string | null {
   return token !== undefined && token.startsWith(prefix) && token.length >= prefix.length + MIN_SECRET_BODY
     ? token
     : null;
+}
+
+/**
+ * The refusal of a missing or bad Bearer credential: `401 UNAUTHORIZED` with
+ * the RFC 6750 challenge (MCP clients rely on it).
+ *
+ * @param message A safe message.
+ * @returns The error to throw.
+ */
+export function unauthorized(message: string): SvcError {
+  return new SvcError("UNAUTHORIZED", message, { headers: { "www-authenticate": 'Bearer realm="svc"' } });
 }
 
 const SECRET_SHAPED = /\b(svc_live_|svcs_)[A-Za-z0-9]{4,}/g;

@@ -4,7 +4,10 @@
  *
  * @module
  */
+import { z } from "zod";
+import { boundedJsonObject, METADATA_LIMITS, storedText } from "./limits.ts";
 import { redactSecrets } from "./secrets.ts";
+import { isoTimestamp, timestampInput } from "./wire_values.ts";
 
 /** How serious a violation is. */
 export type Severity = "info" | "warning" | "severe";
@@ -45,6 +48,62 @@ export interface Violation {
   /** ISO 8601 with milliseconds. */
   createdAt: string;
 }
+
+/** A violation as reported by an app: the body of `POST /v1/sdk/violations`, `{ violation: … }`. */
+export interface ViolationReport {
+  /** The agent key involved (UUID). */
+  apiKeyId: string;
+  /** The key's owner. */
+  userId?: string | null;
+  /** The intent asked for. */
+  intent?: string | null;
+  /** What happened, such as `FORBIDDEN_SCOPE`. */
+  kind: string;
+  /** `info`, `warning` or `severe`. */
+  severity: Severity;
+  /** Human-readable text. */
+  message?: string | null;
+  /** Anything else worth keeping. */
+  metadata?: Record<string, unknown> | null;
+  /** When it happened (ISO 8601); default: the time of the report. */
+  at?: string | null;
+}
+
+/** {@linkcode Severity}. */
+export const severitySchema: z.ZodType<Severity> = z.enum(["info", "warning", "severe"]);
+
+/** The body of `POST /v1/sdk/violations`. */
+export const violationReportSchema: z.ZodType<{ violation: ViolationReport }, unknown> = z.object({
+  violation: z.object({
+    apiKeyId: z.uuid(),
+    userId: storedText(1, 200).nullish(),
+    intent: storedText(1, 200).nullish(),
+    kind: storedText(1, 100),
+    severity: severitySchema,
+    message: storedText(0, 2000).nullish(),
+    metadata: boundedJsonObject(METADATA_LIMITS).nullish(),
+    at: timestampInput.nullish(),
+  }),
+});
+
+/** {@linkcode Violation}, as stored and listed. */
+export const violationSchema: z.ZodType<Violation> = z.object({
+  id: z.uuid(),
+  keyId: z.string(),
+  userId: z.string().nullable(),
+  intent: z.string().nullable(),
+  kind: z.string(),
+  severity: severitySchema,
+  message: z.string().nullable(),
+  metadata: z.record(z.string(), z.unknown()),
+  createdAt: isoTimestamp,
+});
+
+/** A page of violations, newest first, and the count of every match: the answer of `GET /v1/sdk/violations`. */
+export const violationPageSchema: z.ZodType<{ violations: Violation[]; total: number }> = z.object({
+  violations: z.array(violationSchema),
+  total: z.int().min(0),
+});
 
 /**
  * Builds a violation record for one refusal.

@@ -75,7 +75,13 @@ export function errorEnvelope(
   return { status: err.status, headers: err.headers, body: { ok: false, error: body } };
 }
 
-function defaultLogger(message: string, cause: unknown): void {
+/**
+ * The default logger of both sides: `console.error`, prefixed `[svc]`.
+ *
+ * @param message What failed.
+ * @param cause Why (never a secret).
+ */
+export function defaultLogger(message: string, cause: unknown): void {
   console.error(`[svc] ${message}`, cause);
 }
 

@@ -8,36 +8,19 @@
  */
 import type { z } from "zod";
 import { errorEnvelopeSchema } from "../contract/error_envelope.ts";
-import { type JsonSchema, toJsonSchema } from "../app/intents.ts";
+import type { JsonSchema } from "../contract/json_schema.ts";
+import { toJsonSchema } from "../contract/json_schema.ts";
 import { type SchemaComponents, schemaComponents } from "./openapi_components.ts";
-import type { RoutePattern } from "./router.ts";
-
-/** A route as documents see it. */
-export interface DocumentedRoute extends RoutePattern {
-  /** A stable name, used as the operationId when given. */
-  name?: string;
-  /** Who may call it: a key of {@linkcode OpenApiOptions.security}. */
-  auth: string;
-  /** One line. */
-  summary: string;
-  /** The success status. Default 200. */
-  status?: number;
-  /** The JSON body schema. */
-  body?: z.ZodType;
-  /** The query schema (an object). */
-  query?: z.ZodType;
-  /** The path parameter schema (an object); without one, each `:name` is a string. */
-  params?: z.ZodType;
-  /** The success body schema. */
-  response?: z.ZodType;
-}
+import type { RouteDescription } from "./route.ts";
 
 /** What to document. */
 export interface OpenApiOptions {
   /** `info`: title, version and description. */
   info: { title: string; version: string; description?: string };
+  /** Where the API is served. */
+  servers: { url: string; description?: string }[];
   /** The route table. */
-  routes: readonly DocumentedRoute[];
+  routes: readonly RouteDescription[];
   /**
    * For each auth kind, the security schemes a caller must present together
    * (`{}` for none), such as `{ agent: { agentKey: { type: "http", scheme: "bearer" } } }`.
@@ -78,6 +61,7 @@ export function openApiDocument(options: OpenApiOptions): JsonSchema {
   return {
     openapi: "3.1.0",
     info: options.info,
+    servers: options.servers,
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
     paths,
     components: {
@@ -93,25 +77,30 @@ export function openApiDocument(options: OpenApiOptions): JsonSchema {
   };
 }
 
-function operation(route: DocumentedRoute, schemes: Record<string, JsonSchema>, components: SchemaComponents) {
+function operation(
+  route: RouteDescription,
+  schemes: Record<string, JsonSchema>,
+  components: SchemaComponents,
+): JsonSchema {
   const id = route.name ?? `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+/g, "_")}`;
   const parameters = [...pathParameters(route), ...objectParameters(route.query, "query")];
-  const status = String(route.status ?? 200);
-  const responses: Record<string, unknown> = {
-    [status]: {
-      description: route.summary,
-      content: {
-        "application/json": {
-          schema: route.response ? components.add(`${id}.response`, toJsonSchema(route.response, "output")) : {},
-        },
-      },
-    },
-  };
+  const responses: Record<string, unknown> = {};
+  for (const [status, schema] of Object.entries(route.responses)) {
+    if (schema === errorEnvelopeSchema) responses[status] = ERROR_RESPONSE;
+    else if (schema === null) responses[status] = { description: route.summary };
+    else {
+      const description = schema.description ?? route.summary;
+      const ref = components.add(`${id}.${status}`, toJsonSchema(schema, "output"));
+      responses[status] = { description, content: { "application/json": { schema: ref } } };
+    }
+  }
   const secured = Object.keys(schemes).length > 0;
-  if (route.body || route.query || parameters.length) responses["400"] = ERROR_RESPONSE;
-  if (secured) responses["401"] = ERROR_RESPONSE;
-  if (route.params || route.path.includes("/:")) responses["404"] = ERROR_RESPONSE;
-  if (route.body) responses["413"] = ERROR_RESPONSE;
+  // The errors that follow from the route's shape; a route lists its own (such as 403) in `responses`.
+  if (route.body || route.query || parameters.length) responses["400"] ??= ERROR_RESPONSE;
+  if (secured) responses["401"] ??= ERROR_RESPONSE;
+  if (route.path.includes("/:")) responses["404"] ??= ERROR_RESPONSE;
+  if (route.body) responses["413"] ??= ERROR_RESPONSE;
+  if (route.limit) responses["429"] ??= ERROR_RESPONSE;
   responses.default = ERROR_RESPONSE;
   const op: JsonSchema = {
     operationId: id,
@@ -135,7 +124,7 @@ export function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
 }
 
-function pathParameters(route: DocumentedRoute): JsonSchema[] {
+function pathParameters(route: RouteDescription): JsonSchema[] {
   const described = objectParameters(route.params, "path");
   return [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map(([, name]) =>
     described.find((p) => p.name === name) ?? { name, in: "path", required: true, schema: { type: "string" } }

@@ -1,56 +1,125 @@
 /**
- * The shape of a `/svc` route: plain data (method, path, who may call it, the
- * body schema) plus the function that answers it.
+ * The one shape of a route, for `/svc` and `/v1` alike: plain data (method,
+ * path, who may call it, the zod schemas of its body, query, path and every
+ * answer) plus the function that answers it. Route tables are data, so the
+ * dispatcher, the OpenAPI documents and the auth matrix all walk the same table.
  *
  * @module
  */
 import type { z } from "zod";
 import type { RoutePattern } from "./router.ts";
-import type { VerifiedKey } from "../app/key_service.ts";
-
-/** Who may call a `/svc` route: the app's signed-in user, an agent key, or anyone. */
-export type SvcAuth = "user" | "agent" | "none";
-
-/** What a route's `run` receives once the caller is authenticated and the body validated. */
-export interface SvcContext<B = unknown> {
-  /** The request. */
-  req: Request;
-  /** Path parameters. */
-  params: Record<string, string>;
-  /** The validated body (routes without a body schema get `undefined`). */
-  body: B;
-  /** The signed-in user (routes with `auth: "user"`). */
-  user: string;
-  /** The agent key (routes with `auth: "agent"`). */
-  key: VerifiedKey;
-}
-
-/** A `/svc` route. */
-export interface SvcRoute<B = unknown> extends RoutePattern {
-  /** Who may call it. */
-  auth: SvcAuth;
-  /** One line for documents. */
-  summary: string;
-  /** The body schema, for routes with a JSON body. */
-  body?: z.ZodType<B>;
-  /** The path parameter schema, for documents (the route parses its own `params`). */
-  params?: z.ZodType;
-  /** The success status, for documents. Default 200. */
-  status?: number;
-  /** The success body schema, for documents. */
-  response?: z.ZodType;
-  /** Counts against `rateLimit.perKey` (agent routes), checked before the body is read. */
-  rateLimited?: boolean;
-  /** Answers the request. */
-  run: (ctx: SvcContext<B>) => Promise<Response>;
-}
 
 /**
- * Declares a route with its body type inferred from its schema.
- *
- * @param route The route.
- * @returns The same route, with an erased body type so routes fit in one table.
+ * What one side of the toolkit routes with: the caller each auth kind yields
+ * (`none` yields `null`) and the services its routes use.
  */
-export function svcRoute<B>(route: SvcRoute<B>): SvcRoute {
-  return route as unknown as SvcRoute;
+export interface Side {
+  /** The caller each auth kind yields, such as `{ agent: VerifiedKey; none: null }`. */
+  callers: Record<string, unknown>;
+  /** What every route of the side is given besides its input. */
+  deps: unknown;
+}
+
+/** The auth kinds of a side. */
+export type AuthOf<S extends Side> = keyof S["callers"] & string;
+
+/**
+ * Each status a route answers with and the zod schema of its body (`null`:
+ * no body). Success statuses are listed by every route; errors that follow
+ * from the route's shape (400, 401, 404, 405, 413, 429, 500) are added by the
+ * documents, so a route lists only its own (such as 403 for a scope check).
+ */
+export type Responses = Readonly<Record<number, z.ZodType | null>>;
+
+/** What `run` receives once the caller is authenticated and every input validated. */
+export interface RouteInput<C = unknown, B = unknown, Q = unknown, P = unknown> {
+  /** The request (for its headers and abort signal). */
+  req: Request;
+  /** Who called: the value the route's auth kind yields. */
+  caller: C;
+  /** The validated body (`undefined` without a body schema). */
+  body: B;
+  /** The validated query (`undefined` without a query schema). */
+  query: Q;
+  /** The validated path parameters (the raw strings without a params schema). */
+  params: P;
+}
+
+/** A route of side `S`, with its input types erased so that routes fit in one table. */
+export interface Route<S extends Side = Side> extends RoutePattern {
+  /** Who may call it. */
+  auth: AuthOf<S>;
+  /** One line, for documents. */
+  summary: string;
+  /** A stable name, the operationId of documents (default: derived from the method and path). */
+  name?: string;
+  /** The JSON body schema. */
+  body?: z.ZodType;
+  /** The query schema (an object of strings on the wire). */
+  query?: z.ZodType;
+  /** The path parameter schema. */
+  params?: z.ZodType;
+  /** Every status it answers with and its body schema. */
+  responses: Responses;
+  /** A rate limit of the side, by name, taken after authentication and before the body is read. */
+  limit?: string;
+  /** Answers the request. */
+  run(input: RouteInput, deps: S["deps"]): Promise<Response>;
+}
+
+/** A route as documents see it: everything but `run`, of any side. */
+export type RouteDescription = Omit<Route, "run">;
+
+/** A route as written, with the types of its input inferred from its schemas. */
+export interface RouteDefinition<S extends Side, A extends AuthOf<S>, B, Q, P>
+  extends Omit<Route<S>, "auth" | "body" | "query" | "params" | "run"> {
+  /** Who may call it. */
+  auth: A;
+  /** The JSON body schema. */
+  body?: z.ZodType<B>;
+  /** The query schema. */
+  query?: z.ZodType<Q>;
+  /** The path parameter schema. */
+  params?: z.ZodType<P>;
+  /** Answers the request. */
+  run(input: RouteInput<S["callers"][A], B, Q, P>, deps: S["deps"]): Promise<Response>;
+}
+
+/** Declares a route of one side. */
+export type DefineRoute<S extends Side> = <
+  A extends AuthOf<S>,
+  B = undefined,
+  Q = undefined,
+  P = Record<string, string>,
+>(
+  route: RouteDefinition<S, A, B, Q, P>,
+) => Route<S>;
+
+/**
+ * Makes the `defineRoute` of a side: each route's input is typed from its
+ * schemas and auth kind, and the route is returned in the table's shape.
+ *
+ * @returns `defineRoute` for side `S`.
+ *
+ * @example A side with one route
+ * ```ts
+ * import { z } from "zod";
+ * import { routeDefiner } from "./route.ts";
+ * import { json } from "./json.ts";
+ *
+ * type Demo = { callers: { none: null }; deps: { greeting: string } };
+ * const defineRoute = routeDefiner<Demo>();
+ * const hello = defineRoute({
+ *   method: "GET",
+ *   path: "/demo/hello",
+ *   auth: "none",
+ *   summary: "Say hello",
+ *   responses: { 200: z.object({ text: z.string() }) },
+ *   run: (_input, deps) => Promise.resolve(json({ text: deps.greeting })),
+ * });
+ * ```
+ */
+export function routeDefiner<S extends Side>(): DefineRoute<S> {
+  // The one erasure: a route's precise input type is checked where it is written.
+  return (route) => route as unknown as Route<S>;
 }

@@ -18,24 +18,32 @@ export interface Issue {
 const MAX_ISSUES = 20;
 
 /**
- * Converts zod issues into the contract's issue list (at most 20).
+ * Converts zod issues into the contract's issue list (at most 20). A value
+ * that matches no option of a union gets the issues of the option it came
+ * closest to, at full paths, so each names a real field of one shape.
  *
  * @param issues The issues of a failed `safeParse`.
  * @returns Plain `{ path, message }` records.
  */
 export function toIssues(issues: readonly z.core.$ZodIssue[]): Issue[] {
-  return flatten(issues, []).slice(0, MAX_ISSUES);
+  return closestIssues(issues, []).slice(0, MAX_ISSUES);
 }
 
-/** A value that matched no option of a union gets every option's issues, so each names a real field. */
-function flatten(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]): Issue[] {
+function closestIssues(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]): Issue[] {
   return issues.flatMap((issue) => {
     const path = [...prefix, ...issue.path];
-    if (issue.code === "invalid_union" && issue.errors.length > 0) {
-      return issue.errors.flatMap((option) => flatten(option, path));
+    if (issue.code !== "invalid_union" || issue.errors.length === 0) {
+      return [{ path: path.map(String).join("."), message: issue.message }];
     }
-    return [{ path: path.map(String).join("."), message: issue.message }];
+    const closest = issue.errors.reduce((best, option) => distance(option) < distance(best) ? option : best);
+    return closestIssues(closest, path);
   });
+}
+
+/** How far a value is from a union option: missing fields count most, then other issues. */
+function distance(issues: readonly z.core.$ZodIssue[]): number {
+  const missing = issues.filter((i) => i.code === "invalid_type" && /received undefined$/.test(i.message)).length;
+  return missing * 1000 + issues.length;
 }
 
 /**

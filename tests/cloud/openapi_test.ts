@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { cloudRoutes } from "../../cloud/routes.ts";
+import { cloudRoutes } from "../../cloud/routes/cloud_routes.ts";
 import { openApiPath } from "../../core/http/openapi.ts";
 import { startTestCloud } from "../fixtures/test_cloud.ts";
 

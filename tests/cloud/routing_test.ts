@@ -2,7 +2,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createClient } from "@libsql/client";
 import { createCloud } from "../../cloud/mod.ts";
-import { cloudRoutes } from "../../cloud/routes.ts";
+import { cloudRoutes } from "../../cloud/routes/cloud_routes.ts";
 import { call, startTestCloud, type TestCloud } from "../fixtures/test_cloud.ts";
 
 describe("handle()", () => {

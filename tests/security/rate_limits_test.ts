@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { createCloudClient } from "../../core/app/cloud_client.ts";
 import { createRateLimiter } from "../../core/http/rate_limiter.ts";
 import { newViolation } from "../../core/contract/violation.ts";
-import { cloudRoutes } from "../../cloud/routes.ts";
+import { cloudRoutes } from "../../cloud/routes/cloud_routes.ts";
 import { asAgent, errorOf, mint, notesSvc, run, SCOPES } from "../fixtures/notes_svc.ts";
 import { listen } from "../fixtures/servers.ts";
 import { event, startTestCloud, violation } from "../fixtures/test_cloud.ts";
@@ -94,7 +94,7 @@ describe("rateLimit.perProject on the cloud", () => {
   });
 
   test("marks every non-GET route but key verification as a write", () => {
-    const writes = cloudRoutes.filter((r) => "write" in r && r.write).map((r) => r.name).sort();
+    const writes = cloudRoutes.filter((r) => r.limit === "projectWrites").map((r) => r.name).sort();
     const expected = cloudRoutes.filter((r) => r.method !== "GET" && r.name !== "verifyKey").map((r) => r.name);
     assert.deepEqual(writes, expected.sort());
   });

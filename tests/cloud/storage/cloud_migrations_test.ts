@@ -97,8 +97,11 @@ describe("cloud migrations", () => {
     const cloud = createCloud({ db: client, logger: () => {} });
     await assert.rejects(cloud.ready, /newer than this build knows/);
     const res = await cloud.handle(new Request("http://x/v1/sdk/intents"));
-    assert.equal(res.status, 500);
-    assert.deepEqual(await res.json(), { ok: false, error: { code: "INTERNAL", message: "Internal error" } });
+    assert.equal(res.status, 503, "the contract's STORAGE_UNAVAILABLE");
+    assert.deepEqual(await res.json(), {
+      ok: false,
+      error: { code: "STORAGE_UNAVAILABLE", message: "The database cannot be opened or reached" },
+    });
     await cloud.close();
     client.close();
   });

@@ -34,7 +34,11 @@ describe("app storage", () => {
     await assert.rejects(openAppStorage(client), /newer than this build knows/);
     const svc = notesSvc({ storage: client });
     await assert.rejects(svc.ready, /newer than this build knows/);
-    assert.equal((await svc.handle(new Request("http://x/svc/keys"))).status, 500, "requests fail closed");
+    assert.equal(
+      (await svc.handle(new Request("http://x/svc/keys"))).status,
+      503,
+      "requests fail closed: STORAGE_UNAVAILABLE",
+    );
     client.close();
   });
 

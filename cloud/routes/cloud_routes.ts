@@ -1,0 +1,29 @@
+/**
+ * The `/v1` route table: every route of the cloud, grouped by resource, each
+ * with its schemas and its handler. `createCloud` dispatches on it; tests and
+ * the OpenAPI document walk it.
+ *
+ * @module
+ */
+import type { Route } from "../../core/http/route.ts";
+import { openApiRoute } from "./cloud_openapi.ts";
+import type { CloudSide } from "./cloud_side.ts";
+import { eventRoutes } from "./events.ts";
+import { inboxRoutes } from "./inbox.ts";
+import { keyRoutes } from "./keys.ts";
+import { manifestRoutes } from "./manifest.ts";
+import { violationRoutes } from "./violations.ts";
+
+export { CLOUD_PREFIX, type CloudDeps, type CloudSide } from "./cloud_side.ts";
+export { cloudOpenApiDocument } from "./cloud_openapi.ts";
+
+const resources: Route<CloudSide>[] = [
+  ...manifestRoutes,
+  ...violationRoutes,
+  ...eventRoutes,
+  ...inboxRoutes,
+  ...keyRoutes,
+];
+
+/** Every `/v1` route, its OpenAPI document included. */
+export const cloudRoutes: readonly Route<CloudSide>[] = [...resources, openApiRoute(resources)];

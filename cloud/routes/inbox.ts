@@ -1,0 +1,116 @@
+/**
+ * The inbox: `GET /v1/agent/inbox` and `POST /v1/agent/ack` for the agent's
+ * own inbox, and `/v1/agents/:agentId/inbox|ack` for the project's tooling.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { acknowledgedSchema, type InboxItem, inboxPageSchema } from "../../core/contract/inbox_item.ts";
+import { storedText } from "../../core/contract/limits.ts";
+import { MAX_BATCH, pageSize, queryInteger, waitSeconds } from "../../core/contract/wire_values.ts";
+import { json } from "../../core/http/json.ts";
+import { type CloudDeps, defineRoute } from "./cloud_side.ts";
+
+/** The query of the inbox polls. */
+export const inboxQuery = z.object({
+  cursor: queryInteger().default(0).describe("Items after this inboxId; 0 to start"),
+  limit: pageSize(1),
+  wait: waitSeconds,
+});
+
+/** The body of the acknowledgement routes. */
+export const ackBody = z.object({ inboxIds: z.array(z.int().min(1)).min(1).max(MAX_BATCH) });
+
+/** The path of the tooling routes. */
+export const agentPath = z.object({ agentId: storedText(1, 200) });
+
+/** The inbox routes. */
+export const inboxRoutes = [
+  defineRoute({
+    name: "pollInbox",
+    method: "GET",
+    path: "/v1/agent/inbox",
+    auth: "agent",
+    summary: "Poll the calling agent's inbox",
+    query: inboxQuery,
+    responses: { 200: inboxPageSchema },
+    run: ({ req, caller, query }, deps) => poll(deps, caller.projectId, caller.agentId, query, req.signal),
+  }),
+  defineRoute({
+    name: "acknowledge",
+    method: "POST",
+    path: "/v1/agent/ack",
+    auth: "agent",
+    limit: "projectWrites",
+    summary: "Acknowledge handled inbox items",
+    body: ackBody,
+    responses: { 200: acknowledgedSchema },
+    run: ({ caller, body }, deps) => acknowledge(deps, caller.projectId, caller.agentId, body.inboxIds),
+  }),
+  defineRoute({
+    name: "pollAgentInbox",
+    method: "GET",
+    path: "/v1/agents/:agentId/inbox",
+    auth: "sdk",
+    summary: "Poll an agent's inbox (tooling)",
+    query: inboxQuery,
+    params: agentPath,
+    responses: { 200: inboxPageSchema },
+    run: ({ req, caller, query, params }, deps) => poll(deps, caller.projectId, params.agentId, query, req.signal),
+  }),
+  defineRoute({
+    name: "acknowledgeForAgent",
+    method: "POST",
+    path: "/v1/agents/:agentId/ack",
+    auth: "sdk",
+    limit: "projectWrites",
+    summary: "Acknowledge an agent's inbox items (tooling)",
+    body: ackBody,
+    params: agentPath,
+    responses: { 200: acknowledgedSchema },
+    run: ({ caller, body, params }, deps) => acknowledge(deps, caller.projectId, params.agentId, body.inboxIds),
+  }),
+];
+
+/**
+ * Reads waiting items after the cursor; with `wait`, holds an empty poll open
+ * until an item arrives (woken in-process, or found by a periodic re-check
+ * for events stored by other processes), the time runs out, the client goes
+ * away, or the cloud closes.
+ */
+async function poll(
+  deps: CloudDeps,
+  projectId: string,
+  agentId: string,
+  query: z.output<typeof inboxQuery>,
+  signal: AbortSignal,
+): Promise<Response> {
+  const { storage, waiters, recheckMs } = deps;
+  const deadline = Date.now() + query.wait * 1000;
+  let items: InboxItem[];
+  for (;;) {
+    // Subscribe before reading, so an event stored in between still wakes us.
+    const subscription = waiters.subscribe(projectId, agentId);
+    try {
+      items = await storage.listInbox(projectId, agentId, query.cursor, query.limit);
+      const left = deadline - Date.now();
+      if (items.length > 0 || left <= 0 || signal.aborted || deps.closing()) break;
+      await subscription.wait(Math.min(left, recheckMs), signal);
+    } finally {
+      subscription.cancel();
+    }
+  }
+  const nextCursor = items.length > 0 ? items[items.length - 1].inboxId : query.cursor;
+  return json({ items, nextCursor });
+}
+
+async function acknowledge(
+  { storage }: CloudDeps,
+  projectId: string,
+  agentId: string,
+  inboxIds: number[],
+): Promise<Response> {
+  const ids = [...new Set(inboxIds)];
+  const acknowledged = await storage.acknowledge(projectId, agentId, ids, new Date().toISOString());
+  return json({ ok: true, acknowledged });
+}

@@ -1,0 +1,83 @@
+/**
+ * The one dispatcher of `/svc` and `/v1`: it matches a request to a route,
+ * authenticates the caller, takes the route's rate limit, validates the path,
+ * query and body, runs the route, and turns anything thrown into the
+ * contract's envelope. Both `createSvc` and `createCloud` are built on it.
+ *
+ * @module
+ */
+import { SvcError } from "../contract/errors.ts";
+import { type ErrorLogger, errorResponse, readJson } from "./json.ts";
+import type { AuthOf, Route, RouteInput, Side } from "./route.ts";
+import { createRouter, pathnameOf } from "./router.ts";
+import { parseOrThrow } from "./validation.ts";
+
+/** Authenticates a request for one auth kind, or throws `UNAUTHORIZED`. */
+export type Authenticator<C, D> = (req: Request, deps: D) => C | Promise<C>;
+
+/** Takes a rate-limit token for a caller, or throws `RATE_LIMITED`. */
+export type Limiter<D> = (caller: unknown, deps: D) => void;
+
+/** What {@linkcode createHandler} is built from. */
+export interface HandlerOptions<S extends Side> {
+  /** The mount prefix, such as `/svc`: every other path is not found. */
+  prefix: string;
+  /** The route table. */
+  routes: readonly Route<S>[];
+  /** How each auth kind authenticates. */
+  authenticate: { [A in AuthOf<S>]: Authenticator<S["callers"][A], S["deps"]> };
+  /** The side's rate limits, by the name routes give in `limit`; a missing one is off. */
+  limits?: Readonly<Record<string, Limiter<S["deps"]> | undefined>>;
+  /** The services routes use; requests wait until they are ready. */
+  deps: Promise<S["deps"]>;
+  /** The largest JSON body, in bytes. */
+  bodyLimit: number;
+  /** Where the causes of 5xx answers go. */
+  log?: ErrorLogger;
+}
+
+/**
+ * Builds a fetch handler from a route table.
+ *
+ * @param options The prefix, routes, authenticators, limits, services and body limit.
+ * @returns `handle(req)`, a closure that can be passed unbound.
+ */
+export function createHandler<S extends Side>(options: HandlerOptions<S>): (req: Request) => Promise<Response> {
+  const { routes, authenticate, limits = {}, bodyLimit, log } = options;
+  const match = createRouter(routes, options.prefix);
+  let deps: S["deps"] | undefined;
+  const ready = options.deps.then((value) => {
+    deps = value;
+  }, (cause) => {
+    throw new SvcError("STORAGE_UNAVAILABLE", "The database cannot be opened or reached", {
+      cause,
+      headers: { "retry-after": "5" },
+    });
+  });
+  ready.catch(() => {}); // surfaced by every request's answer
+
+  return async function handle(req: Request): Promise<Response> {
+    try {
+      const { route, params } = match(req.method, pathnameOf(req.url));
+      if (deps === undefined) await ready;
+      const services = deps as S["deps"];
+      const caller = await authenticate[route.auth](req, services);
+      if (route.limit !== undefined) limits[route.limit]?.(caller, services);
+      const input: RouteInput = {
+        req,
+        caller,
+        params: route.params ? parseOrThrow(route.params, params) : params,
+        query: route.query ? parseOrThrow(route.query, queryOf(req.url)) : undefined,
+        body: route.body ? parseOrThrow(route.body, await readJson(req, bodyLimit)) : undefined,
+      };
+      return await route.run(input, services);
+    } catch (error) {
+      return errorResponse(error, log);
+    }
+  };
+}
+
+function queryOf(url: string): Record<string, string> {
+  const at = url.indexOf("?");
+  return at === -1 ? {} : Object.fromEntries(new URLSearchParams(url.slice(at + 1).split("#")[0]));
+}
