@@ -123,4 +123,88 @@ export const cloudMigrations: readonly Migration[] = [
       END`,
     ],
   },
+  {
+    version: 5,
+    name: "operators, sessions, setup tokens, audit log, project settings, violations by hour",
+    statements: [
+      // Dashboard operators. The password and recovery codes only as hashes; the TOTP secret is
+      // kept as is, since checking a code needs it.
+      `CREATE TABLE cloud_operators (
+        id TEXT PRIMARY KEY,
+        email TEXT NOT NULL UNIQUE COLLATE NOCASE,
+        role TEXT NOT NULL CHECK (role IN ('admin', 'viewer')),
+        password_hash TEXT NOT NULL,
+        totp_secret TEXT,
+        recovery_code_hashes TEXT NOT NULL DEFAULT '[]',
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      )`,
+      // A session is found by the hash of its cookie's token; the token itself is never stored.
+      `CREATE TABLE cloud_sessions (
+        token_hash TEXT PRIMARY KEY,
+        operator_id TEXT NOT NULL REFERENCES cloud_operators (id),
+        created_at TEXT NOT NULL,
+        last_seen_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        source_address TEXT
+      )`,
+      "CREATE INDEX cloud_sessions_by_operator ON cloud_sessions (operator_id)",
+      `CREATE TABLE cloud_setup_tokens (
+        token_hash TEXT PRIMARY KEY,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        used_at TEXT
+      )`,
+      // Who changed what, from where, when: append-only (triggers refuse updates and deletes),
+      // never holding a secret, kept when its project is deleted.
+      `CREATE TABLE cloud_audit (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        project_id TEXT,
+        actor TEXT NOT NULL,
+        action TEXT NOT NULL,
+        target TEXT,
+        detail TEXT NOT NULL DEFAULT '{}',
+        source_address TEXT,
+        created_at TEXT NOT NULL
+      )`,
+      "CREATE INDEX cloud_audit_by_time ON cloud_audit (created_at DESC, id DESC)",
+      "CREATE INDEX cloud_audit_by_project ON cloud_audit (project_id, created_at DESC, id DESC)",
+      "CREATE INDEX cloud_audit_by_action ON cloud_audit (action, created_at DESC, id DESC)",
+      `CREATE TRIGGER cloud_audit_no_update BEFORE UPDATE ON cloud_audit BEGIN
+        SELECT RAISE(ABORT, 'cloud_audit is append-only');
+      END`,
+      `CREATE TRIGGER cloud_audit_no_delete BEFORE DELETE ON cloud_audit BEGIN
+        SELECT RAISE(ABORT, 'cloud_audit is append-only');
+      END`,
+      // Per-project settings an operator changes (NULL: the server's default).
+      `CREATE TABLE cloud_project_settings (
+        project_id TEXT PRIMARY KEY REFERENCES cloud_projects (id),
+        retention_ms INTEGER,
+        updated_at TEXT NOT NULL
+      )`,
+      // Keys of a project across users, newest first, for listing with filters.
+      "CREATE INDEX cloud_keys_by_project ON cloud_keys (project_id, created_at DESC, id DESC)",
+      // Violations per project, hour and severity, kept exact by triggers like the totals, so a
+      // 24-hour or 30-day chart reads at most 720 small rows per severity at any table size.
+      `CREATE TABLE cloud_violation_hours (
+        project_id TEXT NOT NULL,
+        hour TEXT NOT NULL,
+        severity TEXT NOT NULL,
+        n INTEGER NOT NULL,
+        PRIMARY KEY (project_id, hour, severity)
+      ) WITHOUT ROWID`,
+      `INSERT INTO cloud_violation_hours (project_id, hour, severity, n)
+        SELECT project_id, substr(created_at, 1, 13), severity, COUNT(*) FROM cloud_violations
+        GROUP BY project_id, substr(created_at, 1, 13), severity`,
+      `CREATE TRIGGER cloud_violations_hour_counted AFTER INSERT ON cloud_violations BEGIN
+        INSERT INTO cloud_violation_hours (project_id, hour, severity, n)
+          VALUES (NEW.project_id, substr(NEW.created_at, 1, 13), NEW.severity, 1)
+          ON CONFLICT (project_id, hour, severity) DO UPDATE SET n = n + 1;
+      END`,
+      `CREATE TRIGGER cloud_violations_hour_uncounted AFTER DELETE ON cloud_violations BEGIN
+        UPDATE cloud_violation_hours SET n = n - 1
+          WHERE project_id = OLD.project_id AND hour = substr(OLD.created_at, 1, 13) AND severity = OLD.severity;
+      END`,
+    ],
+  },
 ];

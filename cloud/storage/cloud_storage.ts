@@ -8,6 +8,9 @@
 import type { Severity, Violation as ViolationRecord } from "../../core/contract/violation.ts";
 import type { InboxItem } from "../../core/contract/inbox_item.ts";
 import type { AgentIdKind, KeyRecord } from "../../core/contract/agent_keys.ts";
+import type { OperatorStorage } from "./operator_storage.ts";
+import type { AuditStorage } from "./audit_storage.ts";
+import type { ProjectAdminStorage } from "./project_admin_storage.ts";
 
 /** How long a key's `lastUsedAt` may lag behind its use, to spare a write on every request. */
 export const KEY_TOUCH_INTERVAL_MS = 60_000;
@@ -129,8 +132,8 @@ export interface KeyAuth {
   lastUsedAt: string | null;
 }
 
-/** The cloud's storage, one project at a time. */
-export interface CloudStorage {
+/** The cloud's storage: projects, keys, violations, inboxes; operators, the audit log and project administration. */
+export interface CloudStorage extends OperatorStorage, AuditStorage, ProjectAdminStorage {
   /** Stores a new project. */
   createProject(project: ProjectRecord): Promise<void>;
   /** The project, or `null`. */
@@ -173,9 +176,30 @@ export interface CloudStorage {
   listInbox(projectId: string, agentId: string, cursor: number, limit: number): Promise<InboxItem[]>;
   /** Acknowledges items of one inbox; the count of items newly acknowledged. */
   acknowledge(projectId: string, agentId: string, inboxIds: number[], at: string): Promise<number>;
-  /** Deletes items acknowledged before `before`, with their events; the count deleted. */
+  /** Deletes items acknowledged before `before` (before now minus its own retention for a project that has one), with their events; the count deleted. */
   purgeAcknowledged(before: string): Promise<number>;
 
   /** Closes the database when the storage opened it. */
   close(): Promise<void>;
 }
+
+export type {
+  OperatorChanges,
+  OperatorRecord,
+  OperatorRole,
+  OperatorStorage,
+  SessionRecord,
+  SetupTokenRecord,
+} from "./operator_storage.ts";
+export type { AuditEntry, AuditEntryInput, AuditPage, AuditQuery, AuditStorage } from "./audit_storage.ts";
+export type {
+  BucketUnit,
+  InboxBacklog,
+  InboxPage,
+  KeyCounts,
+  KeyPage,
+  KeyQuery,
+  KeyStatus,
+  ProjectAdminStorage,
+  ViolationBucket,
+} from "./project_admin_storage.ts";

@@ -11,6 +11,10 @@ import { eventStorage } from "./libsql_events.ts";
 import { keyStorage } from "./libsql_keys.ts";
 import { projectStorage } from "./libsql_projects.ts";
 import { violationStorage } from "./libsql_violations.ts";
+import { operatorStorage } from "./libsql_operators.ts";
+import { auditStorage } from "./libsql_audit.ts";
+import { projectAdministration } from "./libsql_project_admin.ts";
+import { projectReads } from "./libsql_project_reads.ts";
 
 /** Options of {@linkcode openCloudStorage}. */
 export interface CloudStorageOptions {
@@ -39,6 +43,10 @@ export async function openCloudStorage(db: DatabaseInput, options: CloudStorageO
     ...keyStorage(client),
     ...violationStorage(client),
     ...eventStorage(client),
+    ...operatorStorage(client),
+    ...auditStorage(client),
+    ...projectAdministration(client),
+    ...projectReads(client),
     close() {
       if (owned) client.close();
       return Promise.resolve();

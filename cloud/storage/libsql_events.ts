@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Client, Row } from "@libsql/client";
+import type { Client, InValue, Row } from "@libsql/client";
 import type { CloudStorage, InboxItem } from "./cloud_storage.ts";
 import { integer, parsed, placeholders, text } from "../../core/db/rows.ts";
 
@@ -83,21 +83,47 @@ export function eventStorage(client: Client): EventStorage {
       return rs.rowsAffected;
     },
     async purgeAcknowledged(before) {
-      let purged = 0;
-      for (;;) {
-        const rs = await client.execute({
-          sql: `DELETE FROM cloud_events WHERE inbox_id IN (
-                  SELECT inbox_id FROM cloud_events WHERE acked_at IS NOT NULL AND acked_at < ? LIMIT ?)`,
-          args: [before, PURGE_CHUNK],
-        });
-        purged += rs.rowsAffected;
-        if (rs.rowsAffected < PURGE_CHUNK) return purged;
+      // Projects with their own retention (set on the dashboard) are purged by it; the rest by `before`.
+      const own = await client.execute(
+        "SELECT project_id, retention_ms FROM cloud_project_settings WHERE retention_ms IS NOT NULL",
+      );
+      const ownIds = own.rows.map((row) => text(row, "project_id"));
+      let purged = await purgeChunks(
+        client,
+        `acked_at < ? AND project_id NOT IN (${placeholders(ownIds.length)})`,
+        [before, ...ownIds],
+      );
+      for (const row of own.rows) {
+        const cutoff = new Date(Date.now() - integer(row, "retention_ms")).toISOString();
+        purged += await purgeChunks(client, "acked_at < ? AND project_id = ?", [cutoff, text(row, "project_id")]);
       }
+      return purged;
     },
   };
 }
 
-function toItem(row: Row, deliveries: number | undefined): InboxItem {
+/** Deletes acknowledged items matching `where`, a chunk per transaction; the count deleted. */
+async function purgeChunks(client: Client, where: string, args: InValue[]): Promise<number> {
+  let purged = 0;
+  for (;;) {
+    const rs = await client.execute({
+      sql: `DELETE FROM cloud_events WHERE inbox_id IN (
+              SELECT inbox_id FROM cloud_events WHERE acked_at IS NOT NULL AND ${where} LIMIT ?)`,
+      args: [...args, PURGE_CHUNK],
+    });
+    purged += rs.rowsAffected;
+    if (rs.rowsAffected < PURGE_CHUNK) return purged;
+  }
+}
+
+/**
+ * A `cloud_events` row as an inbox item.
+ *
+ * @param row The row.
+ * @param deliveries The deliveries counted by this read, or `undefined` to count one more than stored.
+ * @returns The item.
+ */
+export function toItem(row: Row, deliveries: number | undefined): InboxItem {
   return {
     inboxId: integer(row, "inbox_id"),
     eventId: text(row, "event_id"),

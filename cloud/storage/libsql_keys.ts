@@ -14,8 +14,10 @@ export type KeyStorage = Pick<
   "insertKey" | "mirrorKey" | "listKeys" | "revokeKey" | "findKeyByHash" | "findKeyAuth" | "touchKey"
 >;
 
-const COLUMNS = "id, project_id, user_id, name, scopes, agent_id, hash, start, created_at, last_used_at, revoked_at";
-const slots = COLUMNS.split(", ").map(() => "?").join(", ");
+/** The columns of `cloud_keys`, in the order of a key's values. */
+export const KEY_COLUMNS =
+  "id, project_id, user_id, name, scopes, agent_id, hash, start, created_at, last_used_at, revoked_at";
+const slots = KEY_COLUMNS.split(", ").map(() => "?").join(", ");
 /** The agentId is claimed by the user (arguments: project, agentId, user). */
 const HELD_BY_USER = "EXISTS (SELECT 1 FROM cloud_agent_claims WHERE project_id = ? AND agent_id = ? AND user_id = ?)";
 
@@ -30,7 +32,7 @@ export function keyStorage(client: Client): KeyStorage {
     async insertKey(projectId, record, kind) {
       if (kind !== "claim") {
         await client.execute({
-          sql: `INSERT INTO cloud_keys (${COLUMNS}) VALUES (${slots})`,
+          sql: `INSERT INTO cloud_keys (${KEY_COLUMNS}) VALUES (${slots})`,
           args: values(projectId, record),
         });
         return true;
@@ -40,7 +42,7 @@ export function keyStorage(client: Client): KeyStorage {
       const [, inserted] = await client.batch([
         claim(projectId, record),
         {
-          sql: `INSERT INTO cloud_keys (${COLUMNS}) SELECT ${slots} WHERE ${HELD_BY_USER}`,
+          sql: `INSERT INTO cloud_keys (${KEY_COLUMNS}) SELECT ${slots} WHERE ${HELD_BY_USER}`,
           args: [...values(projectId, record), projectId, record.agentId, record.userId],
         },
       ], "write");
@@ -52,7 +54,7 @@ export function keyStorage(client: Client): KeyStorage {
       statements.push({
         // Only for an agt_ id this user holds (claimed now or before). A revoked record never becomes
         // active again: the first revocation time wins.
-        sql: `INSERT INTO cloud_keys (${COLUMNS}) SELECT ${slots} WHERE ${claims ? HELD_BY_USER : "1"}
+        sql: `INSERT INTO cloud_keys (${KEY_COLUMNS}) SELECT ${slots} WHERE ${claims ? HELD_BY_USER : "1"}
               ON CONFLICT (id) DO UPDATE SET name = excluded.name, scopes = excluded.scopes,
                 revoked_at = COALESCE(cloud_keys.revoked_at, excluded.revoked_at)
               WHERE cloud_keys.project_id = excluded.project_id AND cloud_keys.hash = excluded.hash
@@ -67,7 +69,7 @@ export function keyStorage(client: Client): KeyStorage {
     },
     async listKeys(projectId, userId) {
       const rs = await client.execute({
-        sql: `SELECT ${COLUMNS} FROM cloud_keys WHERE project_id = ? AND user_id = ? ORDER BY created_at, id`,
+        sql: `SELECT ${KEY_COLUMNS} FROM cloud_keys WHERE project_id = ? AND user_id = ? ORDER BY created_at, id`,
         args: [projectId, userId],
       });
       return rs.rows.map(toKey);
@@ -96,7 +98,7 @@ export function keyStorage(client: Client): KeyStorage {
       };
     },
     async findKeyByHash(hash) {
-      const rs = await client.execute({ sql: `SELECT ${COLUMNS} FROM cloud_keys WHERE hash = ?`, args: [hash] });
+      const rs = await client.execute({ sql: `SELECT ${KEY_COLUMNS} FROM cloud_keys WHERE hash = ?`, args: [hash] });
       return rs.rows.length ? { projectId: text(rs.rows[0], "project_id"), record: toKey(rs.rows[0]) } : null;
     },
     async touchKey(id, at) {
@@ -133,7 +135,13 @@ function claim(projectId: string, record: KeyRecord): InStatement {
   };
 }
 
-function toKey(row: Row): KeyRecord {
+/**
+ * A `cloud_keys` row as a key record.
+ *
+ * @param row The row.
+ * @returns The record.
+ */
+export function toKey(row: Row): KeyRecord {
   return {
     id: text(row, "id"),
     userId: text(row, "user_id"),

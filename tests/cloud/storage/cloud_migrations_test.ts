@@ -78,6 +78,40 @@ describe("cloud migrations", () => {
     client.close();
   });
 
+  test("keep the audit log append-only: an update or a delete is refused", async () => {
+    const client = createClient({ url: ":memory:" });
+    const storage = await openCloudStorage(client);
+    const entry = { projectId: null, actor: "cli", target: null, detail: {}, sourceAddress: null };
+    await storage.appendAudit({ ...entry, action: "project.create", createdAt: "2025-01-01T00:00:00.000Z" });
+    await assert.rejects(client.execute("UPDATE cloud_audit SET actor = 'someone'"), /append-only/);
+    await assert.rejects(client.execute("DELETE FROM cloud_audit"), /append-only/);
+    assert.equal((await storage.listAudit({ limit: 10, offset: 0 })).entries[0].actor, "cli");
+    client.close();
+  });
+
+  test("count the violations stored before the hourly chart table existed, by hour and severity", async () => {
+    const client = createClient({ url: ":memory:" });
+    await migrate(client, CLOUD_MIGRATIONS_TABLE, cloudMigrations.slice(0, 4));
+    const project = "prj_01JABCDEFGHJKMNPQRSTVWXYZ0";
+    await client.batch([
+      {
+        sql: "INSERT INTO cloud_projects (id, name, secret_hash, created_at) VALUES (?, ?, ?, ?)",
+        args: [project, "Old", "0".repeat(64), "2025-01-01T00:00:00.000Z"],
+      },
+      ...["2025-01-01T05:01:00.000Z", "2025-01-01T05:59:00.000Z", "2025-01-01T06:00:00.000Z"].map((at, i) => ({
+        sql: `INSERT INTO cloud_violations (id, project_id, key_id, kind, severity, metadata, created_at)
+              VALUES (?, ?, 'k', 'A', 'severe', '{}', ?)`,
+        args: [`v${i}`, project, at],
+      })),
+    ], "write");
+    const storage = await openCloudStorage(client);
+    assert.deepEqual(await storage.violationBuckets(project, "2025-01-01T00:00:00.000Z", "hour"), [
+      { bucket: "2025-01-01T05", severity: "severe", count: 2 },
+      { bucket: "2025-01-01T06", severity: "severe", count: 1 },
+    ]);
+    client.close();
+  });
+
   test("are applied once when two processes start together", async () => {
     const url = `file:${dir.file("together.db")}`;
     const [a, b] = await Promise.all([openCloudStorage(url), openCloudStorage(url)]);

@@ -2,30 +2,14 @@
 // database and a remote `http://` database (the Hrana test fixture, with a token).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { openCloudStorage } from "../../../cloud/storage/libsql_cloud_storage.ts";
 import { createProject } from "../../../cloud/projects.ts";
 import type { CloudStorage } from "../../../cloud/storage/cloud_storage.ts";
 import { mintAgentKey } from "../../../core/contract/agent_keys.ts";
-import { type HranaServer, startHranaServer } from "../../fixtures/hrana_server.ts";
-import { tempDir } from "../../fixtures/temp_dir.ts";
+import { storageBackends } from "./storage_backends.ts";
 
-const dir = tempDir();
-let hrana: HranaServer;
-after(async () => {
-  await hrana?.close();
-  dir.remove();
-});
+const backends = storageBackends();
 
-const backends: [string, () => Promise<CloudStorage>][] = [
-  [":memory:", () => openCloudStorage(":memory:")],
-  ["file:", () => openCloudStorage(`file:${dir.file("storage.db")}`)],
-  ["remote http:// (Hrana fixture)", async () => {
-    hrana = await startHranaServer(dir.file("remote.db"), { authToken: "test-token" });
-    return openCloudStorage(hrana.url, { authToken: "test-token" });
-  }],
-];
-
-for (const [name, open] of backends) {
+for (const [name, open] of backends.list) {
   describe(`CloudStorage on ${name}`, () => {
     let storage: CloudStorage;
     let projectId: string;
@@ -176,5 +160,5 @@ for (const [name, open] of backends) {
 }
 
 test("the remote backend really went over Hrana HTTP", () => {
-  assert.ok(hrana.requests > 10);
+  assert.ok(backends.remoteRequests() > 10);
 });

@@ -1,0 +1,64 @@
+/**
+ * The append-only audit log on libSQL.
+ *
+ * @module
+ */
+import type { Client, InValue, Row } from "@libsql/client";
+import type { AuditEntry, AuditStorage } from "./audit_storage.ts";
+import { integer, parsed, text, textOrNull } from "../../core/db/rows.ts";
+
+/**
+ * Audit log queries on a client.
+ *
+ * @param client The database.
+ * @returns The audit part of the storage.
+ */
+export function auditStorage(client: Client): AuditStorage {
+  return {
+    async appendAudit(e) {
+      const rs = await client.execute({
+        sql: `INSERT INTO cloud_audit (project_id, actor, action, target, detail, source_address, created_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+        args: [e.projectId, e.actor, e.action, e.target, JSON.stringify(e.detail), e.sourceAddress, e.createdAt],
+      });
+      return integer(rs.rows[0], "id");
+    },
+    async listAudit(query) {
+      const clauses: string[] = [];
+      const args: InValue[] = [];
+      const equal = { project_id: query.projectId, action: query.action };
+      for (const [column, value] of Object.entries(equal)) {
+        if (value === undefined) continue;
+        clauses.push(`${column} = ?`);
+        args.push(value);
+      }
+      if (query.since !== undefined) {
+        clauses.push("created_at >= ?");
+        args.push(query.since);
+      }
+      const where = clauses.length ? `WHERE ${clauses.join(" AND ")}` : "";
+      // One read transaction, so the page and the total agree.
+      const [page, count] = await client.batch([
+        {
+          sql: `SELECT * FROM cloud_audit ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+          args: [...args, query.limit, query.offset],
+        },
+        { sql: `SELECT COUNT(*) AS total FROM cloud_audit ${where}`, args },
+      ], "read");
+      return { entries: page.rows.map(toEntry), total: integer(count.rows[0], "total") };
+    },
+  };
+}
+
+function toEntry(row: Row): AuditEntry {
+  return {
+    id: integer(row, "id"),
+    projectId: textOrNull(row, "project_id"),
+    actor: text(row, "actor"),
+    action: text(row, "action"),
+    target: textOrNull(row, "target"),
+    detail: parsed<Record<string, unknown>>(row, "detail"),
+    sourceAddress: textOrNull(row, "source_address"),
+    createdAt: text(row, "created_at"),
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * Project administration on libSQL: rename, delete with everything the
+ * project holds, and the retention setting.
+ *
+ * @module
+ */
+import type { Client } from "@libsql/client";
+import type { ProjectAdminStorage } from "./project_admin_storage.ts";
+import { textOrNull } from "../../core/db/rows.ts";
+
+/** The administration part of {@linkcode ProjectAdminStorage}. */
+export type ProjectAdministration = Pick<
+  ProjectAdminStorage,
+  "renameProject" | "deleteProject" | "projectRetention" | "setProjectRetention"
+>;
+
+/** Every table holding a project's rows, children first. The audit log keeps its entries. */
+const PROJECT_TABLES = [
+  "cloud_events",
+  "cloud_violations",
+  "cloud_violation_counts",
+  "cloud_violation_hours",
+  "cloud_keys",
+  "cloud_agent_claims",
+  "cloud_manifests",
+  "cloud_project_settings",
+];
+
+/**
+ * Project administration queries on a client.
+ *
+ * @param client The database.
+ * @returns The administration part of the storage.
+ */
+export function projectAdministration(client: Client): ProjectAdministration {
+  return {
+    async renameProject(id, name) {
+      const rs = await client.execute({ sql: "UPDATE cloud_projects SET name = ? WHERE id = ?", args: [name, id] });
+      return rs.rowsAffected === 1;
+    },
+    async deleteProject(id) {
+      // One write transaction: the project and everything it holds go together, or nothing does.
+      const results = await client.batch([
+        ...PROJECT_TABLES.map((table) => ({ sql: `DELETE FROM ${table} WHERE project_id = ?`, args: [id] })),
+        { sql: "DELETE FROM cloud_projects WHERE id = ?", args: [id] },
+      ], "write");
+      return results[results.length - 1].rowsAffected === 1;
+    },
+    async projectRetention(id) {
+      const rs = await client.execute({
+        sql: "SELECT retention_ms FROM cloud_project_settings WHERE project_id = ?",
+        args: [id],
+      });
+      const value = rs.rows.length ? textOrNull(rs.rows[0], "retention_ms") : null;
+      return value === null ? null : Number(value);
+    },
+    async setProjectRetention(id, retentionMs, at) {
+      const rs = await client.execute({
+        sql: `INSERT INTO cloud_project_settings (project_id, retention_ms, updated_at)
+              SELECT id, ?, ? FROM cloud_projects WHERE id = ?
+              ON CONFLICT (project_id) DO UPDATE SET retention_ms = excluded.retention_ms, updated_at = excluded.updated_at`,
+        args: [retentionMs, at, id],
+      });
+      return rs.rowsAffected === 1;
+    },
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * What the dashboard reads of a project on libSQL: keys across users, the
+ * inbox backlog, and violations by hour or day for the charts.
+ *
+ * @module
+ */
+import type { Client, InValue, Row } from "@libsql/client";
+import type { ProjectAdminStorage } from "./project_admin_storage.ts";
+import type { Severity } from "../../core/contract/violation.ts";
+import { integer, text } from "../../core/db/rows.ts";
+import { KEY_COLUMNS, toKey } from "./libsql_keys.ts";
+import { toItem } from "./libsql_events.ts";
+
+/** The read part of {@linkcode ProjectAdminStorage}. */
+export type ProjectReads = Omit<
+  ProjectAdminStorage,
+  "renameProject" | "deleteProject" | "projectRetention" | "setProjectRetention"
+>;
+
+/**
+ * The dashboard's project queries on a client.
+ *
+ * @param client The database.
+ * @returns The read part of the storage.
+ */
+export function projectReads(client: Client): ProjectReads {
+  return {
+    async listProjectKeys(projectId, query) {
+      const clauses = ["project_id = ?"];
+      const args: InValue[] = [projectId];
+      if (query.userId !== undefined) {
+        clauses.push("user_id = ?");
+        args.push(query.userId);
+      }
+      if (query.status !== undefined) clauses.push(`revoked_at IS ${query.status === "active" ? "" : "NOT "}NULL`);
+      const where = clauses.join(" AND ");
+      const [page, count] = await client.batch([
+        {
+          sql:
+            `SELECT ${KEY_COLUMNS} FROM cloud_keys WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+          args: [...args, query.limit, query.offset],
+        },
+        { sql: `SELECT COUNT(*) AS total FROM cloud_keys WHERE ${where}`, args },
+      ], "read");
+      return { keys: page.rows.map(toKey), total: integer(count.rows[0], "total") };
+    },
+    async findProjectKey(projectId, id) {
+      const rs = await client.execute({
+        sql: `SELECT ${KEY_COLUMNS} FROM cloud_keys WHERE project_id = ? AND id = ?`,
+        args: [projectId, id],
+      });
+      return rs.rows.length ? toKey(rs.rows[0]) : null;
+    },
+    async countKeys(projectId) {
+      const rs = await client.execute({
+        sql: `SELECT COALESCE(SUM(revoked_at IS NULL), 0) AS active, COALESCE(SUM(revoked_at IS NOT NULL), 0) AS revoked
+              FROM cloud_keys WHERE project_id = ?`,
+        args: [projectId],
+      });
+      return { active: integer(rs.rows[0], "active"), revoked: integer(rs.rows[0], "revoked") };
+    },
+
+    async inboxBacklog(projectId) {
+      const rs = await client.execute({
+        sql: `SELECT agent_id, COUNT(*) AS waiting, MIN(created_at) AS oldest_at, MAX(deliveries) AS max_deliveries
+              FROM cloud_events WHERE project_id = ? AND acked_at IS NULL
+              GROUP BY agent_id ORDER BY oldest_at, agent_id`,
+        args: [projectId],
+      });
+      return rs.rows.map((row) => ({
+        agentId: text(row, "agent_id"),
+        waiting: integer(row, "waiting"),
+        oldestAt: text(row, "oldest_at"),
+        maxDeliveries: integer(row, "max_deliveries"),
+      }));
+    },
+    async peekInbox(projectId, agentId, limit, offset) {
+      const where = "project_id = ? AND agent_id = ? AND acked_at IS NULL";
+      const [page, count] = await client.batch([
+        {
+          sql: `SELECT * FROM cloud_events WHERE ${where} ORDER BY inbox_id LIMIT ? OFFSET ?`,
+          args: [projectId, agentId, limit, offset],
+        },
+        { sql: `SELECT COUNT(*) AS total FROM cloud_events WHERE ${where}`, args: [projectId, agentId] },
+      ], "read");
+      return {
+        items: page.rows.map((row) => toItem(row, integer(row, "deliveries"))),
+        total: integer(count.rows[0], "total"),
+      };
+    },
+    async discardInboxItem(projectId, inboxId, at) {
+      const rs = await client.execute({
+        sql: "UPDATE cloud_events SET acked_at = ? WHERE project_id = ? AND inbox_id = ? AND acked_at IS NULL",
+        args: [at, projectId, inboxId],
+      });
+      return rs.rowsAffected === 1;
+    },
+
+    async violationBuckets(projectId, since, unit) {
+      // Hours are stored as `YYYY-MM-DDTHH`; a day is its first 10 characters.
+      const width = unit === "hour" ? 13 : 10;
+      const rs = await client.execute({
+        sql: `SELECT substr(hour, 1, ${width}) AS bucket, severity, SUM(n) AS count FROM cloud_violation_hours
+              WHERE project_id = ? AND hour >= ? AND n > 0
+              GROUP BY bucket, severity ORDER BY bucket, severity`,
+        args: [projectId, since.slice(0, width)],
+      });
+      return rs.rows.map((row: Row) => ({
+        bucket: text(row, "bucket"),
+        severity: text(row, "severity") as Severity,
+        count: integer(row, "count"),
+      }));
+    },
+  };
+}

@@ -1,0 +1,35 @@
+// The three storage backends every storage suite runs on: `:memory:`, a `file:`
+// database and a remote `http://` database (the Hrana test fixture, with a token).
+import { after } from "node:test";
+import { openCloudStorage } from "../../../cloud/storage/libsql_cloud_storage.ts";
+import type { CloudStorage } from "../../../cloud/storage/cloud_storage.ts";
+import { type HranaServer, startHranaServer } from "../../fixtures/hrana_server.ts";
+import { tempDir } from "../../fixtures/temp_dir.ts";
+
+export interface StorageBackends {
+  /** Name and opener of each backend. */
+  list: [string, () => Promise<CloudStorage>][];
+  /** How many requests the remote backend served (to prove the remote path ran). */
+  remoteRequests(): number;
+}
+
+/** The backends of one test file; the folder and the Hrana server go away after the file. */
+export function storageBackends(): StorageBackends {
+  const dir = tempDir();
+  let hrana: HranaServer | undefined;
+  after(async () => {
+    await hrana?.close();
+    dir.remove();
+  });
+  return {
+    list: [
+      [":memory:", () => openCloudStorage(":memory:")],
+      ["file:", () => openCloudStorage(`file:${dir.file("storage.db")}`)],
+      ["remote http:// (Hrana fixture)", async () => {
+        hrana = await startHranaServer(dir.file("remote.db"), { authToken: "test-token" });
+        return openCloudStorage(hrana.url, { authToken: "test-token" });
+      }],
+    ],
+    remoteRequests: () => hrana?.requests ?? 0,
+  };
+}
