@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Client, Row } from "@libsql/client";
+import type { Executor, SqlRow } from "../../core/db/executor.ts";
 import type { CloudStorage, InboxItem } from "./cloud_storage.ts";
 import { integer, parsed, placeholders, text } from "../../core/db/rows.ts";
 
@@ -15,19 +15,19 @@ export type EventStorage = Pick<CloudStorage, "appendEvents" | "listInbox" | "ac
 const PURGE_CHUNK = 5000;
 
 /**
- * Event and inbox queries on a client.
+ * Event and inbox queries on a database.
  *
- * @param client The database.
+ * @param db The database.
  * @returns The event part of the storage.
  */
-export function eventStorage(client: Client): EventStorage {
+export function eventStorage(db: Executor): EventStorage {
   return {
     async appendEvents(projectId, events, at) {
-      if (events.length === 1) return [await appendOne(client, projectId, events[0], at)];
+      if (events.length === 1) return [await appendOne(db, projectId, events[0], at)];
       // One write transaction of two statements: a multi-row insert that skips known eventIds and
       // returns the new ones, then one read of the rows holding every eventId of the batch.
       const ids = [...new Set(events.map((e) => e.eventId))];
-      const [inserted, held] = await client.batch([
+      const [inserted, held] = await db.batch([
         {
           sql: `INSERT INTO cloud_events (project_id, event_id, type, agent_id, payload, created_at)
                 VALUES ${events.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")}
@@ -54,7 +54,7 @@ export function eventStorage(client: Client): EventStorage {
       });
     },
     async listInbox(projectId, agentId, cursor, limit) {
-      const rs = await client.execute({
+      const rs = await db.execute({
         sql: `SELECT * FROM cloud_events
               WHERE project_id = ? AND agent_id = ? AND acked_at IS NULL AND inbox_id > ?
               ORDER BY inbox_id LIMIT ?`,
@@ -64,7 +64,7 @@ export function eventStorage(client: Client): EventStorage {
       // Count the delivery. Only polls that found items write, so empty
       // (long) polls never take the write lock.
       const ids = rs.rows.map((row) => integer(row, "inbox_id"));
-      const counted = await client.execute({
+      const counted = await db.execute({
         sql: `UPDATE cloud_events SET deliveries = deliveries + 1
               WHERE inbox_id IN (${placeholders(ids.length)}) RETURNING inbox_id, deliveries`,
         args: ids,
@@ -73,7 +73,7 @@ export function eventStorage(client: Client): EventStorage {
       return rs.rows.map((row) => toItem(row, deliveries.get(integer(row, "inbox_id"))));
     },
     async acknowledge(projectId, agentId, inboxIds, at) {
-      const rs = await client.execute({
+      const rs = await db.execute({
         sql: `UPDATE cloud_events SET acked_at = ?
               WHERE project_id = ? AND agent_id = ? AND acked_at IS NULL AND inbox_id IN (${
           placeholders(inboxIds.length)
@@ -85,7 +85,7 @@ export function eventStorage(client: Client): EventStorage {
     async purgeAcknowledged(before) {
       let purged = 0;
       for (;;) {
-        const rs = await client.execute({
+        const rs = await db.execute({
           sql: `DELETE FROM cloud_events WHERE inbox_id IN (
                   SELECT inbox_id FROM cloud_events WHERE acked_at IS NOT NULL AND acked_at < ? LIMIT ?)`,
           args: [before, PURGE_CHUNK],
@@ -97,7 +97,7 @@ export function eventStorage(client: Client): EventStorage {
   };
 }
 
-function toItem(row: Row, deliveries: number | undefined): InboxItem {
+function toItem(row: SqlRow, deliveries: number | undefined): InboxItem {
   return {
     inboxId: integer(row, "inbox_id"),
     eventId: text(row, "event_id"),
@@ -115,19 +115,19 @@ function toItem(row: Row, deliveries: number | undefined): InboxItem {
  * eventId is free again and the insert is retried.
  */
 async function appendOne(
-  client: Client,
+  db: Executor,
   projectId: string,
   e: { eventId: string; type: string; agentId: string; payload: Record<string, unknown> },
   at: string,
 ): Promise<{ eventId: string; inboxId: number; agentId: string; duplicate: boolean }> {
   for (;;) {
-    const inserted = await client.execute({
+    const inserted = await db.execute({
       sql: `INSERT INTO cloud_events (project_id, event_id, type, agent_id, payload, created_at)
             VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, event_id) DO NOTHING RETURNING inbox_id, agent_id`,
       args: [projectId, e.eventId, e.type, e.agentId, JSON.stringify(e.payload), at],
     });
     const row = inserted.rows[0] ??
-      (await client.execute({
+      (await db.execute({
         sql: "SELECT inbox_id, agent_id FROM cloud_events WHERE project_id = ? AND event_id = ?",
         args: [projectId, e.eventId],
       })).rows[0];
