@@ -94,12 +94,12 @@ export async function runProjectCommand(
  * @returns What to print.
  */
 export async function runMigrate(target: DatabaseTarget): Promise<CommandOutput> {
-  const { client } = await openDatabase(target.url, { authToken: target.authToken });
+  const db = await openDatabase(target.url, { authToken: target.authToken });
   try {
-    const version = await migrate(client, CLOUD_MIGRATIONS_TABLE, cloudMigrations);
+    const version = await migrate(db, CLOUD_MIGRATIONS_TABLE, cloudMigrations);
     return { json: { ok: true, version }, text: `The cloud schema is at version ${version}.` };
   } finally {
-    client.close();
+    db.close();
   }
 }
 

@@ -3,20 +3,20 @@
  *
  * @module
  */
-import type { Client, InValue, Row } from "@libsql/client";
+import type { Executor, SqlRow, SqlValue } from "../../core/db/executor.ts";
 import type { AuditEntry, AuditStorage } from "./audit_storage.ts";
 import { integer, parsed, text, textOrNull } from "../../core/db/rows.ts";
 
 /**
- * Audit log queries on a client.
+ * Audit log queries on an executor.
  *
- * @param client The database.
+ * @param db The database.
  * @returns The audit part of the storage.
  */
-export function auditStorage(client: Client): AuditStorage {
+export function auditStorage(db: Executor): AuditStorage {
   return {
     async appendAudit(e) {
-      const rs = await client.execute({
+      const rs = await db.execute({
         sql: `INSERT INTO cloud_audit (project_id, actor, action, target, detail, source_address, created_at)
               VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
         args: [e.projectId, e.actor, e.action, e.target, JSON.stringify(e.detail), e.sourceAddress, e.createdAt],
@@ -25,7 +25,7 @@ export function auditStorage(client: Client): AuditStorage {
     },
     async listAudit(query) {
       const clauses: string[] = [];
-      const args: InValue[] = [];
+      const args: SqlValue[] = [];
       const equal = { project_id: query.projectId, action: query.action };
       for (const [column, value] of Object.entries(equal)) {
         if (value === undefined) continue;
@@ -38,7 +38,7 @@ export function auditStorage(client: Client): AuditStorage {
       }
       const where = clauses.length ? `WHERE ${clauses.join(" AND ")}` : "";
       // One read transaction, so the page and the total agree.
-      const [page, count] = await client.batch([
+      const [page, count] = await db.batch([
         {
           sql: `SELECT * FROM cloud_audit ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
           args: [...args, query.limit, query.offset],
@@ -50,7 +50,7 @@ export function auditStorage(client: Client): AuditStorage {
   };
 }
 
-function toEntry(row: Row): AuditEntry {
+function toEntry(row: SqlRow): AuditEntry {
   return {
     id: integer(row, "id"),
     projectId: textOrNull(row, "project_id"),

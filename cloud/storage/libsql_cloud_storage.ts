@@ -31,24 +31,24 @@ export interface CloudStorageOptions {
  * @throws {Error} When the database schema is newer than this build knows.
  */
 export async function openCloudStorage(db: DatabaseInput, options: CloudStorageOptions = {}): Promise<CloudStorage> {
-  const { client, owned } = await openDatabase(db, { authToken: options.authToken });
+  const executor = await openDatabase(db, { authToken: options.authToken });
   try {
-    await migrate(client, CLOUD_MIGRATIONS_TABLE, cloudMigrations);
+    await migrate(executor, CLOUD_MIGRATIONS_TABLE, cloudMigrations);
   } catch (error) {
-    if (owned) client.close();
+    executor.close();
     throw error;
   }
   return {
-    ...projectStorage(client),
-    ...keyStorage(client),
-    ...violationStorage(client),
-    ...eventStorage(client),
-    ...operatorStorage(client),
-    ...auditStorage(client),
-    ...projectAdministration(client),
-    ...projectReads(client),
+    ...projectStorage(executor),
+    ...keyStorage(executor),
+    ...violationStorage(executor),
+    ...eventStorage(executor),
+    ...operatorStorage(executor),
+    ...auditStorage(executor),
+    ...projectAdministration(executor),
+    ...projectReads(executor),
     close() {
-      if (owned) client.close();
+      executor.close();
       return Promise.resolve();
     },
   };

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Client, InValue, Row } from "@libsql/client";
+import type { Executor, SqlRow, SqlValue } from "../../core/db/executor.ts";
 import type { CloudStorage, InboxItem } from "./cloud_storage.ts";
 import { integer, parsed, placeholders, text } from "../../core/db/rows.ts";
 
@@ -15,19 +15,19 @@ export type EventStorage = Pick<CloudStorage, "appendEvents" | "listInbox" | "ac
 const PURGE_CHUNK = 5000;
 
 /**
- * Event and inbox queries on a client.
+ * Event and inbox queries on a database.
  *
- * @param client The database.
+ * @param db The database.
  * @returns The event part of the storage.
  */
-export function eventStorage(client: Client): EventStorage {
+export function eventStorage(db: Executor): EventStorage {
   return {
     async appendEvents(projectId, events, at) {
-      if (events.length === 1) return [await appendOne(client, projectId, events[0], at)];
+      if (events.length === 1) return [await appendOne(db, projectId, events[0], at)];
       // One write transaction of two statements: a multi-row insert that skips known eventIds and
       // returns the new ones, then one read of the rows holding every eventId of the batch.
       const ids = [...new Set(events.map((e) => e.eventId))];
-      const [inserted, held] = await client.batch([
+      const [inserted, held] = await db.batch([
         {
           sql: `INSERT INTO cloud_events (project_id, event_id, type, agent_id, payload, created_at)
                 VALUES ${events.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")}
@@ -54,7 +54,7 @@ export function eventStorage(client: Client): EventStorage {
       });
     },
     async listInbox(projectId, agentId, cursor, limit) {
-      const rs = await client.execute({
+      const rs = await db.execute({
         sql: `SELECT * FROM cloud_events
               WHERE project_id = ? AND agent_id = ? AND acked_at IS NULL AND inbox_id > ?
               ORDER BY inbox_id LIMIT ?`,
@@ -64,7 +64,7 @@ export function eventStorage(client: Client): EventStorage {
       // Count the delivery. Only polls that found items write, so empty
       // (long) polls never take the write lock.
       const ids = rs.rows.map((row) => integer(row, "inbox_id"));
-      const counted = await client.execute({
+      const counted = await db.execute({
         sql: `UPDATE cloud_events SET deliveries = deliveries + 1
               WHERE inbox_id IN (${placeholders(ids.length)}) RETURNING inbox_id, deliveries`,
         args: ids,
@@ -73,7 +73,7 @@ export function eventStorage(client: Client): EventStorage {
       return rs.rows.map((row) => toItem(row, deliveries.get(integer(row, "inbox_id"))));
     },
     async acknowledge(projectId, agentId, inboxIds, at) {
-      const rs = await client.execute({
+      const rs = await db.execute({
         sql: `UPDATE cloud_events SET acked_at = ?
               WHERE project_id = ? AND agent_id = ? AND acked_at IS NULL AND inbox_id IN (${
           placeholders(inboxIds.length)
@@ -84,18 +84,18 @@ export function eventStorage(client: Client): EventStorage {
     },
     async purgeAcknowledged(before) {
       // Projects with their own retention (set on the dashboard) are purged by it; the rest by `before`.
-      const own = await client.execute(
+      const own = await db.execute(
         "SELECT project_id, retention_ms FROM cloud_project_settings WHERE retention_ms IS NOT NULL",
       );
       const ownIds = own.rows.map((row) => text(row, "project_id"));
       let purged = await purgeChunks(
-        client,
+        db,
         `acked_at < ? AND project_id NOT IN (${placeholders(ownIds.length)})`,
         [before, ...ownIds],
       );
       for (const row of own.rows) {
         const cutoff = new Date(Date.now() - integer(row, "retention_ms")).toISOString();
-        purged += await purgeChunks(client, "acked_at < ? AND project_id = ?", [cutoff, text(row, "project_id")]);
+        purged += await purgeChunks(db, "acked_at < ? AND project_id = ?", [cutoff, text(row, "project_id")]);
       }
       return purged;
     },
@@ -103,10 +103,10 @@ export function eventStorage(client: Client): EventStorage {
 }
 
 /** Deletes acknowledged items matching `where`, a chunk per transaction; the count deleted. */
-async function purgeChunks(client: Client, where: string, args: InValue[]): Promise<number> {
+async function purgeChunks(db: Executor, where: string, args: SqlValue[]): Promise<number> {
   let purged = 0;
   for (;;) {
-    const rs = await client.execute({
+    const rs = await db.execute({
       sql: `DELETE FROM cloud_events WHERE inbox_id IN (
               SELECT inbox_id FROM cloud_events WHERE acked_at IS NOT NULL AND ${where} LIMIT ?)`,
       args: [...args, PURGE_CHUNK],
@@ -123,7 +123,7 @@ async function purgeChunks(client: Client, where: string, args: InValue[]): Prom
  * @param deliveries The deliveries counted by this read, or `undefined` to count one more than stored.
  * @returns The item.
  */
-export function toItem(row: Row, deliveries: number | undefined): InboxItem {
+export function toItem(row: SqlRow, deliveries: number | undefined): InboxItem {
   return {
     inboxId: integer(row, "inbox_id"),
     eventId: text(row, "event_id"),
@@ -141,19 +141,19 @@ export function toItem(row: Row, deliveries: number | undefined): InboxItem {
  * eventId is free again and the insert is retried.
  */
 async function appendOne(
-  client: Client,
+  db: Executor,
   projectId: string,
   e: { eventId: string; type: string; agentId: string; payload: Record<string, unknown> },
   at: string,
 ): Promise<{ eventId: string; inboxId: number; agentId: string; duplicate: boolean }> {
   for (;;) {
-    const inserted = await client.execute({
+    const inserted = await db.execute({
       sql: `INSERT INTO cloud_events (project_id, event_id, type, agent_id, payload, created_at)
             VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, event_id) DO NOTHING RETURNING inbox_id, agent_id`,
       args: [projectId, e.eventId, e.type, e.agentId, JSON.stringify(e.payload), at],
     });
     const row = inserted.rows[0] ??
-      (await client.execute({
+      (await db.execute({
         sql: "SELECT inbox_id, agent_id FROM cloud_events WHERE project_id = ? AND event_id = ?",
         args: [projectId, e.eventId],
       })).rows[0];

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Client, InStatement, Row } from "@libsql/client";
+import type { Executor, SqlRow, Statement } from "../../core/db/executor.ts";
 import type { KeyRecord } from "../../core/contract/agent_keys.ts";
 import { type CloudStorage, KEY_TOUCH_INTERVAL_MS } from "./cloud_storage.ts";
 import { parsed, text, textOrNull } from "../../core/db/rows.ts";
@@ -22,16 +22,16 @@ const slots = KEY_COLUMNS.split(", ").map(() => "?").join(", ");
 const HELD_BY_USER = "EXISTS (SELECT 1 FROM cloud_agent_claims WHERE project_id = ? AND agent_id = ? AND user_id = ?)";
 
 /**
- * Key queries on a client.
+ * Key queries on a database.
  *
- * @param client The database.
+ * @param db The database.
  * @returns The key part of the storage.
  */
-export function keyStorage(client: Client): KeyStorage {
+export function keyStorage(db: Executor): KeyStorage {
   return {
     async insertKey(projectId, record, kind) {
       if (kind !== "claim") {
-        await client.execute({
+        await db.execute({
           sql: `INSERT INTO cloud_keys (${KEY_COLUMNS}) VALUES (${slots})`,
           args: values(projectId, record),
         });
@@ -39,7 +39,7 @@ export function keyStorage(client: Client): KeyStorage {
       }
       // Claim the agentId for this user unless someone holds it, then insert the
       // key only if the claim is this user's: one atomic batch, no read-then-write race.
-      const [, inserted] = await client.batch([
+      const [, inserted] = await db.batch([
         claim(projectId, record),
         {
           sql: `INSERT INTO cloud_keys (${KEY_COLUMNS}) SELECT ${slots} WHERE ${HELD_BY_USER}`,
@@ -50,7 +50,7 @@ export function keyStorage(client: Client): KeyStorage {
     },
     async mirrorKey(projectId, record) {
       const claims = record.agentId.startsWith("agt_");
-      const statements: InStatement[] = claims ? [claim(projectId, record)] : [];
+      const statements: Statement[] = claims ? [claim(projectId, record)] : [];
       statements.push({
         // Only for an agt_ id this user holds (claimed now or before). A revoked record never becomes
         // active again: the first revocation time wins.
@@ -61,21 +61,21 @@ export function keyStorage(client: Client): KeyStorage {
               ON CONFLICT DO NOTHING`,
         args: [...values(projectId, record), ...(claims ? [projectId, record.agentId, record.userId] : [])],
       });
-      const results = await client.batch(statements, "write");
+      const results = await db.batch(statements, "write");
       if (results[results.length - 1].rowsAffected === 1) return "stored";
-      const rs = await client.execute({ sql: "SELECT project_id FROM cloud_keys WHERE id = ?", args: [record.id] });
+      const rs = await db.execute({ sql: "SELECT project_id FROM cloud_keys WHERE id = ?", args: [record.id] });
       if (rs.rows.length && text(rs.rows[0], "project_id") !== projectId) return "other_project";
       return rs.rows.length === 0 && claims ? "agent_taken" : "hash_taken";
     },
     async listKeys(projectId, userId) {
-      const rs = await client.execute({
+      const rs = await db.execute({
         sql: `SELECT ${KEY_COLUMNS} FROM cloud_keys WHERE project_id = ? AND user_id = ? ORDER BY created_at, id`,
         args: [projectId, userId],
       });
       return rs.rows.map(toKey);
     },
     async revokeKey(projectId, id, at) {
-      const rs = await client.execute({
+      const rs = await db.execute({
         sql:
           "UPDATE cloud_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND project_id = ? RETURNING revoked_at",
         args: [at, id, projectId],
@@ -83,7 +83,7 @@ export function keyStorage(client: Client): KeyStorage {
       return rs.rows.length ? text(rs.rows[0], "revoked_at") : null;
     },
     async findKeyAuth(hash) {
-      const rs = await client.execute({
+      const rs = await db.execute({
         sql: "SELECT id, project_id, agent_id, revoked_at, last_used_at FROM cloud_keys WHERE hash = ?",
         args: [hash],
       });
@@ -98,12 +98,12 @@ export function keyStorage(client: Client): KeyStorage {
       };
     },
     async findKeyByHash(hash) {
-      const rs = await client.execute({ sql: `SELECT ${KEY_COLUMNS} FROM cloud_keys WHERE hash = ?`, args: [hash] });
+      const rs = await db.execute({ sql: `SELECT ${KEY_COLUMNS} FROM cloud_keys WHERE hash = ?`, args: [hash] });
       return rs.rows.length ? { projectId: text(rs.rows[0], "project_id"), record: toKey(rs.rows[0]) } : null;
     },
     async touchKey(id, at) {
       const before = new Date(Date.parse(at) - KEY_TOUCH_INTERVAL_MS).toISOString();
-      await client.execute({
+      await db.execute({
         sql: "UPDATE cloud_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)",
         args: [at, id, before],
       });
@@ -127,7 +127,7 @@ function values(projectId: string, r: KeyRecord): (string | null)[] {
   ];
 }
 
-function claim(projectId: string, record: KeyRecord): InStatement {
+function claim(projectId: string, record: KeyRecord): Statement {
   return {
     sql: `INSERT INTO cloud_agent_claims (project_id, agent_id, user_id, claimed_at) VALUES (?, ?, ?, ?)
           ON CONFLICT DO NOTHING`,
@@ -141,7 +141,7 @@ function claim(projectId: string, record: KeyRecord): InStatement {
  * @param row The row.
  * @returns The record.
  */
-export function toKey(row: Row): KeyRecord {
+export function toKey(row: SqlRow): KeyRecord {
   return {
     id: text(row, "id"),
     userId: text(row, "user_id"),

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Client, InStatement, InValue, Row } from "@libsql/client";
+import type { Executor, SqlRow, SqlValue, Statement } from "../../core/db/executor.ts";
 import type { OperatorRecord, OperatorRole, OperatorStorage, SessionRecord } from "./operator_storage.ts";
 import { integer, parsed, text, textOrNull } from "../../core/db/rows.ts";
 
@@ -11,19 +11,19 @@ const COLUMNS = "id, email, role, password_hash, totp_secret, recovery_code_hash
 const SLOTS = "?, ?, ?, ?, ?, ?, ?, ?";
 
 /**
- * Operator, session and setup token queries on a client.
+ * Operator, session and setup token queries on an executor.
  *
- * @param client The database.
+ * @param db The database.
  * @returns The operator part of the storage.
  */
-export function operatorStorage(client: Client): OperatorStorage {
-  const one = async (sql: string, args: InValue[]): Promise<OperatorRecord | null> => {
-    const rs = await client.execute({ sql: `SELECT ${COLUMNS} FROM cloud_operators WHERE ${sql}`, args });
+export function operatorStorage(db: Executor): OperatorStorage {
+  const one = async (sql: string, args: SqlValue[]): Promise<OperatorRecord | null> => {
+    const rs = await db.execute({ sql: `SELECT ${COLUMNS} FROM cloud_operators WHERE ${sql}`, args });
     return rs.rows.length ? toOperator(rs.rows[0]) : null;
   };
   return {
     async createOperator(operator) {
-      const rs = await client.execute({
+      const rs = await db.execute({
         sql: `INSERT INTO cloud_operators (${COLUMNS}) VALUES (${SLOTS}) ON CONFLICT DO NOTHING`,
         args: operatorValues(operator),
       });
@@ -32,16 +32,16 @@ export function operatorStorage(client: Client): OperatorStorage {
     findOperator: (id) => one("id = ?", [id]),
     findOperatorByEmail: (email) => one("email = ?", [email.toLowerCase()]),
     async listOperators() {
-      const rs = await client.execute(`SELECT ${COLUMNS} FROM cloud_operators ORDER BY created_at, id`);
+      const rs = await db.execute(`SELECT ${COLUMNS} FROM cloud_operators ORDER BY created_at, id`);
       return rs.rows.map(toOperator);
     },
     async countOperators() {
-      const rs = await client.execute("SELECT COUNT(*) AS n FROM cloud_operators");
+      const rs = await db.execute("SELECT COUNT(*) AS n FROM cloud_operators");
       return integer(rs.rows[0], "n");
     },
     async updateOperator(id, changes, at) {
       const sets = ["updated_at = ?"];
-      const args: InValue[] = [at];
+      const args: SqlValue[] = [at];
       const columns = {
         role: changes.role,
         password_hash: changes.passwordHash,
@@ -53,7 +53,7 @@ export function operatorStorage(client: Client): OperatorStorage {
         sets.push(`${column} = ?`);
         args.push(value);
       }
-      const statements: InStatement[] = [{
+      const statements: Statement[] = [{
         sql: `UPDATE cloud_operators SET ${sets.join(", ")} WHERE id = ?`,
         args: [...args, id],
       }];
@@ -61,12 +61,12 @@ export function operatorStorage(client: Client): OperatorStorage {
       if (changes.passwordHash !== undefined || changes.role !== undefined) {
         statements.push({ sql: "DELETE FROM cloud_sessions WHERE operator_id = ?", args: [id] });
       }
-      const [updated] = await client.batch(statements, "write");
+      const [updated] = await db.batch(statements, "write");
       return updated.rowsAffected === 1;
     },
     async spendRecoveryCode(id, codeHash, at) {
       // One statement: the code is removed only if present, so two concurrent uses spend it once.
-      const rs = await client.execute({
+      const rs = await db.execute({
         sql: `UPDATE cloud_operators SET updated_at = ?,
                 recovery_code_hashes = (SELECT json_group_array(value) FROM json_each(recovery_code_hashes) WHERE value <> ?)
               WHERE id = ? AND EXISTS (SELECT 1 FROM json_each(recovery_code_hashes) WHERE value = ?)`,
@@ -75,7 +75,7 @@ export function operatorStorage(client: Client): OperatorStorage {
       return rs.rowsAffected === 1;
     },
     async removeOperator(id) {
-      const [, removed] = await client.batch([
+      const [, removed] = await db.batch([
         { sql: "DELETE FROM cloud_sessions WHERE operator_id = ?", args: [id] },
         { sql: "DELETE FROM cloud_operators WHERE id = ?", args: [id] },
       ], "write");
@@ -83,14 +83,14 @@ export function operatorStorage(client: Client): OperatorStorage {
     },
 
     async createSession(s) {
-      await client.execute({
+      await db.execute({
         sql: `INSERT INTO cloud_sessions (token_hash, operator_id, created_at, last_seen_at, expires_at, source_address)
               VALUES (?, ?, ?, ?, ?, ?)`,
         args: [s.tokenHash, s.operatorId, s.createdAt, s.lastSeenAt, s.expiresAt, s.sourceAddress],
       });
     },
     async findSession(tokenHash) {
-      const rs = await client.execute({
+      const rs = await db.execute({
         sql: `SELECT s.token_hash, s.operator_id, s.created_at AS s_created_at, s.last_seen_at, s.expires_at,
                 s.source_address, ${COLUMNS.split(", ").map((c) => `o.${c}`).join(", ")}
               FROM cloud_sessions s JOIN cloud_operators o ON o.id = s.operator_id WHERE s.token_hash = ?`,
@@ -101,17 +101,17 @@ export function operatorStorage(client: Client): OperatorStorage {
       return { session: toSession(row), operator: toOperator(row) };
     },
     async touchSession(tokenHash, at) {
-      await client.execute({
+      await db.execute({
         sql: "UPDATE cloud_sessions SET last_seen_at = ? WHERE token_hash = ?",
         args: [at, tokenHash],
       });
     },
     async deleteSession(tokenHash) {
-      const rs = await client.execute({ sql: "DELETE FROM cloud_sessions WHERE token_hash = ?", args: [tokenHash] });
+      const rs = await db.execute({ sql: "DELETE FROM cloud_sessions WHERE token_hash = ?", args: [tokenHash] });
       return rs.rowsAffected === 1;
     },
     async purgeSessions(at, idleBefore) {
-      const rs = await client.execute({
+      const rs = await db.execute({
         sql: "DELETE FROM cloud_sessions WHERE expires_at <= ? OR last_seen_at < ?",
         args: [at, idleBefore],
       });
@@ -119,13 +119,13 @@ export function operatorStorage(client: Client): OperatorStorage {
     },
 
     async createSetupToken(t) {
-      await client.execute({
+      await db.execute({
         sql: "INSERT INTO cloud_setup_tokens (token_hash, created_at, expires_at) VALUES (?, ?, ?)",
         args: [t.tokenHash, t.createdAt, t.expiresAt],
       });
     },
     async setupTokenValid(tokenHash, at) {
-      const rs = await client.execute({
+      const rs = await db.execute({
         sql: `SELECT 1 FROM cloud_setup_tokens WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?
               AND NOT EXISTS (SELECT 1 FROM cloud_operators)`,
         args: [tokenHash, at],
@@ -135,7 +135,7 @@ export function operatorStorage(client: Client): OperatorStorage {
     async setupFirstOperator(tokenHash, operator, at) {
       // One write transaction: spend the token only while no operator exists, then insert the
       // operator only if this very statement spent it.
-      const [spent] = await client.batch([
+      const [spent] = await db.batch([
         {
           sql: `UPDATE cloud_setup_tokens SET used_at = ?
                 WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? AND NOT EXISTS (SELECT 1 FROM cloud_operators)`,
@@ -153,7 +153,7 @@ export function operatorStorage(client: Client): OperatorStorage {
   };
 }
 
-function operatorValues(o: OperatorRecord): InValue[] {
+function operatorValues(o: OperatorRecord): SqlValue[] {
   return [
     o.id,
     o.email.toLowerCase(),
@@ -166,7 +166,7 @@ function operatorValues(o: OperatorRecord): InValue[] {
   ];
 }
 
-function toOperator(row: Row): OperatorRecord {
+function toOperator(row: SqlRow): OperatorRecord {
   return {
     id: text(row, "id"),
     email: text(row, "email"),
@@ -179,7 +179,7 @@ function toOperator(row: Row): OperatorRecord {
   };
 }
 
-function toSession(row: Row): SessionRecord {
+function toSession(row: SqlRow): SessionRecord {
   return {
     tokenHash: text(row, "token_hash"),
     operatorId: text(row, "operator_id"),

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Client } from "@libsql/client";
+import type { Executor } from "../../core/db/executor.ts";
 import type { ProjectAdminStorage } from "./project_admin_storage.ts";
 import { textOrNull } from "../../core/db/rows.ts";
 
@@ -27,27 +27,27 @@ const PROJECT_TABLES = [
 ];
 
 /**
- * Project administration queries on a client.
+ * Project administration queries on an executor.
  *
- * @param client The database.
+ * @param db The database.
  * @returns The administration part of the storage.
  */
-export function projectAdministration(client: Client): ProjectAdministration {
+export function projectAdministration(db: Executor): ProjectAdministration {
   return {
     async renameProject(id, name) {
-      const rs = await client.execute({ sql: "UPDATE cloud_projects SET name = ? WHERE id = ?", args: [name, id] });
+      const rs = await db.execute({ sql: "UPDATE cloud_projects SET name = ? WHERE id = ?", args: [name, id] });
       return rs.rowsAffected === 1;
     },
     async deleteProject(id) {
       // One write transaction: the project and everything it holds go together, or nothing does.
-      const results = await client.batch([
+      const results = await db.batch([
         ...PROJECT_TABLES.map((table) => ({ sql: `DELETE FROM ${table} WHERE project_id = ?`, args: [id] })),
         { sql: "DELETE FROM cloud_projects WHERE id = ?", args: [id] },
       ], "write");
       return results[results.length - 1].rowsAffected === 1;
     },
     async projectRetention(id) {
-      const rs = await client.execute({
+      const rs = await db.execute({
         sql: "SELECT retention_ms FROM cloud_project_settings WHERE project_id = ?",
         args: [id],
       });
@@ -55,7 +55,7 @@ export function projectAdministration(client: Client): ProjectAdministration {
       return value === null ? null : Number(value);
     },
     async setProjectRetention(id, retentionMs, at) {
-      const rs = await client.execute({
+      const rs = await db.execute({
         sql: `INSERT INTO cloud_project_settings (project_id, retention_ms, updated_at)
               SELECT id, ?, ? FROM cloud_projects WHERE id = ?
               ON CONFLICT (project_id) DO UPDATE SET retention_ms = excluded.retention_ms, updated_at = excluded.updated_at`,

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Client, InValue, Row } from "@libsql/client";
+import type { Executor, SqlRow, SqlValue } from "../../core/db/executor.ts";
 import type { ProjectAdminStorage } from "./project_admin_storage.ts";
 import type { Severity } from "../../core/contract/violation.ts";
 import { integer, text } from "../../core/db/rows.ts";
@@ -18,23 +18,23 @@ export type ProjectReads = Omit<
 >;
 
 /**
- * The dashboard's project queries on a client.
+ * The dashboard's project queries on an executor.
  *
- * @param client The database.
+ * @param db The database.
  * @returns The read part of the storage.
  */
-export function projectReads(client: Client): ProjectReads {
+export function projectReads(db: Executor): ProjectReads {
   return {
     async listProjectKeys(projectId, query) {
       const clauses = ["project_id = ?"];
-      const args: InValue[] = [projectId];
+      const args: SqlValue[] = [projectId];
       if (query.userId !== undefined) {
         clauses.push("user_id = ?");
         args.push(query.userId);
       }
       if (query.status !== undefined) clauses.push(`revoked_at IS ${query.status === "active" ? "" : "NOT "}NULL`);
       const where = clauses.join(" AND ");
-      const [page, count] = await client.batch([
+      const [page, count] = await db.batch([
         {
           sql:
             `SELECT ${KEY_COLUMNS} FROM cloud_keys WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
@@ -45,14 +45,14 @@ export function projectReads(client: Client): ProjectReads {
       return { keys: page.rows.map(toKey), total: integer(count.rows[0], "total") };
     },
     async findProjectKey(projectId, id) {
-      const rs = await client.execute({
+      const rs = await db.execute({
         sql: `SELECT ${KEY_COLUMNS} FROM cloud_keys WHERE project_id = ? AND id = ?`,
         args: [projectId, id],
       });
       return rs.rows.length ? toKey(rs.rows[0]) : null;
     },
     async countKeys(projectId) {
-      const rs = await client.execute({
+      const rs = await db.execute({
         sql: `SELECT COALESCE(SUM(revoked_at IS NULL), 0) AS active, COALESCE(SUM(revoked_at IS NOT NULL), 0) AS revoked
               FROM cloud_keys WHERE project_id = ?`,
         args: [projectId],
@@ -61,7 +61,7 @@ export function projectReads(client: Client): ProjectReads {
     },
 
     async inboxBacklog(projectId) {
-      const rs = await client.execute({
+      const rs = await db.execute({
         sql: `SELECT agent_id, COUNT(*) AS waiting, MIN(created_at) AS oldest_at, MAX(deliveries) AS max_deliveries
               FROM cloud_events WHERE project_id = ? AND acked_at IS NULL
               GROUP BY agent_id ORDER BY oldest_at, agent_id`,
@@ -76,7 +76,7 @@ export function projectReads(client: Client): ProjectReads {
     },
     async peekInbox(projectId, agentId, limit, offset) {
       const where = "project_id = ? AND agent_id = ? AND acked_at IS NULL";
-      const [page, count] = await client.batch([
+      const [page, count] = await db.batch([
         {
           sql: `SELECT * FROM cloud_events WHERE ${where} ORDER BY inbox_id LIMIT ? OFFSET ?`,
           args: [projectId, agentId, limit, offset],
@@ -89,7 +89,7 @@ export function projectReads(client: Client): ProjectReads {
       };
     },
     async discardInboxItem(projectId, inboxId, at) {
-      const rs = await client.execute({
+      const rs = await db.execute({
         sql: "UPDATE cloud_events SET acked_at = ? WHERE project_id = ? AND inbox_id = ? AND acked_at IS NULL",
         args: [at, projectId, inboxId],
       });
@@ -99,13 +99,13 @@ export function projectReads(client: Client): ProjectReads {
     async violationBuckets(projectId, since, unit) {
       // Hours are stored as `YYYY-MM-DDTHH`; a day is its first 10 characters.
       const width = unit === "hour" ? 13 : 10;
-      const rs = await client.execute({
+      const rs = await db.execute({
         sql: `SELECT substr(hour, 1, ${width}) AS bucket, severity, SUM(n) AS count FROM cloud_violation_hours
               WHERE project_id = ? AND hour >= ? AND n > 0
               GROUP BY bucket, severity ORDER BY bucket, severity`,
         args: [projectId, since.slice(0, width)],
       });
-      return rs.rows.map((row: Row) => ({
+      return rs.rows.map((row: SqlRow) => ({
         bucket: text(row, "bucket"),
         severity: text(row, "severity") as Severity,
         count: integer(row, "count"),

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Client, Row } from "@libsql/client";
+import type { Executor, SqlRow } from "../../core/db/executor.ts";
 import type { CloudStorage, Manifest, ProjectRecord } from "./cloud_storage.ts";
 import { parsed, text, textOrNull } from "../../core/db/rows.ts";
 
@@ -20,40 +20,40 @@ export type ProjectStorage = Pick<
 >;
 
 /**
- * Project and manifest queries on a client.
+ * Project and manifest queries on a database.
  *
- * @param client The database.
+ * @param db The database.
  * @returns The project part of the storage.
  */
-export function projectStorage(client: Client): ProjectStorage {
+export function projectStorage(db: Executor): ProjectStorage {
   return {
     async createProject(project) {
-      await client.execute({
+      await db.execute({
         sql: "INSERT INTO cloud_projects (id, name, secret_hash, created_at, secret_rotated_at) VALUES (?, ?, ?, ?, ?)",
         args: [project.id, project.name, project.secretHash, project.createdAt, project.secretRotatedAt],
       });
     },
     async projectSecretHash(id) {
-      const rs = await client.execute({ sql: "SELECT secret_hash FROM cloud_projects WHERE id = ?", args: [id] });
+      const rs = await db.execute({ sql: "SELECT secret_hash FROM cloud_projects WHERE id = ?", args: [id] });
       return rs.rows.length ? text(rs.rows[0], "secret_hash") : null;
     },
     async findProject(id) {
-      const rs = await client.execute({ sql: "SELECT * FROM cloud_projects WHERE id = ?", args: [id] });
+      const rs = await db.execute({ sql: "SELECT * FROM cloud_projects WHERE id = ?", args: [id] });
       return rs.rows.length ? toProject(rs.rows[0]) : null;
     },
     async listProjects() {
-      const rs = await client.execute("SELECT * FROM cloud_projects ORDER BY created_at, id");
+      const rs = await db.execute("SELECT * FROM cloud_projects ORDER BY created_at, id");
       return rs.rows.map(toProject);
     },
     async rotateProjectSecret(id, secretHash, at) {
-      const rs = await client.execute({
+      const rs = await db.execute({
         sql: "UPDATE cloud_projects SET secret_hash = ?, secret_rotated_at = ? WHERE id = ?",
         args: [secretHash, at, id],
       });
       return rs.rowsAffected === 1;
     },
     async putManifest(projectId, manifest) {
-      await client.execute({
+      await db.execute({
         sql: `INSERT INTO cloud_manifests (project_id, intents, scopes, updated_at) VALUES (?, ?, ?, ?)
               ON CONFLICT (project_id) DO UPDATE
               SET intents = excluded.intents, scopes = excluded.scopes, updated_at = excluded.updated_at`,
@@ -61,7 +61,7 @@ export function projectStorage(client: Client): ProjectStorage {
       });
     },
     async getManifest(projectId) {
-      const rs = await client.execute({ sql: "SELECT * FROM cloud_manifests WHERE project_id = ?", args: [projectId] });
+      const rs = await db.execute({ sql: "SELECT * FROM cloud_manifests WHERE project_id = ?", args: [projectId] });
       if (rs.rows.length === 0) return { intents: [], scopes: [], updatedAt: null };
       const row = rs.rows[0];
       return {
@@ -73,7 +73,7 @@ export function projectStorage(client: Client): ProjectStorage {
   };
 }
 
-function toProject(row: Row): ProjectRecord {
+function toProject(row: SqlRow): ProjectRecord {
   return {
     id: text(row, "id"),
     name: text(row, "name"),

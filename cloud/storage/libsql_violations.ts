@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Client, InStatement, InValue, Row } from "@libsql/client";
+import type { Executor, SqlRow, SqlValue, Statement } from "../../core/db/executor.ts";
 import type { CloudStorage, Severity, ViolationQuery, ViolationRecord } from "./cloud_storage.ts";
 import { integer, parsed, text, textOrNull } from "../../core/db/rows.ts";
 import { VIOLATION_COLUMNS, violationValues } from "../../core/contract/violation.ts";
@@ -12,15 +12,15 @@ import { VIOLATION_COLUMNS, violationValues } from "../../core/contract/violatio
 export type ViolationStorage = Pick<CloudStorage, "addViolation" | "listViolations">;
 
 /**
- * Violation queries on a client.
+ * Violation queries on a database.
  *
- * @param client The database.
+ * @param db The database.
  * @returns The violation part of the storage.
  */
-export function violationStorage(client: Client): ViolationStorage {
+export function violationStorage(db: Executor): ViolationStorage {
   return {
     async addViolation(projectId, v) {
-      await client.execute({
+      await db.execute({
         sql: `INSERT INTO cloud_violations (project_id, ${VIOLATION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         args: [projectId, ...violationValues(v)],
       });
@@ -28,7 +28,7 @@ export function violationStorage(client: Client): ViolationStorage {
     async listViolations(projectId, query) {
       const { where, args } = filter(projectId, query);
       // One read transaction, so the page and the total agree.
-      const [page, count] = await client.batch([
+      const [page, count] = await db.batch([
         {
           sql: `SELECT * FROM cloud_violations WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
           args: [...args, query.limit, query.offset],
@@ -45,12 +45,12 @@ export function violationStorage(client: Client): ViolationStorage {
  * totals when only those filters apply (constant time at any size), else by
  * counting the index range of the filter.
  */
-function totalOf(projectId: string, query: ViolationQuery, where: string, args: InValue[]): InStatement {
+function totalOf(projectId: string, query: ViolationQuery, where: string, args: SqlValue[]): Statement {
   if (query.keyId !== undefined || query.since !== undefined) {
     return { sql: `SELECT COUNT(*) AS total FROM cloud_violations WHERE ${where}`, args };
   }
   const clauses = ["project_id = ?"];
-  const countArgs: InValue[] = [projectId];
+  const countArgs: SqlValue[] = [projectId];
   for (const [column, value] of [["kind", query.kind], ["severity", query.severity]] as const) {
     if (value === undefined) continue;
     clauses.push(`${column} = ?`);
@@ -62,9 +62,9 @@ function totalOf(projectId: string, query: ViolationQuery, where: string, args: 
   };
 }
 
-function filter(projectId: string, query: ViolationQuery): { where: string; args: InValue[] } {
+function filter(projectId: string, query: ViolationQuery): { where: string; args: SqlValue[] } {
   const clauses = ["project_id = ?"];
-  const args: InValue[] = [projectId];
+  const args: SqlValue[] = [projectId];
   const equal = { key_id: query.keyId, kind: query.kind, severity: query.severity };
   for (const [column, value] of Object.entries(equal)) {
     if (value === undefined) continue;
@@ -78,7 +78,7 @@ function filter(projectId: string, query: ViolationQuery): { where: string; args
   return { where: clauses.join(" AND "), args };
 }
 
-function toViolation(row: Row): ViolationRecord {
+function toViolation(row: SqlRow): ViolationRecord {
   return {
     id: text(row, "id"),
     keyId: text(row, "key_id"),

@@ -1,10 +1,10 @@
 /**
  * The app side's storage on libSQL: a URL (`file:`, `:memory:`, remote) or an
- * injected Client.
+ * injected Client, through one executor.
  *
  * @module
  */
-import type { Client, InStatement, Row } from "@libsql/client";
+import type { Executor, SqlRow, Statement } from "../db/executor.ts";
 import { type DatabaseInput, migrate, openDatabase, type OpenDatabaseOptions } from "../db/database.ts";
 import { APP_MIGRATIONS, APP_MIGRATIONS_TABLE } from "./app_migrations.ts";
 import type { AgentIdKind, KeyRecord } from "../contract/agent_keys.ts";
@@ -23,23 +23,21 @@ const KEY_COLUMNS = "id, user_id, name, scopes, agent_id, hash, start, created_a
  * @returns The storage.
  */
 export async function openAppStorage(input: DatabaseInput, options: OpenDatabaseOptions = {}): Promise<AppStorage> {
-  const { client, owned } = await openDatabase(input, options);
+  const executor = await openDatabase(input, options);
   try {
-    await migrate(client, APP_MIGRATIONS_TABLE, APP_MIGRATIONS);
+    await migrate(executor, APP_MIGRATIONS_TABLE, APP_MIGRATIONS);
   } catch (error) {
-    if (owned) client.close();
+    executor.close();
     throw error;
   }
-  return new LibsqlAppStorage(client, owned);
+  return new LibsqlAppStorage(executor);
 }
 
 class LibsqlAppStorage implements AppStorage {
-  #client: Client;
-  #owned: boolean;
+  #db: Executor;
 
-  constructor(client: Client, owned: boolean) {
-    this.#client = client;
-    this.#owned = owned;
+  constructor(db: Executor) {
+    this.#db = db;
   }
 
   async insertKey(record: KeyRecord, kind: AgentIdKind, options: MirrorOption = {}): Promise<boolean> {
@@ -62,7 +60,7 @@ class LibsqlAppStorage implements AppStorage {
         args: [...values, record.agentId, record.userId],
       }
       : { sql: `INSERT INTO app_keys (${KEY_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)`, args: values };
-    const statements: InStatement[] = [insert];
+    const statements: Statement[] = [insert];
     if (kind === "claim") {
       statements.unshift({
         sql: "INSERT INTO app_agent_claims (agent_id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
@@ -71,15 +69,15 @@ class LibsqlAppStorage implements AppStorage {
     }
     if (options.mirror) statements.push(enqueueKey(record.id, record.createdAt));
     if (statements.length === 1) {
-      await this.#client.execute(insert);
+      await this.#db.execute(insert);
       return true;
     }
-    const results = await this.#client.batch(statements, "write");
+    const results = await this.#db.batch(statements, "write");
     return results[kind === "claim" ? 1 : 0].rowsAffected === 1;
   }
 
   async listKeys(userId: string): Promise<KeyRecord[]> {
-    const rs = await this.#client.execute({
+    const rs = await this.#db.execute({
       sql: `SELECT ${KEY_COLUMNS} FROM app_keys WHERE user_id = ? ORDER BY created_at, id`,
       args: [userId],
     });
@@ -87,12 +85,12 @@ class LibsqlAppStorage implements AppStorage {
   }
 
   async findKeyByHash(hash: string): Promise<KeyRecord | null> {
-    const rs = await this.#client.execute({ sql: `SELECT ${KEY_COLUMNS} FROM app_keys WHERE hash = ?`, args: [hash] });
+    const rs = await this.#db.execute({ sql: `SELECT ${KEY_COLUMNS} FROM app_keys WHERE hash = ?`, args: [hash] });
     return rs.rows.length ? toKey(rs.rows[0]) : null;
   }
 
   async keyRevocationByHash(hash: string): Promise<{ revokedAt: string | null } | null> {
-    const rs = await this.#client.execute({ sql: "SELECT revoked_at FROM app_keys WHERE hash = ?", args: [hash] });
+    const rs = await this.#db.execute({ sql: "SELECT revoked_at FROM app_keys WHERE hash = ?", args: [hash] });
     if (rs.rows.length === 0) return null;
     const at = rs.rows[0].revoked_at;
     return { revokedAt: at === null ? null : String(at) };
@@ -105,10 +103,10 @@ class LibsqlAppStorage implements AppStorage {
       args: [at, id, userId],
     };
     if (!options.mirror) {
-      const rs = await this.#client.execute(revoke);
+      const rs = await this.#db.execute(revoke);
       return rs.rows.length ? toKey(rs.rows[0]) : null;
     }
-    const [rs] = await this.#client.batch([
+    const [rs] = await this.#db.batch([
       revoke,
       {
         sql:
@@ -120,13 +118,13 @@ class LibsqlAppStorage implements AppStorage {
   }
 
   async findKeyById(id: string): Promise<KeyRecord | null> {
-    const rs = await this.#client.execute({ sql: `SELECT ${KEY_COLUMNS} FROM app_keys WHERE id = ?`, args: [id] });
+    const rs = await this.#db.execute({ sql: `SELECT ${KEY_COLUMNS} FROM app_keys WHERE id = ?`, args: [id] });
     return rs.rows.length ? toKey(rs.rows[0]) : null;
   }
 
   async touchKeys(usedAt: ReadonlyMap<string, string>): Promise<void> {
     if (usedAt.size === 0) return;
-    await this.#client.batch(
+    await this.#db.batch(
       [...usedAt].map(([id, at]) => ({
         sql: "UPDATE app_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)",
         args: [at, id, at],
@@ -137,7 +135,7 @@ class LibsqlAppStorage implements AppStorage {
 
   async insertViolations(violations: readonly Violation[], options: MirrorOption = {}): Promise<void> {
     // Multi-row statements: one prepared statement per chunk, not per violation.
-    const statements: InStatement[] = [];
+    const statements: Statement[] = [];
     for (let at = 0; at < violations.length; at += ROWS_PER_INSERT) {
       const chunk = violations.slice(at, at + ROWS_PER_INSERT);
       statements.push({
@@ -155,12 +153,12 @@ class LibsqlAppStorage implements AppStorage {
         });
       }
     }
-    if (statements.length === 1) await this.#client.execute(statements[0]);
-    else if (statements.length > 1) await this.#client.batch(statements, "write");
+    if (statements.length === 1) await this.#db.execute(statements[0]);
+    else if (statements.length > 1) await this.#db.batch(statements, "write");
   }
 
   async outboxHead(limit: number): Promise<OutboxItem[]> {
-    const rs = await this.#client.execute({
+    const rs = await this.#db.execute({
       sql: "SELECT seq, kind, ref, body, attempts FROM app_outbox ORDER BY seq LIMIT ?",
       args: [limit],
     });
@@ -174,21 +172,21 @@ class LibsqlAppStorage implements AppStorage {
   }
 
   async outboxDone(seq: number): Promise<void> {
-    await this.#client.execute({ sql: "DELETE FROM app_outbox WHERE seq = ?", args: [seq] });
+    await this.#db.execute({ sql: "DELETE FROM app_outbox WHERE seq = ?", args: [seq] });
   }
 
   async outboxFailed(seq: number): Promise<void> {
-    await this.#client.execute({ sql: "UPDATE app_outbox SET attempts = attempts + 1 WHERE seq = ?", args: [seq] });
+    await this.#db.execute({ sql: "UPDATE app_outbox SET attempts = attempts + 1 WHERE seq = ?", args: [seq] });
   }
 
   async outboxSize(): Promise<number> {
-    const rs = await this.#client.execute("SELECT COUNT(*) AS n FROM app_outbox");
+    const rs = await this.#db.execute("SELECT COUNT(*) AS n FROM app_outbox");
     return Number(rs.rows[0].n);
   }
 
   async listViolations(options: { limit: number; keyId?: string }): Promise<Violation[]> {
     const where = options.keyId === undefined ? "" : "WHERE key_id = ?";
-    const rs = await this.#client.execute({
+    const rs = await this.#db.execute({
       sql: `SELECT * FROM app_violations ${where} ORDER BY seq DESC LIMIT ?`,
       args: options.keyId === undefined ? [options.limit] : [options.keyId, options.limit],
     });
@@ -196,20 +194,20 @@ class LibsqlAppStorage implements AppStorage {
   }
 
   close(): Promise<void> {
-    if (this.#owned) this.#client.close();
+    this.#db.close();
     return Promise.resolve();
   }
 }
 
 /** Queues a key for mirroring, if it was stored by the statements before it in the batch. */
-function enqueueKey(id: string, at: string): InStatement {
+function enqueueKey(id: string, at: string): Statement {
   return {
     sql: "INSERT INTO app_outbox (kind, ref, created_at) SELECT 'key', id, ? FROM app_keys WHERE id = ?",
     args: [at, id],
   };
 }
 
-function toKey(row: Row): KeyRecord {
+function toKey(row: SqlRow): KeyRecord {
   return {
     id: String(row.id),
     userId: String(row.user_id),
@@ -224,7 +222,7 @@ function toKey(row: Row): KeyRecord {
   };
 }
 
-function toViolation(row: Row): Violation {
+function toViolation(row: SqlRow): Violation {
   return {
     id: String(row.id),
     keyId: String(row.key_id),

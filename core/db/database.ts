@@ -1,10 +1,13 @@
 /**
- * Opening a libSQL database (a URL or an injected client) and applying
- * numbered migrations to it.
+ * Opening a libSQL database (a URL or an injected client) as an
+ * {@linkcode Executor}, and applying numbered migrations to it.
  *
  * @module
  */
 import { type Client, createClient } from "@libsql/client";
+import { clientExecutor } from "./client_executor.ts";
+import type { Executor } from "./executor.ts";
+import { isLocalUrl, openNativeExecutor } from "./native_executor.ts";
 
 /**
  * A `@libsql/client` Client, named by the members the toolkit uses so that
@@ -30,31 +33,28 @@ export interface OpenDatabaseOptions {
   busyTimeoutMs?: number;
 }
 
-/** An open database, and whether this toolkit opened it (and so must close it). */
-export interface OpenDatabase {
-  /** The client. */
-  client: Client;
-  /** `true` when the client was created here from a URL. */
-  owned: boolean;
-}
-
 /**
- * Opens a database. A `file:` database gets WAL and a busy timeout; an
- * injected Client is used as it is and is not closed by the toolkit.
+ * Opens a database. `file:` and `:memory:` run on the native binding (a
+ * file's folder is created when missing, and it gets WAL and a busy
+ * timeout); remote URLs run on `@libsql/client`; an injected Client is used
+ * as it is and is not closed by the executor.
  *
  * @param input A URL or a Client.
  * @param options Auth token and busy timeout.
- * @returns The client and whether it is owned.
+ * @returns The executor.
+ * @throws {Error} Saying what to fix when a local database cannot be opened.
  */
-export async function openDatabase(input: DatabaseInput, options: OpenDatabaseOptions = {}): Promise<OpenDatabase> {
-  if (typeof input !== "string") return { client: input as unknown as Client, owned: false };
-  const url = input;
-  const client = createClient({ url, authToken: options.authToken, timeout: options.busyTimeoutMs ?? 5000 });
-  if (url.startsWith("file:") && !url.includes(":memory:")) {
-    await client.execute("PRAGMA journal_mode = WAL");
-    await client.execute("PRAGMA synchronous = NORMAL");
+export function openDatabase(input: DatabaseInput, options: OpenDatabaseOptions = {}): Promise<Executor> {
+  try {
+    if (typeof input !== "string") return Promise.resolve(clientExecutor(input as unknown as Client, false));
+    const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+    if (isLocalUrl(input)) return Promise.resolve(openNativeExecutor(input, { busyTimeoutMs }));
+    return Promise.resolve(
+      clientExecutor(createClient({ url: input, authToken: options.authToken, timeout: busyTimeoutMs }), true),
+    );
+  } catch (error) {
+    return Promise.reject(error);
   }
-  return { client, owned: true };
 }
 
 /** One numbered schema change. Versions start at 1 and have no gaps. */
@@ -68,26 +68,42 @@ export interface Migration {
 }
 
 /**
+ * The executor behind a database given either way (tests and tools pass a
+ * `@libsql/client` Client directly).
+ *
+ * @param db An executor or a Client.
+ * @returns An executor (one that never closes an injected client).
+ */
+export function executorOf(db: Executor | LibsqlClient): Executor {
+  return "engine" in db ? db : clientExecutor(db as unknown as Client, false);
+}
+
+/**
  * Brings a database to the newest schema of `migrations`, one atomic batch per
  * migration. Safe when several processes start at once. Refuses a database
  * whose schema is newer than the code knows.
  *
- * @param client The database.
+ * @param db The database.
  * @param table The table that records applied versions (one per side).
  * @param migrations The ordered migrations.
  * @returns The schema version after migrating.
  * @throws {Error} When the database is newer than `migrations`.
  */
-export async function migrate(client: Client, table: string, migrations: readonly Migration[]): Promise<number> {
+export async function migrate(
+  db: Executor | LibsqlClient,
+  table: string,
+  migrations: readonly Migration[],
+): Promise<number> {
+  const executor = executorOf(db);
   const latest = migrations.length;
   migrations.forEach((m, i) => {
     if (m.version !== i + 1) throw new Error(`Migration ${m.name} must have version ${i + 1}`);
   });
-  await client.execute(
+  await executor.execute(
     `CREATE TABLE IF NOT EXISTS ${table} (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`,
   );
   for (;;) {
-    const current = await schemaVersion(client, table);
+    const current = await schemaVersion(executor, table);
     if (current > latest) {
       throw new Error(
         `The database schema (${table}) is at version ${current}, newer than this build knows (${latest}). ` +
@@ -97,7 +113,7 @@ export async function migrate(client: Client, table: string, migrations: readonl
     if (current === latest) return current;
     const next = migrations[current];
     try {
-      await client.batch([
+      await executor.batch([
         ...next.statements,
         {
           sql: `INSERT INTO ${table} (version, name, applied_at) VALUES (?, ?, ?)`,
@@ -106,7 +122,7 @@ export async function migrate(client: Client, table: string, migrations: readonl
       ], "write");
     } catch (error) {
       // Another process may have applied the same version first: look again.
-      if (await schemaVersion(client, table) <= current) throw error;
+      if (await schemaVersion(executor, table) <= current) throw error;
     }
   }
 }
@@ -114,11 +130,11 @@ export async function migrate(client: Client, table: string, migrations: readonl
 /**
  * The schema version recorded in `table`, 0 for an empty database.
  *
- * @param client The database.
+ * @param db The database.
  * @param table The migrations table.
  * @returns The highest applied version.
  */
-export async function schemaVersion(client: Client, table: string): Promise<number> {
-  const rs = await client.execute(`SELECT COALESCE(MAX(version), 0) AS v FROM ${table}`);
+export async function schemaVersion(db: Executor | LibsqlClient, table: string): Promise<number> {
+  const rs = await executorOf(db).execute(`SELECT COALESCE(MAX(version), 0) AS v FROM ${table}`);
   return Number(rs.rows[0].v);
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Row } from "@libsql/client";
+import type { SqlRow as Row } from "./executor.ts";
 
 /**
  * A text column.

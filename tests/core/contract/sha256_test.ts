@@ -14,7 +14,15 @@ describe("sha256", () => {
     }
   });
 
-  test("sha256() gives the published digest of 'abc'", () => {
+  test("sha256() gives the published FIPS 180-2 digests of 'abc', '' and the 448-bit message", () => {
+    assert.equal(
+      hex(sha256(new Uint8Array(0))),
+      "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    );
+    assert.equal(
+      hex(sha256(new TextEncoder().encode("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"))),
+      "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1",
+    );
     assert.equal(
       hex(sha256(new TextEncoder().encode("abc"))),
       "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",

@@ -1,0 +1,210 @@
+/**
+ * The native engine: the `libsql` binding (the better-sqlite3-style API that
+ * `@libsql/client` itself loads for local files), with a bounded cache of
+ * prepared statements, for `file:` and `:memory:` databases. The binding is
+ * synchronous, so a batch runs from BEGIN to COMMIT without yielding; a
+ * {@linkcode Executor.transaction} holds the connection and makes other
+ * callers wait until it ends.
+ *
+ * @module
+ */
+import Database from "libsql";
+import {
+  beginStatement,
+  type Executor,
+  type ResultSet,
+  type SqlRow,
+  type SqlValue,
+  type Statement,
+  statementOf,
+  type Transaction,
+  type TransactionMode,
+} from "./executor.ts";
+
+/** Prepared statements kept per connection, least recently used dropped first. */
+export const STATEMENT_CACHE_SIZE = 256;
+
+/** Options of {@linkcode openNativeExecutor}. */
+export interface NativeExecutorOptions {
+  /** How long a statement waits for another connection's write lock, in milliseconds. */
+  busyTimeoutMs: number;
+}
+
+/** A connection of the binding. */
+type Connection = InstanceType<typeof Database>;
+
+/** A prepared statement, and whether it returns rows (asked once, not per run). */
+interface Prepared {
+  statement: ReturnType<Connection["prepare"]>;
+  reader: boolean;
+}
+
+/**
+ * Whether a URL names a database the native engine opens (`file:` or `:memory:`).
+ *
+ * @param url A libSQL URL.
+ * @returns `true` for a local file or memory.
+ */
+export function isLocalUrl(url: string): boolean {
+  return url === ":memory:" || url.startsWith("file:");
+}
+
+/**
+ * Opens a local database on the native binding. A file's parent folder is
+ * created when missing; a file gets WAL and `synchronous = NORMAL`.
+ *
+ * @param url `:memory:`, `file:path`, `file:/absolute/path` or `file:///absolute/path`.
+ * @param options The busy timeout.
+ * @returns The executor.
+ * @throws {Error} Saying what to fix when the database cannot be opened.
+ */
+export function openNativeExecutor(url: string, options: NativeExecutorOptions): Executor {
+  const path = localPath(url);
+  const memory = path === ":memory:";
+  let db: Connection;
+  try {
+    if (!memory) createParentFolder(path);
+    db = new Database(path, { timeout: options.busyTimeoutMs });
+    db.prepare("SELECT 1").get([]);
+    if (!memory) {
+      db.exec("PRAGMA journal_mode = WAL");
+      db.exec("PRAGMA synchronous = NORMAL");
+    }
+  } catch (error) {
+    throw new Error(
+      `Cannot open the database ${JSON.stringify(url)} (${path}): ${(error as Error).message ?? error}. ` +
+        "Check that the path is right, that its folder can be created and written by this process, " +
+        "and that the file is a SQLite database.",
+      { cause: error },
+    );
+  }
+  return new NativeExecutor(db, memory);
+}
+
+class NativeExecutor implements Executor {
+  readonly engine = "native";
+  #db: Connection;
+  #memory: boolean;
+  #cache = new Map<string, Prepared>();
+  #version: Prepared["statement"] | undefined;
+  /** Settles when the open transaction ends; `undefined` when none is open. */
+  #transaction: Promise<unknown> | undefined;
+
+  constructor(db: Connection, memory: boolean) {
+    this.#db = db;
+    this.#memory = memory;
+  }
+
+  async execute(statement: string | Statement): Promise<ResultSet> {
+    while (this.#transaction !== undefined) await this.#transaction.catch(() => {});
+    return this.#run(statement);
+  }
+
+  async batch(statements: readonly (string | Statement)[], mode: TransactionMode = "deferred"): Promise<ResultSet[]> {
+    while (this.#transaction !== undefined) await this.#transaction.catch(() => {});
+    this.#db.exec(beginStatement(mode));
+    try {
+      const results = statements.map((s) => this.#run(s));
+      this.#db.exec("COMMIT");
+      return results;
+    } catch (error) {
+      if (this.#db.inTransaction) this.#db.exec("ROLLBACK");
+      throw error;
+    }
+  }
+
+  async transaction<T>(work: (tx: Transaction) => Promise<T>, mode: TransactionMode = "write"): Promise<T> {
+    while (this.#transaction !== undefined) await this.#transaction.catch(() => {});
+    this.#db.exec(beginStatement(mode));
+    let open = true;
+    const tx: Transaction = {
+      execute: (statement) => {
+        if (!open) return Promise.reject(new Error("The transaction has ended"));
+        try {
+          return Promise.resolve(this.#run(statement));
+        } catch (error) {
+          return Promise.reject(error);
+        }
+      },
+    };
+    const running = (async () => {
+      try {
+        const result = await work(tx);
+        this.#db.exec("COMMIT");
+        return result;
+      } catch (error) {
+        if (this.#db.inTransaction) this.#db.exec("ROLLBACK");
+        throw error;
+      } finally {
+        open = false;
+      }
+    })();
+    this.#transaction = running;
+    try {
+      return await running;
+    } finally {
+      this.#transaction = undefined;
+    }
+  }
+
+  dataVersion(): number | null {
+    if (this.#memory) return 0;
+    this.#version ??= this.#db.prepare("PRAGMA data_version");
+    return Number((this.#version.get([]) as { data_version: number }).data_version);
+  }
+
+  close(): void {
+    this.#cache.clear();
+    this.#db.close();
+  }
+
+  #run(statement: string | Statement): ResultSet {
+    const { sql, args } = statementOf(statement);
+    const prepared = this.#prepare(sql);
+    const values = args as SqlValue[];
+    if (prepared.reader) {
+      const rows = prepared.statement.all(values) as SqlRow[];
+      return { rows, rowsAffected: rows.length };
+    }
+    return { rows: [], rowsAffected: Number(prepared.statement.run(values).changes) };
+  }
+
+  #prepare(sql: string): Prepared {
+    let prepared = this.#cache.get(sql);
+    if (prepared !== undefined) {
+      // Most recently used goes last.
+      this.#cache.delete(sql);
+      this.#cache.set(sql, prepared);
+      return prepared;
+    }
+    const statement = this.#db.prepare(sql);
+    prepared = { statement, reader: statement.reader };
+    if (this.#cache.size >= STATEMENT_CACHE_SIZE) this.#cache.delete(this.#cache.keys().next().value!);
+    this.#cache.set(sql, prepared);
+    return prepared;
+  }
+}
+
+/** The file path (or `:memory:`) a local URL names. */
+function localPath(url: string): string {
+  if (url === ":memory:" || url === "file::memory:") return ":memory:";
+  const rest = url.slice("file:".length).split("?")[0];
+  if (rest.startsWith("//")) return decodeURIComponent(new URL(url).pathname);
+  return decodeURIComponent(rest);
+}
+
+/**
+ * Creates the folder a database file goes in. The binding opens files through
+ * the host's file system, which SQLite does not create folders in; this is the
+ * one place storage touches it, through the runtime's built-in `fs` module
+ * (Deno, Bun and Node all provide `process.getBuiltinModule`).
+ */
+function createParentFolder(path: string): void {
+  const slash = path.lastIndexOf("/");
+  if (slash <= 0) return;
+  const host = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const fs = host?.getBuiltinModule?.("fs") as
+    | { mkdirSync(path: string, options: { recursive: boolean }): void }
+    | undefined;
+  fs?.mkdirSync(path.slice(0, slash), { recursive: true });
+}
