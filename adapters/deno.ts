@@ -20,6 +20,15 @@ import { reachableUrl } from "./_reachable_url.ts";
 
 export type { FetchHandler, RunningServer, ServeOptions };
 
+// The part of Deno's API used here, declared so the npm build type-checks without Deno's types.
+interface DenoServer {
+  shutdown(): Promise<void>;
+}
+type OnListen = (addr: { hostname: string; port: number }) => void;
+declare const Deno: {
+  serve(options: { port: number; hostname: string; onListen: OnListen }, handler: FetchHandler): DenoServer;
+};
+
 /**
  * Serves a fetch handler with `Deno.serve`. A port in use rejects with one
  * clear message (`code: "EADDRINUSE"`).
