@@ -1,22 +1,23 @@
 /**
- * Bun adapter: an Elysia plugin that mounts `/svc`, and `serve` for plain `Bun.serve`.
- * The plugin also works with Elysia on Deno.
+ * Bun adapter: serve a fetch handler (such as `withSvc(svc, app)`) with
+ * `Bun.serve`. For Elysia apps, see `@svc/agent-access/adapters/elysia`.
  *
- * @example Add /svc to an Elysia app
+ * @example Serve /svc and an app on Bun
  * ```ts
- * import { Elysia } from "elysia";
- * import { createSvc } from "@svc/agent-access";
- * import { svcPlugin } from "@svc/agent-access/adapters/bun";
+ * import { createSvc, withSvc } from "@svc/agent-access";
+ * import { serve } from "@svc/agent-access/adapters/bun";
  *
  * const svc = createSvc({ userResolver: () => null, scopes: [] });
- * new Elysia().use(svcPlugin(svc)).get("/", () => "app").listen(3000);
+ * const server = await serve(withSvc(svc, () => new Response("app")), { port: 3000 });
+ * console.log(server.url); // http://127.0.0.1:3000
  * ```
  *
  * @module
  */
-import { Elysia } from "elysia";
 import type { FetchHandler } from "../core/app/mount.ts";
 import type { RunningServer, ServeOptions } from "../core/http/serve_options.ts";
+import { listenError } from "./_listen_error.ts";
+import { reachableUrl } from "./_reachable_url.ts";
 
 export type { FetchHandler, RunningServer, ServeOptions };
 
@@ -28,29 +29,29 @@ interface BunServer {
 declare const Bun: { serve(options: { port: number; hostname: string; fetch: FetchHandler }): BunServer };
 
 /**
- * An Elysia plugin that sends `/svc` and `/svc/*` to the toolkit's `handle`.
+ * Serves a fetch handler with `Bun.serve`. A port in use rejects with one
+ * clear message (`code: "EADDRINUSE"`).
  *
- * @param svc Anything with the toolkit's `handle`.
- * @returns A named Elysia instance, for `.use()`.
- */
-export function svcPlugin(svc: { handle: (req: Request) => Promise<Response> }): Elysia {
-  // Routes rather than `.mount()`, which would strip the prefix that `handle` routes on.
-  const forward = ({ request }: { request: Request }) => svc.handle(request);
-  return new Elysia({ name: "@svc/agent-access" }).all("/svc", forward).all("/svc/*", forward) as unknown as Elysia;
-}
-
-/**
- * Serves a fetch handler with `Bun.serve`.
+ * @example Serve on a free port of the loopback interface
+ * ```ts
+ * import { serve } from "@svc/agent-access/adapters/bun";
+ *
+ * const server = await serve(() => new Response("hi"), { port: 0, hostname: "127.0.0.1" });
+ * console.log(await (await fetch(server.url)).text()); // "hi"
+ * await server.close();
+ * ```
  *
  * @param fetch The handler.
- * @param options Port and hostname.
- * @returns The listening server.
+ * @param options Port (default 8000) and hostname (default `0.0.0.0`).
+ * @returns The listening server; its `url` is an address a client can open.
  */
 export function serve(fetch: FetchHandler, options: ServeOptions = {}): Promise<RunningServer> {
-  const server = Bun.serve({ port: options.port ?? 8000, hostname: options.hostname ?? "0.0.0.0", fetch });
-  return Promise.resolve({
-    url: `http://${server.hostname}:${server.port}`,
-    port: server.port,
-    close: () => server.stop(false),
-  });
+  const { port = 8000, hostname = "0.0.0.0" } = options;
+  try {
+    const server = Bun.serve({ port, hostname, fetch });
+    const url = reachableUrl(server.hostname, server.port);
+    return Promise.resolve({ url, port: server.port, close: () => server.stop(false) });
+  } catch (error) {
+    return Promise.reject(listenError(error, hostname, port));
+  }
 }

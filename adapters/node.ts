@@ -9,7 +9,7 @@
  *
  * const svc = createSvc({ userResolver: () => null, scopes: [] });
  * const server = await serve(withSvc(svc, () => new Response("app")), { port: 3000 });
- * console.log(server.url);
+ * console.log(server.url); // http://127.0.0.1:3000
  * ```
  *
  * @module
@@ -17,22 +17,34 @@
 import { serve as srvx } from "srvx/node";
 import type { FetchHandler } from "../core/app/mount.ts";
 import type { RunningServer, ServeOptions } from "../core/http/serve_options.ts";
+import { listenError } from "./_listen_error.ts";
+import { reachableUrl } from "./_reachable_url.ts";
 
 export type { FetchHandler, RunningServer, ServeOptions };
 
 /**
- * Serves a fetch handler on Node's HTTP server through srvx.
+ * Serves a fetch handler on Node's HTTP server through srvx. A port in use
+ * rejects with one clear message (`code: "EADDRINUSE"`).
+ *
+ * @example Serve on a free port of the loopback interface
+ * ```ts
+ * import { serve } from "@svc/agent-access/adapters/node";
+ *
+ * const server = await serve(() => new Response("hi"), { port: 0, hostname: "127.0.0.1" });
+ * console.log(await (await fetch(server.url)).text()); // "hi"
+ * await server.close();
+ * ```
  *
  * @param fetch The handler.
- * @param options Port and hostname.
- * @returns The listening server.
+ * @param options Port (default 8000) and hostname (default `0.0.0.0`).
+ * @returns The listening server; its `url` is an address a client can open.
  */
 export async function serve(fetch: FetchHandler, options: ServeOptions = {}): Promise<RunningServer> {
-  const hostname = options.hostname ?? "0.0.0.0";
-  const server = srvx({ fetch, port: options.port ?? 8000, hostname, silent: true, gracefulShutdown: false });
-  await server.ready();
+  const { port = 8000, hostname = "0.0.0.0" } = options;
+  const server = srvx({ fetch, port, hostname, silent: true, gracefulShutdown: false });
+  await server.ready().catch((error) => Promise.reject(listenError(error, hostname, port)));
   const address = server.node?.server?.address();
-  const port = typeof address === "object" && address !== null ? address.port : Number(options.port);
+  const bound = typeof address === "object" && address !== null ? address.port : port;
   const close = async () => {
     const closing = server.close();
     // Idle keep-alive sockets would hold close() open until they time out.
@@ -40,5 +52,5 @@ export async function serve(fetch: FetchHandler, options: ServeOptions = {}): Pr
     if (node && "closeIdleConnections" in node) node.closeIdleConnections();
     await closing;
   };
-  return { url: `http://${hostname}:${port}`, port, close };
+  return { url: reachableUrl(hostname, bound), port: bound, close };
 }

@@ -21,15 +21,21 @@ test("every export points at a file that exists", () => {
   }
 });
 
-test("deno.json's npm imports match package.json's dependencies", () => {
+test("deno.json's npm imports match package.json's dependencies and optional peers", () => {
   for (const [name, spec] of Object.entries(deno.imports as Record<string, string>)) {
     // A subpath mapping ("pkg/": "npm:/pkg@range/") follows the package's own range.
     const base = name.endsWith("/") ? name.slice(0, -1) : name;
     const range = name.endsWith("/")
       ? spec.replace(`npm:/${base}@`, "").replace(/\/$/, "")
       : spec.replace(`npm:${name}@`, "");
-    assert.equal(pkg.dependencies[base], range, name);
+    assert.equal(pkg.dependencies[base] ?? pkg.peerDependencies[base], range, name);
   }
+});
+
+test("elysia is an optional peer dependency, needed only by adapters/elysia", () => {
+  assert.equal(pkg.dependencies.elysia, undefined);
+  assert.equal(pkg.peerDependencies.elysia, deno.imports.elysia.replace("npm:elysia@", ""));
+  assert.deepEqual(pkg.peerDependenciesMeta.elysia, { optional: true });
 });
 
 test("the version the documents and the MCP endpoint announce is deno.json's", () => {

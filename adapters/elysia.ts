@@ -1,0 +1,52 @@
+/**
+ * Elysia adapter: a plugin that sends `/svc` and `/svc/*` to the toolkit. It
+ * works with Elysia on Bun, Deno and Node. `elysia` is an optional peer
+ * dependency: only this file imports it, so a plain Bun, Deno or Node app
+ * never loads it.
+ *
+ * @example Add /svc to an Elysia app
+ * ```ts
+ * import { Elysia } from "elysia";
+ * import { createSvc } from "@svc/agent-access";
+ * import { svcPlugin } from "@svc/agent-access/adapters/elysia";
+ *
+ * const svc = createSvc({ userResolver: () => null, scopes: [] });
+ * new Elysia().use(svcPlugin(svc)).get("/", () => "app").listen(3000);
+ * ```
+ *
+ * @module
+ */
+import { Elysia } from "elysia";
+
+/** An Elysia app, as far as the plugin needs to know it (any `new Elysia()` fits). */
+export interface ElysiaApp {
+  /** Elysia's `.use()`. */
+  use(plugin: never): unknown;
+}
+
+/**
+ * An Elysia plugin that sends `/svc` and `/svc/*` to the toolkit's `handle`.
+ * Use it rather than `.mount()`, which strips the prefix that `handle` routes on.
+ *
+ * @example Mount /svc beside the app's own routes
+ * ```ts
+ * import { Elysia } from "elysia";
+ * import { createSvc } from "@svc/agent-access";
+ * import { svcPlugin } from "@svc/agent-access/adapters/elysia";
+ *
+ * const svc = createSvc({ userResolver: () => null, scopes: [] });
+ * const app = new Elysia().use(svcPlugin(svc)).get("/hello", () => "app route");
+ * const res = await app.handle(new Request("http://localhost/svc/agent/intents"));
+ * console.log(res.status); // 401: no agent key
+ * ```
+ *
+ * @param svc Anything with the toolkit's `handle`.
+ * @returns A plugin for `.use()`; it adds a named Elysia instance (`@svc/agent-access`) holding the two routes.
+ */
+export function svcPlugin(
+  svc: { handle: (req: Request) => Promise<Response> },
+): <App extends ElysiaApp>(app: App) => App {
+  const forward = ({ request }: { request: Request }) => svc.handle(request);
+  const routes = new Elysia({ name: "@svc/agent-access" }).all("/svc", forward).all("/svc/*", forward);
+  return (app) => (app as unknown as Elysia).use(routes) as unknown as typeof app;
+}
