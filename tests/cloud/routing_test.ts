@@ -79,8 +79,8 @@ describe("handle()", () => {
 describe("createCloud()", () => {
   test("answers 500 INTERNAL without SQL or stack when the database fails, and logs the cause", async () => {
     const client = createClient({ url: ":memory:" });
-    const logged: unknown[] = [];
-    const cloud = createCloud({ db: client, logger: (_m, cause) => logged.push(cause) });
+    const logged: string[] = [];
+    const cloud = createCloud({ db: client, logger: (message) => logged.push(message) });
     await cloud.ready;
     await client.execute("DROP TABLE cloud_projects");
     const res = await call(cloud, "GET", "/v1/sdk/intents", {
@@ -88,7 +88,8 @@ describe("createCloud()", () => {
     });
     assert.equal(res.status, 500);
     assert.deepEqual(res.body, { ok: false, error: { code: "INTERNAL", message: "Internal error" } });
-    assert.equal(logged.length, 1);
+    // The request's cause is logged once (the background purge may log its own failure too).
+    assert.equal(logged.filter((message) => message.startsWith("INTERNAL")).length, 1);
     await cloud.close();
     client.close();
   });
