@@ -20,6 +20,7 @@ export type ErrorCode =
   | "INTENT_FAILED"
   | "RESULT_VALIDATION_ERROR"
   | "CLOUD_UNAVAILABLE"
+  | "UNREACHABLE"
   | "INTERNAL";
 
 /** The HTTP status of each error code: the single place that maps one to the other. */
@@ -37,6 +38,8 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   INTENT_FAILED: 500,
   RESULT_VALIDATION_ERROR: 500,
   CLOUD_UNAVAILABLE: 503,
+  // Never answered by a server: the agent client throws it when the app or the cloud cannot be reached.
+  UNREACHABLE: 503,
   INTERNAL: 500,
 };
 
