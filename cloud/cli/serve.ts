@@ -7,6 +7,7 @@
  */
 import process from "node:process";
 import { serve } from "srvx";
+import { listenError } from "../../adapters/_listen_error.ts";
 import { createCloud } from "../create_cloud.ts";
 import { type DatabaseTarget, displayUrl } from "./database_url.ts";
 
@@ -28,14 +29,20 @@ export interface ServeOptions {
 export async function runServe(target: DatabaseTarget, options: ServeOptions): Promise<void> {
   const cloud = createCloud({ db: target.url, authToken: target.authToken });
   await cloud.ready;
-  const server = serve({
-    port: options.port,
-    hostname: options.host,
-    fetch: cloud.handle,
-    silent: true,
-    gracefulShutdown: false,
-  });
-  await server.ready();
+  let server: ReturnType<typeof serve>;
+  try {
+    server = serve({
+      port: options.port,
+      hostname: options.host,
+      fetch: cloud.handle,
+      silent: true,
+      gracefulShutdown: false,
+    });
+    await server.ready();
+  } catch (error) {
+    await cloud.close(); // nothing may keep the process alive after the one line main.ts prints
+    throw listenError(error, options.host, options.port);
+  }
   const stopped = Promise.withResolvers<void>();
   let stopping = false;
   const stop = (signal: string) => {
