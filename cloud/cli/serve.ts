@@ -8,6 +8,7 @@
 import process from "node:process";
 import { serve } from "srvx";
 import { listenError } from "../../adapters/_listen_error.ts";
+import { reachableUrl } from "../../adapters/_reachable_url.ts";
 import { createCloud } from "../create_cloud.ts";
 import { type DatabaseTarget, displayUrl } from "./database_url.ts";
 
@@ -54,9 +55,8 @@ export async function runServe(target: DatabaseTarget, options: ServeOptions): P
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
-  const port = new URL(server.url!).port;
-  const shown = options.host === "0.0.0.0" || options.host === "::" ? "localhost" : options.host;
-  console.log(`svc cloud listening on http://${shown}:${port}/v1 (db: ${displayUrl(target.url)})`);
+  const url = reachableUrl(options.host, Number(new URL(server.url!).port));
+  console.log(`svc cloud listening on ${url}/v1 (db: ${displayUrl(target.url)})`);
 
   await stopped.promise;
   console.log("svc cloud stopped");
