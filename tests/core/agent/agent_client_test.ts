@@ -104,6 +104,31 @@ describe("AgentClient inbox", () => {
     }, { code: "UNAUTHORIZED" });
   });
 
+  test("inbox({ untilEmpty: true }) handles everything waiting, acknowledges it, then ends", async () => {
+    const { agent, agentId } = await newAgent();
+    await emit(agentId, 5);
+    const seen: unknown[] = [];
+    for await (const item of agent.inbox({ wait: 0, limit: 2, untilEmpty: true })) seen.push(item.payload.i);
+    assert.deepEqual(seen, [0, 1, 2, 3, 4], "three pages of two, the last one short");
+    assert.deepEqual((await agent.poll()).items, [], "all five were acknowledged");
+  });
+
+  test("aborting the signal inside the loop body ends the loop with that item acknowledged", async () => {
+    const { agent, agentId } = await newAgent();
+    await emit(agentId, 2);
+    const stop = new AbortController();
+    for await (const _ of agent.inbox({ signal: stop.signal, wait: 0 })) stop.abort();
+    assert.deepEqual((await agent.poll()).items.map((item) => item.payload.i), [1], "only the first was handled");
+  });
+
+  test("a break leaves the current item for next time (for await closes alike on break and on a throw)", async () => {
+    const { agent, agentId } = await newAgent();
+    await emit(agentId, 2);
+    for await (const _ of agent.inbox({ wait: 0 })) break;
+    const { items } = await agent.poll();
+    assert.deepEqual(items.map((item) => [item.payload.i, item.deliveries]), [[0, 2], [1, 2]]);
+  });
+
   test("throws a typed error carrying the contract's code", async () => {
     const agent = new AgentClient({ key: `svc_live_${"q".repeat(40)}`, cloudUrl: cloud.url });
     await assert.rejects(agent.ack([1]), (e: Error & { code?: string; status?: number }) => {
@@ -112,45 +137,7 @@ describe("AgentClient inbox", () => {
   });
 });
 
-describe("AgentClient", () => {
-  test("inbox({ untilEmpty: true }) handles everything waiting, acknowledges it, then ends", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "svc-agent-"));
-    const cloud = await startCloudServer(`file:${join(dir, "cloud.db")}`);
-    try {
-      const minted = await (await cloud.sdk("POST", "/v1/sdk/keys", { userId: "u", name: "k", scopes: [] })).json();
-      const events = Array.from(
-        { length: 5 },
-        (_, i) => ({ eventId: `e${i}`, type: "t", agentId: "u", payload: { i } }),
-      );
-      assert.equal((await cloud.sdk("POST", "/v1/events", { events })).status, 202);
-      const agent = new AgentClient({ key: minted.key, cloudUrl: cloud.url });
-      const seen: unknown[] = [];
-      for await (const item of agent.inbox({ wait: 0, limit: 2, untilEmpty: true })) seen.push(item.payload.i);
-      assert.deepEqual(seen, [0, 1, 2, 3, 4], "three pages of two, the last one short");
-      assert.deepEqual((await agent.poll()).items, [], "all five were acknowledged");
-    } finally {
-      await cloud.stop();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  test("aborting the signal inside the loop body ends the loop with that item acknowledged", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "svc-agent-"));
-    const cloud = await startCloudServer(`file:${join(dir, "cloud.db")}`);
-    try {
-      const minted = await (await cloud.sdk("POST", "/v1/sdk/keys", { userId: "u", name: "k", scopes: [] })).json();
-      const events = [0, 1].map((i) => ({ eventId: `e${i}`, type: "t", agentId: "u", payload: { i } }));
-      assert.equal((await cloud.sdk("POST", "/v1/events", { events })).status, 202);
-      const agent = new AgentClient({ key: minted.key, cloudUrl: cloud.url });
-      const stop = new AbortController();
-      for await (const _ of agent.inbox({ signal: stop.signal, wait: 0 })) stop.abort();
-      assert.deepEqual((await agent.poll()).items.map((item) => item.payload.i), [1], "only the first was handled");
-    } finally {
-      await cloud.stop();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
+describe("AgentClient when a server cannot be reached", () => {
   test("run(), intents(), poll() and ack() throw SvcError UNREACHABLE when nothing listens", async () => {
     // A port that was just free: bind one, note it, release it.
     const probe = await startCloudServer(":memory:");
