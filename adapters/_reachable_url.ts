@@ -8,6 +8,13 @@
 /**
  * A base URL a client on this machine can open.
  *
+ * @example A server bound to every interface
+ * ```ts
+ * import { reachableUrl } from "./_reachable_url.ts";
+ *
+ * console.log(reachableUrl("0.0.0.0", 8000)); // http://127.0.0.1:8000
+ * ```
+ *
  * @param hostname The address the server bound.
  * @param port The port it bound.
  * @returns `http://127.0.0.1:PORT` for `0.0.0.0`, `http://[::1]:PORT` for `::`, else the address itself.

@@ -1,6 +1,6 @@
 /**
  * The cloud's command line: `serve`, `project create|rotate-secret|list`,
- * `migrate`. The same under `node cloud/main.ts`, `deno run -A cloud/main.ts`,
+ * `migrate`, `--version`. The same under `node cloud/main.ts`, `deno run -A cloud/main.ts`,
  * `bun cloud/main.ts` and the compiled `dist/svc-cloud`.
  *
  * @module
@@ -9,6 +9,7 @@ import process from "node:process";
 import { databaseTarget } from "./cli/database_url.ts";
 import { CommandError, type CommandOutput, runMigrate, runProjectCommand } from "./cli/project_commands.ts";
 import { runServe } from "./cli/serve.ts";
+import { PACKAGE_NAME, PACKAGE_VERSION } from "../core/contract/version.ts";
 import { type CommandLine, parseCommandLine, USAGE } from "./cli/usage.ts";
 
 async function main(args: string[]): Promise<number> {
@@ -19,6 +20,12 @@ async function main(args: string[]): Promise<number> {
     return fail(new CommandError("USAGE", (error as Error).message), args.includes("--json"));
   }
   const [command, ...rest] = line.words;
+  if (line.version) {
+    console.log(
+      line.json ? JSON.stringify({ name: PACKAGE_NAME, version: PACKAGE_VERSION }) : `svc-cloud ${PACKAGE_VERSION}`,
+    );
+    return 0;
+  }
   if (line.help || command === undefined || command === "help") {
     console.log(USAGE);
     return line.help || command === "help" ? 0 : 2;
@@ -29,7 +36,7 @@ async function main(args: string[]): Promise<number> {
       if (!Number.isInteger(port) || port < 0 || port > 65535) {
         throw new CommandError("USAGE", "--port must be 0..65535");
       }
-      await runServe(databaseTarget(line.db), { port, host: line.host ?? "0.0.0.0" });
+      await runServe(databaseTarget(line.db), { port, host: line.host ?? "127.0.0.1" });
       return 0;
     }
     if (command === "project") return print(await runProjectCommand(databaseTarget(line.db), rest, line.name), line);

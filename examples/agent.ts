@@ -1,8 +1,9 @@
 // An agent for the notes app: lists what its key may do, then consumes its
 // inbox, acknowledging each event once handled. Run with the key in SVC_KEY:
 //   SVC_KEY=svc_live_… npm run agent            (loops until Ctrl-C)
-//   SVC_KEY=svc_live_… npm run agent -- --once  (handles what is waiting, then exits)
-import { AgentClient } from "../core/agent/agent_client.ts";
+//   SVC_KEY=svc_live_… npm run agent -- --once  (handles everything waiting, then exits)
+// APP_URL (http://127.0.0.1:8000) and CLOUD_URL (http://127.0.0.1:8787) say where the app and the cloud are.
+import { AgentClient, isSvcError } from "../core/agent/agent_client.ts";
 
 const key = Deno.env.get("SVC_KEY");
 if (!key) {
@@ -15,14 +16,21 @@ const agent = new AgentClient({
   cloudUrl: Deno.env.get("CLOUD_URL") ?? "http://127.0.0.1:8787",
 });
 
-const allowed = (await agent.intents()).filter((i) => i.allowed).map((i) => i.name);
+const allowed = await agent.intents().then(
+  (intents) => intents.filter((i) => i.allowed).map((i) => i.name),
+  (error) => {
+    if (!isSvcError(error)) throw error;
+    console.error(`agent: ${error.code}: ${error.message}`); // UNREACHABLE when the app is not running
+    Deno.exit(1);
+  },
+);
 console.log(`agent: this key may run ${allowed.join(", ") || "nothing"}`);
 
 const stop = new AbortController();
 Deno.addSignalListener("SIGINT", () => stop.abort());
 const once = Deno.args.includes("--once");
 let handled = 0;
-for await (const item of agent.inbox({ signal: stop.signal, wait: once ? 1 : 20 })) {
+for await (const item of agent.inbox({ signal: stop.signal, wait: once ? 0 : 20, untilEmpty: once })) {
   console.log(
     `agent: event #${item.inboxId} ${item.type} ${JSON.stringify(item.payload)} (delivery ${item.deliveries})`,
   );
@@ -30,7 +38,6 @@ for await (const item of agent.inbox({ signal: stop.signal, wait: once ? 1 : 20 
     const { notes } = await agent.run<{ notes: unknown[] }>("notes.list", { limit: 100 });
     console.log(`agent: the user now has ${notes.length} note(s)`);
   }
-  handled++;
-  if (once && handled >= 1) stop.abort(); // acknowledged when the loop moves on
+  handled++; // acknowledged when the loop moves on
 }
 console.log(`agent: handled and acknowledged ${handled} event(s)`);

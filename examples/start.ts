@@ -1,7 +1,8 @@
 // `npm start`: the whole story on embedded libSQL files. Starts the cloud
 // (data/svc.db, a demo project created on first run with its secret kept in
 // data/demo-project.json), starts the notes app in hybrid mode against it
-// (data/app.db), and prints a walk-through. Ctrl-C stops both cleanly.
+// (data/app.db), and prints a walk-through. Ctrl-C stops both cleanly, at once
+// even while agents long-poll. Ports: CLOUD_PORT (8787) and APP_PORT (8000).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createCloud } from "../cloud/mod.ts";
 import { openCloudStorage } from "../cloud/storage/libsql_cloud_storage.ts";
@@ -30,15 +31,23 @@ async function demoProject(): Promise<{ projectId: string; sdkSecret: string }> 
   }
 }
 
+/** Serves on the port named by `variable`; a port in use ends the program with one line saying what to do. */
+async function listen(handler: (req: Request) => Promise<Response>, variable: string, fallback: number) {
+  try {
+    return await serve(handler, { port: Number(Deno.env.get(variable) ?? fallback), hostname: "127.0.0.1" });
+  } catch (error) {
+    if ((error as { code?: string }).code !== "EADDRINUSE") throw error;
+    console.error(`npm start: ${(error as Error).message} (for example ${variable}=0 npm start).`);
+    Deno.exit(1);
+  }
+}
+
 const project = await demoProject();
 const cloud = createCloud({ db: CLOUD_DB });
 await cloud.ready;
-const cloudServer = await serve(cloud.handle, {
-  port: Number(Deno.env.get("CLOUD_PORT") ?? 8787),
-  hostname: "127.0.0.1",
-});
+const cloudServer = await listen(cloud.handle, "CLOUD_PORT", 8787);
 const app = await createNotesApp({ db: "file:./data/app.db", cloud: { endpoint: cloudServer.url, ...project } });
-const appServer = await serve(app.fetch, { port: Number(Deno.env.get("APP_PORT") ?? 8000), hostname: "127.0.0.1" });
+const appServer = await listen(app.fetch, "APP_PORT", 8000);
 
 const A = appServer.url;
 const C = cloudServer.url;
@@ -71,18 +80,20 @@ Ctrl-C stops both. Paste these lines into another terminal, in this folder:
    curl -s -X POST ${A}/notes -b session=alice ${json} -d '{"title":"Call Bob"}'
 
 5. Read it with the agent client (examples/agent.ts), which acknowledges it once handled:
-   SVC_KEY=$KEY npm run agent -- --once
+   SVC_KEY=$KEY APP_URL=${A} CLOUD_URL=${C} npm run agent -- --once
 
 6. The inbox is now empty (acknowledged items are not delivered again):
    curl -s "${C}/v1/agent/inbox?cursor=0" ${agentBearer}
 `);
 
+let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(signal, async () => {
-    await appServer.close();
+    if (stopping) return;
+    stopping = true;
+    // cloud.close() answers waiting long polls at once, so the servers need not wait out their `wait`.
+    await Promise.all([appServer.close(), cloudServer.close(), cloud.close()]);
     await app.close();
-    await cloudServer.close();
-    await cloud.close();
     console.log("stopped");
     Deno.exit(0);
   });

@@ -7,6 +7,8 @@
  */
 import process from "node:process";
 import { serve } from "srvx";
+import { listenError } from "../../adapters/_listen_error.ts";
+import { reachableUrl } from "../../adapters/_reachable_url.ts";
 import { createCloud } from "../create_cloud.ts";
 import { type DatabaseTarget, displayUrl } from "./database_url.ts";
 
@@ -28,14 +30,20 @@ export interface ServeOptions {
 export async function runServe(target: DatabaseTarget, options: ServeOptions): Promise<void> {
   const cloud = createCloud({ db: target.url, authToken: target.authToken });
   await cloud.ready;
-  const server = serve({
-    port: options.port,
-    hostname: options.host,
-    fetch: cloud.handle,
-    silent: true,
-    gracefulShutdown: false,
-  });
-  await server.ready();
+  let server: ReturnType<typeof serve>;
+  try {
+    server = serve({
+      port: options.port,
+      hostname: options.host,
+      fetch: cloud.handle,
+      silent: true,
+      gracefulShutdown: false,
+    });
+    await server.ready();
+  } catch (error) {
+    await cloud.close(); // nothing may keep the process alive after the one line main.ts prints
+    throw listenError(error, options.host, options.port);
+  }
   const stopped = Promise.withResolvers<void>();
   let stopping = false;
   const stop = (signal: string) => {
@@ -47,9 +55,8 @@ export async function runServe(target: DatabaseTarget, options: ServeOptions): P
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
-  const port = new URL(server.url!).port;
-  const shown = options.host === "0.0.0.0" || options.host === "::" ? "localhost" : options.host;
-  console.log(`svc cloud listening on http://${shown}:${port}/v1 (db: ${displayUrl(target.url)})`);
+  const url = reachableUrl(options.host, Number(new URL(server.url!).port));
+  console.log(`svc cloud listening on ${url}/v1 (db: ${displayUrl(target.url)})`);
 
   await stopped.promise;
   console.log("svc cloud stopped");

@@ -9,20 +9,22 @@ import { parseArgs } from "node:util";
 export const USAGE = `svc-cloud: the self-hostable cloud of @svc/agent-access (/v1 on libSQL)
 
 Usage:
-  svc-cloud serve [--port N] [--host H] [--db URL]   Serve /v1 (default port 8787, host 0.0.0.0)
+  svc-cloud serve [--port N] [--host H] [--db URL]   Serve /v1 (default port 8787, host 127.0.0.1)
   svc-cloud project create --name NAME [--json]       Create a project; prints its id and sdkSecret once
   svc-cloud project rotate-secret PROJECT_ID [--json] Replace a project's sdkSecret; the old one stops at once
   svc-cloud project list [--json]                     List projects
   svc-cloud migrate [--json]                          Apply pending schema migrations
+  svc-cloud --version                                 Print the version
   svc-cloud --help                                    Show this help
 
-Run it as: node cloud/main.ts …, deno run -A cloud/main.ts …, bun cloud/main.ts …, or dist/svc-cloud ….
+Run it as: npx svc-cloud … (the npm package), npm run svc-cloud -- … (this repository), deno run -A cloud/main.ts …,
+bun cloud/main.ts …, node cloud/main.ts … (Node 22.18+), or dist/svc-cloud ….
 
 Options:
   --db URL     libSQL database: file:./data/svc.db (default), :memory:, libsql://…, http://…
   --json       Print exactly one JSON object on stdout
   --port N     Port to listen on (0 picks a free one)
-  --host H     Address to listen on
+  --host H     Address to listen on (0.0.0.0 for every interface)
 
 Environment:
   SVC_DB_URL         Database URL when --db is not given
@@ -37,6 +39,8 @@ export interface CommandLine {
   json: boolean;
   /** `--help`. */
   help: boolean;
+  /** `--version`. */
+  version: boolean;
   /** `--db`. */
   db?: string;
   /** `--port`. */
@@ -61,6 +65,7 @@ export function parseCommandLine(args: string[]): CommandLine {
     options: {
       json: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
+      version: { type: "boolean", short: "v", default: false },
       db: { type: "string" },
       port: { type: "string" },
       host: { type: "string" },
@@ -71,6 +76,7 @@ export function parseCommandLine(args: string[]): CommandLine {
     words: positionals,
     json: values.json ?? false,
     help: values.help ?? false,
+    version: values.version ?? false,
     db: values.db,
     port: values.port,
     host: values.host,

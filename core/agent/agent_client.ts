@@ -1,78 +1,28 @@
 /**
  * The agent's side: a small client for an app's `/svc/agent/*` routes and the
  * cloud's inbox, with an inbox consumer that long-polls, carries its cursor,
- * backs off with jitter, and acknowledges an item only after the loop body for
- * it completed. Web APIs only: it runs on Deno, Bun, Node and in browsers.
+ * backs off with jitter, and acknowledges an item once the loop moves on from
+ * it. Web APIs only: it runs on Deno, Bun, Node and in browsers.
  *
  * @module
  */
 import { ERROR_STATUS, type ErrorCode, SvcError } from "../contract/errors.ts";
 import { backoffDelay, sleep } from "../http/backoff.ts";
-import type { JsonSchema } from "../app/intents.ts";
 import type { InboxItem } from "../contract/inbox_item.ts";
+import type { AgentClientOptions, AgentIntent, InboxOptions, InboxPage } from "./agent_client_options.ts";
 
 export { isSvcError, SvcError } from "../contract/errors.ts";
 export type { ErrorCode } from "../contract/errors.ts";
-export type { InboxItem, JsonSchema };
-
-/** Options of {@linkcode AgentClient}. */
-export interface AgentClientOptions {
-  /** The agent key, `svc_live_…`. */
-  key: string;
-  /** The app's base URL, for `intents()` and `run()`. */
-  appUrl?: string;
-  /** The cloud's base URL, for the inbox. */
-  cloudUrl?: string;
-  /** A fetch to use instead of the global one. */
-  fetch?: (input: Request) => Promise<Response>;
-  /** Per-request timeout in milliseconds (a long poll gets its `wait` on top). Default 10000. */
-  timeoutMs?: number;
-}
-
-/** An intent as an agent sees it. */
-export interface AgentIntent {
-  /** Intent name. */
-  name: string;
-  /** Display title. */
-  title: string;
-  /** Scopes a key must hold. */
-  requiredScopes: string[];
-  /** JSON Schema of the payload. */
-  input: JsonSchema;
-  /** JSON Schema of the result. */
-  output: JsonSchema;
-  /** Whether this key holds every required scope. */
-  allowed: boolean;
-}
-
-/** A page of the inbox. */
-export interface InboxPage {
-  /** Unacknowledged items after the cursor, oldest first. */
-  items: InboxItem[];
-  /** Pass it as `cursor` next time. */
-  nextCursor: number;
-}
-
-/** Options of {@linkcode AgentClient.inbox}. */
-export interface InboxOptions {
-  /** Stops the loop (after the current item). */
-  signal?: AbortSignal;
-  /** Where to start: 0 (default) delivers everything not yet acknowledged. */
-  cursor?: number;
-  /** Items per poll, up to 200. Default 50. */
-  limit?: number;
-  /** Seconds a poll waits for an item (0..20). Default 20. */
-  wait?: number;
-  /** Called with a cursor safe to resume from: every item up to it is acknowledged. */
-  onCursor?: (cursor: number) => void;
-  /** First backoff delay in milliseconds. Default 250. */
-  retryMinMs?: number;
-  /** Longest backoff delay in milliseconds. Default 30000. */
-  retryMaxMs?: number;
-}
+export type { JsonSchema } from "../app/intents.ts";
+export type { InboxItem } from "../contract/inbox_item.ts";
+export type { AgentClientOptions, AgentIntent, InboxOptions, InboxPage } from "./agent_client_options.ts";
 
 /**
- * A client for agents.
+ * A client for agents: `intents()` and `run()` against the app's `/svc`,
+ * `inbox()` (or `poll()` and `ack()`) against the cloud's `/v1`. Every call
+ * throws an {@linkcode SvcError}: the contract's code when a server answered
+ * with an error, `UNREACHABLE` when it could not be reached or did not answer
+ * in time.
  *
  * @example An agent loop
  * ```ts
@@ -82,7 +32,7 @@ export interface InboxOptions {
  * const controller = new AbortController();
  * for await (const item of agent.inbox({ signal: controller.signal })) {
  *   await agent.run("notes.create", { title: String(item.payload.title) }); // idempotent work
- * } // each item is acknowledged after its loop body completes
+ * } // each item is acknowledged once the loop moves on from it
  * ```
  */
 export class AgentClient {
@@ -93,7 +43,19 @@ export class AgentClient {
   #timeoutMs: number;
 
   /**
-   * Creates a client.
+   * Creates a client. It makes no request until a method is called.
+   *
+   * @example A client for an app and its cloud
+   * ```ts
+   * import { AgentClient } from "@svc/agent-access/client";
+   *
+   * const agent = new AgentClient({
+   *   key: "svc_live_…", // the agent key minted at POST /svc/keys
+   *   appUrl: "http://127.0.0.1:8000",
+   *   cloudUrl: "http://127.0.0.1:8787",
+   *   timeoutMs: 5000,
+   * });
+   * ```
    *
    * @param options The key and where the app and the cloud are.
    */
@@ -108,7 +70,16 @@ export class AgentClient {
   /**
    * Lists the app's intents and whether this key may run each.
    *
+   * @example See what this key may run
+   * ```ts
+   * import { AgentClient } from "@svc/agent-access/client";
+   *
+   * const agent = new AgentClient({ key: "svc_live_…", appUrl: "http://127.0.0.1:8000" });
+   * const allowed = (await agent.intents()).filter((intent) => intent.allowed).map((intent) => intent.name);
+   * ```
+   *
    * @returns The intents.
+   * @throws {SvcError} With the contract's code, or `UNREACHABLE` when the app cannot be reached.
    */
   async intents(): Promise<AgentIntent[]> {
     return (await this.#call(this.#base("app"), "GET", "/svc/agent/intents")).intents;
@@ -117,10 +88,25 @@ export class AgentClient {
   /**
    * Runs an intent.
    *
+   * @example Run an intent and handle a refusal
+   * ```ts
+   * import { AgentClient, isSvcError } from "@svc/agent-access/client";
+   *
+   * const agent = new AgentClient({ key: "svc_live_…", appUrl: "http://127.0.0.1:8000" });
+   * try {
+   *   const { id } = await agent.run<{ id: string }>("notes.create", { title: "Buy milk" });
+   *   console.log(id);
+   * } catch (error) {
+   *   if (isSvcError(error) && error.code === "FORBIDDEN_SCOPE") console.log(error.details);
+   *   else throw error;
+   * }
+   * ```
+   *
    * @param intent The intent name.
    * @param payload The payload (default `{}`).
    * @returns The intent's result.
-   * @throws {SvcError} With the contract's code (`FORBIDDEN_SCOPE`, `INTENT_VALIDATION_ERROR`, …).
+   * @throws {SvcError} With the contract's code (`FORBIDDEN_SCOPE`, `INTENT_VALIDATION_ERROR`, …), or
+   * `UNREACHABLE` when the app cannot be reached (network error or timeout).
    */
   async run<T = unknown>(intent: string, payload: Record<string, unknown> = {}): Promise<T> {
     return (await this.#call(this.#base("app"), "POST", "/svc/agent/run", { intent, payload })).result as T;
@@ -129,8 +115,19 @@ export class AgentClient {
   /**
    * Fetches one page of the inbox.
    *
+   * @example Poll by hand, then acknowledge
+   * ```ts
+   * import { AgentClient } from "@svc/agent-access/client";
+   *
+   * const agent = new AgentClient({ key: "svc_live_…", cloudUrl: "http://127.0.0.1:8787" });
+   * const { items, nextCursor } = await agent.poll({ cursor: 0, wait: 20 });
+   * await agent.ack(items.map((item) => item.inboxId));
+   * console.log(nextCursor);
+   * ```
+   *
    * @param options Cursor (default 0), limit, long-poll wait in seconds, abort signal.
    * @returns The items and the next cursor.
+   * @throws {SvcError} With the contract's code, or `UNREACHABLE` when the cloud cannot be reached.
    */
   async poll(
     options: { cursor?: number; limit?: number; wait?: number; signal?: AbortSignal } = {},
@@ -143,10 +140,19 @@ export class AgentClient {
   }
 
   /**
-   * Acknowledges handled items.
+   * Acknowledges handled items. Ids already acknowledged or not this agent's are ignored.
+   *
+   * @example Acknowledge two items
+   * ```ts
+   * import { AgentClient } from "@svc/agent-access/client";
+   *
+   * const agent = new AgentClient({ key: "svc_live_…", cloudUrl: "http://127.0.0.1:8787" });
+   * const acknowledged = await agent.ack([41, 42]);
+   * ```
    *
    * @param inboxIds Up to 500 inbox ids.
    * @returns How many were newly acknowledged.
+   * @throws {SvcError} With the contract's code, or `UNREACHABLE` when the cloud cannot be reached.
    */
   async ack(inboxIds: number[]): Promise<number> {
     if (inboxIds.length === 0) return 0;
@@ -156,15 +162,44 @@ export class AgentClient {
   /**
    * Consumes the inbox: long-polls, carries the cursor, backs off (with jitter)
    * when the inbox is empty or the cloud fails, and acknowledges each item once
-   * the loop body for it has completed. If the body throws, that item is not
+   * the loop moves on from it. If the body throws, that item is not
    * acknowledged and the error ends the loop; the item comes back on the next
    * `inbox()` started from 0 or from the last `onCursor` value.
    *
-   * @param options Signal, cursor, page size, wait and backoff.
+   * JavaScript ends a `for await` loop the same way for `break` and for a throw
+   * (it calls the generator's `return()` with no reason), so the client cannot
+   * tell them apart and treats both as "not handled": the item a `break` leaves
+   * comes back later. To stop after handling an item, abort `signal` instead:
+   * the loop then ends with that item acknowledged. To handle what waits and
+   * stop, pass `untilEmpty: true`.
+   *
+   * @example Handle everything waiting, then stop
+   * ```ts
+   * import { AgentClient } from "@svc/agent-access/client";
+   *
+   * const agent = new AgentClient({ key: "svc_live_…", cloudUrl: "http://127.0.0.1:8787" });
+   * for await (const item of agent.inbox({ wait: 0, untilEmpty: true })) {
+   *   console.log(item.type, item.payload); // acknowledged once the loop moves on
+   * }
+   * ```
+   *
+   * @example Stop after one item, with it acknowledged
+   * ```ts
+   * import { AgentClient } from "@svc/agent-access/client";
+   *
+   * const agent = new AgentClient({ key: "svc_live_…", cloudUrl: "http://127.0.0.1:8787" });
+   * const stop = new AbortController();
+   * for await (const item of agent.inbox({ signal: stop.signal })) {
+   *   console.log(item.type);
+   *   stop.abort(); // not `break`, which would leave the item for next time
+   * }
+   * ```
+   *
+   * @param options Signal, cursor, page size, wait, backoff, and whether to stop when the inbox is empty.
    * @returns The items, one at a time.
    */
   async *inbox(options: InboxOptions = {}): AsyncGenerator<InboxItem, void, undefined> {
-    const { signal, limit, wait = 20, onCursor, retryMinMs = 250, retryMaxMs = 30_000 } = options;
+    const { signal, limit, wait = 20, onCursor, retryMinMs = 250, retryMaxMs = 30_000, untilEmpty = false } = options;
     let cursor = options.cursor ?? 0;
     let done: number[] = [];
     let failures = 0;
@@ -190,6 +225,7 @@ export class AgentClient {
           continue;
         }
         if (page.items.length === 0) {
+          if (untilEmpty) return;
           // A long poll already waited; a short one backs off so an idle agent stays cheap.
           await sleep(wait > 0 ? retryMinMs * Math.random() : backoffDelay(empties++, retryMinMs, retryMaxMs), signal);
           continue;
@@ -223,16 +259,23 @@ export class AgentClient {
     // deno-lint-ignore no-explicit-any
   ): Promise<any> {
     const timeout = AbortSignal.timeout(this.#timeoutMs + extraMs);
-    const res = await this.#fetch(
-      new Request(base + path, {
-        method,
-        headers: body === undefined
-          ? { authorization: `Bearer ${this.#key}` }
-          : { authorization: `Bearer ${this.#key}`, "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-      }),
-    );
+    let res: Response;
+    try {
+      res = await this.#fetch(
+        new Request(base + path, {
+          method,
+          headers: body === undefined
+            ? { authorization: `Bearer ${this.#key}` }
+            : { authorization: `Bearer ${this.#key}`, "content-type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+        }),
+      );
+    } catch (cause) {
+      if (signal?.aborted) throw cause; // the caller's own abort stays an AbortError
+      const why = timeout.aborted ? `no answer within ${this.#timeoutMs + extraMs} ms` : (cause as Error).message;
+      throw new SvcError("UNREACHABLE", `${base} cannot be reached (${why})`, { cause });
+    }
     const data = await res.json().catch(() => null);
     if (res.ok) return data;
     const code = data?.error?.code as ErrorCode | undefined;

@@ -74,7 +74,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         } catch (error) {
           if (isTransient(error)) {
             await storage.outboxFailed(item.seq);
-            if (item.attempts === 0) log(`cloud sync paused: ${(error as Error).message}; retrying`, error);
+            if (item.attempts === 0) log("cloud sync paused; retrying in the background", error);
             return false;
           }
           log(`the cloud refused a queued ${item.kind}; it is dropped`, error);

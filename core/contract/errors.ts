@@ -21,6 +21,7 @@ export type ErrorCode =
   | "RESULT_VALIDATION_ERROR"
   | "CLOUD_UNAVAILABLE"
   | "STORAGE_UNAVAILABLE"
+  | "UNREACHABLE"
   | "INTERNAL";
 
 /** The HTTP status of each error code: the single place that maps one to the other. */
@@ -39,6 +40,8 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   RESULT_VALIDATION_ERROR: 500,
   CLOUD_UNAVAILABLE: 503,
   STORAGE_UNAVAILABLE: 503,
+  // Never answered by a server: the agent client throws it when the app or the cloud cannot be reached.
+  UNREACHABLE: 503,
   INTERNAL: 500,
 };
 

@@ -104,10 +104,70 @@ describe("AgentClient inbox", () => {
     }, { code: "UNAUTHORIZED" });
   });
 
+  test("inbox({ untilEmpty: true }) handles everything waiting, acknowledges it, then ends", async () => {
+    const { agent, agentId } = await newAgent();
+    await emit(agentId, 5);
+    const seen: unknown[] = [];
+    for await (const item of agent.inbox({ wait: 0, limit: 2, untilEmpty: true })) seen.push(item.payload.i);
+    assert.deepEqual(seen, [0, 1, 2, 3, 4], "three pages of two, the last one short");
+    assert.deepEqual((await agent.poll()).items, [], "all five were acknowledged");
+  });
+
+  test("aborting the signal inside the loop body ends the loop with that item acknowledged", async () => {
+    const { agent, agentId } = await newAgent();
+    await emit(agentId, 2);
+    const stop = new AbortController();
+    for await (const _ of agent.inbox({ signal: stop.signal, wait: 0 })) stop.abort();
+    assert.deepEqual((await agent.poll()).items.map((item) => item.payload.i), [1], "only the first was handled");
+  });
+
+  test("a break leaves the current item for next time (for await closes alike on break and on a throw)", async () => {
+    const { agent, agentId } = await newAgent();
+    await emit(agentId, 2);
+    for await (const _ of agent.inbox({ wait: 0 })) break;
+    const { items } = await agent.poll();
+    assert.deepEqual(items.map((item) => [item.payload.i, item.deliveries]), [[0, 2], [1, 2]]);
+  });
+
   test("throws a typed error carrying the contract's code", async () => {
     const agent = new AgentClient({ key: `svc_live_${"q".repeat(40)}`, cloudUrl: cloud.url });
     await assert.rejects(agent.ack([1]), (e: Error & { code?: string; status?: number }) => {
       return e.name === "SvcError" && e.code === "UNAUTHORIZED" && e.status === 401;
     });
+  });
+});
+
+describe("AgentClient when a server cannot be reached", () => {
+  test("run(), intents(), poll() and ack() throw SvcError UNREACHABLE when nothing listens", async () => {
+    // A port that was just free: bind one, note it, release it.
+    const probe = await startCloudServer(":memory:");
+    const down = probe.url;
+    await probe.stop();
+    const agent = new AgentClient({ key: `svc_live_${"q".repeat(40)}`, appUrl: down, cloudUrl: down });
+    for (const call of [() => agent.run("x"), () => agent.intents(), () => agent.poll(), () => agent.ack([1])]) {
+      await assert.rejects(call(), (e: Error & { code?: string; status?: number }) => {
+        assert.equal(e.name, "SvcError");
+        assert.equal(e.code, "UNREACHABLE");
+        assert.equal(e.status, 503);
+        assert.ok(e.message.startsWith(`${down} cannot be reached (`), e.message);
+        return true;
+      });
+    }
+  });
+
+  test("a timeout is UNREACHABLE too, while the caller's own abort stays an AbortError", async () => {
+    // A server that never answers: the request ends only when its signal aborts.
+    const hanging = (req: Request) =>
+      new Promise<Response>((_, reject) => req.signal.addEventListener("abort", () => reject(req.signal.reason)));
+    const slow = new AgentClient({ key: "svc_live_x", appUrl: "http://app.invalid", fetch: hanging, timeoutMs: 50 });
+    await assert.rejects(slow.run("x"), {
+      code: "UNREACHABLE",
+      message: "http://app.invalid cannot be reached (no answer within 50 ms)",
+    });
+    const client = new AgentClient({ key: "svc_live_x", cloudUrl: "http://cloud.invalid", fetch: hanging });
+    const stop = new AbortController();
+    const polling = client.poll({ signal: stop.signal });
+    stop.abort();
+    await assert.rejects(polling, { name: "AbortError" });
   });
 });

@@ -1,0 +1,161 @@
+// `npm start` (examples/start.ts) and `npm run agent` (examples/agent.ts) as a
+// newcomer runs them: real Deno subprocesses in a fresh folder, real sockets on
+// 127.0.0.1. Run from Node only (each test drives Deno itself).
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import type { ChildProcess } from "node:child_process";
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { type Finished, finished, repoRoot, run, start } from "../fixtures/subprocess.ts";
+import { runtime } from "../fixtures/runtime.ts";
+import { tempDir } from "../fixtures/temp_dir.ts";
+
+const skip = runtime !== "node" && "runs on Node only: it drives Deno as a subprocess";
+const deno = join(repoRoot, "node_modules", ".bin", "deno");
+const config = ["--config", join(repoRoot, "deno.json")];
+const dir = tempDir("svc-start-");
+after(() => dir.remove());
+
+interface Started {
+  child: ChildProcess;
+  done: Promise<Finished>;
+  stdout: () => string;
+  app: string;
+  cloud: string;
+}
+
+/** Starts examples/start.ts and resolves once its walk-through is printed. */
+function npmStart(env: Record<string, string>): Promise<Started> {
+  const child = start([deno, "run", "-A", ...config, join(repoRoot, "examples", "start.ts")], dir.path, env);
+  const done = finished(child);
+  let seen = "";
+  return new Promise((resolve, reject) => {
+    child.stdout!.on("data", (chunk) => {
+      seen += chunk;
+      const app = /^App +(http:\S+)/m.exec(seen)?.[1];
+      const cloud = /^Cloud +(http:\S+)/m.exec(seen)?.[1];
+      if (app && cloud && seen.includes("6. The inbox")) resolve({ child, done, stdout: () => seen, app, cloud });
+    });
+    done.then((f) => reject(new Error(`npm start exited early (${f.code}): ${f.stderr}`)));
+  });
+}
+
+/** Signs in as alice, mints a key, and waits until the hybrid mirror has brought it to the cloud. */
+async function mintKey(started: Started): Promise<string> {
+  const minted = await fetch(`${started.app}/svc/keys`, {
+    method: "POST",
+    headers: { cookie: "session=alice", "content-type": "application/json" },
+    body: JSON.stringify({ name: "agent", scopes: ["notes:read", "notes:write"] }),
+  });
+  assert.equal(minted.status, 201);
+  const { key } = await minted.json();
+  for (let i = 0; i < 200; i++) {
+    const res = await fetch(`${started.cloud}/v1/agent/inbox`, { headers: { authorization: `Bearer ${key}` } });
+    await res.body?.cancel();
+    if (res.status === 200) return key;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("the key never reached the cloud");
+}
+
+async function stop(started: Started): Promise<Finished> {
+  started.child.kill("SIGINT");
+  return await started.done;
+}
+
+test("npm start serves on APP_PORT and CLOUD_PORT and carries both into every line of the walk-through", {
+  skip,
+}, async () => {
+  const started = await npmStart({ APP_PORT: "0", CLOUD_PORT: "0" });
+  try {
+    assert.doesNotMatch(started.app, /:8000$/);
+    assert.doesNotMatch(started.cloud, /:8787$/);
+    const out = started.stdout();
+    assert.ok(out.includes(`APP_URL=${started.app} CLOUD_URL=${started.cloud} npm run agent -- --once`), out);
+    assert.ok(out.includes(`curl -s -X POST ${started.app}/svc/keys`));
+    assert.ok(out.includes(`curl -s "${started.cloud}/v1/agent/inbox?cursor=0"`));
+    assert.doesNotMatch(out, /0\.0\.0\.0|:8000|:8787/);
+  } finally {
+    await stop(started);
+  }
+});
+
+test("npm run agent -- --once handles every waiting event, acknowledges them, and exits", { skip }, async () => {
+  const started = await npmStart({ APP_PORT: "0", CLOUD_PORT: "0" });
+  try {
+    const key = await mintKey(started);
+    for (const title of ["one", "two", "three"]) {
+      const res = await fetch(`${started.app}/notes`, {
+        method: "POST",
+        headers: { cookie: "session=alice", "content-type": "application/json" },
+        body: JSON.stringify({ title }),
+      });
+      assert.equal(res.status, 201);
+    }
+    const agent = await run(
+      [deno, "run", "-A", ...config, join(repoRoot, "examples", "agent.ts"), "--once"],
+      dir.path,
+      {
+        SVC_KEY: key,
+        APP_URL: started.app,
+        CLOUD_URL: started.cloud,
+      },
+    );
+    assert.equal(agent.code, 0, agent.stderr);
+    assert.match(agent.stdout, /handled and acknowledged 3 event\(s\)/);
+    const inbox = await fetch(`${started.cloud}/v1/agent/inbox?cursor=0`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    assert.deepEqual((await inbox.json()).items, []);
+  } finally {
+    await stop(started);
+  }
+});
+
+test("Ctrl-C stops npm start while an agent long-polls, answering the poll instead of waiting it out", {
+  skip,
+}, async () => {
+  const started = await npmStart({ APP_PORT: "0", CLOUD_PORT: "0" });
+  const key = await mintKey(started);
+  const poll = fetch(`${started.cloud}/v1/agent/inbox?cursor=999999&wait=20`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  await new Promise((resolve) => setTimeout(resolve, 200)); // the poll is now waiting
+  // The poll waits 20 s; stopping must not: a 10 s bound separates the two with room to spare on a busy machine.
+  const bound = new Promise<never>((_, reject) =>
+    setTimeout(() => reject(new Error("npm start waited for the long poll")), 10_000).unref()
+  );
+  const [answer, exit] = await Promise.race([Promise.all([poll, stop(started)]), bound]);
+  assert.equal(answer.status, 200);
+  assert.deepEqual(await answer.json(), { items: [], nextCursor: 999999 });
+  assert.equal(exit.code, 0, exit.stderr);
+  assert.match(exit.stdout, /stopped/);
+});
+
+test("a second npm start on a port in use says so in one line and exits 1", { skip }, async () => {
+  const first = await npmStart({ APP_PORT: "0", CLOUD_PORT: "0" });
+  try {
+    const port = new URL(first.cloud).port;
+    const second = await run([deno, "run", "-A", ...config, join(repoRoot, "examples", "start.ts")], dir.path, {
+      APP_PORT: "0",
+      CLOUD_PORT: port,
+    });
+    assert.equal(second.code, 1);
+    assert.equal(
+      second.stderr,
+      `npm start: Port ${port} on 127.0.0.1 is already in use: stop the other server or choose another port ` +
+        "(for example CLOUD_PORT=0 npm start).\n",
+    );
+  } finally {
+    await stop(first);
+  }
+});
+
+test("the demo project's secret is kept in a file only its owner can read, never printed", { skip }, async () => {
+  const started = await npmStart({ APP_PORT: "0", CLOUD_PORT: "0" });
+  const { sdkSecret } = JSON.parse(readFileSync(dir.file("data/demo-project.json"), "utf8"));
+  const exit = await stop(started);
+  assert.match(sdkSecret, /^svcs_/);
+  assert.equal(statSync(dir.file("data/demo-project.json")).mode & 0o077, 0, "no access for group or others");
+  assert.equal(exit.stdout.includes(sdkSecret), false);
+});

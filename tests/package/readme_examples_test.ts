@@ -1,0 +1,119 @@
+// README.md's request and response examples, replayed in order against a
+// running cloud and a running app (real sockets on 127.0.0.1), so the
+// documentation cannot drift from the behaviour. Credentials are filled in
+// as a reader would: the signed-in user on /svc/keys, the key minted above on
+// /svc/agent/*, the project's SDK auth on the SDK routes, alice's agent key on
+// /v1/agent/*. A value the README shows in an answer (an id, a key) stands for
+// the real one in later requests.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { createSvc, defineIntent, type Svc } from "../../mod.ts";
+import type { RunningServer } from "../../core/http/serve_options.ts";
+import { differences, type Example, readExamples } from "../fixtures/readme_examples.ts";
+import { type CloudServer, listen, startCloudServer } from "../fixtures/servers.ts";
+import { tempDir } from "../fixtures/temp_dir.ts";
+
+const examples = readExamples(readFileSync("README.md", "utf8"));
+const dir = tempDir("svc-readme-");
+let cloud: CloudServer;
+let svc: Svc;
+let app: RunningServer;
+let aliceKey: string;
+let appKey: string;
+/** What the README shows in an answer → the real value, for later requests. */
+const shownAs = new Map<string, string>();
+
+before(async () => {
+  cloud = await startCloudServer(`file:${dir.file("cloud.db")}`);
+  const minted = await cloud.sdk("POST", "/v1/sdk/keys", { userId: "alice", name: "alice's agent", scopes: [] });
+  aliceKey = (await minted.json()).key;
+  svc = createSvc({
+    userResolver: (req) => req.headers.get("x-user"),
+    scopes: ["notes:read", "notes:write"],
+    intents: [defineIntent({
+      name: "notes.create",
+      title: "Create a note",
+      requiredScopes: ["notes:write"],
+      input: z.object({ title: z.string().min(1) }),
+      output: z.object({ id: z.string(), title: z.string() }),
+      handler: ({ title }) => ({ id: crypto.randomUUID(), title }),
+    })],
+  });
+  app = await listen(svc.handle);
+  // The agent of /svc/agent/* belongs to another user than the examples' alice, so GET /svc/keys shows only hers.
+  const appMinted = await fetch(`${app.url}/svc/keys`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-user": "dora" },
+    body: JSON.stringify({ name: "dora's agent", scopes: ["notes:read", "notes:write"] }),
+  });
+  appKey = (await appMinted.json()).key;
+});
+
+after(async () => {
+  await app.close();
+  await svc.close();
+  await cloud.stop();
+  dir.remove();
+});
+
+function fill(value: unknown): unknown {
+  if (typeof value === "string") {
+    if (value === "<sha-256 hex of the key>") return "ab".repeat(32);
+    return shownAs.get(value) ?? value;
+  }
+  if (Array.isArray(value)) return value.map(fill);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v)]));
+  }
+  return value;
+}
+
+function request(example: Example): Request {
+  const path = example.path.split("/").map((segment) =>
+    segment.includes("…") ? shownAs.get(segment) ?? crypto.randomUUID() : segment
+  ).join("/");
+  const headers = new Headers(Object.entries(example.headers).filter(([, value]) => !value.includes("…")));
+  if (path.startsWith("/svc/keys")) headers.set("x-user", "alice");
+  if (path.startsWith("/svc/agent/")) headers.set("authorization", `Bearer ${appKey}`);
+  if (path.startsWith("/v1/agent/")) headers.set("authorization", `Bearer ${aliceKey}`);
+  if (/^\/v1\/(sdk|events|agents)/.test(path)) {
+    headers.set("authorization", `Bearer ${cloud.sdkSecret}`);
+    headers.set("x-svc-project", cloud.projectId);
+  }
+  if (example.body !== undefined) headers.set("content-type", "application/json");
+  const base = path.startsWith("/svc") ? app.url : cloud.url;
+  const body = example.body === undefined ? undefined : JSON.stringify(fill(example.body));
+  return new Request(base + path, { method: example.method, headers, body });
+}
+
+/** Remembers the real values behind the ids and keys the README shows. */
+function remember(shown: unknown, actual: unknown): void {
+  if (shown === null || typeof shown !== "object" || actual === null || typeof actual !== "object") return;
+  const s = shown as Record<string, unknown>;
+  const a = actual as Record<string, unknown>;
+  for (const field of ["id", "key"]) {
+    if (typeof s[field] === "string" && typeof a[field] === "string" && s[field] !== "…") {
+      shownAs.set(s[field] as string, a[field] as string);
+    }
+  }
+}
+
+test("README.md holds request and response examples for both APIs", () => {
+  assert.ok(examples.some((e) => e.path.startsWith("/svc/")));
+  assert.ok(examples.some((e) => e.path.startsWith("/v1/")));
+});
+
+for (const example of examples) {
+  test(`README.md:${example.line} ${example.method} ${example.path} answers as shown`, async () => {
+    for (const answer of example.answers) {
+      const res = await fetch(request(example));
+      const text = await res.text();
+      const body = text === "" ? undefined : JSON.parse(text);
+      remember(answer.body, body);
+      assert.equal(res.status, answer.status, text);
+      if (answer.body !== undefined) assert.deepEqual(differences(answer.body, body), [], text);
+    }
+  });
+}
