@@ -9,6 +9,10 @@ import { tempDir } from "../../fixtures/temp_dir.ts";
 const dir = tempDir("svc-local-keys-");
 after(() => dir.remove());
 const quiet = () => {};
+/** Requests arrive in event-loop turns: the next one comes after this turn. */
+const nextRequest = async () => {
+  for (let i = 0; i < 2; i++) await new Promise((r) => setTimeout(r, 1));
+};
 
 describe("localKeys() verification with a cached key", () => {
   test("a key revoked through another connection to the file is refused on the next verification", async () => {
@@ -19,6 +23,7 @@ describe("localKeys() verification with a cached key", () => {
       const { key, secret } = await keys.mint("u1", { name: "k", scopes: ["notes:read"] });
       for (let i = 0; i < 3; i++) assert.equal((await keys.verify(secret))?.revokedAt, null);
       assert.notEqual(await other.revokeKey("u1", key.id, new Date().toISOString()), null);
+      await nextRequest();
       assert.notEqual((await keys.verify(secret))?.revokedAt, null);
     } finally {
       await keys.close();
@@ -48,6 +53,7 @@ describe("localKeys() verification with a cached key", () => {
     const elsewhere = localKeys(other, { sharedInbox: false, log: quiet });
     try {
       const { secret } = await elsewhere.mint("u2", { name: "k", scopes: [] });
+      await nextRequest();
       assert.equal((await keys.verify(secret))?.userId, "u2");
     } finally {
       await keys.close();

@@ -11,6 +11,10 @@ import { type HranaServer, startHranaServer } from "../../fixtures/hrana_server.
 import { tempDir } from "../../fixtures/temp_dir.ts";
 
 const dir = tempDir("svc-executor-");
+/** Two timer turns: data_version is read at most once per event-loop turn. */
+const nextTurn = async () => {
+  for (let i = 0; i < 2; i++) await new Promise((r) => setTimeout(r, 1));
+};
 const servers: HranaServer[] = [];
 after(async () => {
   for (const s of servers) await s.close();
@@ -140,16 +144,20 @@ describe("opening a local database", () => {
     );
   });
 
-  test("dataVersion() changes after another connection commits, not after this one's", async () => {
+  test("dataVersion() changes in the next turn after another connection commits, not after this one's", async () => {
     const url = `file:${dir.file("version.db")}`;
     const [a, b] = [await openDatabase(url), await openDatabase(url)];
     try {
       await a.execute("CREATE TABLE v (n)");
+      await nextTurn();
       const before = a.dataVersion();
       await a.execute("INSERT INTO v VALUES (1)");
+      await nextTurn();
       assert.equal(a.dataVersion(), before, "its own commit");
       await b.execute("INSERT INTO v VALUES (2)");
-      assert.notEqual(a.dataVersion(), before, "another connection's commit");
+      assert.equal(a.dataVersion(), before, "read once per event-loop turn");
+      await nextTurn();
+      assert.notEqual(a.dataVersion(), before, "another connection's commit, from the next turn on");
       assert.equal((await openDatabase(":memory:")).dataVersion(), 0);
     } finally {
       a.close();
