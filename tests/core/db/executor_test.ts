@@ -16,7 +16,9 @@ const nextTurn = async () => {
   for (let i = 0; i < 2; i++) await new Promise((r) => setTimeout(r, 1));
 };
 const servers: HranaServer[] = [];
+const injected: { close(): void }[] = [];
 after(async () => {
+  for (const client of injected) client.close();
   for (const s of servers) await s.close();
   dir.remove();
 });
@@ -26,7 +28,7 @@ const engines: [string, "native" | "client", () => Promise<Executor>][] = [
   ["file:", "native", () => openDatabase(`file:${dir.file(`n${Math.random()}.db`)}`)],
   ["an injected client on a file", "client", () => {
     const client = createClient({ url: `file:${dir.file(`c${Math.random()}.db`)}` });
-    after(() => client.close());
+    injected.push(client);
     return openDatabase(client);
   }],
   ["remote http:// (Hrana fixture)", "client", async () => {
