@@ -8,6 +8,7 @@
  *
  * @module
  */
+// @ts-types="./libsql_binding.d.ts"
 import Database from "libsql";
 import {
   beginStatement,
@@ -20,6 +21,7 @@ import {
   type Transaction,
   type TransactionMode,
 } from "./executor.ts";
+import type { NativeDatabase, NativeStatement } from "./libsql_binding.d.ts";
 
 /** Prepared statements kept per connection, least recently used dropped first. */
 export const STATEMENT_CACHE_SIZE = 256;
@@ -31,11 +33,11 @@ export interface NativeExecutorOptions {
 }
 
 /** A connection of the binding. */
-type Connection = InstanceType<typeof Database>;
+type Connection = NativeDatabase;
 
 /** A prepared statement, and whether it returns rows (asked once, not per run). */
 interface Prepared {
-  statement: ReturnType<Connection["prepare"]>;
+  statement: NativeStatement;
   reader: boolean;
 }
 
