@@ -60,9 +60,17 @@ export function localKeys(storage: AppStorage, options: LocalKeysOptions): KeySe
     return flushing;
   }
 
+  /** ISO 8601 of one precision interval ago, recomputed at most once a second (ISO strings compare as times). */
+  let recent = "";
+  let recentAt = 0;
+
   function noteUse(record: KeyRecord): void {
     const now = Date.now();
-    if (record.lastUsedAt !== null && now - Date.parse(record.lastUsedAt) < LAST_USED_PRECISION_MS) return;
+    if (now - recentAt >= 1000) {
+      recentAt = now;
+      recent = new Date(now - LAST_USED_PRECISION_MS).toISOString();
+    }
+    if (record.lastUsedAt !== null && record.lastUsedAt > recent) return;
     if (pending.has(record.id)) return;
     record.lastUsedAt = new Date(now).toISOString();
     pending.set(record.id, record.lastUsedAt);
