@@ -5,6 +5,18 @@ import assert from "node:assert/strict";
 import { openAppStorage } from "../../../core/app/libsql_app_storage.ts";
 import { localKeys } from "../../../core/app/local_keys.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
+import { repoRoot, run } from "../../fixtures/subprocess.ts";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+
+/** Runs tests/fixtures/app_key_process.ts under the runtime running this test. */
+async function otherProcess(...args: string[]): Promise<string> {
+  const script = fileURLToPath(new URL("../../fixtures/app_key_process.ts", import.meta.url));
+  const command = "Deno" in globalThis ? [process.execPath, "run", "-A", script] : [process.execPath, script];
+  const { code, stdout, stderr } = await run([...command, ...args], repoRoot);
+  assert.equal(code, 0, stderr);
+  return stdout;
+}
 
 const dir = tempDir("svc-local-keys-");
 after(() => dir.remove());
@@ -29,6 +41,21 @@ describe("localKeys() verification with a cached key", () => {
       await keys.close();
       await mine.close();
       await other.close();
+    }
+  });
+
+  test("a key minted, then revoked, by another process is known, then refused, on the next verification", async () => {
+    const url = `file:${dir.file("processes.db")}`;
+    const storage = await openAppStorage(url);
+    const keys = localKeys(storage, { sharedInbox: false, log: quiet });
+    try {
+      const { id, secret } = JSON.parse(await otherProcess(url, "mint", "u3"));
+      for (let i = 0; i < 3; i++) assert.equal((await keys.verify(secret))?.revokedAt, null);
+      await otherProcess(url, "revoke", "u3", id);
+      assert.notEqual((await keys.verify(secret))?.revokedAt, null);
+    } finally {
+      await keys.close();
+      await storage.close();
     }
   });
 
