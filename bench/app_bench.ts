@@ -10,6 +10,7 @@ import { RUN_BODY } from "./app/notes_app.ts";
 import { ratio, type Result } from "./result.ts";
 import { type Runtime, runtimeCommand, type ServerProcess, startServer } from "./server_process.ts";
 import { runWrk, type WrkResult } from "./wrk.ts";
+import { keysDatabase } from "./app/seed_keys.ts";
 
 /** How long and how often each variant is loaded. */
 export interface LoadPlan {
@@ -19,6 +20,8 @@ export interface LoadPlan {
   seconds: number;
   /** Rounds over all variants. */
   rounds: number;
+  /** Keys in the database of the "many keys" variant (0: not measured). */
+  manyKeys: number;
 }
 
 interface Keys {
@@ -27,7 +30,7 @@ interface Keys {
   unknown: string;
 }
 
-type Variant = "bare" | "hono" | "run" | "401" | "403";
+type Variant = "bare" | "hono" | "run" | "401" | "403" | "many";
 
 /**
  * Measures the app side on one runtime.
@@ -41,19 +44,29 @@ export async function appBench(runtime: Runtime, plan: LoadPlan): Promise<Result
   const db = `file:${join(dir, "keys.db")}`;
   const servers: ServerProcess[] = [];
   try {
-    const keysFile = join(dir, "keys.json");
-    execFileSync(runtimeCommand("node", "bench/app/setup_keys.ts")[0], ["bench/app/setup_keys.ts", db, keysFile]);
-    const keys: Keys = JSON.parse(readFileSync(keysFile, "utf8"));
-    const start = (mode: string) => startServer(runtimeCommand(runtime, "bench/app/app_server.ts").concat(mode, db));
+    const setup = (url: string, file: string): Keys => {
+      execFileSync(runtimeCommand("node", "bench/app/setup_keys.ts")[0], ["bench/app/setup_keys.ts", url, file]);
+      return JSON.parse(readFileSync(file, "utf8"));
+    };
+    const keys = setup(db, join(dir, "keys.json"));
+    const start = (mode: string, url = db) =>
+      startServer(runtimeCommand(runtime, "bench/app/app_server.ts").concat(mode, url));
     const [bare, svc, hono] = [await start("bare"), await start("svc"), await start("hono")];
     servers.push(bare, svc, hono);
-    const targets: Record<Variant, { server: ServerProcess; key: string }> = {
+    const targets = {
       bare: { server: bare, key: keys.full },
       run: { server: svc, key: keys.full },
       hono: { server: hono, key: keys.full },
       "401": { server: svc, key: keys.unknown },
       "403": { server: svc, key: keys.readOnly },
-    };
+    } as Record<Variant, { server: ServerProcess; key: string }>;
+    if (plan.manyKeys > 0) {
+      const many = await keysDatabase(plan.manyKeys);
+      const manyServer = await start("svc", many);
+      servers.push(manyServer);
+      targets.many = { server: manyServer, key: setup(many, join(dir, "many.json")).full };
+    }
+    const variants: Variant[] = ["bare", "run", "hono", "401", "403", ...(plan.manyKeys > 0 ? ["many" as const] : [])];
     const load = (variant: Variant, seconds: number) => {
       const { server, key } = targets[variant];
       return runWrk(`${server.url}/svc/agent/run`, {
@@ -62,10 +75,10 @@ export async function appBench(runtime: Runtime, plan: LoadPlan): Promise<Result
         seconds,
       });
     };
-    for (const variant of ["bare", "run", "hono"] as const) await load(variant, plan.warmSeconds);
+    for (const variant of variants.filter((v) => v !== "401" && v !== "403")) await load(variant, plan.warmSeconds);
     const best = new Map<Variant, WrkResult>();
     for (let round = 0; round < plan.rounds; round++) {
-      for (const variant of ["bare", "run", "hono", "401", "403"] as const) {
+      for (const variant of variants) {
         const result = await load(variant, plan.seconds);
         const expectedFailures = variant === "401" || variant === "403";
         if (!expectedFailures && result.non2xx > 0) throw new Error(`${runtime} ${variant}: ${result.non2xx} non-2xx`);
@@ -91,12 +104,19 @@ export async function appBench(runtime: Runtime, plan: LoadPlan): Promise<Result
         baselineIs: `${baselineIs} (p50 ${get(base).p50.toFixed(2)} ms, p99 ${get(base).p99.toFixed(2)} ms)`,
       };
     };
-    return [
-      row("agent run vs bare runtime", "run", "bare", "bare runtime, same JSON", 0.7),
-      row("agent run vs Hono peer", "run", "hono", "Hono + zod + bearer lookup", 1.0),
+    const rows = [
+      row("agent run vs bare runtime", "run", "bare", "bare runtime, same JSON", runtime === "node" ? 0.6 : 0.5),
+      row("agent run vs Hono peer", "run", "hono", "Hono + zod + bearer lookup on @libsql/client", 2.0),
       row("refused 401 (unknown key) vs success", "401", "run", "successful agent run", 0.9),
       row("refused 403 (missing scope) vs success", "403", "run", "successful agent run", 0.9),
     ];
+    if (plan.manyKeys > 0) {
+      const label = plan.manyKeys.toLocaleString("en-US");
+      rows.push(
+        row(`agent run at ${label} keys vs at 2 keys`, "many", "run", "agent run, 2 keys in the database", 0.9),
+      );
+    }
+    return rows;
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
     rmSync(dir, { recursive: true, force: true });

@@ -33,7 +33,7 @@ try {
   const auth = `Bearer ${variant === "403" ? keys.readOnly : keys.full}`;
   const result = await runWrk(`${server.url}/svc/agent/run`, {
     script: "post.lua",
-    env: { BODY: JSON.stringify(RUN_BODY), AUTH: auth },
+    env: { BODY: RUN_BODY, AUTH: auth },
     seconds,
   });
   await server.stop();

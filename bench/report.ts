@@ -21,10 +21,11 @@ export function markdownTable(results: Result[]): string {
     const baseline = r.baseline === null
       ? ""
       : `${fmt(r.baseline)} ${r.unit}${r.baselineIs ? ` (${r.baselineIs})` : ""}`;
+    const value = Number.isNaN(r.value) ? "not measured" : `${fmt(r.value)} ${r.unit}`;
     lines.push(
-      `| ${r.scenario} | ${r.runtime} | ${fmt(r.value)} ${r.unit} | ${baseline} | ${r.ratio ?? ""} | ${latency} | ${
-        r.target ?? ""
-      } | ${r.met === undefined ? "" : r.met ? "yes" : "**no**"} |`,
+      `| ${r.scenario} | ${r.runtime} | ${value} | ${baseline} | ${r.ratio ?? ""} | ${latency} | ${r.target ?? ""} | ${
+        r.met === undefined ? "" : r.met ? "yes" : "**no**"
+      } |`,
     );
   }
   return lines.join("\n");

@@ -17,13 +17,29 @@ ensureWrk();
 const started = Date.now();
 const results: Result[] = [];
 const plan = quick ? { warmSeconds: 1, seconds: 2, rounds: 1 } : { warmSeconds: 2, seconds: 4, rounds: 2 };
+// The key-count scenario runs on the first runtime only (the full run seeds 1,000,000 keys once, into bench/.cache/).
+const manyKeys = quick ? 100_000 : 1_000_000;
 if (only === undefined || only === "app") {
-  for (const runtime of runtimes) {
+  for (const [i, runtime] of runtimes.entries()) {
     console.error(`app side on ${runtime}…`);
-    results.push(...await appBench(runtime, plan));
+    results.push(...await appBench(runtime, { ...plan, manyKeys: i === 0 ? manyKeys : 0 }));
   }
 }
 if (only === undefined || only === "cloud") results.push(...await cloudBench({ quick }));
+if (only === undefined) {
+  // Hybrid revocation reaches a connected app through the revocation feed (issue 11), not built yet.
+  results.push({
+    scenario: "revoke at the cloud → refused at a connected app (hybrid)",
+    runtime: "-",
+    value: NaN,
+    unit: "ms p99",
+    baseline: null,
+    ratio: null,
+    target: "p99 < 1 s",
+    met: false,
+    baselineIs: "needs the revocation feed of issue 11 (bench/README.md)",
+  });
+}
 console.log(markdownTable(results));
 writeReports(results, !quick && only === undefined && runtimes.length === 3);
 console.error(`done in ${Math.round((Date.now() - started) / 1000)} s; wrote bench/results.json`);

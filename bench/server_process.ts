@@ -32,6 +32,8 @@ export interface ServerProcess {
   url: string;
   /** Resident memory, in megabytes. */
   rssMb(): number;
+  /** CPU time used so far (user + system), in seconds. */
+  cpuSeconds(): number;
   /** Stops it. */
   stop(): Promise<void>;
 }
@@ -77,6 +79,12 @@ function server(child: ChildProcess, port: number): ServerProcess {
     rssMb() {
       const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
       return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]) / 1024;
+    },
+    cpuSeconds() {
+      // Fields 14 and 15 of /proc/<pid>/stat, after the parenthesised command name, in clock ticks (100 Hz).
+      const stat = readFileSync(`/proc/${child.pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      return (Number(fields[11]) + Number(fields[12])) / 100;
     },
     stop() {
       if (child.exitCode !== null) return Promise.resolve();

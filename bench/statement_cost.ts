@@ -1,11 +1,12 @@
 // What one statement costs through @libsql/client, next to the same prepared
-// statement on the native libsql binding it wraps (the floor under any key check):
+// statement on the native libsql binding it wraps, and this toolkit's executor (the floor under any key check):
 //   deno run -A bench/statement_cost.ts   (or node / bun)
 import { createRequire } from "node:module";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "@libsql/client";
+import { openDatabase } from "../core/db/database.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "svc-stmt-"));
 const file = join(dir, "k.db");
@@ -31,5 +32,12 @@ const db = new Database(file);
 const select = db.prepare("SELECT revoked_at FROM k WHERE hash = ?");
 await time("native libsql, prepared once: the same SELECT", () => select.get("abc"));
 db.close();
+const executor = await openDatabase(`file:${file}`);
+await time(
+  "this toolkit's executor (native engine): the same SELECT",
+  () => executor.execute({ sql: "SELECT revoked_at FROM k WHERE hash = ?", args: ["abc"] }),
+);
+await time("this toolkit's executor: dataVersion() (once per turn)", () => executor.dataVersion());
+executor.close();
 client.close();
 rmSync(dir, { recursive: true, force: true });

@@ -1,7 +1,11 @@
 /**
  * The two credentials of `/v1`: SDK auth (a project's current sdkSecret and
- * its id) and agent auth (an unrevoked agent key). Nothing is cached, so a
- * rotation or a revocation applies to the next request, in every process.
+ * its id) and agent auth (an unrevoked agent key). The storage serves both
+ * from its in-process cache while the database is unchanged (`PRAGMA
+ * data_version` on a local file, so a rotation or a revocation by another
+ * process applies to the next request; a remote database is re-read at least
+ * once a second), and updates the cache itself on a rotation or revocation
+ * made through it.
  *
  * @module
  */

@@ -5,7 +5,8 @@ import type { BenchProject } from "./project.ts";
 
 type Json = Record<string, never>;
 
-async function call(server: ServerProcess, path: string, auth: Record<string, string>, body?: unknown) {
+/** One JSON call; throws on a status of 300 or more. */
+export async function call(server: ServerProcess, path: string, auth: Record<string, string>, body?: unknown) {
   const res = await fetch(server.url + path, {
     method: body === undefined ? "GET" : "POST",
     headers: { ...auth, ...(body === undefined ? {} : { "content-type": "application/json" }) },
@@ -16,11 +17,13 @@ async function call(server: ServerProcess, path: string, auth: Record<string, st
   return json;
 }
 
-function sdk(project: BenchProject): Record<string, string> {
+/** SDK auth headers. */
+export function sdk(project: BenchProject): Record<string, string> {
   return { authorization: `Bearer ${project.sdkSecret}`, "x-svc-project": project.projectId };
 }
 
-async function mintKeys(server: ServerProcess, project: BenchProject, agents: string[]): Promise<string[]> {
+/** Mints one key per agentId (16 at a time). */
+export async function mintKeys(server: ServerProcess, project: BenchProject, agents: string[]): Promise<string[]> {
   const keys: string[] = new Array(agents.length);
   let next = 0;
   await Promise.all(Array.from({ length: 16 }, async () => {
@@ -79,7 +82,8 @@ export async function inboxCycle(
   return { itemsPerSec: items / ((performance.now() - started) / 1000), emitPerSec };
 }
 
-function percentiles(values: number[]): { p50: number; p99: number } {
+/** p50 and p99 of some values. */
+export function percentiles(values: number[]): { p50: number; p99: number } {
   const sorted = values.slice().sort((a, b) => a - b);
   return { p50: sorted[Math.floor(sorted.length * 0.5)], p99: sorted[Math.floor(sorted.length * 0.99)] };
 }
@@ -87,17 +91,24 @@ function percentiles(values: number[]): { p50: number; p99: number } {
 /**
  * Holds `count` agents in long polls, measures the server's extra memory, then
  * emits one event per agent (one request each, one after another) and times
- * each delivery from the start of its emit.
+ * each delivery from the start of its emit. With `emitTo`, the events go to
+ * that server (another process on the same database file).
  *
  * @returns Idle and extra RSS, and the emit-to-delivery delays.
  */
-export async function longPoll(server: ServerProcess, project: BenchProject, count: number): Promise<{
+export async function longPoll(
+  server: ServerProcess,
+  project: BenchProject,
+  count: number,
+  emitTo: ServerProcess = server,
+): Promise<{
   idleMb: number;
   extraMb: number;
   delay: { p50: number; p99: number };
   singleDelay: { p50: number; p99: number };
 }> {
-  const agents = Array.from({ length: count }, (_, i) => `waiting-${i}`);
+  const where = emitTo === server ? "same" : "cross";
+  const agents = Array.from({ length: count }, (_, i) => `waiting-${where}-${i}`);
   const keys = await mintKeys(server, project, agents);
   const prefix = `poll-${Date.now()}`;
   const cycle = async (indexes: number[], label: string): Promise<number[]> => {
@@ -115,7 +126,7 @@ export async function longPoll(server: ServerProcess, project: BenchProject, cou
     if (label === "many") memory.during = server.rssMb();
     for (const i of indexes) {
       emittedAt.set(i, performance.now());
-      await call(server, "/v1/events", sdk(project), {
+      await call(emitTo, "/v1/events", sdk(project), {
         eventId: `${prefix}-${label}-${i}`,
         type: "order.paid",
         agentId: agents[i],

@@ -34,7 +34,8 @@ export const inboxRoutes = [
     summary: "Poll the calling agent's inbox",
     query: inboxQuery,
     responses: { 200: inboxPageSchema },
-    run: ({ req, caller, query }, deps) => poll(deps, caller.projectId, caller.agentId, query, req.signal),
+    run: ({ req, caller, query }, deps) =>
+      poll(deps, caller.projectId, caller.agentId, caller.keyId, query, req.signal),
   }),
   defineRoute({
     name: "acknowledge",
@@ -56,7 +57,8 @@ export const inboxRoutes = [
     query: inboxQuery,
     params: agentPath,
     responses: { 200: inboxPageSchema },
-    run: ({ req, caller, query, params }, deps) => poll(deps, caller.projectId, params.agentId, query, req.signal),
+    run: ({ req, caller, query, params }, deps) =>
+      poll(deps, caller.projectId, params.agentId, null, query, req.signal),
   }),
   defineRoute({
     name: "acknowledgeForAgent",
@@ -74,31 +76,38 @@ export const inboxRoutes = [
 
 /**
  * Reads waiting items after the cursor; with `wait`, holds an empty poll open
- * until an item arrives (woken in-process, or found by a periodic re-check
- * for events stored by other processes), the time runs out, the client goes
- * away, or the cloud closes.
+ * (within the per-key and per-project caps) until an item arrives (woken
+ * in-process, or by the node's shared watcher for events stored by other
+ * processes), the time runs out, the client goes away, or the cloud closes.
  */
 async function poll(
   deps: CloudDeps,
   projectId: string,
   agentId: string,
+  keyId: string | null,
   query: z.output<typeof inboxQuery>,
   signal: AbortSignal,
 ): Promise<Response> {
   const { storage, waiters, recheckMs } = deps;
   const deadline = Date.now() + query.wait * 1000;
+  waiters.watch(storage, recheckMs);
+  const release = query.wait > 0 ? waiters.admit(projectId, keyId) : undefined;
   let items: InboxItem[];
-  for (;;) {
-    // Subscribe before reading, so an event stored in between still wakes us.
-    const subscription = waiters.subscribe(projectId, agentId);
-    try {
-      items = await storage.listInbox(projectId, agentId, query.cursor, query.limit);
-      const left = deadline - Date.now();
-      if (items.length > 0 || left <= 0 || signal.aborted || deps.closing()) break;
-      await subscription.wait(Math.min(left, recheckMs), signal);
-    } finally {
-      subscription.cancel();
+  try {
+    for (;;) {
+      // Subscribe before reading, so an event stored in between still wakes us.
+      const subscription = waiters.subscribe(projectId, agentId);
+      try {
+        items = await storage.listInbox(projectId, agentId, query.cursor, query.limit);
+        const left = deadline - Date.now();
+        if (items.length > 0 || left <= 0 || signal.aborted || deps.closing()) break;
+        await subscription.wait(left, signal);
+      } finally {
+        subscription.cancel();
+      }
     }
+  } finally {
+    release?.();
   }
   const nextCursor = items.length > 0 ? items[items.length - 1].inboxId : query.cursor;
   return json({ items, nextCursor });

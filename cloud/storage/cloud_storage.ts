@@ -118,6 +118,14 @@ export interface ProjectKey {
   record: KeyRecord;
 }
 
+/** What {@linkcode CloudStorage.inboxesFilledAfter} found. */
+export interface FilledInboxes {
+  /** The newest inbox id stored (0 when none ever was). */
+  latest: number;
+  /** The inboxes with items after the given id. */
+  inboxes: { projectId: string; agentId: string }[];
+}
+
 /** The columns of a key that agent auth reads. */
 export interface KeyAuth {
   /** The key. */
@@ -178,6 +186,16 @@ export interface CloudStorage extends OperatorStorage, AuditStorage, ProjectAdmi
   acknowledge(projectId: string, agentId: string, inboxIds: number[], at: string): Promise<number>;
   /** Deletes items acknowledged before `before` (before now minus its own retention for a project that has one), with their events; the count deleted. */
   purgeAcknowledged(before: string): Promise<number>;
+  /**
+   * The inboxes that received items after `inboxId` (by any process), and the newest inbox id:
+   * one range read for every waiting poll of this node. Start with `inboxId` -1 to learn the newest id only.
+   */
+  inboxesFilledAfter(inboxId: number): Promise<FilledInboxes>;
+  /**
+   * Changes when another connection may have committed (`PRAGMA data_version` on a local file; 0 for
+   * `:memory:`); `null` when it cannot tell (remote), so callers look again on a timer.
+   */
+  dataVersion(): number | null;
 
   /** Closes the database when the storage opened it. */
   close(): Promise<void>;

@@ -5,6 +5,7 @@
  * @module
  */
 import { type DatabaseInput, migrate, openDatabase } from "../../core/db/database.ts";
+import { createGroupCommit } from "../../core/db/group_commit.ts";
 import { CLOUD_MIGRATIONS_TABLE, cloudMigrations } from "./cloud_migrations.ts";
 import type { CloudStorage } from "./cloud_storage.ts";
 import { eventStorage } from "./libsql_events.ts";
@@ -38,18 +39,22 @@ export async function openCloudStorage(db: DatabaseInput, options: CloudStorageO
     executor.close();
     throw error;
   }
+  // Single events, violations and key touches arriving together share one transaction.
+  const group = createGroupCommit(executor);
+  const events = eventStorage(executor, group);
   return {
     ...projectStorage(executor),
-    ...keyStorage(executor),
-    ...violationStorage(executor),
-    ...eventStorage(executor),
+    ...keyStorage(executor, group),
+    ...violationStorage(executor, group),
+    ...events,
     ...operatorStorage(executor),
     ...auditStorage(executor),
     ...projectAdministration(executor),
     ...projectReads(executor),
-    close() {
+    async close() {
+      await events.flushDeliveries();
+      await group.flush();
       executor.close();
-      return Promise.resolve();
     },
   };
 }

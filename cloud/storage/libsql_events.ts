@@ -7,9 +7,27 @@
 import type { Executor, SqlRow, SqlValue } from "../../core/db/executor.ts";
 import type { CloudStorage, InboxItem } from "./cloud_storage.ts";
 import { integer, parsed, placeholders, text } from "../../core/db/rows.ts";
+import type { GroupCommit } from "../../core/db/group_commit.ts";
 
-/** The event and inbox part of {@linkcode CloudStorage}. */
-export type EventStorage = Pick<CloudStorage, "appendEvents" | "listInbox" | "acknowledge" | "purgeAcknowledged">;
+/** The event and inbox part of {@linkcode CloudStorage}, and the write-back of delivery counts. */
+export type EventStorage =
+  & Pick<
+    CloudStorage,
+    "appendEvents" | "listInbox" | "acknowledge" | "purgeAcknowledged" | "inboxesFilledAfter" | "dataVersion"
+  >
+  & {
+    /** Writes the delivery counts not written yet. */
+    flushDeliveries(): Promise<void>;
+  };
+
+/**
+ * Delivery counts are added up in process and written at most this often, so
+ * re-polling the same items (from cursor 0, say) costs a read, not a write per
+ * item per request. The count reported includes what is not written yet.
+ */
+export const DELIVERY_FLUSH_MS = 1_000;
+/** Items with a delivery count not written yet, at most; more forces a write at once. */
+const PENDING_DELIVERIES_LIMIT = 50_000;
 
 /** Rows deleted per purge transaction, so a large purge never holds the write lock for long. */
 const PURGE_CHUNK = 5000;
@@ -18,12 +36,40 @@ const PURGE_CHUNK = 5000;
  * Event and inbox queries on a database.
  *
  * @param db The database.
+ * @param group Where single events are written together with others arriving at the same time.
  * @returns The event part of the storage.
  */
-export function eventStorage(db: Executor): EventStorage {
+export function eventStorage(db: Executor, group: GroupCommit): EventStorage {
+  const pending = new Map<number, number>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let flushing: Promise<void> = Promise.resolve();
+
+  function flushDeliveries(): Promise<void> {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    if (pending.size === 0) return flushing;
+    const counts = [...pending];
+    pending.clear();
+    // One prepared statement, run once per item, in the group's transaction. A failed write loses
+    // only counts (never items); it is not retried.
+    flushing = flushing.then(() =>
+      group.write(counts.map(([inboxId, n]) => ({
+        sql: "UPDATE cloud_events SET deliveries = deliveries + ? WHERE inbox_id = ?",
+        args: [n, inboxId],
+      })))
+    ).then(() => {}, () => {});
+    return flushing;
+  }
+
+  function countDelivery(inboxId: number): number {
+    const n = (pending.get(inboxId) ?? 0) + 1;
+    pending.set(inboxId, n);
+    return n;
+  }
+
   return {
     async appendEvents(projectId, events, at) {
-      if (events.length === 1) return [await appendOne(db, projectId, events[0], at)];
+      if (events.length === 1) return [await appendOne(group, projectId, events[0], at)];
       // One write transaction of two statements: a multi-row insert that skips known eventIds and
       // returns the new ones, then one read of the rows holding every eventId of the batch.
       const ids = [...new Set(events.map((e) => e.eventId))];
@@ -61,16 +107,12 @@ export function eventStorage(db: Executor): EventStorage {
         args: [projectId, agentId, cursor, limit],
       });
       if (rs.rows.length === 0) return [];
-      // Count the delivery. Only polls that found items write, so empty
-      // (long) polls never take the write lock.
-      const ids = rs.rows.map((row) => integer(row, "inbox_id"));
-      const counted = await db.execute({
-        sql: `UPDATE cloud_events SET deliveries = deliveries + 1
-              WHERE inbox_id IN (${placeholders(ids.length)}) RETURNING inbox_id, deliveries`,
-        args: ids,
-      });
-      const deliveries = new Map(counted.rows.map((row) => [integer(row, "inbox_id"), integer(row, "deliveries")]));
-      return rs.rows.map((row) => toItem(row, deliveries.get(integer(row, "inbox_id"))));
+      const items = rs.rows.map((row) =>
+        toItem(row, integer(row, "deliveries") + countDelivery(integer(row, "inbox_id")))
+      );
+      if (pending.size >= PENDING_DELIVERIES_LIMIT) flushDeliveries();
+      else timer ??= setTimeout(flushDeliveries, DELIVERY_FLUSH_MS);
+      return items;
     },
     async acknowledge(projectId, agentId, inboxIds, at) {
       const rs = await db.execute({
@@ -99,6 +141,22 @@ export function eventStorage(db: Executor): EventStorage {
       }
       return purged;
     },
+    async inboxesFilledAfter(inboxId) {
+      const latest = await db.execute("SELECT COALESCE(MAX(inbox_id), 0) AS latest FROM cloud_events");
+      if (inboxId < 0) return { latest: integer(latest.rows[0], "latest"), inboxes: [] };
+      const rs = await db.execute({
+        sql: "SELECT DISTINCT project_id, agent_id FROM cloud_events WHERE inbox_id > ? AND acked_at IS NULL",
+        args: [inboxId],
+      });
+      return {
+        latest: integer(latest.rows[0], "latest"),
+        inboxes: rs.rows.map((row) => ({ projectId: text(row, "project_id"), agentId: text(row, "agent_id") })),
+      };
+    },
+    dataVersion() {
+      return db.dataVersion();
+    },
+    flushDeliveries,
   };
 }
 
@@ -120,10 +178,10 @@ async function purgeChunks(db: Executor, where: string, args: SqlValue[]): Promi
  * A `cloud_events` row as an inbox item.
  *
  * @param row The row.
- * @param deliveries The deliveries counted by this read, or `undefined` to count one more than stored.
+ * @param deliveries The deliveries to report.
  * @returns The item.
  */
-export function toItem(row: SqlRow, deliveries: number | undefined): InboxItem {
+export function toItem(row: SqlRow, deliveries: number): InboxItem {
   return {
     inboxId: integer(row, "inbox_id"),
     eventId: text(row, "event_id"),
@@ -131,39 +189,37 @@ export function toItem(row: SqlRow, deliveries: number | undefined): InboxItem {
     agentId: text(row, "agent_id"),
     payload: parsed<Record<string, unknown>>(row, "payload"),
     createdAt: text(row, "created_at"),
-    deliveries: deliveries ?? integer(row, "deliveries") + 1,
+    deliveries,
   };
 }
 
 /**
- * One event in one autocommit statement when it is new (the common case); a
- * known eventId costs a second read. If that event was purged in between, the
- * eventId is free again and the insert is retried.
+ * One event, written in the group commit of this turn: an insert that skips a
+ * known eventId, then a read of the row holding it, in one transaction (so
+ * the row is always there, new or not).
  */
 async function appendOne(
-  db: Executor,
+  group: GroupCommit,
   projectId: string,
   e: { eventId: string; type: string; agentId: string; payload: Record<string, unknown> },
   at: string,
 ): Promise<{ eventId: string; inboxId: number; agentId: string; duplicate: boolean }> {
-  for (;;) {
-    const inserted = await db.execute({
+  const [inserted, held] = await group.write([
+    {
       sql: `INSERT INTO cloud_events (project_id, event_id, type, agent_id, payload, created_at)
-            VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, event_id) DO NOTHING RETURNING inbox_id, agent_id`,
+            VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, event_id) DO NOTHING RETURNING inbox_id`,
       args: [projectId, e.eventId, e.type, e.agentId, JSON.stringify(e.payload), at],
-    });
-    const row = inserted.rows[0] ??
-      (await db.execute({
-        sql: "SELECT inbox_id, agent_id FROM cloud_events WHERE project_id = ? AND event_id = ?",
-        args: [projectId, e.eventId],
-      })).rows[0];
-    if (row !== undefined) {
-      return {
-        eventId: e.eventId,
-        inboxId: integer(row, "inbox_id"),
-        agentId: text(row, "agent_id"),
-        duplicate: inserted.rows.length === 0,
-      };
-    }
-  }
+    },
+    {
+      sql: "SELECT inbox_id, agent_id FROM cloud_events WHERE project_id = ? AND event_id = ?",
+      args: [projectId, e.eventId],
+    },
+  ]);
+  const row = held.rows[0];
+  return {
+    eventId: e.eventId,
+    inboxId: integer(row, "inbox_id"),
+    agentId: text(row, "agent_id"),
+    duplicate: inserted.rows.length === 0,
+  };
 }

@@ -5,8 +5,13 @@
  */
 import type { Executor, SqlRow, Statement } from "../../core/db/executor.ts";
 import type { KeyRecord } from "../../core/contract/agent_keys.ts";
-import { type CloudStorage, KEY_TOUCH_INTERVAL_MS } from "./cloud_storage.ts";
+import { type CloudStorage, KEY_TOUCH_INTERVAL_MS, type KeyAuth } from "./cloud_storage.ts";
 import { parsed, text, textOrNull } from "../../core/db/rows.ts";
+import { createChangeCache } from "../../core/db/change_cache.ts";
+import type { GroupCommit } from "../../core/db/group_commit.ts";
+
+/** Keys whose auth state is kept in process. */
+const AUTH_CACHE_SIZE = 50_000;
 
 /** The key part of {@linkcode CloudStorage}. */
 export type KeyStorage = Pick<
@@ -22,12 +27,19 @@ const slots = KEY_COLUMNS.split(", ").map(() => "?").join(", ");
 const HELD_BY_USER = "EXISTS (SELECT 1 FROM cloud_agent_claims WHERE project_id = ? AND agent_id = ? AND user_id = ?)";
 
 /**
- * Key queries on a database.
+ * Key queries on a database. A key's auth state (read by every agent
+ * request) is cached until the database changes; a mint, mirror or revoke in
+ * this process drops it directly. Touches are written in groups, and
+ * remembered so that a cached key is not touched again within the interval.
  *
  * @param db The database.
+ * @param group Where `lastUsedAt` touches are written together with other small writes.
  * @returns The key part of the storage.
  */
-export function keyStorage(db: Executor): KeyStorage {
+export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
+  const auth = createChangeCache<string, KeyAuth | null>(db, { size: AUTH_CACHE_SIZE });
+  /** `lastUsedAt` written by this process, by key id (bounded: cleared when full). */
+  const touched = new Map<string, string>();
   return {
     async insertKey(projectId, record, kind) {
       if (kind !== "claim") {
@@ -35,8 +47,10 @@ export function keyStorage(db: Executor): KeyStorage {
           sql: `INSERT INTO cloud_keys (${KEY_COLUMNS}) VALUES (${slots})`,
           args: values(projectId, record),
         });
+        auth.delete(record.hash);
         return true;
       }
+      auth.delete(record.hash);
       // Claim the agentId for this user unless someone holds it, then insert the
       // key only if the claim is this user's: one atomic batch, no read-then-write race.
       const [, inserted] = await db.batch([
@@ -62,6 +76,7 @@ export function keyStorage(db: Executor): KeyStorage {
         args: [...values(projectId, record), ...(claims ? [projectId, record.agentId, record.userId] : [])],
       });
       const results = await db.batch(statements, "write");
+      auth.delete(record.hash);
       if (results[results.length - 1].rowsAffected === 1) return "stored";
       const rs = await db.execute({ sql: "SELECT project_id FROM cloud_keys WHERE id = ?", args: [record.id] });
       if (rs.rows.length && text(rs.rows[0], "project_id") !== projectId) return "other_project";
@@ -77,25 +92,20 @@ export function keyStorage(db: Executor): KeyStorage {
     async revokeKey(projectId, id, at) {
       const rs = await db.execute({
         sql:
-          "UPDATE cloud_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND project_id = ? RETURNING revoked_at",
+          "UPDATE cloud_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND project_id = ? RETURNING revoked_at, hash",
         args: [at, id, projectId],
       });
-      return rs.rows.length ? text(rs.rows[0], "revoked_at") : null;
+      if (rs.rows.length === 0) return null;
+      auth.delete(text(rs.rows[0], "hash"));
+      return text(rs.rows[0], "revoked_at");
     },
     async findKeyAuth(hash) {
-      const rs = await db.execute({
-        sql: "SELECT id, project_id, agent_id, revoked_at, last_used_at FROM cloud_keys WHERE hash = ?",
-        args: [hash],
-      });
-      if (rs.rows.length === 0) return null;
-      const row = rs.rows[0];
-      return {
-        id: text(row, "id"),
-        projectId: text(row, "project_id"),
-        agentId: text(row, "agent_id"),
-        revokedAt: textOrNull(row, "revoked_at"),
-        lastUsedAt: textOrNull(row, "last_used_at"),
-      };
+      const found = await auth.read(hash, () => readKeyAuth(db, hash));
+      if (found === null) return null;
+      const lastUsedAt = touched.get(found.id);
+      return lastUsedAt === undefined || (found.lastUsedAt !== null && found.lastUsedAt >= lastUsedAt)
+        ? found
+        : { ...found, lastUsedAt };
     },
     async findKeyByHash(hash) {
       const rs = await db.execute({ sql: `SELECT ${KEY_COLUMNS} FROM cloud_keys WHERE hash = ?`, args: [hash] });
@@ -103,11 +113,29 @@ export function keyStorage(db: Executor): KeyStorage {
     },
     async touchKey(id, at) {
       const before = new Date(Date.parse(at) - KEY_TOUCH_INTERVAL_MS).toISOString();
-      await db.execute({
+      if (touched.size >= AUTH_CACHE_SIZE) touched.clear();
+      touched.set(id, at);
+      await group.write([{
         sql: "UPDATE cloud_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)",
         args: [at, id, before],
-      });
+      }]);
     },
+  };
+}
+
+async function readKeyAuth(db: Executor, hash: string): Promise<KeyAuth | null> {
+  const rs = await db.execute({
+    sql: "SELECT id, project_id, agent_id, revoked_at, last_used_at FROM cloud_keys WHERE hash = ?",
+    args: [hash],
+  });
+  if (rs.rows.length === 0) return null;
+  const row = rs.rows[0];
+  return {
+    id: text(row, "id"),
+    projectId: text(row, "project_id"),
+    agentId: text(row, "agent_id"),
+    revokedAt: textOrNull(row, "revoked_at"),
+    lastUsedAt: textOrNull(row, "last_used_at"),
   };
 }
 

@@ -6,6 +6,10 @@
 import type { Executor, SqlRow } from "../../core/db/executor.ts";
 import type { CloudStorage, Manifest, ProjectRecord } from "./cloud_storage.ts";
 import { parsed, text, textOrNull } from "../../core/db/rows.ts";
+import { createChangeCache } from "../../core/db/change_cache.ts";
+
+/** Projects whose secret hash is kept in process. */
+const SECRET_CACHE_SIZE = 10_000;
 
 /** The project and manifest part of {@linkcode CloudStorage}. */
 export type ProjectStorage = Pick<
@@ -20,22 +24,28 @@ export type ProjectStorage = Pick<
 >;
 
 /**
- * Project and manifest queries on a database.
+ * Project and manifest queries on a database. A project's secret hash (read
+ * by every SDK request) is cached until the database changes; a rotation in
+ * this process updates it directly.
  *
  * @param db The database.
  * @returns The project part of the storage.
  */
 export function projectStorage(db: Executor): ProjectStorage {
+  const secrets = createChangeCache<string, string | null>(db, { size: SECRET_CACHE_SIZE });
   return {
     async createProject(project) {
       await db.execute({
         sql: "INSERT INTO cloud_projects (id, name, secret_hash, created_at, secret_rotated_at) VALUES (?, ?, ?, ?, ?)",
         args: [project.id, project.name, project.secretHash, project.createdAt, project.secretRotatedAt],
       });
+      secrets.delete(project.id);
     },
-    async projectSecretHash(id) {
-      const rs = await db.execute({ sql: "SELECT secret_hash FROM cloud_projects WHERE id = ?", args: [id] });
-      return rs.rows.length ? text(rs.rows[0], "secret_hash") : null;
+    projectSecretHash(id) {
+      return secrets.read(id, async () => {
+        const rs = await db.execute({ sql: "SELECT secret_hash FROM cloud_projects WHERE id = ?", args: [id] });
+        return rs.rows.length ? text(rs.rows[0], "secret_hash") : null;
+      });
     },
     async findProject(id) {
       const rs = await db.execute({ sql: "SELECT * FROM cloud_projects WHERE id = ?", args: [id] });
@@ -50,6 +60,7 @@ export function projectStorage(db: Executor): ProjectStorage {
         sql: "UPDATE cloud_projects SET secret_hash = ?, secret_rotated_at = ? WHERE id = ?",
         args: [secretHash, at, id],
       });
+      if (rs.rowsAffected === 1) secrets.set(id, secretHash);
       return rs.rowsAffected === 1;
     },
     async putManifest(projectId, manifest) {

@@ -7,6 +7,7 @@ import type { Executor, SqlRow, SqlValue, Statement } from "../../core/db/execut
 import type { CloudStorage, Severity, ViolationQuery, ViolationRecord } from "./cloud_storage.ts";
 import { integer, parsed, text, textOrNull } from "../../core/db/rows.ts";
 import { VIOLATION_COLUMNS, violationValues } from "../../core/contract/violation.ts";
+import type { GroupCommit } from "../../core/db/group_commit.ts";
 
 /** The violation part of {@linkcode CloudStorage}. */
 export type ViolationStorage = Pick<CloudStorage, "addViolation" | "listViolations">;
@@ -15,15 +16,16 @@ export type ViolationStorage = Pick<CloudStorage, "addViolation" | "listViolatio
  * Violation queries on a database.
  *
  * @param db The database.
+ * @param group Where single violations are written together with others arriving at the same time.
  * @returns The violation part of the storage.
  */
-export function violationStorage(db: Executor): ViolationStorage {
+export function violationStorage(db: Executor, group: GroupCommit): ViolationStorage {
   return {
     async addViolation(projectId, v) {
-      await db.execute({
+      await group.write([{
         sql: `INSERT INTO cloud_violations (project_id, ${VIOLATION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         args: [projectId, ...violationValues(v)],
-      });
+      }]);
     },
     async listViolations(projectId, query) {
       const { where, args } = filter(projectId, query);

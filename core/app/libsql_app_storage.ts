@@ -4,15 +4,16 @@
  *
  * @module
  */
-import type { Executor, SqlRow, Statement } from "../db/executor.ts";
+import type { Executor, ResultSet, SqlRow, Statement } from "../db/executor.ts";
 import { type DatabaseInput, migrate, openDatabase, type OpenDatabaseOptions } from "../db/database.ts";
 import { APP_MIGRATIONS, APP_MIGRATIONS_TABLE } from "./app_migrations.ts";
 import type { AgentIdKind, KeyRecord } from "../contract/agent_keys.ts";
 import type { AppStorage, MirrorOption, OutboxItem } from "./app_storage.ts";
 import { type Severity, type Violation, VIOLATION_COLUMNS, violationValues } from "../contract/violation.ts";
+import { type ChangeCache, createChangeCache } from "../db/change_cache.ts";
 
-/** Rows per multi-row INSERT (9 values each, far below SQLite's variable limit). */
-const ROWS_PER_INSERT = 100;
+/** Keys whose record is kept in process, by hash. */
+const KEY_CACHE_SIZE = 50_000;
 const KEY_COLUMNS = "id, user_id, name, scopes, agent_id, hash, start, created_at, last_used_at, revoked_at";
 
 /**
@@ -33,11 +34,18 @@ export async function openAppStorage(input: DatabaseInput, options: OpenDatabase
   return new LibsqlAppStorage(executor);
 }
 
+/**
+ * The storage. A key's record (read by every agent request) is cached by
+ * hash until the database changes under it (another process committed, or,
+ * remote, at most a second); a mint or revoke in this process updates it.
+ */
 class LibsqlAppStorage implements AppStorage {
   #db: Executor;
+  #keys: ChangeCache<string, KeyRecord | null>;
 
   constructor(db: Executor) {
     this.#db = db;
+    this.#keys = createChangeCache(db, { size: KEY_CACHE_SIZE });
   }
 
   async insertKey(record: KeyRecord, kind: AgentIdKind, options: MirrorOption = {}): Promise<boolean> {
@@ -70,9 +78,11 @@ class LibsqlAppStorage implements AppStorage {
     if (options.mirror) statements.push(enqueueKey(record.id, record.createdAt));
     if (statements.length === 1) {
       await this.#db.execute(insert);
+      this.#keys.delete(record.hash);
       return true;
     }
     const results = await this.#db.batch(statements, "write");
+    this.#keys.delete(record.hash);
     return results[kind === "claim" ? 1 : 0].rowsAffected === 1;
   }
 
@@ -84,16 +94,16 @@ class LibsqlAppStorage implements AppStorage {
     return rs.rows.map(toKey);
   }
 
-  async findKeyByHash(hash: string): Promise<KeyRecord | null> {
-    const rs = await this.#db.execute({ sql: `SELECT ${KEY_COLUMNS} FROM app_keys WHERE hash = ?`, args: [hash] });
-    return rs.rows.length ? toKey(rs.rows[0]) : null;
+  findKeyByHash(hash: string): Promise<KeyRecord | null> {
+    return this.#keys.read(hash, async () => {
+      const rs = await this.#db.execute({ sql: `SELECT ${KEY_COLUMNS} FROM app_keys WHERE hash = ?`, args: [hash] });
+      return rs.rows.length ? toKey(rs.rows[0]) : null;
+    });
   }
 
   async keyRevocationByHash(hash: string): Promise<{ revokedAt: string | null } | null> {
-    const rs = await this.#db.execute({ sql: "SELECT revoked_at FROM app_keys WHERE hash = ?", args: [hash] });
-    if (rs.rows.length === 0) return null;
-    const at = rs.rows[0].revoked_at;
-    return { revokedAt: at === null ? null : String(at) };
+    const record = await this.findKeyByHash(hash);
+    return record === null ? null : { revokedAt: record.revokedAt };
   }
 
   async revokeKey(userId: string, id: string, at: string, options: MirrorOption = {}): Promise<KeyRecord | null> {
@@ -102,10 +112,7 @@ class LibsqlAppStorage implements AppStorage {
         `UPDATE app_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND user_id = ? RETURNING ${KEY_COLUMNS}`,
       args: [at, id, userId],
     };
-    if (!options.mirror) {
-      const rs = await this.#db.execute(revoke);
-      return rs.rows.length ? toKey(rs.rows[0]) : null;
-    }
+    if (!options.mirror) return this.#revoked(await this.#db.execute(revoke));
     const [rs] = await this.#db.batch([
       revoke,
       {
@@ -114,7 +121,14 @@ class LibsqlAppStorage implements AppStorage {
         args: [at, id, userId],
       },
     ], "write");
-    return rs.rows.length ? toKey(rs.rows[0]) : null;
+    return this.#revoked(rs);
+  }
+
+  #revoked(rs: ResultSet): KeyRecord | null {
+    if (rs.rows.length === 0) return null;
+    const record = toKey(rs.rows[0]);
+    this.#keys.delete(record.hash);
+    return record;
   }
 
   async findKeyById(id: string): Promise<KeyRecord | null> {
@@ -134,22 +148,17 @@ class LibsqlAppStorage implements AppStorage {
   }
 
   async insertViolations(violations: readonly Violation[], options: MirrorOption = {}): Promise<void> {
-    // Multi-row statements: one prepared statement per chunk, not per violation.
+    // One prepared statement per table, run once per row, all in one transaction.
     const statements: Statement[] = [];
-    for (let at = 0; at < violations.length; at += ROWS_PER_INSERT) {
-      const chunk = violations.slice(at, at + ROWS_PER_INSERT);
+    for (const v of violations) {
       statements.push({
-        sql: `INSERT INTO app_violations (${VIOLATION_COLUMNS}) VALUES ${
-          chunk.map(() => "(?,?,?,?,?,?,?,?,?)").join(",")
-        }`,
-        args: chunk.flatMap(violationValues),
+        sql: `INSERT INTO app_violations (${VIOLATION_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)`,
+        args: violationValues(v),
       });
       if (options.mirror) {
         statements.push({
-          sql: `INSERT INTO app_outbox (kind, ref, body, created_at) VALUES ${
-            chunk.map(() => "('violation', ?, ?, ?)").join(",")
-          }`,
-          args: chunk.flatMap((v) => [v.id, JSON.stringify(v), v.createdAt]),
+          sql: "INSERT INTO app_outbox (kind, ref, body, created_at) VALUES ('violation', ?, ?, ?)",
+          args: [v.id, JSON.stringify(v), v.createdAt],
         });
       }
     }

@@ -3,10 +3,10 @@
  * kept to the minute without a write per request: uses are batched and a key
  * whose stored time is recent is not written again.
  *
- * A key's identity (id, owner, name, scopes, agentId) never changes after it
- * is minted, so it is cached in process, keyed by hash and bounded. Its
- * revocation can change from any process sharing the database, so every
- * verification still reads it: one narrow row lookup by hash.
+ * A verification is one lookup by hash, which the libSQL storage answers from
+ * its in-process cache while the database has not changed under it (another
+ * process's revoke shows through `PRAGMA data_version` on the next request;
+ * a revoke in this process updates the cache itself).
  *
  * @module
  */
@@ -26,8 +26,6 @@ import type { ErrorLogger } from "../http/json.ts";
 /** `lastUsedAt` is exact to this many milliseconds. */
 export const LAST_USED_PRECISION_MS = 60_000;
 const FLUSH_DELAY_MS = 1_000;
-/** How many key identities are cached, at most. */
-const CACHE_SIZE = 10_000;
 
 /** Options of {@linkcode localKeys}. */
 export interface LocalKeysOptions {
@@ -50,7 +48,6 @@ export interface LocalKeysOptions {
  */
 export function localKeys(storage: AppStorage, options: LocalKeysOptions): KeyService {
   const pending = new Map<string, string>();
-  const identities = new Map<string, KeyRecord>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let flushing: Promise<void> = Promise.resolve();
 
@@ -63,9 +60,17 @@ export function localKeys(storage: AppStorage, options: LocalKeysOptions): KeySe
     return flushing;
   }
 
+  /** ISO 8601 of one precision interval ago, recomputed at most once a second (ISO strings compare as times). */
+  let recent = "";
+  let recentAt = 0;
+
   function noteUse(record: KeyRecord): void {
     const now = Date.now();
-    if (record.lastUsedAt !== null && now - Date.parse(record.lastUsedAt) < LAST_USED_PRECISION_MS) return;
+    if (now - recentAt >= 1000) {
+      recentAt = now;
+      recent = new Date(now - LAST_USED_PRECISION_MS).toISOString();
+    }
+    if (record.lastUsedAt !== null && record.lastUsedAt > recent) return;
     if (pending.has(record.id)) return;
     record.lastUsedAt = new Date(now).toISOString();
     pending.set(record.id, record.lastUsedAt);
@@ -91,17 +96,9 @@ export function localKeys(storage: AppStorage, options: LocalKeysOptions): KeySe
     },
     async verify(secret: string): Promise<VerifiedKey | null> {
       const hash = await hashSecret(secret);
-      const state = await storage.keyRevocationByHash(hash);
-      if (state === null) return null;
-      let record = identities.get(hash);
-      if (record === undefined) {
-        const found = await storage.findKeyByHash(hash);
-        if (found === null || !timingSafeEqual(found.hash, hash)) return null;
-        record = found;
-        if (identities.size >= CACHE_SIZE) identities.delete(identities.keys().next().value!);
-        identities.set(hash, record);
-      }
-      if (state.revokedAt !== null) return { ...record, revokedAt: state.revokedAt };
+      const record = await storage.findKeyByHash(hash);
+      if (record === null || !timingSafeEqual(record.hash, hash)) return null;
+      if (record.revokedAt !== null) return { ...record };
       noteUse(record);
       return record;
     },

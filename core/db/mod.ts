@@ -6,3 +6,5 @@
 export * from "./database.ts";
 export * from "./executor.ts";
 export * from "./rows.ts";
+export * from "./change_cache.ts";
+export * from "./group_commit.ts";

@@ -8,6 +8,7 @@
  *
  * @module
  */
+// @ts-types="./libsql_binding.d.ts"
 import Database from "libsql";
 import {
   beginStatement,
@@ -20,6 +21,7 @@ import {
   type Transaction,
   type TransactionMode,
 } from "./executor.ts";
+import type { NativeDatabase, NativeStatement } from "./libsql_binding.d.ts";
 
 /** Prepared statements kept per connection, least recently used dropped first. */
 export const STATEMENT_CACHE_SIZE = 256;
@@ -31,11 +33,11 @@ export interface NativeExecutorOptions {
 }
 
 /** A connection of the binding. */
-type Connection = InstanceType<typeof Database>;
+type Connection = NativeDatabase;
 
 /** A prepared statement, and whether it returns rows (asked once, not per run). */
 interface Prepared {
-  statement: ReturnType<Connection["prepare"]>;
+  statement: NativeStatement;
   reader: boolean;
 }
 
@@ -78,8 +80,15 @@ export function openNativeExecutor(url: string, options: NativeExecutorOptions):
       { cause: error },
     );
   }
-  return new NativeExecutor(db, memory);
+  return new NativeExecutor(db, memory, path);
 }
+
+/**
+ * The open connections of this process, by file: a commit through one
+ * forgets the others' `data_version` of this turn, so connections within one
+ * process see each other's commits at once (other processes: from the next turn).
+ */
+const connections = new Map<string, Set<NativeExecutor>>();
 
 class NativeExecutor implements Executor {
   readonly engine = "native";
@@ -87,17 +96,40 @@ class NativeExecutor implements Executor {
   #memory: boolean;
   #cache = new Map<string, Prepared>();
   #version: Prepared["statement"] | undefined;
+  /** `data_version` as read in this event-loop turn, if it was. */
+  #seen: number | undefined;
   /** Settles when the open transaction ends; `undefined` when none is open. */
   #transaction: Promise<unknown> | undefined;
 
-  constructor(db: Connection, memory: boolean) {
+  #path: string;
+
+  constructor(db: Connection, memory: boolean, path: string) {
     this.#db = db;
     this.#memory = memory;
+    this.#path = path;
+    if (memory) return;
+    let set = connections.get(path);
+    if (set === undefined) connections.set(path, set = new Set());
+    set.add(this);
+  }
+
+  /** Forgets this turn's `data_version`, so the next look reads it. */
+  forgetVersion(): void {
+    this.#seen = undefined;
+  }
+
+  /** After a commit: the other connections of this process to the same file look again. */
+  #committed(): void {
+    const set = connections.get(this.#path);
+    if (set === undefined || set.size < 2) return;
+    for (const other of set) if (other !== this) other.forgetVersion();
   }
 
   async execute(statement: string | Statement): Promise<ResultSet> {
     while (this.#transaction !== undefined) await this.#transaction.catch(() => {});
-    return this.#run(statement);
+    const result = this.#run(statement);
+    this.#committed();
+    return result;
   }
 
   async batch(statements: readonly (string | Statement)[], mode: TransactionMode = "deferred"): Promise<ResultSet[]> {
@@ -106,6 +138,7 @@ class NativeExecutor implements Executor {
     try {
       const results = statements.map((s) => this.#run(s));
       this.#db.exec("COMMIT");
+      this.#committed();
       return results;
     } catch (error) {
       if (this.#db.inTransaction) this.#db.exec("ROLLBACK");
@@ -131,6 +164,7 @@ class NativeExecutor implements Executor {
       try {
         const result = await work(tx);
         this.#db.exec("COMMIT");
+        this.#committed();
         return result;
       } catch (error) {
         if (this.#db.inTransaction) this.#db.exec("ROLLBACK");
@@ -147,13 +181,27 @@ class NativeExecutor implements Executor {
     }
   }
 
+  /**
+   * Read at most once per event-loop turn (reset by `setImmediate`): the
+   * requests handled in one turn were read from their sockets together, so
+   * they are concurrent with another process's commit made meanwhile;
+   * requests of the following turns read again (the bound is one turn, two
+   * when the first read happened in the runtime's check phase). A commit by
+   * another connection of this process resets it at once.
+   */
   dataVersion(): number | null {
     if (this.#memory) return 0;
-    this.#version ??= this.#db.prepare("PRAGMA data_version");
-    return Number((this.#version.get([]) as { data_version: number }).data_version);
+    if (this.#seen !== undefined) return this.#seen;
+    this.#version ??= this.#db.prepare("PRAGMA data_version").raw(true);
+    const seen = Number((this.#version.get([]) as [number])[0]);
+    this.#seen = seen;
+    nextTurn(() => this.#seen = undefined);
+    return seen;
   }
 
   close(): void {
+    connections.get(this.#path)?.delete(this);
+    if (connections.get(this.#path)?.size === 0) connections.delete(this.#path);
     this.#cache.clear();
     this.#db.close();
   }
@@ -183,6 +231,13 @@ class NativeExecutor implements Executor {
     this.#cache.set(sql, prepared);
     return prepared;
   }
+}
+
+/** Runs `task` once the current event-loop turn is over (`setImmediate` where the runtime has it). */
+function nextTurn(task: () => void): void {
+  const immediate = (globalThis as { setImmediate?: (task: () => void) => unknown }).setImmediate;
+  if (immediate) immediate(task);
+  else setTimeout(task, 0);
 }
 
 /** The file path (or `:memory:`) a local URL names. */

@@ -1,0 +1,102 @@
+/**
+ * A bounded in-process cache of rows that is dropped whenever the database
+ * may have changed under it. On a local file, `PRAGMA data_version` (one
+ * prepared statement, a few microseconds) tells whether another connection
+ * committed since the last look; `:memory:` has no other connection; on a
+ * remote database nothing tells, so entries live at most
+ * {@linkcode REMOTE_STALENESS_MS}. Writes made through the same executor
+ * update the cache directly (the caller does that with `set` or `delete`).
+ *
+ * @module
+ */
+import type { Executor } from "./executor.ts";
+
+/** How long a cached row of a remote database may be served, at most, in milliseconds. */
+export const REMOTE_STALENESS_MS = 1_000;
+
+/** A cache that forgets everything when the database changes under it. */
+export interface ChangeCache<K, V> {
+  /**
+   * The cached value when the database has not changed since it was read;
+   * otherwise reads it with `load` and caches it, unless a write or a drop
+   * happened while it was being read (then the next call reads again).
+   *
+   * @param key The key.
+   * @param load Reads the value from the database.
+   * @returns The value.
+   */
+  read(key: K, load: () => Promise<V>): Promise<V>;
+  /**
+   * Caches a value this process has just written.
+   *
+   * @param key The key.
+   * @param value The value.
+   */
+  set(key: K, value: V): void;
+  /**
+   * Forgets one value (after a write that changed it), including any read of it in flight.
+   *
+   * @param key The key.
+   */
+  delete(key: K): void;
+}
+
+/** Options of {@linkcode createChangeCache}. */
+export interface ChangeCacheOptions {
+  /** Entries kept at most; the oldest go first. */
+  size: number;
+}
+
+/**
+ * Creates an empty cache over an executor's database.
+ *
+ * @param db The executor whose `dataVersion` validates the cache.
+ * @param options The bound.
+ * @returns The cache.
+ */
+export function createChangeCache<K, V>(db: Executor, options: ChangeCacheOptions): ChangeCache<K, V> {
+  const entries = new Map<K, V>();
+  let version = db.dataVersion();
+  let expires = Date.now() + REMOTE_STALENESS_MS;
+  /** Bumped by every delete and drop, so a read that overlapped one is not cached. */
+  let generation = 0;
+
+  function validate(): void {
+    if (version === null) {
+      const now = Date.now();
+      if (now < expires) return;
+      expires = now + REMOTE_STALENESS_MS;
+    } else {
+      const current = db.dataVersion();
+      if (current === version) return;
+      version = current;
+    }
+    entries.clear();
+    generation++;
+  }
+
+  function store(key: K, value: V): void {
+    entries.delete(key);
+    if (entries.size >= options.size) entries.delete(entries.keys().next().value!);
+    entries.set(key, value);
+  }
+
+  return {
+    async read(key, load) {
+      validate();
+      if (entries.has(key)) return entries.get(key)!;
+      const before = generation;
+      const value = await load();
+      if (generation === before) store(key, value);
+      return value;
+    },
+    set(key, value) {
+      generation++;
+      store(key, value);
+    },
+    delete(key) {
+      generation++;
+      entries.delete(key);
+    },
+  };
+}

@@ -1,0 +1,83 @@
+// The change cache serves a row until the database may have changed under it.
+import { after, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { openDatabase } from "../../../core/db/database.ts";
+import { createChangeCache, REMOTE_STALENESS_MS } from "../../../core/db/change_cache.ts";
+import type { Executor } from "../../../core/db/executor.ts";
+import { type HranaServer, startHranaServer } from "../../fixtures/hrana_server.ts";
+import { tempDir } from "../../fixtures/temp_dir.ts";
+
+const dir = tempDir("svc-change-cache-");
+let hrana: HranaServer | undefined;
+after(async () => {
+  await hrana?.close();
+  dir.remove();
+});
+
+async function value(db: Executor): Promise<string> {
+  return String((await db.execute("SELECT v FROM kv WHERE k = 'a'")).rows[0].v);
+}
+
+describe("createChangeCache", () => {
+  test("serves the cached row until another connection to the file commits, then reads again in the next turn", async () => {
+    const url = `file:${dir.file("local.db")}`;
+    const [mine, other] = [await openDatabase(url), await openDatabase(url)];
+    try {
+      await mine.execute("CREATE TABLE kv (k TEXT PRIMARY KEY, v TEXT)");
+      await mine.execute("INSERT INTO kv VALUES ('a', 'one')");
+      const cache = createChangeCache<string, string>(mine, { size: 10 });
+      let reads = 0;
+      const read = () => cache.read("a", () => (reads++, value(mine)));
+      assert.equal(await read(), "one");
+      assert.equal(await read(), "one");
+      assert.equal(reads, 1, "the second read is served from the cache");
+      await other.execute("UPDATE kv SET v = 'two'");
+      // The next request comes in a later event-loop turn (data_version is read once per turn).
+      for (let i = 0; i < 2; i++) await new Promise((r) => setTimeout(r, 1));
+      assert.equal(await read(), "two");
+      assert.equal(reads, 2);
+    } finally {
+      mine.close();
+      other.close();
+    }
+  });
+
+  test("a delete while a read is in flight keeps that read out of the cache", async () => {
+    const db = await openDatabase(":memory:");
+    const cache = createChangeCache<string, string>(db, { size: 10 });
+    let release!: (v: string) => void;
+    const inFlight = cache.read("k", () => new Promise<string>((r) => release = r));
+    cache.delete("k");
+    release("stale");
+    assert.equal(await inFlight, "stale");
+    assert.equal(await cache.read("k", () => Promise.resolve("fresh")), "fresh");
+    db.close();
+  });
+
+  test("keeps at most `size` entries, dropping the oldest", async () => {
+    const db = await openDatabase(":memory:");
+    const cache = createChangeCache<number, number>(db, { size: 2 });
+    for (const k of [1, 2, 3]) await cache.read(k, () => Promise.resolve(k));
+    let reread = false;
+    await cache.read(1, () => (reread = true, Promise.resolve(1)));
+    assert.ok(reread, "the oldest entry was dropped");
+    db.close();
+  });
+
+  test(`on a remote database, serves a row for at most ${REMOTE_STALENESS_MS} ms`, async () => {
+    hrana = await startHranaServer(dir.file("remote.db"));
+    const [mine, other] = [await openDatabase(hrana.url), await openDatabase(hrana.url)];
+    try {
+      await mine.execute("CREATE TABLE kv (k TEXT PRIMARY KEY, v TEXT)");
+      await mine.execute("INSERT INTO kv VALUES ('a', 'one')");
+      const cache = createChangeCache<string, string>(mine, { size: 10 });
+      assert.equal(await cache.read("a", () => value(mine)), "one");
+      await other.execute("UPDATE kv SET v = 'two'");
+      await new Promise((r) => setTimeout(r, REMOTE_STALENESS_MS + 50));
+      assert.equal(await cache.read("a", () => value(mine)), "two");
+    } finally {
+      mine.close();
+      other.close();
+    }
+  });
+});

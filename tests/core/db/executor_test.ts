@@ -1,0 +1,168 @@
+// The executor contract, on both engines: the native binding (`:memory:`, `file:`) and @libsql/client
+// (an injected client on a file, and the remote path through the Hrana fixture).
+import { after, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { createClient } from "@libsql/client";
+import { openDatabase } from "../../../core/db/database.ts";
+import type { Executor } from "../../../core/db/executor.ts";
+import { STATEMENT_CACHE_SIZE } from "../../../core/db/native_executor.ts";
+import { type HranaServer, startHranaServer } from "../../fixtures/hrana_server.ts";
+import { tempDir } from "../../fixtures/temp_dir.ts";
+
+const dir = tempDir("svc-executor-");
+/** Two timer turns: data_version is read at most once per event-loop turn. */
+const nextTurn = async () => {
+  for (let i = 0; i < 2; i++) await new Promise((r) => setTimeout(r, 1));
+};
+const servers: HranaServer[] = [];
+const injected: { close(): void }[] = [];
+after(async () => {
+  for (const client of injected) client.close();
+  for (const s of servers) await s.close();
+  dir.remove();
+});
+
+const engines: [string, "native" | "client", () => Promise<Executor>][] = [
+  [":memory:", "native", () => openDatabase(":memory:")],
+  ["file:", "native", () => openDatabase(`file:${dir.file(`n${Math.random()}.db`)}`)],
+  ["an injected client on a file", "client", () => {
+    const client = createClient({ url: `file:${dir.file(`c${Math.random()}.db`)}` });
+    injected.push(client);
+    return openDatabase(client);
+  }],
+  ["remote http:// (Hrana fixture)", "client", async () => {
+    const server = await startHranaServer(dir.file(`r${Math.random()}.db`), { authToken: "t" });
+    servers.push(server);
+    return openDatabase(server.url, { authToken: "t" });
+  }],
+];
+
+for (const [name, engine, open] of engines) {
+  describe(`Executor on ${name}`, () => {
+    async function withTable(run: (db: Executor) => Promise<void>): Promise<void> {
+      const db = await open();
+      try {
+        await db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT UNIQUE)");
+        await run(db);
+      } finally {
+        db.close();
+      }
+    }
+
+    test(`runs on the ${engine} engine`, async () => {
+      const db = await open();
+      assert.equal(db.engine, engine);
+      db.close();
+    });
+
+    test("execute() returns plain rows by column name and counts changed rows", async () => {
+      await withTable(async (db) => {
+        const inserted = await db.execute({ sql: "INSERT INTO t (v) VALUES (?), (?)", args: ["a", "b"] });
+        assert.equal(inserted.rowsAffected, 2);
+        const rs = await db.execute({ sql: "SELECT id, v FROM t WHERE v >= ? ORDER BY id", args: ["a"] });
+        assert.deepEqual(rs.rows.map((r) => ({ ...r })), [{ id: 1, v: "a" }, { id: 2, v: "b" }]);
+        const returning = await db.execute({ sql: "UPDATE t SET v = v || '!' RETURNING id", args: [] });
+        assert.equal(returning.rowsAffected, 2, "with RETURNING, the rows returned");
+      });
+    });
+
+    test("batch() commits every statement or none", async () => {
+      await withTable(async (db) => {
+        const results = await db.batch([
+          { sql: "INSERT INTO t (v) VALUES (?)", args: ["x"] },
+          { sql: "SELECT COUNT(*) AS n FROM t", args: [] },
+        ], "write");
+        assert.equal(results[1].rows[0].n, 1);
+        await assert.rejects(db.batch([
+          { sql: "INSERT INTO t (v) VALUES (?)", args: ["y"] },
+          { sql: "INSERT INTO t (v) VALUES (?)", args: ["x"] },
+        ], "write"));
+        assert.deepEqual((await db.execute("SELECT v FROM t")).rows.map((r) => r.v), ["x"]);
+      });
+    });
+
+    test("transaction() commits on return, rolls back on a throw, and other statements wait for it", async () => {
+      await withTable(async (db) => {
+        await db.transaction(async (tx) => {
+          await tx.execute({ sql: "INSERT INTO t (v) VALUES (?)", args: ["kept"] });
+        });
+        await assert.rejects(
+          db.transaction(async (tx) => {
+            await tx.execute({ sql: "INSERT INTO t (v) VALUES (?)", args: ["dropped"] });
+            throw new Error("changed my mind");
+          }),
+          /changed my mind/,
+        );
+        assert.deepEqual((await db.execute("SELECT v FROM t")).rows.map((r) => r.v), ["kept"]);
+        if (engine === "native") {
+          let release!: () => void;
+          const open = db.transaction(async (tx) => {
+            await tx.execute({ sql: "INSERT INTO t (v) VALUES (?)", args: ["inside"] });
+            await new Promise<void>((r) => release = r);
+          });
+          const outside = db.execute({ sql: "INSERT INTO t (v) VALUES (?)", args: ["after"] });
+          await new Promise((r) => setTimeout(r, 5));
+          release();
+          await open;
+          await outside;
+          assert.deepEqual((await db.execute("SELECT v FROM t ORDER BY id")).rows.map((r) => r.v), [
+            "kept",
+            "inside",
+            "after",
+          ]);
+        }
+      });
+    });
+
+    test("a statement cache larger than its bound still runs every distinct statement", async () => {
+      await withTable(async (db) => {
+        for (let i = 0; i < STATEMENT_CACHE_SIZE + 20; i++) {
+          await db.execute({ sql: `INSERT INTO t (v) VALUES (? || '${i}')`, args: ["s"] });
+        }
+        await db.execute({ sql: "INSERT INTO t (v) VALUES (? || '0')", args: ["again"] });
+        assert.equal((await db.execute("SELECT COUNT(*) AS n FROM t")).rows[0].n, STATEMENT_CACHE_SIZE + 21);
+      });
+    });
+  });
+}
+
+describe("opening a local database", () => {
+  test("creates the missing parent folders of a file: database", async () => {
+    const file = dir.file("deep/er/app.db");
+    const db = await openDatabase(`file:${file}`);
+    await db.execute("CREATE TABLE x (a)");
+    db.close();
+    assert.ok(existsSync(file));
+  });
+
+  test("rejects with a message saying what to fix when the file cannot be opened", async () => {
+    const blocker = dir.file("not-a-folder");
+    const db = await openDatabase(`file:${blocker}`);
+    db.close();
+    await assert.rejects(
+      openDatabase(`file:${blocker}/inside.db`),
+      (error: Error) => /Cannot open the database .*inside\.db.*Check that the path is right/s.test(error.message),
+    );
+  });
+
+  test("dataVersion() changes after another connection commits, not after this one's", async () => {
+    const url = `file:${dir.file("version.db")}`;
+    const [a, b] = [await openDatabase(url), await openDatabase(url)];
+    try {
+      await a.execute("CREATE TABLE v (n)");
+      await nextTurn();
+      const before = a.dataVersion();
+      await a.execute("INSERT INTO v VALUES (1)");
+      await nextTurn();
+      assert.equal(a.dataVersion(), before, "its own commit");
+      assert.equal(a.dataVersion(), before, "read once per event-loop turn");
+      await b.execute("INSERT INTO v VALUES (2)");
+      assert.notEqual(a.dataVersion(), before, "another connection's commit in this process: at once");
+      assert.equal((await openDatabase(":memory:")).dataVersion(), 0);
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+});

@@ -1,0 +1,55 @@
+// Group commit: writes of one turn share a transaction, each caller answered after its own commit.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { openDatabase } from "../../../core/db/database.ts";
+import type { Executor, Statement, TransactionMode } from "../../../core/db/executor.ts";
+import { createGroupCommit } from "../../../core/db/group_commit.ts";
+
+async function table(): Promise<Executor> {
+  const db = await openDatabase(":memory:");
+  await db.execute("CREATE TABLE t (v TEXT UNIQUE)");
+  return db;
+}
+
+describe("createGroupCommit", () => {
+  test("writes of one turn go in one transaction, and each caller gets its own results", async () => {
+    const db = await table();
+    const batches: number[] = [];
+    const counted: Executor = {
+      ...db,
+      engine: db.engine,
+      execute: (s) => db.execute(s),
+      batch: (s: readonly (string | Statement)[], mode?: TransactionMode) => {
+        batches.push(s.length);
+        return db.batch(s, mode);
+      },
+    };
+    const group = createGroupCommit(counted);
+    const results = await Promise.all(
+      ["a", "b", "c"].map((v) => group.write([{ sql: "INSERT INTO t (v) VALUES (?) RETURNING v", args: [v] }])),
+    );
+    assert.deepEqual(results.map(([rs]) => rs.rows[0].v), ["a", "b", "c"]);
+    assert.deepEqual(batches, [3], "one transaction for the three writes");
+    db.close();
+  });
+
+  test("a failing write fails only its own caller", async () => {
+    const db = await table();
+    await db.execute("INSERT INTO t (v) VALUES ('taken')");
+    const group = createGroupCommit(db);
+    const outcomes = await Promise.allSettled(
+      ["x", "taken", "y"].map((v) => group.write([{ sql: "INSERT INTO t (v) VALUES (?)", args: [v] }])),
+    );
+    assert.deepEqual(outcomes.map((o) => o.status), ["fulfilled", "rejected", "fulfilled"]);
+    assert.deepEqual((await db.execute("SELECT v FROM t ORDER BY v")).rows.map((r) => r.v), ["taken", "x", "y"]);
+    db.close();
+  });
+
+  test("a caller is answered only once its row can be read back", async () => {
+    const db = await table();
+    const group = createGroupCommit(db);
+    await group.write([{ sql: "INSERT INTO t (v) VALUES (?)", args: ["durable"] }]);
+    assert.equal((await db.execute("SELECT COUNT(*) AS n FROM t")).rows[0].n, 1);
+    db.close();
+  });
+});
