@@ -20,6 +20,7 @@ import type { CloudServices, RouteHandlers } from "./route_handler.ts";
 import { type AnyRouteInput, readRouteInput } from "./route_input.ts";
 import { CLOUD_PREFIX, cloudRoutes, type RouteName } from "./routes.ts";
 import type { CloudStorage } from "./storage/cloud_storage.ts";
+import { createDashboard, DASHBOARD_PREFIX, type DashboardOptions } from "./dashboard/create_dashboard.ts";
 
 /** How long acknowledged items are kept by default: 7 days. */
 export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -46,6 +47,8 @@ export interface CloudOptions {
    * is `429 RATE_LIMITED` with `Retry-After`. Counted per process.
    */
   rateLimit?: { perProject?: RateLimit };
+  /** The operators' dashboard under `/dashboard` (default on); `false` turns it off, an object tunes it. */
+  dashboard?: boolean | Omit<DashboardOptions, "storage" | "logger">;
 }
 
 /** A running cloud. */
@@ -108,8 +111,16 @@ export function createCloud(options: CloudOptions): Cloud {
     purgeTimer = setInterval(purge, options.purgeIntervalMs ?? Math.min(retentionMs, 60 * 60 * 1000));
   });
   ready.catch(() => {}); // surfaced through `ready` and every request's 500
+  const { dashboard: dash = true } = options;
+  const dashboard = dash === false
+    ? undefined
+    : createDashboard({ ...(dash === true ? {} : dash), storage: opened, logger: log });
 
   async function serve(req: Request, storage: Promise<CloudStorage>): Promise<Response> {
+    const path = pathnameOf(req.url);
+    if (dashboard && (path === DASHBOARD_PREFIX || path.startsWith(`${DASHBOARD_PREFIX}/`))) {
+      return dashboard.handle(req);
+    }
     try {
       const { route, params } = match(req.method, pathnameOf(req.url));
       const services: CloudServices = {
