@@ -59,7 +59,9 @@ describe(`the dashboard in Chromium, served by the cloud on ${cloudRuntime}`, { 
     await on.evaluate(readFileSync(`${root}node_modules/axe-core/axe.min.js`, "utf8"));
     const found: string[] = await on.evaluate(async () => {
       // deno-lint-ignore no-explicit-any
-      const { violations } = await (globalThis as any).axe.run(document, { resultTypes: ["violations"] });
+      const { violations } = await (globalThis as any).axe.run((globalThis as any).document, {
+        resultTypes: ["violations"],
+      });
       return violations
         .filter((v: { impact: string }) => v.impact === "serious" || v.impact === "critical")
         .map((v: { id: string; nodes: unknown[] }) => `${v.id} (${v.nodes.length})`);
@@ -187,7 +189,7 @@ describe(`the dashboard in Chromium, served by the cloud on ${cloudRuntime}`, { 
 
   test("a form post without the CSRF token is refused", async () => {
     await page.goto(`${cloud.url}/dashboard/projects`);
-    await page.evaluate(() => document.querySelector("form[action='/dashboard/projects'] input[name=csrf]")!.remove());
+    await page.locator("form[action='/dashboard/projects'] input[name=csrf]").evaluate((input) => input.remove());
     await page.getByLabel("Name").fill("Forged");
     await page.getByRole("button", { name: "Create project" }).click();
     assert.match(await page.textContent("main") ?? "", /came from another site/);
