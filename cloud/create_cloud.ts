@@ -20,7 +20,7 @@ import type { CloudServices, RouteHandlers } from "./route_handler.ts";
 import { type AnyRouteInput, readRouteInput } from "./route_input.ts";
 import { CLOUD_PREFIX, cloudRoutes, type RouteName } from "./routes.ts";
 import type { CloudStorage } from "./storage/cloud_storage.ts";
-import { createDashboard, DASHBOARD_PREFIX, type DashboardOptions } from "./dashboard/create_dashboard.ts";
+import { createDashboard, DASHBOARD_PREFIX, type DashboardSettings } from "./dashboard/create_dashboard.ts";
 
 /** How long acknowledged items are kept by default: 7 days. */
 export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -48,7 +48,7 @@ export interface CloudOptions {
    */
   rateLimit?: { perProject?: RateLimit };
   /** The operators' dashboard under `/dashboard` (default on); `false` turns it off, an object tunes it. */
-  dashboard?: boolean | Omit<DashboardOptions, "storage" | "logger">;
+  dashboard?: boolean | DashboardSettings;
 }
 
 /** A running cloud. */

@@ -23,10 +23,8 @@ import { type Page, PAGES } from "./pages.ts";
 /** The prefix the dashboard answers under. */
 export const DASHBOARD_PREFIX = "/dashboard";
 
-/** Options of {@linkcode createDashboard}. */
-export interface DashboardOptions {
-  /** The cloud's storage, or the promise of it while it opens. */
-  storage: CloudStorage | Promise<CloudStorage>;
+/** How the dashboard behaves: session lifetimes, sign-in limits, the clock and the client's address. */
+export interface DashboardSettings {
   /** A session ends after this long without a request, in milliseconds (default 30 minutes). */
   sessionIdleMs?: number;
   /** A session ends this long after sign-in, in milliseconds (default 12 hours). */
@@ -37,6 +35,12 @@ export interface DashboardOptions {
   now?: () => number;
   /** The client's address (default: the `ip` that srvx puts on its requests). */
   clientAddress?: (req: Request) => string | null;
+}
+
+/** Options of {@linkcode createDashboard}. */
+export interface DashboardOptions extends DashboardSettings {
+  /** The cloud's storage, or the promise of it while it opens. */
+  storage: CloudStorage | Promise<CloudStorage>;
   /** Where causes of failures go (default `console.error`). */
   logger?: ErrorLogger;
 }

@@ -3,7 +3,13 @@
  *
  * @module
  */
-export { createDashboard, type Dashboard, DASHBOARD_PREFIX, type DashboardOptions } from "./create_dashboard.ts";
+export {
+  createDashboard,
+  type Dashboard,
+  DASHBOARD_PREFIX,
+  type DashboardOptions,
+  type DashboardSettings,
+} from "./create_dashboard.ts";
 export { createSetupLink, SETUP_LINK_TTL_MS } from "./setup_link.ts";
 export { newOperator, operatorInputProblem } from "./operators.ts";
 export { hashPassword, verifyPassword } from "./passwords.ts";
