@@ -8,6 +8,7 @@ import type { CloudStorage, OperatorRole } from "../storage/cloud_storage.ts";
 import { OPERATOR_ROLES } from "../storage/operator_storage.ts";
 import { newOperator, operatorInputProblem } from "../dashboard/operators.ts";
 import { hashPassword } from "../dashboard/passwords.ts";
+import { recordAudit } from "../dashboard/record_audit.ts";
 import type { DatabaseTarget } from "./database_url.ts";
 import { CommandError, type CommandOutput, withStorage } from "./project_commands.ts";
 
@@ -90,15 +91,7 @@ async function create(storage: CloudStorage, email: string, options: AdminOption
 }
 
 function record(storage: CloudStorage, action: string, target: string, detail = {}): Promise<number> {
-  return storage.appendAudit({
-    projectId: null,
-    actor: "cli",
-    action,
-    target,
-    detail,
-    sourceAddress: null,
-    createdAt: now(),
-  });
+  return recordAudit(storage, { actor: "cli", action, target, detail });
 }
 
 function now(): string {

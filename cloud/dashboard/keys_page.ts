@@ -45,7 +45,9 @@ export async function keysPage(ctx: ProjectContext): Promise<Response> {
         <td>${k.revokedAt === null ? "active" : html`revoked ${time(k.revokedAt)}`}</td>
         <td><a href="${base}/violations?key=${k.id}">Violations</a>${admin && k.revokedAt === null
           ? html`
-            <a href="${base}/keys/${k.id}/revoke" aria-label="Revoke ${k.name} (${k.start})">Revoke</a>
+            <form class="inline" method="get" action="${base}/keys/${k.id}/revoke">
+              <button type="submit" class="danger" aria-label="Revoke ${k.name} (${k.start})">Revoke</button>
+            </form>
           `
           : ""}</td>
       </tr>

@@ -7,6 +7,7 @@
 import type { CloudStorage, ProjectRecord } from "../storage/cloud_storage.ts";
 import type { Reveals } from "./reveals.ts";
 import type { Session } from "./sessions.ts";
+import { recordAudit } from "./record_audit.ts";
 
 /** A signed-in request. */
 export interface PageContext {
@@ -55,13 +56,13 @@ export async function audit(
   target: string | null,
   detail: Record<string, unknown> = {},
 ): Promise<void> {
-  await ctx.storage.appendAudit({
+  await recordAudit(ctx.storage, {
     projectId,
     actor: ctx.session.operator.email,
     action,
     target,
     detail,
     sourceAddress: ctx.address,
-    createdAt: new Date(ctx.now).toISOString(),
+    at: ctx.now,
   });
 }

@@ -19,6 +19,7 @@ import { recoveryCodeHash, verifyTotp } from "./second_factor.ts";
 import { mintSecret } from "../../core/contract/secrets.ts";
 import { hashSecret } from "../../core/contract/secrets.ts";
 import { newOperator, operatorInputProblem } from "./operators.ts";
+import { recordAudit } from "./record_audit.ts";
 
 /** What the signed-out pages need. */
 export interface SignedOutDeps {
@@ -200,22 +201,14 @@ export async function setUp(deps: SignedOutDeps, visit: Visit, form: URLSearchPa
   return redirect("/dashboard/projects", visit.secure, [cookie(SESSION_COOKIE, session, visit.secure, maxAge)]);
 }
 
-async function record(
+function record(
   storage: CloudStorage,
   visit: Visit,
   actor: string,
   action: string,
   target: string | null,
-): Promise<void> {
-  await storage.appendAudit({
-    projectId: null,
-    actor,
-    action,
-    target,
-    detail: {},
-    sourceAddress: visit.address,
-    createdAt: iso(visit.now),
-  });
+): Promise<number> {
+  return recordAudit(storage, { actor, action, target, sourceAddress: visit.address, at: visit.now });
 }
 
 function iso(now: number): string {

@@ -167,7 +167,7 @@ else {describe(title, () => {
       await signIn(off, ADMIN);
       assert.equal((await poll(seeded.keys.support)).status, 200);
       await off.goto(`${cloud.url}/dashboard/projects/${seeded.projectId}/keys?user=alice`);
-      await off.getByRole("link", { name: /^Revoke support-bot/ }).click();
+      await off.getByRole("button", { name: /^Revoke support-bot/ }).click();
       await axe("Revoke confirmation", await sameUrl(off));
       await off.getByRole("button", { name: "Revoke key" }).click();
       assert.match(await off.textContent("main") ?? "", /The key is revoked/);
@@ -208,7 +208,7 @@ else {describe(title, () => {
       await signIn(viewer, VIEWER);
       assert.equal(await viewer.getByRole("button", { name: "Create project" }).count(), 0);
       await viewer.goto(`${cloud.url}/dashboard/projects/${seeded.projectId}/keys`);
-      assert.equal(await viewer.getByRole("link", { name: /^Revoke/ }).count(), 0);
+      assert.equal(await viewer.getByRole("button", { name: /^Revoke/ }).count(), 0);
       const csrf = await viewer.locator("input[name=csrf]").first().getAttribute("value");
       const forged = await viewer.request.post(`${cloud.url}/dashboard/projects/${seeded.projectId}/settings/rotate`, {
         form: { csrf: csrf! },
