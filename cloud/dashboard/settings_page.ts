@@ -61,8 +61,6 @@ ${admin ? html`<p><a href="${base}/rotate">Rotate secret</a></p>` : ""}
     `
   }>Save retention</button>
 </form>
-<h2>Auto-revoke</h2>
-<p class="muted">Automatic revocation after violations is not available yet.</p>
 <h2>Delete</h2>
 <p>Deletes the project with its keys, manifest, violations and events. The audit log keeps its entries.</p>
 <form method="post" action="${base}/delete">${csrfField(ctx)}
