@@ -12,6 +12,8 @@ import { authenticateAgent, authenticateSdk } from "./auth.ts";
 import { createInboxWaiters } from "./inbox_waiters.ts";
 import { CLOUD_PREFIX, type CloudDeps, cloudRoutes, type CloudSide } from "./routes/cloud_routes.ts";
 import { openCloudStorage } from "./storage/libsql_cloud_storage.ts";
+import { pathnameOf } from "../core/http/router.ts";
+import { createDashboard, DASHBOARD_PREFIX, type DashboardSettings } from "./dashboard/create_dashboard.ts";
 
 /** How long acknowledged items are kept by default: 7 days. */
 export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -38,6 +40,8 @@ export interface CloudOptions {
    * is `429 RATE_LIMITED` with `Retry-After`. Counted per process.
    */
   rateLimit?: { perProject?: RateLimit };
+  /** The operators' dashboard under `/dashboard` (default on); `false` turns it off, an object tunes it. */
+  dashboard?: boolean | DashboardSettings;
 }
 
 /** A running cloud. */
@@ -86,6 +90,10 @@ export function createCloud(options: CloudOptions): Cloud {
     purgeTimer = setInterval(purge, options.purgeIntervalMs ?? Math.min(retentionMs, 60 * 60 * 1000));
   });
   ready.catch(() => {}); // surfaced through `ready` and every request's 500
+  const { dashboard: dash = true } = options;
+  const dashboard = dash === false
+    ? undefined
+    : createDashboard({ ...(dash === true ? {} : dash), storage: opened, logger: log });
 
   const deps: Promise<CloudDeps> = opened.then((storage) => ({
     storage,
@@ -93,7 +101,7 @@ export function createCloud(options: CloudOptions): Cloud {
     recheckMs: options.recheckMs ?? 500,
     closing: () => closing,
   }));
-  const serve = createHandler<CloudSide>({
+  const handleV1 = createHandler<CloudSide>({
     prefix: CLOUD_PREFIX,
     routes: cloudRoutes,
     authenticate: {
@@ -111,6 +119,13 @@ export function createCloud(options: CloudOptions): Cloud {
     bodyLimit,
     log,
   });
+  function serve(req: Request): Promise<Response> {
+    const path = pathnameOf(req.url);
+    if (dashboard && (path === DASHBOARD_PREFIX || path.startsWith(`${DASHBOARD_PREFIX}/`))) {
+      return dashboard.handle(req);
+    }
+    return handleV1(req);
+  }
 
   return {
     handle(req) {

@@ -10,6 +10,8 @@ import { databaseTarget } from "./cli/database_url.ts";
 import { CommandError, type CommandOutput, runMigrate, runProjectCommand } from "./cli/project_commands.ts";
 import { runServe } from "./cli/serve.ts";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "../core/contract/version.ts";
+import { runAdminCommand } from "./cli/admin_commands.ts";
+import { readPasswordFromStdin } from "./cli/read_password.ts";
 import { type CommandLine, parseCommandLine, USAGE } from "./cli/usage.ts";
 
 async function main(args: string[]): Promise<number> {
@@ -36,10 +38,14 @@ async function main(args: string[]): Promise<number> {
       if (!Number.isInteger(port) || port < 0 || port > 65535) {
         throw new CommandError("USAGE", "--port must be 0..65535");
       }
-      await runServe(databaseTarget(line.db), { port, host: line.host ?? "127.0.0.1" });
+      await runServe(databaseTarget(line.db), { port, host: line.host ?? "127.0.0.1", dashboard: !line.noDashboard });
       return 0;
     }
     if (command === "project") return print(await runProjectCommand(databaseTarget(line.db), rest, line.name), line);
+    if (command === "admin") {
+      const options = { email: line.email, role: line.role, readPassword: readPasswordFromStdin };
+      return print(await runAdminCommand(databaseTarget(line.db), rest, options), line);
+    }
     if (command === "migrate") return print(await runMigrate(databaseTarget(line.db)), line);
     throw new CommandError("USAGE", `Unknown command: ${command}`);
   } catch (error) {

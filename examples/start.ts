@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createCloud } from "../cloud/mod.ts";
 import { openCloudStorage } from "../cloud/storage/libsql_cloud_storage.ts";
 import { createProject } from "../cloud/projects.ts";
+import { createSetupLink } from "../cloud/dashboard/setup_link.ts";
 import { serve } from "../adapters/deno.ts";
 import { createNotesApp } from "./notes_app.ts";
 
@@ -43,6 +44,15 @@ async function listen(handler: (req: Request) => Promise<Response>, variable: st
 }
 
 const project = await demoProject();
+/** The dashboard's one-time setup link while no operator exists (else `null`: sign in as before). */
+const setupLink = await (async () => {
+  const storage = await openCloudStorage(CLOUD_DB);
+  try {
+    return await createSetupLink(storage);
+  } finally {
+    await storage.close();
+  }
+})();
 const cloud = createCloud({ db: CLOUD_DB });
 await cloud.ready;
 const cloudServer = await listen(cloud.handle, "CLOUD_PORT", 8787);
@@ -59,6 +69,11 @@ const sdkAuth = `-H "authorization: Bearer $SDK" -H "x-svc-project: ${project.pr
 console.log(`
 Cloud  ${C}  (data/svc.db; demo project ${project.projectId}, its sdkSecret in ${PROJECT_FILE})
 App    ${A}  (data/app.db; the notes app in hybrid mode)
+Dashboard ${C}/dashboard  ${
+  setupLink
+    ? `first run: open ${C}${setupLink} within 1 hour to create your admin`
+    : "sign in with your operator (or: node cloud/main.ts admin create --email E, password on stdin)"
+}
 Ctrl-C stops both. Paste these lines into another terminal, in this folder:
 
 0. Read the demo project's sdkSecret from its file (it is never printed):
@@ -79,11 +94,16 @@ Ctrl-C stops both. Paste these lines into another terminal, in this folder:
 4. Have the app emit an event: alice writes a note in the app itself, and the app tells her agent:
    curl -s -X POST ${A}/notes -b session=alice ${json} -d '{"title":"Call Bob"}'
 
+   Look at it waiting in the dashboard: ${C}/dashboard/projects/${project.projectId}/inbox
+
 5. Read it with the agent client (examples/agent.ts), which acknowledges it once handled:
    SVC_KEY=$KEY APP_URL=${A} CLOUD_URL=${C} npm run agent -- --once
 
 6. The inbox is now empty (acknowledged items are not delivered again):
    curl -s "${C}/v1/agent/inbox?cursor=0" ${agentBearer}
+
+7. Look at the violation, the key and the audit log in the dashboard:
+   ${C}/dashboard/projects/${project.projectId}/violations
 `);
 
 let stopping = false;

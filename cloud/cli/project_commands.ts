@@ -103,7 +103,14 @@ export async function runMigrate(target: DatabaseTarget): Promise<CommandOutput>
   }
 }
 
-async function withStorage<T>(target: DatabaseTarget, run: (storage: CloudStorage) => Promise<T>): Promise<T> {
+/**
+ * Runs `run` on the storage of the database, closing it after.
+ *
+ * @param target The database.
+ * @param run What to do.
+ * @returns What `run` returned.
+ */
+export async function withStorage<T>(target: DatabaseTarget, run: (storage: CloudStorage) => Promise<T>): Promise<T> {
   const storage = await openCloudStorage(target.url, { authToken: target.authToken });
   try {
     return await run(storage);

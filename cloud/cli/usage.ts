@@ -15,6 +15,11 @@ Usage:
   svc-cloud project list [--json]                     List projects
   svc-cloud migrate [--json]                          Apply pending schema migrations
   svc-cloud --version                                 Print the version
+  svc-cloud admin create --email E [--role admin|viewer] [--json]
+                                                      Create a dashboard operator; the password is read from stdin
+  svc-cloud admin list [--json]                       List operators
+  svc-cloud admin remove --email E [--json]           Remove an operator and end their sessions
+  svc-cloud admin password --email E [--json]         Set a new password (stdin) and end their sessions
   svc-cloud --help                                    Show this help
 
 Run it as: npx svc-cloud … (the npm package), npm run svc-cloud -- … (this repository), deno run -A cloud/main.ts …,
@@ -25,6 +30,7 @@ Options:
   --json       Print exactly one JSON object on stdout
   --port N     Port to listen on (0 picks a free one)
   --host H     Address to listen on (0.0.0.0 for every interface)
+  --no-dashboard  Serve /v1 only, without the dashboard at /dashboard
 
 Environment:
   SVC_DB_URL         Database URL when --db is not given
@@ -49,6 +55,12 @@ export interface CommandLine {
   host?: string;
   /** `--name`. */
   name?: string;
+  /** `--email`. */
+  email?: string;
+  /** `--role`. */
+  role?: string;
+  /** `--no-dashboard`. */
+  noDashboard: boolean;
 }
 
 /**
@@ -70,6 +82,9 @@ export function parseCommandLine(args: string[]): CommandLine {
       port: { type: "string" },
       host: { type: "string" },
       name: { type: "string" },
+      email: { type: "string" },
+      role: { type: "string" },
+      "no-dashboard": { type: "boolean", default: false },
     },
   });
   return {
@@ -81,5 +96,8 @@ export function parseCommandLine(args: string[]): CommandLine {
     port: values.port,
     host: values.host,
     name: values.name,
+    email: values.email,
+    role: values.role,
+    noDashboard: values["no-dashboard"] ?? false,
   };
 }

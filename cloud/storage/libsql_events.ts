@@ -126,14 +126,14 @@ export function eventStorage(db: Executor, group: GroupCommit): EventStorage {
     },
     async purgeAcknowledged(before) {
       // Projects with their own retention (set on the dashboard) are purged by it; the rest by `before`.
-      const own = await db.execute(
-        "SELECT project_id, retention_ms FROM cloud_project_settings WHERE retention_ms IS NOT NULL",
-      );
-      const ownIds = own.rows.map((row) => text(row, "project_id"));
       let purged = await purgeChunks(
         db,
-        `acked_at < ? AND project_id NOT IN (${placeholders(ownIds.length)})`,
-        [before, ...ownIds],
+        `acked_at < ? AND project_id NOT IN
+           (SELECT project_id FROM cloud_project_settings WHERE retention_ms IS NOT NULL)`,
+        [before],
+      );
+      const own = await db.execute(
+        "SELECT project_id, retention_ms FROM cloud_project_settings WHERE retention_ms IS NOT NULL",
       );
       for (const row of own.rows) {
         const cutoff = new Date(Date.now() - integer(row, "retention_ms")).toISOString();

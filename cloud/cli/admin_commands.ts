@@ -1,0 +1,99 @@
+/**
+ * `admin create|list|remove|password`: the dashboard's operators from the
+ * command line. Passwords come from stdin, never from the arguments.
+ *
+ * @module
+ */
+import type { CloudStorage, OperatorRole } from "../storage/cloud_storage.ts";
+import { OPERATOR_ROLES } from "../storage/operator_storage.ts";
+import { newOperator, operatorInputProblem } from "../dashboard/operators.ts";
+import { hashPassword } from "../dashboard/passwords.ts";
+import { recordAudit } from "../dashboard/record_audit.ts";
+import type { DatabaseTarget } from "./database_url.ts";
+import { CommandError, type CommandOutput, withStorage } from "./project_commands.ts";
+
+/** The options of an admin command. */
+export interface AdminOptions {
+  /** `--email`. */
+  email?: string;
+  /** `--role`. */
+  role?: string;
+  /** Reads the password from stdin (called only by the commands that need one). */
+  readPassword: () => Promise<string>;
+}
+
+/**
+ * Runs an admin command on the database.
+ *
+ * @param target The database.
+ * @param words The command words after `admin`.
+ * @param options `--email`, `--role` and the password reader.
+ * @returns What to print.
+ */
+export async function runAdminCommand(
+  target: DatabaseTarget,
+  words: string[],
+  options: AdminOptions,
+): Promise<CommandOutput> {
+  const [action] = words;
+  const email = options.email?.trim().toLowerCase();
+  return await withStorage(target, async (storage) => {
+    if (action === "list") {
+      const operators = (await storage.listOperators()).map((o) => ({
+        email: o.email,
+        role: o.role,
+        twoFactor: o.totpSecret !== null,
+        createdAt: o.createdAt,
+      }));
+      return {
+        json: { operators },
+        text: operators.length
+          ? operators.map((o) => `${o.email}  ${o.role}${o.twoFactor ? "  (two-factor)" : ""}`).join("\n")
+          : "No operators yet. Create one with: admin create --email E (password on stdin)",
+      };
+    }
+    if (!email) throw new CommandError("USAGE", `admin ${action ?? ""} needs --email EMAIL`.replace("  ", " "));
+    if (action === "create") return await create(storage, email, options);
+    const operator = await storage.findOperatorByEmail(email);
+    if (action === "remove" || action === "password") {
+      if (!operator) throw new CommandError("NOT_FOUND", `No operator ${email}`);
+    }
+    if (action === "remove") {
+      await storage.removeOperator(operator!.id);
+      await record(storage, "operator.remove", email);
+      return { json: { ok: true, email }, text: `Removed ${email}; their sessions ended.` };
+    }
+    if (action === "password") {
+      const password = await options.readPassword();
+      const problem = operatorInputProblem(null, password);
+      if (problem) throw new CommandError("VALIDATION_ERROR", problem);
+      await storage.updateOperator(operator!.id, { passwordHash: await hashPassword(password) }, now());
+      await record(storage, "operator.password", email);
+      return { json: { ok: true, email }, text: `New password set for ${email}; their sessions ended.` };
+    }
+    throw new CommandError("USAGE", `Unknown admin command: ${action ?? "(none)"}`);
+  });
+}
+
+async function create(storage: CloudStorage, email: string, options: AdminOptions): Promise<CommandOutput> {
+  const role = (options.role ?? "admin") as OperatorRole;
+  if (!OPERATOR_ROLES.includes(role)) throw new CommandError("USAGE", "--role must be admin or viewer");
+  const password = await options.readPassword();
+  const problem = operatorInputProblem(email, password);
+  if (problem) throw new CommandError("VALIDATION_ERROR", problem);
+  const operator = await newOperator(email, role, password);
+  if (!await storage.createOperator(operator)) throw new CommandError("CONFLICT", `${email} is already an operator`);
+  await record(storage, "operator.create", email, { role });
+  return {
+    json: { email: operator.email, role, createdAt: operator.createdAt },
+    text: `Created ${role} ${operator.email}. Sign in at /dashboard/sign-in.`,
+  };
+}
+
+function record(storage: CloudStorage, action: string, target: string, detail = {}): Promise<number> {
+  return recordAudit(storage, { actor: "cli", action, target, detail });
+}
+
+function now(): string {
+  return new Date().toISOString();
+}

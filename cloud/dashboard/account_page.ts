@@ -1,0 +1,116 @@
+/**
+ * The signed-in operator's account: turning the TOTP second factor on
+ * (the secret shown to enter into an app, confirmed by a code, then ten
+ * recovery codes shown once) or off (with a current code).
+ *
+ * @module
+ */
+import { html } from "hono/html";
+import { field } from "./forms.ts";
+import { notice } from "./fragments.ts";
+import { csrfField, layout } from "./layout.ts";
+import { audit, type PageContext } from "./page_context.ts";
+import { type Html, htmlPage } from "./responses.ts";
+import { newRecoveryCodes, newTotpSecret, totpUri, verifyTotp } from "./second_factor.ts";
+
+function accountFrame(ctx: PageContext, body: Html, status = 200): Promise<Response> {
+  return htmlPage(layout(ctx, { title: "Account", section: "Account", body }), ctx.secure, status);
+}
+
+/**
+ * The account page.
+ *
+ * @param ctx The request.
+ * @returns The page.
+ */
+export function accountPage(ctx: PageContext): Promise<Response> {
+  const op = ctx.session.operator;
+  const body = html`<p>Signed in as <strong>${op.email}</strong>, role <strong>${op.role}</strong>.</p>
+<h2>Two-factor sign-in</h2>
+${
+    op.totpSecret === null
+      ? html`<p>Off. Turn it on to ask for a code from an authenticator app at each sign-in.</p>
+<form method="post" action="/dashboard/account/totp/start">${csrfField(ctx)}
+  <button type="submit">Turn on two-factor sign-in</button></form>`
+      : html`<p>On; ${op.recoveryCodeHashes.length} recovery codes left.</p>
+<form method="post" action="/dashboard/account/totp/off">${csrfField(ctx)}
+  <div class="field"><label for="code">Code</label><input id="code" name="code" autocomplete="one-time-code"
+    inputmode="numeric" required></div>
+  <button type="submit" class="danger">Turn off two-factor sign-in</button></form>`
+  }`;
+  return accountFrame(ctx, body);
+}
+
+/**
+ * Shows a fresh TOTP secret and asks for a code from it.
+ *
+ * @param ctx The request.
+ * @param secret The secret being confirmed (after a wrong code), else a fresh one.
+ * @returns The page.
+ */
+export function totpStartPost(ctx: PageContext, secret: string = newTotpSecret()): Promise<Response> {
+  const wrong = ctx.form.has("code");
+  const body = html`${wrong ? notice("error", "That code is not valid; try the current one.") : ""}
+<p>Enter this secret into your authenticator app (or open the link on a phone), then type the code it shows.</p>
+<p>Secret: <code id="totp-secret">${secret}</code></p>
+<p><a href="${totpUri(secret, ctx.session.operator.email)}">Open in an authenticator app</a></p>
+<form method="post" action="/dashboard/account/totp/confirm">${csrfField(ctx)}
+  <input type="hidden" name="secret" value="${secret}">
+  <div class="field"><label for="code">Code</label><input id="code" name="code" autocomplete="one-time-code"
+    inputmode="numeric" required></div>
+  <button type="submit">Confirm</button>
+</form>`;
+  return accountFrame(ctx, body, wrong ? 400 : 200);
+}
+
+/**
+ * Turns the second factor on when the code matches the secret, and shows the recovery codes once.
+ *
+ * @param ctx The request (`secret` and `code` fields).
+ * @returns The page.
+ */
+export async function totpConfirmPost(ctx: PageContext): Promise<Response> {
+  const secret = field(ctx.form, "secret");
+  if (ctx.session.operator.totpSecret !== null) return accountPage(ctx);
+  if (!/^[A-Z2-7]{32}$/.test(secret) || !verifyTotp(secret, field(ctx.form, "code"), ctx.now)) {
+    return totpStartPost(ctx, /^[A-Z2-7]{32}$/.test(secret) ? secret : undefined);
+  }
+  const { codes, hashes } = await newRecoveryCodes();
+  const at = new Date(ctx.now).toISOString();
+  await ctx.storage.updateOperator(ctx.session.operator.id, { totpSecret: secret, recoveryCodeHashes: hashes }, at);
+  await audit(ctx, null, "operator.totp_on", ctx.session.operator.email);
+  const body = html`${notice("success", "Two-factor sign-in is on.")}
+${
+    notice(
+      "notice",
+      "Keep these recovery codes somewhere safe: each works once instead of a code, and they will not be shown again.",
+    )
+  }
+<ul id="recovery-codes">${codes.map((c) => html`<li><code>${c}</code></li>`)}</ul>
+<p><a href="/dashboard/projects">Continue</a></p>`;
+  return accountFrame(ctx, body);
+}
+
+/**
+ * Turns the second factor off when the code is valid.
+ *
+ * @param ctx The request (`code` field).
+ * @returns The page.
+ */
+export async function totpOffPost(ctx: PageContext): Promise<Response> {
+  const op = ctx.session.operator;
+  if (op.totpSecret === null) return accountPage(ctx);
+  if (!verifyTotp(op.totpSecret, field(ctx.form, "code"), ctx.now)) {
+    return accountFrame(
+      ctx,
+      html`${notice("error", "That code is not valid.")}
+<p><a href="/dashboard/account">Back to the account</a></p>`,
+      400,
+    );
+  }
+  const at = new Date(ctx.now).toISOString();
+  await ctx.storage.updateOperator(op.id, { totpSecret: null, recoveryCodeHashes: [] }, at);
+  await audit(ctx, null, "operator.totp_off", op.email);
+  const updated = { ...ctx, session: { ...ctx.session, operator: { ...op, totpSecret: null } } };
+  return accountPage(updated);
+}

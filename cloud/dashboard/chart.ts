@@ -1,0 +1,98 @@
+/**
+ * Violations by severity over time as a server-rendered SVG bar chart
+ * (stacked bars) with a text alternative: a summary in the SVG's title and
+ * description, and the numbers as a table.
+ *
+ * @module
+ */
+import { html } from "hono/html";
+import { SEVERITIES } from "../../core/contract/violation.ts";
+import type { BucketUnit, ViolationBucket } from "../storage/cloud_storage.ts";
+import type { Html } from "./responses.ts";
+
+const WIDTH = 720;
+const HEIGHT = 160;
+const PAD = 24;
+
+/**
+ * The bucket keys of the last `count` hours or days up to `now`, oldest first.
+ *
+ * @param now The time, in milliseconds.
+ * @param unit Hours or days.
+ * @param count How many buckets.
+ * @returns Keys like `2025-01-01T10` or `2025-01-01`.
+ */
+export function bucketKeys(now: number, unit: BucketUnit, count: number): string[] {
+  const step = unit === "hour" ? 3_600_000 : 86_400_000;
+  const width = unit === "hour" ? 13 : 10;
+  return Array.from({ length: count }, (_, i) => new Date(now - (count - 1 - i) * step).toISOString().slice(0, width));
+}
+
+/**
+ * A stacked bar chart of violations per bucket and severity.
+ *
+ * @param id A unique id for the chart's title and description.
+ * @param caption What the chart shows ("Violations of the last 24 hours, by hour").
+ * @param keys The buckets, oldest first.
+ * @param buckets The counts.
+ * @returns The SVG and its table.
+ */
+export function violationChart(id: string, caption: string, keys: string[], buckets: ViolationBucket[]): Html {
+  const counts = new Map(keys.map((k) => [k, { info: 0, warning: 0, severe: 0 }]));
+  for (const b of buckets) {
+    const c = counts.get(b.bucket);
+    if (c) c[b.severity] += b.count;
+  }
+  const totals = SEVERITIES.map((s) => [s, keys.reduce((n, k) => n + counts.get(k)![s], 0)] as const);
+  const peak = Math.max(1, ...keys.map((k) => SEVERITIES.reduce((n, s) => n + counts.get(k)![s], 0)));
+  const slot = (WIDTH - 2 * PAD) / keys.length;
+  const bars = keys.flatMap((k, i) => {
+    let y = HEIGHT - PAD;
+    return SEVERITIES.map((s) => {
+      const h = (counts.get(k)![s] / peak) * (HEIGHT - 2 * PAD);
+      y -= h;
+      return h > 0
+        ? html`<rect class="${s}" x="${(PAD + i * slot + 1).toFixed(1)}" y="${y.toFixed(1)}" width="${
+          Math.max(1, slot - 2).toFixed(1)
+        }" height="${h.toFixed(1)}"></rect>`
+        : "";
+    });
+  });
+  const summary = `${totals.map(([s, n]) => `${n} ${s}`).join(", ")}; at most ${peak} in one ${
+    keys[0]?.length === 13 ? "hour" : "day"
+  }.`;
+  const rows = keys.filter((k) => SEVERITIES.some((s) => counts.get(k)![s] > 0)).map((k) =>
+    html`<tr><th scope="row">${k}</th>${SEVERITIES.map((s) => html`<td>${counts.get(k)![s]}</td>`)}</tr>`
+  );
+  return html`
+    <figure>
+      <figcaption>${caption}</figcaption>
+      <svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img"
+        aria-labelledby="${id}-title ${id}-desc">
+      <title id="${id}-title">${caption}</title>
+      <desc id="${id}-desc">${summary}</desc>
+      <line x1="${PAD}" y1="${HEIGHT - PAD}" x2="${WIDTH - PAD}" y2="${HEIGHT - PAD}" stroke="#4a5360"></line>
+      <text x="${PAD}" y="${HEIGHT - 6}" font-size="11" fill="#4a5360">${keys[0] ?? ""}</text>
+      <text x="${WIDTH - PAD}" y="${HEIGHT - 6}" font-size="11" fill="#4a5360" text-anchor="end">${keys.at(-1) ??
+        ""}</text>
+      <text x="${PAD}" y="14" font-size="11" fill="#4a5360">peak ${peak}</text>
+      ${bars}
+      </svg>
+      <ul class="legend">${SEVERITIES.map((s) => html`<li><span class="swatch ${s}"></span>${s}</li>`)}</ul>
+      <details><summary>The numbers (${summary})</summary>
+    ${rows.length
+      ? html`
+        <table>
+          <thead>
+            <tr><th scope="col">${keys[0]?.length === 13 ? "Hour (UTC)" : "Day (UTC)"}</th>${SEVERITIES.map((s) =>
+              html`<th scope="col">${s}</th>`
+            )}</tr>
+          </thead>
+          <tbody>${rows}</tbody>
+        </table>
+      `
+      : html`<p>No violation in this period.</p>`}
+      </details>
+    </figure>
+  `;
+}

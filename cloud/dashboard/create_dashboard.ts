@@ -1,0 +1,146 @@
+/**
+ * `createDashboard()`: the operators' web pages under `/dashboard`, one fetch
+ * handler over the cloud's storage. Signed in by default; every page
+ * server-rendered, every form working without JavaScript.
+ *
+ * @module
+ */
+import type { ErrorLogger } from "../../core/http/json.ts";
+import type { CloudStorage } from "../storage/cloud_storage.ts";
+import { trustedPost } from "./csrf.ts";
+import { messagePage } from "./fragments.ts";
+import { readForm } from "./forms.ts";
+import type { PageContext, ProjectContext } from "./page_context.ts";
+import { asset, redirect } from "./responses.ts";
+import { createReveals } from "./reveals.ts";
+import { currentSession, type SessionLimits } from "./sessions.ts";
+import { setUp, setupPage, signIn, signInPage, signOut, type Visit } from "./signed_out.ts";
+import { createSignInLimiter, type SignInLimits } from "./sign_in_limiter.ts";
+import { csrfToken } from "./csrf.ts";
+import { STYLESHEET } from "./style.ts";
+import { type Page, PAGES } from "./pages.ts";
+
+/** The prefix the dashboard answers under. */
+export const DASHBOARD_PREFIX = "/dashboard";
+
+/** How the dashboard behaves: session lifetimes, sign-in limits, the clock and the client's address. */
+export interface DashboardSettings {
+  /** A session ends after this long without a request, in milliseconds (default 30 minutes). */
+  sessionIdleMs?: number;
+  /** A session ends this long after sign-in, in milliseconds (default 12 hours). */
+  sessionMaxMs?: number;
+  /** How failed sign-ins slow down (default: 5 free, then 1 s doubling up to 15 minutes). */
+  signInLimits?: SignInLimits;
+  /** The clock, in milliseconds (default `Date.now`). */
+  now?: () => number;
+  /** The client's address (default: the `ip` that srvx puts on its requests). */
+  clientAddress?: (req: Request) => string | null;
+}
+
+/** Options of {@linkcode createDashboard}. */
+export interface DashboardOptions extends DashboardSettings {
+  /** The cloud's storage, or the promise of it while it opens. */
+  storage: CloudStorage | Promise<CloudStorage>;
+  /** Where causes of failures go (default `console.error`). */
+  logger?: ErrorLogger;
+}
+
+/** The dashboard. */
+export interface Dashboard {
+  /** Answers requests under `/dashboard`; 404 elsewhere. A closure: pass it unbound. */
+  handle(req: Request): Promise<Response>;
+}
+
+/**
+ * Creates the dashboard.
+ *
+ * @param options The storage, session lifetimes, sign-in limits and clock.
+ * @returns The handler.
+ *
+ * @example Serve the dashboard next to the cloud
+ * ```ts ignore
+ * import { createDashboard } from "@svc/agent-access/cloud";
+ * import { openCloudStorage } from "@svc/agent-access/cloud";
+ * const dashboard = createDashboard({ storage: openCloudStorage("file:./data/svc.db") });
+ * Deno.serve((req) => dashboard.handle(req));
+ * ```
+ */
+export function createDashboard(options: DashboardOptions): Dashboard {
+  const limits: SessionLimits = {
+    idleMs: options.sessionIdleMs ?? 30 * 60 * 1000,
+    maxMs: options.sessionMaxMs ?? 12 * 60 * 60 * 1000,
+  };
+  const limiter = createSignInLimiter(options.signInLimits);
+  const reveals = createReveals();
+  const now = options.now ?? Date.now;
+  const address = options.clientAddress ?? ((req: Request) => (req as { ip?: string }).ip ?? null);
+  const log = options.logger ?? ((message: string, cause: unknown) => console.error(`[svc] ${message}`, cause));
+
+  async function serve(req: Request): Promise<Response> {
+    const url = new URL(req.url);
+    const path = url.pathname.replace(/\/+$/, "") || "/";
+    const visit: Visit = { req, now: now(), secure: url.protocol === "https:", address: address(req) };
+    if (path === `${DASHBOARD_PREFIX}/style.css`) return asset(STYLESHEET, "text/css; charset=utf-8", visit.secure);
+    if (req.method !== "GET" && req.method !== "POST") {
+      return messagePage(405, "Method not allowed", "Use the links and buttons of the dashboard.", visit.secure);
+    }
+    const storage = await options.storage;
+    const deps = { storage, limiter, limits };
+    const form = req.method === "POST" ? await readForm(req) : new URLSearchParams();
+    if (form === null) return messagePage(400, "Bad request", "The form could not be read.", visit.secure);
+
+    if (path === `${DASHBOARD_PREFIX}/sign-in`) {
+      return req.method === "POST" ? signIn(deps, visit, form) : signInPage(visit);
+    }
+    if (path === `${DASHBOARD_PREFIX}/setup`) {
+      return req.method === "POST" ? setUp(deps, visit, form) : setupPage(deps, visit);
+    }
+    const session = await currentSession(storage, req, visit.now, limits);
+    if (!session) return redirect(`${DASHBOARD_PREFIX}/sign-in`, visit.secure);
+    if (req.method === "POST" && !await trustedPost(req, form, session.token)) {
+      return messagePage(403, "Refused", "The form expired or came from another site. Reload the page.", visit.secure);
+    }
+    if (path === `${DASHBOARD_PREFIX}/sign-out` && req.method === "POST") {
+      return signOut(storage, visit, session.operator.email, session.token);
+    }
+    const ctx: PageContext = { ...visit, url, storage, reveals, session, form, csrf: await csrfToken(session.token) };
+    return await dispatch(ctx, path.slice(DASHBOARD_PREFIX.length) || "/");
+  }
+
+  return {
+    async handle(req) {
+      const path = new URL(req.url).pathname;
+      if (path !== DASHBOARD_PREFIX && !path.startsWith(`${DASHBOARD_PREFIX}/`)) {
+        return messagePage(404, "Not found", "There is no such page.", false);
+      }
+      try {
+        return await serve(req);
+      } catch (error) {
+        log("A dashboard page failed", error);
+        return messagePage(500, "Something went wrong", "The page failed; the cause is in the log.", false);
+      }
+    },
+  };
+}
+
+/** Finds the page of a path, checks the role, and loads the project of project pages. */
+async function dispatch(ctx: PageContext, path: string): Promise<Response> {
+  if (path === "/") return redirect(`${DASHBOARD_PREFIX}/projects`, ctx.secure);
+  for (const page of PAGES) {
+    const match = page.path.exec(path);
+    if (!match || !page.methods.includes(ctx.req.method as "GET" | "POST")) continue;
+    if (ctx.req.method === "POST" && page.admin && ctx.session.operator.role !== "admin") {
+      return messagePage(403, "Refused", "Viewers can read but not change anything.", ctx.secure);
+    }
+    const params = match.slice(1).map(decodeURIComponent);
+    return await run(page, ctx, params);
+  }
+  return messagePage(404, "Not found", "There is no such page.", ctx.secure);
+}
+
+async function run(page: Page, ctx: PageContext, params: string[]): Promise<Response> {
+  if (!page.project) return page.handle(ctx, params);
+  const project = await ctx.storage.findProject(params[0]);
+  if (!project) return messagePage(404, "Not found", "There is no such project.", ctx.secure);
+  return page.handle({ ...ctx, project } as ProjectContext, params.slice(1));
+}

@@ -1,0 +1,105 @@
+/**
+ * Small pieces of HTML the pages share: times and ages, notices, paging,
+ * and the page for a refused or failed request.
+ *
+ * @module
+ */
+import { html } from "hono/html";
+import { document } from "./layout.ts";
+import { type Html, htmlPage } from "./responses.ts";
+
+/** Rows per page of every list. */
+export const PAGE_SIZE = 50;
+
+/**
+ * A time as `<time>`, shown in UTC to the second.
+ *
+ * @param iso ISO 8601, or `null` for "never".
+ * @returns The element.
+ */
+export function time(iso: string | null): Html {
+  if (iso === null) return html`<span class="muted">never</span>`;
+  return html`<time datetime="${iso}">${iso.slice(0, 19).replace("T", " ")} UTC</time>`;
+}
+
+/**
+ * A duration in words: `45 s`, `12 min`, `3 h`, `2 d`.
+ *
+ * @param ms Milliseconds.
+ * @returns The words.
+ */
+export function age(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 120) return `${s} s`;
+  if (s < 7200) return `${Math.floor(s / 60)} min`;
+  if (s < 172_800) return `${Math.floor(s / 3600)} h`;
+  return `${Math.floor(s / 86_400)} d`;
+}
+
+/**
+ * The page number of a list from `?page=` (1-based), as an offset.
+ *
+ * @param url The request URL.
+ * @returns The offset of the page's first row.
+ */
+export function pageOffset(url: URL): number {
+  const page = Number(url.searchParams.get("page") ?? "1");
+  return Number.isInteger(page) && page > 1 && page < 1_000_000 ? (page - 1) * PAGE_SIZE : 0;
+}
+
+/**
+ * Links to the previous and next page, keeping the other query parameters.
+ *
+ * @param url The request URL.
+ * @param total Count of every match.
+ * @param offset The current page's offset.
+ * @returns The navigation, or nothing when everything fits on one page.
+ */
+export function pager(url: URL, total: number, offset: number): Html {
+  if (total <= PAGE_SIZE && offset === 0) return html``;
+  const page = Math.floor(offset / PAGE_SIZE) + 1;
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const link = (n: number) => {
+    const next = new URL(url);
+    next.searchParams.set("page", String(n));
+    return `${next.pathname}${next.search}`;
+  };
+  return html`<nav class="pager" aria-label="Pages">
+  ${page > 1 ? html`<a href="${link(page - 1)}" rel="prev">Previous page</a>` : ""}
+  <span>Page ${page} of ${pages}</span>
+  ${page < pages ? html`<a href="${link(page + 1)}" rel="next">Next page</a>` : ""}
+</nav>`;
+}
+
+/**
+ * A notice on a page.
+ *
+ * @param kind `error`, `notice` or `success`.
+ * @param message The text.
+ * @returns The element (an alert for errors).
+ */
+export function notice(kind: "error" | "notice" | "success", message: string | Html): Html {
+  return html`<div class="${kind}" role="${kind === "error" ? "alert" : "status"}">${message}</div>`;
+}
+
+/**
+ * A page with one message: a refusal, a missing thing, an error.
+ *
+ * @param status The status.
+ * @param title The heading.
+ * @param message The text.
+ * @param secure Whether the request came over https.
+ * @returns The response.
+ */
+export function messagePage(status: number, title: string, message: string, secure: boolean): Promise<Response> {
+  return htmlPage(
+    document(
+      title,
+      html`<main><h1>${title}</h1>${
+        notice("error", message)
+      }<p><a href="/dashboard/projects">Back to the projects</a></p></main>`,
+    ),
+    secure,
+    status,
+  );
+}

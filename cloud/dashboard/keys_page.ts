@@ -1,0 +1,134 @@
+/**
+ * A project's keys across users with filters by user and status; "Revoke"
+ * leads to a confirmation whose button is "Revoke key". A revoke calls the
+ * storage's `revokeKey`, as the API does, and is recorded in the audit log.
+ *
+ * @module
+ */
+import { html } from "hono/html";
+import type { KeyStatus } from "../storage/cloud_storage.ts";
+import { notice, PAGE_SIZE, pageOffset, pager, time } from "./fragments.ts";
+import { csrfField, layout } from "./layout.ts";
+import { audit, type ProjectContext } from "./page_context.ts";
+import { htmlPage, redirect } from "./responses.ts";
+import { messagePage } from "./fragments.ts";
+
+/**
+ * The keys page.
+ *
+ * @param ctx The request (`user`, `status` and `page` query parameters).
+ * @returns The page.
+ */
+export async function keysPage(ctx: ProjectContext): Promise<Response> {
+  const user = ctx.url.searchParams.get("user")?.trim() || undefined;
+  const statusParam = ctx.url.searchParams.get("status");
+  const status = statusParam === "active" || statusParam === "revoked" ? statusParam as KeyStatus : undefined;
+  const offset = pageOffset(ctx.url);
+  const page = await ctx.storage.listProjectKeys(ctx.project.id, {
+    userId: user,
+    status,
+    limit: PAGE_SIZE,
+    offset,
+  });
+  const base = `/dashboard/projects/${ctx.project.id}`;
+  const admin = ctx.session.operator.role === "admin";
+  const rows = page.keys.map((k) =>
+    html`
+      <tr>
+        <td>${k.name}</td>
+        <td>${k.userId}</td>
+        <td><code>${k.agentId}</code></td>
+        <td>${k.scopes.length ? k.scopes.join(", ") : html`<span class="muted">none</span>`}</td>
+        <td><code>${k.start}</code></td>
+        <td>${time(k.createdAt)}</td>
+        <td>${time(k.lastUsedAt)}</td>
+        <td>${k.revokedAt === null ? "active" : html`revoked ${time(k.revokedAt)}`}</td>
+        <td><a href="${base}/violations?key=${k.id}">Violations</a>${admin && k.revokedAt === null
+          ? html`
+            <form class="inline" method="get" action="${base}/keys/${k.id}/revoke">
+              <button type="submit" class="danger" aria-label="Revoke ${k.name} (${k.start})">Revoke</button>
+            </form>
+          `
+          : ""}</td>
+      </tr>
+    `
+  );
+  const option = (value: string, label: string) =>
+    html`
+      <option value="${value}" ${(status ?? "") === value
+        ? html`
+          selected
+        `
+        : ""}>${label}</option>
+    `;
+  const body = html`
+    ${ctx.url.searchParams.get("revoked") ? notice("success", "The key is revoked.") : ""}
+    <form class="filters" method="get" action="${base}/keys">
+      <div><label for="user">User</label><input id="user" name="user" value="${user ?? ""}"></div>
+      <div><label for="status">Status</label><select id="status" name="status">
+        ${option("", "Any")}${option("active", "Active")}${option("revoked", "Revoked")}</select></div>
+      <button type="submit">Filter</button>
+    </form>
+    <p>${page.total} keys</p>
+    <table>
+      <caption class="visually-hidden">Keys</caption>
+      <thead>
+        <tr>
+          <th scope="col">Name</th>
+          <th scope="col">User</th>
+          <th scope="col">agentId</th>
+          <th scope="col">Scopes</th>
+          <th scope="col">Start</th>
+          <th scope="col">Created</th>
+          <th scope="col">Last used</th>
+          <th scope="col">Status</th>
+          <th scope="col">Actions</th>
+        </tr>
+      </thead>
+      <tbody>${rows}</tbody>
+    </table>
+    ${pager(ctx.url, page.total, offset)}
+  `;
+  return htmlPage(layout(ctx, { title: "Keys", section: "Keys", project: ctx.project, body }), ctx.secure);
+}
+
+/**
+ * The confirmation before revoking a key.
+ *
+ * @param ctx The request.
+ * @param params The key id.
+ * @returns The page.
+ */
+export async function revokeKeyPage(ctx: ProjectContext, [keyId]: string[]): Promise<Response> {
+  const key = await ctx.storage.findProjectKey(ctx.project.id, keyId);
+  if (!key) return messagePage(404, "Not found", "There is no such key in this project.", ctx.secure);
+  const base = `/dashboard/projects/${ctx.project.id}`;
+  const body = key.revokedAt !== null
+    ? html`${notice("notice", "This key is already revoked.")}<p><a href="${base}/keys">Back to the keys</a></p>`
+    : html`<p>Revoke the key <strong>${key.name}</strong> (<code>${key.start}</code>) of user <strong>${key.userId}</strong>,
+inbox <code>${key.agentId}</code>? The agent is refused at the cloud on its next request, and at every
+connected app through the revocation feed. This cannot be undone.</p>
+<form method="post" action="${base}/keys/${key.id}/revoke">
+  ${csrfField(ctx)}
+  <button type="submit" class="danger">Revoke key</button>
+  <a href="${base}/keys">Cancel</a>
+</form>`;
+  return htmlPage(layout(ctx, { title: "Revoke key", section: "Keys", project: ctx.project, body }), ctx.secure);
+}
+
+/**
+ * Revokes a key.
+ *
+ * @param ctx The request.
+ * @param params The key id.
+ * @returns A redirect to the keys.
+ */
+export async function revokeKeyPost(ctx: ProjectContext, [keyId]: string[]): Promise<Response> {
+  const key = await ctx.storage.findProjectKey(ctx.project.id, keyId);
+  if (!key) return messagePage(404, "Not found", "There is no such key in this project.", ctx.secure);
+  const revokedAt = await ctx.storage.revokeKey(ctx.project.id, keyId, new Date(ctx.now).toISOString());
+  if (key.revokedAt === null) {
+    await audit(ctx, ctx.project.id, "key.revoke", keyId, { reason: "dashboard", revokedAt, userId: key.userId });
+  }
+  return redirect(`/dashboard/projects/${ctx.project.id}/keys?revoked=1`, ctx.secure);
+}

@@ -1,0 +1,75 @@
+/**
+ * Every signed-in page: its path below `/dashboard`, methods, whether posting
+ * to it needs the admin role, and whether it belongs to a project (the first
+ * path parameter is then the projectId).
+ *
+ * @module
+ */
+import type { PageContext, ProjectContext } from "./page_context.ts";
+import { accountPage, totpConfirmPost, totpOffPost, totpStartPost } from "./account_page.ts";
+import { auditPage } from "./audit_page.ts";
+import { discardPost, inboxesPage, inboxPage } from "./inbox_page.ts";
+import { intentsPage } from "./intents_page.ts";
+import { keysPage, revokeKeyPage, revokeKeyPost } from "./keys_page.ts";
+import { overviewPage } from "./overview_page.ts";
+import { createProjectPost, projectsPage, secretPage } from "./projects_page.ts";
+import { deletePost, renamePost, retentionPost, rotatePage, rotatePost, settingsPage } from "./settings_page.ts";
+import { violationsPage } from "./violations_page.ts";
+
+type Method = "GET" | "POST";
+
+/** A page of the dashboard. */
+export type Page =
+  & { path: RegExp; methods: Method[]; admin: boolean }
+  & (
+    | { project: false; handle(ctx: PageContext, params: string[]): Promise<Response> }
+    | { project: true; handle(ctx: ProjectContext, params: string[]): Promise<Response> }
+  );
+
+const ID = "([^/]+)";
+const P = `^/projects/${ID}`;
+
+function get(path: string, handle: (ctx: PageContext) => Promise<Response>): Page {
+  return { path: new RegExp(`${path}$`), methods: ["GET"], admin: false, project: false, handle };
+}
+
+function project(
+  method: Method,
+  path: string,
+  handle: (ctx: ProjectContext, params: string[]) => Promise<Response>,
+): Page {
+  return { path: new RegExp(`${P}${path}$`), methods: [method], admin: method === "POST", project: true, handle };
+}
+
+function own(path: string, handle: (ctx: PageContext) => Promise<Response>): Page {
+  // The operator's own account: any role may change it.
+  return { path: new RegExp(`${path}$`), methods: ["POST"], admin: false, project: false, handle };
+}
+
+/** The pages, matched in order. */
+export const PAGES: readonly Page[] = [
+  get("^/projects", (ctx) => projectsPage(ctx)),
+  { path: /^\/projects$/, methods: ["POST"], admin: true, project: false, handle: createProjectPost },
+  get("^/audit", auditPage),
+  get("^/account", accountPage),
+  own("^/account/totp/start", (ctx) => totpStartPost(ctx)),
+  own("^/account/totp/confirm", totpConfirmPost),
+  own("^/account/totp/off", totpOffPost),
+  project("GET", "", overviewPage),
+  project("GET", "/secret", secretPage),
+  project("GET", "/keys", keysPage),
+  project("GET", `/keys/${ID}/revoke`, revokeKeyPage),
+  project("POST", `/keys/${ID}/revoke`, revokeKeyPost),
+  project("GET", "/intents", intentsPage),
+  project("GET", "/violations", violationsPage),
+  project("GET", "/inbox", inboxesPage),
+  project("GET", `/inbox/${ID}`, inboxPage),
+  project("POST", `/inbox/${ID}/discard`, discardPost),
+  project("GET", "/settings", (ctx) => settingsPage(ctx)),
+  project("POST", "/settings/rename", renamePost),
+  project("GET", "/settings/rotate", rotatePage),
+  project("POST", "/settings/rotate", rotatePost),
+  project("POST", "/settings/retention", retentionPost),
+  project("POST", "/settings/delete", deletePost),
+  project("GET", "/audit", auditPage),
+];

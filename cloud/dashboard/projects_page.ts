@@ -1,0 +1,109 @@
+/**
+ * Projects: the list, "Create project", and the page that shows a new
+ * sdkSecret once (after creation or rotation), which a reload no longer shows.
+ *
+ * @module
+ */
+import { html } from "hono/html";
+import { createProject } from "../projects.ts";
+import { field } from "./forms.ts";
+import { notice, time } from "./fragments.ts";
+import { csrfField, layout } from "./layout.ts";
+import { audit, type PageContext, type ProjectContext } from "./page_context.ts";
+import { htmlPage, redirect } from "./responses.ts";
+
+/** The longest project name. */
+export const MAX_PROJECT_NAME = 100;
+
+/**
+ * The list of projects and, for admins, the create form.
+ *
+ * @param ctx The request.
+ * @param problem A reason the last create was refused.
+ * @returns The page.
+ */
+export async function projectsPage(ctx: PageContext, problem?: string): Promise<Response> {
+  const projects = await ctx.storage.listProjects();
+  const rows = projects.map((p) =>
+    html`
+      <tr>
+        <td><a href="/dashboard/projects/${p.id}">${p.name}</a></td>
+        <td><code>${p.id}</code></td>
+        <td>${time(p.createdAt)}</td>
+      </tr>
+    `
+  );
+  const create = ctx.session.operator.role === "admin"
+    ? html`<h2>Create project</h2>
+${problem ? notice("error", problem) : ""}
+<form method="post" action="/dashboard/projects">
+  ${csrfField(ctx)}
+  <div class="field"><label for="name">Name</label>
+    <input id="name" name="name" required maxlength="${MAX_PROJECT_NAME}"></div>
+  <button type="submit">Create project</button>
+</form>`
+    : "";
+  const body = html`${
+    projects.length
+      ? html`
+        <table>
+          <caption class="visually-hidden">Projects</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Project id</th>
+              <th scope="col">Created</th>
+            </tr>
+          </thead>
+          <tbody>${rows}</tbody>
+        </table>
+      `
+      : html`<p>No project yet.</p>`
+  }
+${create}`;
+  return htmlPage(layout(ctx, { title: "Projects", section: "Projects", body }), ctx.secure, problem ? 400 : 200);
+}
+
+/**
+ * Creates a project and redirects to the page that shows its secret once.
+ *
+ * @param ctx The request.
+ * @returns The redirect, or the list with the reason.
+ */
+export async function createProjectPost(ctx: PageContext): Promise<Response> {
+  const name = field(ctx.form, "name");
+  if (name.length === 0 || name.length > MAX_PROJECT_NAME) {
+    return projectsPage(ctx, `The name must have 1 to ${MAX_PROJECT_NAME} characters.`);
+  }
+  const { project, sdkSecret } = await createProject(ctx.storage, name);
+  await audit(ctx, project.id, "project.create", project.id, { name });
+  const reveal = ctx.reveals.put({ projectId: project.id, sdkSecret }, ctx.now);
+  return redirect(`/dashboard/projects/${project.id}/secret?reveal=${reveal}`, ctx.secure);
+}
+
+/**
+ * The new sdkSecret of a project, shown once.
+ *
+ * @param ctx The request (its `reveal` query parameter).
+ * @returns The page: the secret the first time, a notice after.
+ */
+export function secretPage(ctx: ProjectContext): Promise<Response> {
+  const reveal = ctx.reveals.take(ctx.url.searchParams.get("reveal") ?? "", ctx.project.id, ctx.now);
+  const body = reveal
+    ? html`
+      ${notice("notice", "Copy the sdkSecret now: it will not be shown again. Only its hash is stored.")}
+      <dl>
+        <dt>projectId</dt>
+        <dd><code>${ctx.project.id}</code></dd>
+        <dt>sdkSecret</dt>
+        <dd><code id="sdk-secret">${reveal.sdkSecret}</code></dd>
+      </dl>
+      <p><a href="/dashboard/projects/${ctx.project.id}">Go to the project</a></p>
+    `
+    : html`${notice("notice", "This secret was already shown and is not kept. Rotate the secret to get a new one.")}
+<p><a href="/dashboard/projects/${ctx.project.id}">Go to the project</a></p>`;
+  return htmlPage(
+    layout(ctx, { title: "Project secret", section: "Settings", project: ctx.project, body }),
+    ctx.secure,
+  );
+}

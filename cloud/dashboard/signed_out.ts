@@ -1,0 +1,216 @@
+/**
+ * What a signed-out visitor reaches: the sign-in form and its post, the
+ * first-run setup link, and sign-out. Their forms carry a CSRF token bound to
+ * a pre-session cookie.
+ *
+ * @module
+ */
+import { html } from "hono/html";
+import type { CloudStorage, OperatorRecord } from "../storage/cloud_storage.ts";
+import { csrfToken, trustedPost } from "./csrf.ts";
+import { csrfField, document } from "./layout.ts";
+import { messagePage, notice } from "./fragments.ts";
+import { field } from "./forms.ts";
+import { DECOY_HASH, verifyPassword } from "./passwords.ts";
+import { type Html, htmlPage, redirect } from "./responses.ts";
+import { cookie, cookiesOf, openSession, PRE_SESSION_COOKIE, SESSION_COOKIE, type SessionLimits } from "./sessions.ts";
+import type { SignInLimiter } from "./sign_in_limiter.ts";
+import { recoveryCodeHash, verifyTotp } from "./second_factor.ts";
+import { mintSecret } from "../../core/contract/secrets.ts";
+import { hashSecret } from "../../core/contract/secrets.ts";
+import { newOperator, operatorInputProblem } from "./operators.ts";
+import { recordAudit } from "./record_audit.ts";
+
+/** What the signed-out pages need. */
+export interface SignedOutDeps {
+  /** The cloud's storage. */
+  storage: CloudStorage;
+  /** Counts failed sign-ins. */
+  limiter: SignInLimiter;
+  /** Session lifetimes. */
+  limits: SessionLimits;
+}
+
+/** A signed-out request. */
+export interface Visit {
+  /** The request. */
+  req: Request;
+  /** The time, in milliseconds. */
+  now: number;
+  /** Over https. */
+  secure: boolean;
+  /** The client's address, or `null`. */
+  address: string | null;
+}
+
+/** The pre-session cookie's value, minting one (and its `Set-Cookie`) when absent. */
+function preSession(visit: Visit): { seed: string; cookies: string[] } {
+  const seed = cookiesOf(visit.req).get(PRE_SESSION_COOKIE);
+  if (seed && /^[A-Za-z0-9]{40}$/.test(seed)) return { seed, cookies: [] };
+  const fresh = mintSecret("");
+  return { seed: fresh, cookies: [cookie(PRE_SESSION_COOKIE, fresh, visit.secure)] };
+}
+
+/**
+ * The sign-in page.
+ *
+ * @param visit The request.
+ * @param problem A message to show, and its status.
+ * @returns The page.
+ */
+export async function signInPage(visit: Visit, problem?: { status: number; message: string }): Promise<Response> {
+  const { seed, cookies } = preSession(visit);
+  const body = html`<main>
+<h1>Sign in</h1>
+${problem ? notice("error", problem.message) : ""}
+<form method="post" action="/dashboard/sign-in">
+  ${csrfField({ csrf: await csrfToken(seed) })}
+  <div class="field"><label for="email">Email</label>
+    <input id="email" name="email" type="email" autocomplete="username" required></div>
+  <div class="field"><label for="password">Password</label>
+    <input id="password" name="password" type="password" autocomplete="current-password" required></div>
+  <div class="field"><label for="code">Code</label>
+    <input id="code" name="code" autocomplete="one-time-code" aria-describedby="code-hint">
+    <p id="code-hint" class="muted">Only if two-factor sign-in is on: the six digits of your app, or a recovery code.</p></div>
+  <button type="submit">Sign in</button>
+</form>
+</main>`;
+  return htmlPage(document("Sign in", body), visit.secure, problem?.status ?? 200, cookies);
+}
+
+/**
+ * Checks a sign-in post, slowing down repeated failures per address and per account.
+ *
+ * @param deps Storage, limiter and session limits.
+ * @param visit The request.
+ * @param form The posted form.
+ * @returns A redirect with the session cookie, or the form again with the reason.
+ */
+export async function signIn(deps: SignedOutDeps, visit: Visit, form: URLSearchParams): Promise<Response> {
+  if (!await trustedPost(visit.req, form, cookiesOf(visit.req).get(PRE_SESSION_COOKIE))) {
+    return signInPage(visit, { status: 403, message: "The form expired or came from another site. Try again." });
+  }
+  const email = field(form, "email").toLowerCase().slice(0, 254);
+  const keys = [`address:${visit.address ?? "unknown"}`, `account:${email}`];
+  const wait = deps.limiter.waitMs(keys, visit.now);
+  if (wait > 0) {
+    const response = await signInPage(visit, {
+      status: 429,
+      message: `Too many failed attempts. Try again in ${Math.ceil(wait / 1000)} seconds.`,
+    });
+    response.headers.set("retry-after", String(Math.ceil(wait / 1000)));
+    return response;
+  }
+  const operator = await deps.storage.findOperatorByEmail(email);
+  const password = (form.get("password") ?? "").slice(0, 1000);
+  const passwordOk = await verifyPassword(password, operator?.passwordHash ?? await DECOY_HASH);
+  if (!operator || !passwordOk || !await secondFactorOk(deps.storage, operator, field(form, "code"), visit.now)) {
+    deps.limiter.fail(keys, visit.now);
+    await record(deps.storage, visit, email, "operator.sign_in_failed", operator === null ? null : operator.id);
+    return signInPage(visit, { status: 401, message: "Wrong email, password or code." });
+  }
+  deps.limiter.clear([keys[1]]);
+  const token = await openSession(deps.storage, operator, visit.address, visit.now, deps.limits);
+  await record(deps.storage, visit, operator.email, "operator.sign_in", operator.id);
+  const maxAge = Math.floor(deps.limits.maxMs / 1000);
+  return redirect("/dashboard/projects", visit.secure, [cookie(SESSION_COOKIE, token, visit.secure, maxAge)]);
+}
+
+async function secondFactorOk(storage: CloudStorage, op: OperatorRecord, code: string, now: number): Promise<boolean> {
+  if (op.totpSecret === null) return true;
+  if (verifyTotp(op.totpSecret, code, now)) return true;
+  return code.length >= 16 && await storage.spendRecoveryCode(op.id, await recoveryCodeHash(code), iso(now));
+}
+
+/**
+ * Ends the session of a sign-out post and clears its cookie.
+ *
+ * @param storage The cloud's storage.
+ * @param visit The request.
+ * @param email The operator signing out.
+ * @param token The session token.
+ * @returns A redirect to the sign-in page.
+ */
+export async function signOut(storage: CloudStorage, visit: Visit, email: string, token: string): Promise<Response> {
+  await storage.deleteSession(await hashSecret(token));
+  await record(storage, visit, email, "operator.sign_out", null);
+  return redirect("/dashboard/sign-in", visit.secure, [cookie(SESSION_COOKIE, "", visit.secure, 0)]);
+}
+
+/**
+ * The first-run setup page of a setup link: the form that creates the first admin.
+ *
+ * @param deps Storage, limiter and session limits.
+ * @param visit The request (its `token` query parameter).
+ * @param problem A message to show.
+ * @returns The page, or a refusal when the link is used or expired.
+ */
+export async function setupPage(deps: SignedOutDeps, visit: Visit, problem?: string): Promise<Response> {
+  const token = new URL(visit.req.url).searchParams.get("token") ?? "";
+  if (!await deps.storage.setupTokenValid(await hashSecret(token), iso(visit.now))) {
+    return messagePage(410, "Setup link used or expired", setupGone, visit.secure);
+  }
+  const { seed, cookies } = preSession(visit);
+  const body: Html = html`<main>
+<h1>Create the first admin</h1>
+${problem ? notice("error", problem) : ""}
+<form method="post" action="/dashboard/setup?token=${token}">
+  ${csrfField({ csrf: await csrfToken(seed) })}
+  <div class="field"><label for="email">Email</label>
+    <input id="email" name="email" type="email" autocomplete="username" required></div>
+  <div class="field"><label for="password">Password</label>
+    <input id="password" name="password" type="password" autocomplete="new-password" minlength="12" required></div>
+  <button type="submit">Create admin</button>
+</form>
+</main>`;
+  return htmlPage(document("Set up", body), visit.secure, problem ? 400 : 200, cookies);
+}
+
+const setupGone = "This setup link was already used or has expired. Sign in, or ask for a new link: restart " +
+  "`serve` on a database without operators, or run `admin create`.";
+
+/**
+ * Creates the first admin from a setup link, once, and signs them in.
+ *
+ * @param deps Storage, limiter and session limits.
+ * @param visit The request.
+ * @param form The posted form.
+ * @returns A redirect with the session cookie, or the form again with the reason.
+ */
+export async function setUp(deps: SignedOutDeps, visit: Visit, form: URLSearchParams): Promise<Response> {
+  if (!await trustedPost(visit.req, form, cookiesOf(visit.req).get(PRE_SESSION_COOKIE))) {
+    return messagePage(
+      403,
+      "Refused",
+      "The form expired or came from another site. Open the link again.",
+      visit.secure,
+    );
+  }
+  const email = field(form, "email");
+  const password = form.get("password") ?? "";
+  const problem = operatorInputProblem(email, password);
+  if (problem) return setupPage(deps, visit, problem);
+  const operator = await newOperator(email, "admin", password, visit.now);
+  const token = new URL(visit.req.url).searchParams.get("token") ?? "";
+  if (!await deps.storage.setupFirstOperator(await hashSecret(token), operator, iso(visit.now))) {
+    return messagePage(410, "Setup link used or expired", setupGone, visit.secure);
+  }
+  await record(deps.storage, visit, operator.email, "operator.setup", operator.id);
+  const session = await openSession(deps.storage, operator, visit.address, visit.now, deps.limits);
+  const maxAge = Math.floor(deps.limits.maxMs / 1000);
+  return redirect("/dashboard/projects", visit.secure, [cookie(SESSION_COOKIE, session, visit.secure, maxAge)]);
+}
+
+function record(
+  storage: CloudStorage,
+  visit: Visit,
+  actor: string,
+  action: string,
+  target: string | null,
+): Promise<number> {
+  return recordAudit(storage, { actor, action, target, sourceAddress: visit.address, at: visit.now });
+}
+
+function iso(now: number): string {
+  return new Date(now).toISOString();
+}

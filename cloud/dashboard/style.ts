@@ -1,0 +1,53 @@
+/**
+ * The dashboard's stylesheet, served from `/dashboard/style.css` (the CSP
+ * allows no inline style). Colours meet WCAG AA contrast.
+ *
+ * @module
+ */
+
+/** The stylesheet. */
+export const STYLESHEET = `
+:root { color-scheme: light; --ink: #1b1f24; --muted: #4a5360; --line: #d0d7de; --accent: #0b5cad;
+  --bad: #a4161a; --warn: #8a5300; --ok: #1a6b2f; --bg: #f6f8fa; font-family: system-ui, sans-serif; }
+body { margin: 0; color: var(--ink); background: #fff; line-height: 1.45; }
+a { color: var(--accent); }
+header { background: var(--ink); color: #fff; padding: .5rem 1rem; display: flex; flex-wrap: wrap; gap: 1rem;
+  align-items: center; }
+header a { color: #fff; }
+header .brand { font-weight: 700; margin-right: auto; }
+header form { margin: 0; }
+nav ul { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem 1rem; margin: 0; padding: .5rem 1rem;
+  background: var(--bg); border-bottom: 1px solid var(--line); }
+nav a[aria-current="page"] { font-weight: 700; color: var(--ink); }
+main { padding: 1rem; max-width: 72rem; }
+h1 { font-size: 1.5rem; margin: .5rem 0 1rem; }
+h2 { font-size: 1.15rem; margin: 1.5rem 0 .5rem; }
+table { border-collapse: collapse; width: 100%; margin: .5rem 0 1rem; font-size: .9rem; }
+th, td { text-align: left; border-bottom: 1px solid var(--line); padding: .35rem .5rem; vertical-align: top; }
+th { background: var(--bg); }
+code, pre { font-family: ui-monospace, monospace; font-size: .85rem; }
+pre { background: var(--bg); padding: .5rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
+form.inline { display: inline; }
+form.filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; margin-bottom: 1rem; }
+label { display: block; font-weight: 600; font-size: .9rem; }
+input, select { font: inherit; padding: .3rem .4rem; border: 1px solid var(--muted); border-radius: 4px; }
+button { font: inherit; padding: .35rem .8rem; border-radius: 4px; border: 1px solid var(--accent);
+  background: var(--accent); color: #fff; cursor: pointer; }
+button.danger { background: var(--bad); border-color: var(--bad); }
+button.plain { background: transparent; color: #fff; border-color: #fff; }
+.field { margin-bottom: .75rem; }
+.notice { border-left: 4px solid var(--warn); background: #fff8e6; padding: .5rem 1rem; margin: 1rem 0; }
+.error { border-left: 4px solid var(--bad); background: #fdecec; padding: .5rem 1rem; margin: 1rem 0; }
+.success { border-left: 4px solid var(--ok); background: #eaf6ec; padding: .5rem 1rem; margin: 1rem 0; }
+.stats { display: flex; flex-wrap: wrap; gap: 1rem; padding: 0; list-style: none; }
+.stats li { border: 1px solid var(--line); border-radius: 6px; padding: .5rem 1rem; min-width: 9rem; }
+.stats strong { display: block; font-size: 1.4rem; }
+.muted { color: var(--muted); }
+.pager { display: flex; gap: 1rem; align-items: center; }
+svg.chart { max-width: 100%; height: auto; border: 1px solid var(--line); background: #fff; }
+.severe { fill: var(--bad); } .warning { fill: #b36b00; } .info { fill: var(--accent); }
+.legend { display: flex; gap: 1rem; list-style: none; padding: 0; font-size: .85rem; }
+.swatch { display: inline-block; width: .8rem; height: .8rem; margin-right: .3rem; vertical-align: middle; }
+.swatch.severe { background: var(--bad); } .swatch.warning { background: #b36b00; } .swatch.info { background: var(--accent); }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+`;

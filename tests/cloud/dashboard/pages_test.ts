@@ -1,0 +1,204 @@
+// The dashboard's pages over real data, through handle() of a real cloud on
+// libSQL: each action does what the API would, reaches the API at once, and
+// lands in the audit log.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { event, startTestCloud, type TestCloud, violation } from "../../fixtures/test_cloud.ts";
+import { type FormClient, signedIn, testAddress } from "./form_client.ts";
+
+describe("dashboard pages", () => {
+  let t: TestCloud;
+  let admin: FormClient;
+  let base: string;
+  before(async () => {
+    t = await startTestCloud({ dashboard: { clientAddress: testAddress } });
+    admin = await signedIn(t, "admin@example.com");
+    base = `/dashboard/projects/${t.project.id}`;
+  });
+  after(() => t.close());
+
+  const actions = async (action: string) => (await t.storage.listAudit({ action, limit: 10, offset: 0 })).entries;
+
+  test("create project shows the projectId and sdkSecret once, with a warning; a reload does not", async () => {
+    await admin.get("/dashboard/projects");
+    const created = await admin.post("/dashboard/projects", { name: "Shop" });
+    assert.equal(created.status, 303);
+    const shown = await admin.get(created.location!);
+    const secret = /id="sdk-secret">(svcs_[A-Za-z0-9]+)</.exec(shown.text)?.[1];
+    assert.ok(secret, "the secret is shown");
+    assert.match(shown.text, /will not be shown again/);
+    const projectId = /projects\/(prj_[0-9A-Z]+)\//.exec(created.location!)![1];
+    const reload = await admin.get(created.location!);
+    assert.doesNotMatch(reload.text, /svcs_/);
+    const res = await t.sdk("GET", "/v1/sdk/intents", { as: { id: projectId, secret } });
+    assert.equal(res.status, 200, "the shown secret works");
+    assert.equal((await actions("project.create"))[0].target, projectId);
+    assert.doesNotMatch(JSON.stringify(await t.storage.listAudit({ limit: 100, offset: 0 })), /svcs_/);
+  });
+
+  test("refuses an empty or too long project name with a clear message", async () => {
+    await admin.get("/dashboard/projects");
+    const empty = await admin.post("/dashboard/projects", { name: "  " });
+    assert.equal(empty.status, 400);
+    assert.match(empty.text, /1 to 100 characters/);
+    assert.equal((await admin.post("/dashboard/projects", { name: "x".repeat(101) })).status, 400);
+  });
+
+  test("escapes what users and apps typed: a name with markup is shown as text", async () => {
+    await admin.get("/dashboard/projects");
+    await admin.post("/dashboard/projects", { name: `<script>alert("x")</script>` });
+    const list = await admin.get("/dashboard/projects");
+    assert.doesNotMatch(list.text, /<script>alert/);
+    assert.match(list.text, /&lt;script&gt;alert\(&quot;x&quot;\)&lt;\/script&gt;/);
+  });
+
+  test("revoke: the confirmation's button is 'Revoke key', and the agent's next inbox poll gets 401", async () => {
+    const { key, id } = await t.mintKey("alice", { name: "alice's agent" });
+    assert.equal((await t.agent(key, "GET", "/v1/agent/inbox")).status, 200);
+    const keys = await admin.get(`${base}/keys?user=alice&status=active`);
+    assert.match(keys.text, /alice&#39;s agent/);
+    assert.match(keys.text, new RegExp(`${base}/keys/${id}/revoke`));
+    const confirm = await admin.get(`${base}/keys/${id}/revoke`);
+    assert.match(confirm.text, />Revoke key</);
+    const done = await admin.post(`${base}/keys/${id}/revoke`, {});
+    assert.equal(done.status, 303);
+    assert.equal((await t.agent(key, "GET", "/v1/agent/inbox")).status, 401);
+    const [entry] = await actions("key.revoke");
+    assert.deepEqual([entry.target, entry.detail.reason, entry.actor], [id, "dashboard", "admin@example.com"]);
+    const revoked = await admin.get(`${base}/keys?status=revoked`);
+    assert.match(revoked.text, /alice&#39;s agent/);
+    assert.doesNotMatch((await admin.get(`${base}/keys?status=active&user=alice`)).text, /alice&#39;s agent/);
+  });
+
+  test("rotate: the confirmation's button is 'Rotate secret', the new secret is shown once, the old one is 401", async () => {
+    const project = await t.newProject("Rotating");
+    const settings = `/dashboard/projects/${project.id}/settings`;
+    assert.match((await admin.get(`${settings}/rotate`)).text, />Rotate secret</);
+    const rotated = await admin.post(`${settings}/rotate`, {});
+    const shown = await admin.get(rotated.location!);
+    const secret = /id="sdk-secret">(svcs_[A-Za-z0-9]+)</.exec(shown.text)![1];
+    assert.equal((await t.sdk("GET", "/v1/sdk/intents", { as: project })).status, 401);
+    assert.equal((await t.sdk("GET", "/v1/sdk/intents", { as: { id: project.id, secret } })).status, 200);
+    assert.doesNotMatch((await admin.get(rotated.location!)).text, /svcs_/);
+    assert.equal((await actions("project.rotate_secret"))[0].target, project.id);
+  });
+
+  test("violations: the API's filters, order, paging and total; bad filters are explained", async () => {
+    const keyId = crypto.randomUUID();
+    for (let i = 0; i < 55; i++) {
+      const res = await t.sdk("POST", "/v1/sdk/violations", {
+        body: {
+          violation: violation({
+            apiKeyId: i < 52 ? keyId : crypto.randomUUID(),
+            severity: i % 2 ? "severe" : "info",
+            message: `m${i}`,
+            at: new Date(Date.now() - (55 - i) * 1000).toISOString(),
+          }),
+        },
+      });
+      assert.equal(res.status, 200);
+    }
+    const page1 = await admin.get(`${base}/violations?key=${keyId}`);
+    assert.match(page1.text, /<strong>52<\/strong> violations match/);
+    assert.ok(page1.text.indexOf(">m51<") < page1.text.indexOf(">m50<"), "newest first");
+    assert.match(page1.text, /Page 1 of 2/);
+    const page2 = await admin.get(`${base}/violations?key=${keyId}&page=2`);
+    assert.match(page2.text, />m0</);
+    assert.doesNotMatch(page2.text, />m51</);
+    const api = await t.sdk("GET", `/v1/sdk/violations?keyId=${keyId}&severity=severe`);
+    const severe = await admin.get(`${base}/violations?key=${keyId}&severity=severe`);
+    assert.match(severe.text, new RegExp(`<strong>${api.body.total}</strong> violations match`));
+    assert.match(severe.text, /<svg class="chart"[^>]*role="img"/);
+    const bad = await admin.get(`${base}/violations?severity=loud&since=yesterday`);
+    assert.equal(bad.status, 400);
+    assert.match(bad.text, /severity/);
+    assert.match(bad.text, /since/);
+  });
+
+  test("overview: keys, manifest, charts with text alternatives and the inbox backlog", async () => {
+    await t.sdk("POST", "/v1/events", { body: event("ov-1", "bob") });
+    const overview = await admin.get(base);
+    assert.equal(overview.status, 200);
+    assert.match(overview.text, /keys active/);
+    assert.match(overview.text, /keys revoked/);
+    assert.match(overview.text, /inbox items waiting/);
+    assert.match(overview.text, /Violations of the last 24 hours, by hour and severity/);
+    assert.match(overview.text, /Violations of the last 30 days, by day and severity/);
+    assert.match(overview.text, /<desc id="chart-24h-desc">\d+ info, \d+ warning, \d+ severe/);
+  });
+
+  test("inbox: per agentId backlog, the events, and an admin discards a stuck item", async () => {
+    await t.sdk("POST", "/v1/events", { body: event("stuck-1", "carol") });
+    await t.sdk("POST", "/v1/events", { body: event("stuck-2", "carol") });
+    const { key } = await t.mintKey("carol");
+    await t.agent(key, "GET", "/v1/agent/inbox");
+    const inboxes = await admin.get(`${base}/inbox`);
+    assert.match(inboxes.text, /<code>carol<\/code><\/a><\/td>\s*<td>2<\/td>/);
+    const inbox = await admin.get(`${base}/inbox/carol`);
+    assert.match(inbox.text, /stuck-1/);
+    const inboxId = /name="inboxId" value="(\d+)"/.exec(inbox.text)![1];
+    const discarded = await admin.post(`${base}/inbox/carol/discard`, { inboxId });
+    assert.equal(discarded.status, 303);
+    const items = (await t.agent(key, "GET", "/v1/agent/inbox")).body.items;
+    assert.deepEqual(items.map((i: { eventId: string }) => i.eventId), ["stuck-2"]);
+    assert.equal((await actions("inbox.discard"))[0].target, inboxId);
+    assert.equal((await admin.post(`${base}/inbox/carol/discard`, { inboxId })).status, 404);
+    assert.equal((await admin.post(`${base}/inbox/carol/discard`, { inboxId: "x" })).status, 400);
+  });
+
+  test("intents: the uploaded manifest and when it was uploaded", async () => {
+    const intent = {
+      name: "orders.refund",
+      title: "Refund an order",
+      requiredScopes: ["orders:write"],
+      input: { type: "object", properties: { orderId: { type: "string" } } },
+      output: { type: "object" },
+    };
+    const put = await t.sdk("PUT", "/v1/sdk/intents", { body: { intents: [intent], scopes: ["orders:write"] } });
+    assert.equal(put.status, 200);
+    const page = await admin.get(`${base}/intents`);
+    for (const text of ["orders.refund", "Refund an order", "orders:write", "orderId", "Uploaded"]) {
+      assert.match(page.text, new RegExp(text));
+    }
+  });
+
+  test("settings: rename, retention and delete behind typing the name, each in the audit log", async () => {
+    const project = await t.newProject("Doomed");
+    const settings = `/dashboard/projects/${project.id}/settings`;
+    await admin.get(settings);
+    assert.equal((await admin.post(`${settings}/rename`, { name: "Renamed" })).status, 303);
+    assert.equal((await t.storage.findProject(project.id))?.name, "Renamed");
+    assert.equal((await admin.post(`${settings}/retention`, { days: "2" })).status, 303);
+    assert.equal(await t.storage.projectRetention(project.id), 2 * 86_400_000);
+    assert.equal((await admin.post(`${settings}/retention`, { days: "-1" })).status, 400);
+    assert.equal((await admin.post(`${settings}/retention`, { days: "" })).status, 303);
+    assert.equal(await t.storage.projectRetention(project.id), null);
+    const wrong = await admin.post(`${settings}/delete`, { confirm: "Doomed" });
+    assert.equal(wrong.status, 400);
+    assert.ok(await t.storage.findProject(project.id));
+    assert.equal((await admin.post(`${settings}/delete`, { confirm: "Renamed" })).status, 303);
+    assert.equal(await t.storage.findProject(project.id), null);
+    assert.equal((await t.sdk("GET", "/v1/sdk/intents", { as: project })).status, 401);
+    for (const action of ["project.rename", "project.retention", "project.delete"]) {
+      assert.ok((await actions(action)).some((e) => e.projectId === project.id), action);
+    }
+    assert.equal((await admin.get(settings)).status, 404);
+  });
+
+  test("the audit log shows who did what, from where, with filters and paging", async () => {
+    const log = await admin.get(`${base}/audit?action=key.revoke`);
+    assert.match(log.text, /admin@example.com/);
+    assert.match(log.text, /key\.revoke/);
+    assert.match(log.text, /10\.0\.0\./);
+    assert.doesNotMatch(log.text, /project\.create/);
+    const all = await admin.get("/dashboard/audit?since=2000-01-01");
+    assert.match(all.text, /operator\.sign_in/);
+    assert.match((await admin.get("/dashboard/audit?since=nonsense")).text, /was ignored/);
+  });
+
+  test("unknown projects, keys and pages are 404 pages", async () => {
+    assert.equal((await admin.get("/dashboard/projects/prj_unknown")).status, 404);
+    assert.equal((await admin.get(`${base}/keys/nope/revoke`)).status, 404);
+    assert.equal((await admin.get("/dashboard/nowhere")).status, 404);
+  });
+});

@@ -1,0 +1,91 @@
+// Seeds a project through the cloud's own /v1 routes, as an app would: a
+// manifest, keys of two users, violations spread over 30 days, inbox events.
+export interface Seeded {
+  projectId: string;
+  secret: string;
+  agentId: string;
+  violations: number;
+  keys: { support: string; billing: string };
+}
+
+export async function seedProject(url: string, projectId: string, secret: string): Promise<Seeded> {
+  const call = async (method: string, path: string, body: unknown) => {
+    const res = await fetch(url + path, {
+      method,
+      headers: { authorization: `Bearer ${secret}`, "x-svc-project": projectId, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return res.json();
+  };
+  await call("PUT", "/v1/sdk/intents", {
+    scopes: ["orders:read", "orders:write"],
+    intents: [
+      {
+        name: "orders.refund",
+        title: "Refund an order",
+        requiredScopes: ["orders:write"],
+        input: { type: "object", properties: { orderId: { type: "string" } }, required: ["orderId"] },
+        output: { type: "object", properties: { refunded: { type: "boolean" } } },
+      },
+      {
+        name: "orders.list",
+        title: "List orders",
+        requiredScopes: ["orders:read"],
+        input: { type: "object" },
+        output: { type: "object" },
+      },
+    ],
+  });
+  const support = await call("POST", "/v1/sdk/keys", { userId: "alice", name: "support-bot", scopes: ["orders:read"] });
+  const billing = await call("POST", "/v1/sdk/keys", {
+    userId: "bob",
+    name: "billing-agent",
+    scopes: ["orders:read", "orders:write"],
+  });
+  const old = await call("POST", "/v1/sdk/keys", { userId: "bob", name: "old-script", scopes: [] });
+  await fetch(`${url}/v1/sdk/keys/${old.id}?userId=bob`, {
+    method: "DELETE",
+    headers: { authorization: `Bearer ${secret}`, "x-svc-project": projectId },
+  });
+  const kinds = [
+    ["FORBIDDEN_SCOPE", "warning"],
+    ["UNKNOWN_INTENT", "info"],
+    ["REVOKED_KEY", "severe"],
+    ["INTENT_VALIDATION_ERROR", "info"],
+  ] as const;
+  const now = Date.now();
+  let violations = 0;
+  // Deterministic spread: more in the last day, some over 30 days.
+  for (let i = 0; i < 90; i++) {
+    const [kind, severity] = kinds[(i * 7) % kinds.length];
+    const ago = i < 60 ? (i * 23 % 24) * 3_600_000 + i * 1000 : ((i - 60) % 30) * 86_400_000 + 3_600_000;
+    await call("POST", "/v1/sdk/violations", {
+      violation: {
+        apiKeyId: i % 3 ? support.id : billing.id,
+        userId: i % 3 ? "alice" : "bob",
+        intent: "orders.refund",
+        kind,
+        severity,
+        message: `${kind.toLowerCase().replaceAll("_", " ")} on orders.refund`,
+        at: new Date(now - ago).toISOString(),
+      },
+    });
+    violations++;
+  }
+  for (let i = 0; i < 3; i++) {
+    await call("POST", "/v1/events", {
+      eventId: `evt_${i}`,
+      type: "order.paid",
+      agentId: support.agentId,
+      payload: { orderId: `ord_${100 + i}`, amount: 1999 + i },
+    });
+  }
+  return {
+    projectId,
+    secret,
+    agentId: support.agentId,
+    violations,
+    keys: { support: support.key, billing: billing.key },
+  };
+}
