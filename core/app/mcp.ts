@@ -122,6 +122,7 @@ export function mcpRoute(): Route<AppSide> {
     responses: {
       200: z.union([jsonRpcMessage, z.array(jsonRpcMessage)]).describe("The JSON-RPC response (or batch of them)"),
       202: null,
+      406: jsonRpcMessage.describe("A JSON-RPC error: the client must accept application/json and text/event-stream"),
     },
     run: serve,
   });
