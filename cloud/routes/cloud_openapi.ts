@@ -35,6 +35,7 @@ export function cloudOpenApiDocument(routes: readonly Route<CloudSide>[]): JsonS
     info: {
       title: "Agent access cloud (/v1)",
       version: PACKAGE_VERSION,
+      license: { name: "MIT", identifier: "MIT" },
       description: `The self-hostable cloud of ${PACKAGE_NAME}: intent manifests, violation reports, agent keys, ` +
         "events and agent inboxes, per project.",
     },
@@ -51,6 +52,7 @@ export function cloudOpenApiDocument(routes: readonly Route<CloudSide>[]): JsonS
  * @returns `GET /v1/openapi.json`, its document built once on first request.
  */
 export function openApiRoute(routes: readonly Route<CloudSide>[]): Route<CloudSide> {
+  const others = [...routes]; // the table may gain this route afterwards
   let text: string | undefined;
   const route: Route<CloudSide> = defineRoute({
     name: "openApi",
@@ -60,7 +62,7 @@ export function openApiRoute(routes: readonly Route<CloudSide>[]): Route<CloudSi
     summary: "This OpenAPI 3.1 document",
     responses: { 200: z.record(z.string(), z.unknown()).describe("An OpenAPI 3.1 document") },
     run() {
-      text ??= JSON.stringify(cloudOpenApiDocument([...routes, route]));
+      text ??= JSON.stringify(cloudOpenApiDocument([...others, route]));
       return Promise.resolve(new Response(text, { headers: { "content-type": "application/json" } }));
     },
   });

@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "zod";
+import { errorEnvelopeSchema } from "../../core/contract/error_envelope.ts";
 import { SvcError } from "../../core/contract/errors.ts";
 import { agentIdTaken, checkAgentId, mintAgentKey, mintKeyBody, publicKey } from "../../core/contract/agent_keys.ts";
 import {
@@ -114,7 +115,7 @@ export const keyRoutes = [
     limit: "projectWrites",
     summary: "Revoke a key",
     params: anyKeyId,
-    responses: { 200: revokedKeySchema },
+    responses: { 200: revokedKeySchema, 404: errorEnvelopeSchema },
     async run({ caller, params }, { storage }) {
       const revokedAt = await storage.revokeKey(caller.projectId, params.id, new Date().toISOString());
       if (revokedAt === null) throw new SvcError("NOT_FOUND", "No such key");
@@ -130,7 +131,7 @@ export const keyRoutes = [
     summary: "Mirror a hybrid app's key record (idempotent; a revoked record never becomes active again)",
     params: z.object({ id: z.uuid() }),
     body: mirrorKeyBody,
-    responses: { 200: okSchema },
+    responses: { 200: okSchema, 404: errorEnvelopeSchema },
     async run({ caller, body, params }, { storage }) {
       // The same agentId rules as minting: the user's own id, an agt_<uuid>, or the shared inbox.
       checkAgentId(body.userId, body.agentId, true);

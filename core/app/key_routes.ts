@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "zod";
+import { errorEnvelopeSchema } from "../contract/error_envelope.ts";
 import { SvcError } from "../contract/errors.ts";
 import { mintKeyBody } from "../contract/agent_keys.ts";
 import { keyListSchema, mintedKeySchema, revokedKeySchema } from "../contract/key_responses.ts";
@@ -47,7 +48,7 @@ export const keyRoutes = [
     summary: "Revoke one of the signed-in user's agent keys",
     // Any id that is not one of the user's keys, UUID or not, is simply not found.
     params: z.object({ id: z.string().min(1).max(200) }),
-    responses: { 200: revokedKeySchema },
+    responses: { 200: revokedKeySchema, 404: errorEnvelopeSchema },
     async run({ caller: user, params }, { keys }) {
       const revoked = await keys.revoke(user, params.id);
       if (revoked === null) throw new SvcError("NOT_FOUND", "No such key");

@@ -9,10 +9,13 @@
  */
 import { z } from "zod";
 import { isSvcError } from "../contract/errors.ts";
+import { redactSecrets } from "../contract/secrets.ts";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "../contract/version.ts";
+import { json } from "../http/json.ts";
 import type { Route } from "../http/route.ts";
 import { type AppDeps, type AppSide, defineRoute } from "./app_side.ts";
 import type { VerifiedKey } from "./key_service.ts";
+import { checkToolCalls, INVALID_PARAMS } from "./mcp_calls.ts";
 import { intentTool, type McpTool, toolError, toolResult } from "./mcp_tools.ts";
 
 type Sdk = Awaited<ReturnType<typeof importSdk>>;
@@ -29,13 +32,23 @@ async function importSdk() {
     Transport: transport.WebStandardStreamableHTTPServerTransport,
     ListTools: types.ListToolsRequestSchema,
     CallTool: types.CallToolRequestSchema,
-    McpError: types.McpError,
-    InvalidParams: types.ErrorCode.InvalidParams,
   };
 }
 
-/** A JSON-RPC 2.0 message of MCP; the MCP SDK validates it. */
-const jsonRpc = z.record(z.string(), z.unknown()).describe("A JSON-RPC 2.0 message of MCP");
+/** A JSON-RPC 2.0 message of MCP; the MCP SDK validates it, after `checkToolCalls`. */
+const jsonRpcMessage = z.record(z.string(), z.unknown()).describe("A JSON-RPC 2.0 message of MCP");
+
+/** The body: one message or a batch. */
+const jsonRpcBody = z.union([jsonRpcMessage, z.array(jsonRpcMessage).min(1)]);
+
+/** A JSON-RPC error raised in a handler: the SDK sends its code and message as they are, with no prefix. */
+class JsonRpcError extends Error {
+  readonly code: number;
+  constructor(code: number, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
 
 /**
  * The MCP route.
@@ -50,12 +63,12 @@ export function mcpRoute(): Route<AppSide> {
     return tool;
   };
 
-  async function serve(req: Request, key: VerifiedKey, { runner, bodyLimit, log }: AppDeps): Promise<Response> {
-    const { Server, Transport, ListTools, CallTool, McpError, InvalidParams } =
-      await (sdk ??= importSdk().catch((e) => {
-        sdk = undefined;
-        throw e;
-      }));
+  async function transport(req: Request, body: unknown, key: VerifiedKey, deps: AppDeps): Promise<Response> {
+    const { runner, bodyLimit, log } = deps;
+    const { Server, Transport, ListTools, CallTool } = await (sdk ??= importSdk().catch((e) => {
+      sdk = undefined;
+      throw e;
+    }));
     const server = new Server({ name: PACKAGE_NAME, version: PACKAGE_VERSION }, {
       capabilities: { tools: { listChanged: false } },
     });
@@ -67,17 +80,36 @@ export function mcpRoute(): Route<AppSide> {
         return toolResult(await runner.run(key, params.name, params.arguments));
       } catch (error) {
         // An unknown tool is a protocol error in MCP; every other refusal is a tool error the model can read.
-        if (isSvcError(error) && error.code === "UNKNOWN_INTENT") throw new McpError(InvalidParams, error.message);
+        if (isSvcError(error) && error.code === "UNKNOWN_INTENT") {
+          throw new JsonRpcError(INVALID_PARAMS, redactSecrets(error.message));
+        }
         return toolError(error, log);
       }
     });
-    const transport = new Transport({ enableJsonResponse: true, maxRequestBodySize: bodyLimit });
-    await server.connect(transport);
+    const mcp = new Transport({ enableJsonResponse: true, maxRequestBodySize: bodyLimit });
+    await server.connect(mcp);
     try {
-      return await transport.handleRequest(req);
+      return await mcp.handleRequest(req, { parsedBody: body });
     } finally {
       await server.close();
     }
+  }
+
+  /** Checks every call, takes a token per call beyond the first, and answers the refused calls beside the rest. */
+  async function serve(
+    { req, caller, body, takeToken }: { req: Request; caller: VerifiedKey; body: unknown; takeToken(): void },
+    deps: AppDeps,
+  ): Promise<Response> {
+    const batch = Array.isArray(body);
+    const { calls, passed, refused } = checkToolCalls(batch ? body : [body as Record<string, unknown>]);
+    for (let call = 1; call < calls; call++) takeToken();
+    if (refused.length === 0) return await transport(req, body, caller, deps);
+    if (passed.length === 0) return json(batch ? refused : refused[0]);
+    const answered = await transport(req, passed, caller, deps);
+    if (answered.status === 202) return json(refused);
+    if (answered.status !== 200) return answered;
+    const answers = await answered.json() as unknown;
+    return json([...(Array.isArray(answers) ? answers : [answers]), ...refused]);
   }
 
   return defineRoute({
@@ -86,10 +118,12 @@ export function mcpRoute(): Route<AppSide> {
     auth: "agent",
     limit: "perKey",
     summary: "Model Context Protocol (Streamable HTTP, JSON-RPC): tools/list and tools/call over this key's intents",
+    body: jsonRpcBody,
     responses: {
-      200: jsonRpc.describe("The JSON-RPC response"),
+      200: z.union([jsonRpcMessage, z.array(jsonRpcMessage)]).describe("The JSON-RPC response (or batch of them)"),
       202: null,
+      406: jsonRpcMessage.describe("A JSON-RPC error: the client must accept application/json and text/event-stream"),
     },
-    run: ({ req, caller }, deps) => serve(req, caller, deps),
+    run: serve,
   });
 }

@@ -23,6 +23,8 @@ export interface SvcOpenApiOptions {
   intents: ReadonlyMap<string, CompiledIntent>;
   /** Whether `onAgentIntent` may take intents outside the registry. */
   acceptsOtherIntents: boolean;
+  /** The scopes the app supports: the `enum` of a new key's `scopes`. */
+  scopes: readonly string[];
 }
 
 /** How `/svc` callers authenticate, as OpenAPI security schemes. */
@@ -48,6 +50,7 @@ const SECURITY: Record<string, Record<string, JsonSchema>> = {
  * @returns `GET /svc/openapi.json`, its document built once on first request.
  */
 export function svcOpenApiRoute(routes: readonly Route<AppSide>[]): Route<AppSide> {
+  const others = [...routes]; // the table may gain this route afterwards
   let text: string | undefined;
   const route: Route<AppSide> = defineRoute({
     method: "GET",
@@ -55,8 +58,8 @@ export function svcOpenApiRoute(routes: readonly Route<AppSide>[]): Route<AppSid
     auth: "none",
     summary: "This OpenAPI 3.1 document",
     responses: { 200: z.record(z.string(), z.unknown()).describe("An OpenAPI 3.1 document") },
-    run(_input, { intents, acceptsOtherIntents }) {
-      text ??= JSON.stringify(svcOpenApiDocument({ routes: [...routes, route], intents, acceptsOtherIntents }));
+    run(_input, { intents, acceptsOtherIntents, scopes }) {
+      text ??= JSON.stringify(svcOpenApiDocument({ routes: [...others, route], intents, acceptsOtherIntents, scopes }));
       return Promise.resolve(new Response(text, { headers: { "content-type": "application/json" } }));
     },
   });
@@ -74,25 +77,30 @@ export function svcOpenApiDocument(options: SvcOpenApiOptions): JsonSchema {
     info: {
       title: "Agent access (/svc)",
       version: PACKAGE_VERSION,
+      license: { name: "MIT", identifier: "MIT" },
       description: `Routes served by ${PACKAGE_NAME}: signed-in users mint, list and revoke agent keys; agents ` +
         "list and run the app's intents (key, then scopes, then payload schema, then handler), directly or over MCP.",
     },
     servers: [{ url: "/", description: "The app that serves these routes" }],
-    routes: options.routes,
+    routes: options.routes.map((route) => withScopeEnum(route, options.scopes)),
     security: SECURITY,
     extend: (components) => ({
       ...runOperation(options, components),
       "POST /svc/mcp": {
         description: "Model Context Protocol, Streamable HTTP transport, stateless, JSON responses. " +
-          "`tools/list` lists the intents this key may run; `tools/call` runs one like `POST /svc/agent/run`.",
+          "`tools/list` lists the intents this key may run; `tools/call` runs one like `POST /svc/agent/run` " +
+          "(the same checks, a rate-limit token per call); malformed calls are answered `-32602`.",
         externalDocs: { url: "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports" },
-        requestBody: {
-          required: true,
-          content: { "application/json": { schema: { description: "A JSON-RPC 2.0 message of MCP" } } },
-        },
       },
     }),
   });
+}
+
+/** `POST /svc/keys` with the app's scopes as the `enum` of `scopes` (the route checks them against `deps.scopes`). */
+function withScopeEnum(route: Route<AppSide>, scopes: readonly string[]): Route<AppSide> {
+  if (route.method !== "POST" || route.path !== "/svc/keys" || !(route.body instanceof z.ZodObject)) return route;
+  const scope = scopes.length ? z.enum(scopes as [string, ...string[]]) : z.never();
+  return { ...route, body: route.body.extend({ scopes: z.array(scope).max(100) }) };
 }
 
 /** `POST /svc/agent/run` per intent: the body's `intent` names it, `payload` and `result` are its schemas. */

@@ -62,10 +62,12 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
       if (deps === undefined) await ready;
       const services = deps as S["deps"];
       const caller = await authenticate[route.auth](req, services);
-      if (route.limit !== undefined) limits[route.limit]?.(caller, services);
+      const takeToken = () => route.limit === undefined ? undefined : limits[route.limit]?.(caller, services);
+      takeToken();
       const input: RouteInput = {
         req,
         caller,
+        takeToken,
         params: route.params ? parseOrThrow(route.params, params) : params,
         query: route.query ? parseOrThrow(route.query, queryOf(req.url)) : undefined,
         body: route.body ? parseOrThrow(route.body, await readJson(req, bodyLimit)) : undefined,

@@ -15,8 +15,8 @@ import type { RouteDescription } from "./route.ts";
 
 /** What to document. */
 export interface OpenApiOptions {
-  /** `info`: title, version and description. */
-  info: { title: string; version: string; description?: string };
+  /** `info`: title, version, description and license. */
+  info: { title: string; version: string; description?: string; license?: { name: string; identifier?: string } };
   /** Where the API is served. */
   servers: { url: string; description?: string }[];
   /** The route table. */
@@ -58,22 +58,21 @@ export function openApiDocument(options: OpenApiOptions): JsonSchema {
     Object.assign(op, extra, { responses: { ...op.responses as object, ...extra.responses as object } });
   }
   const securitySchemes = Object.assign({}, ...Object.values(options.security));
+  const responses = {
+    Error: {
+      description: "The error envelope: `{ ok: false, error: { code, message, details? } }`",
+      content: { "application/json": { schema: error } },
+    },
+  };
+  components.prune([paths, responses]);
+  standardFormatsOnly([paths, components.schemas]);
   return {
     openapi: "3.1.0",
     info: options.info,
     servers: options.servers,
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
     paths,
-    components: {
-      schemas: components.schemas,
-      responses: {
-        Error: {
-          description: "The error envelope: `{ ok: false, error: { code, message, details? } }`",
-          content: { "application/json": { schema: error } },
-        },
-      },
-      securitySchemes,
-    },
+    components: { schemas: components.schemas, responses, securitySchemes },
   };
 }
 
@@ -98,9 +97,9 @@ function operation(
   // The errors that follow from the route's shape; a route lists its own (such as 403) in `responses`.
   if (route.body || route.query || parameters.length) responses["400"] ??= ERROR_RESPONSE;
   if (secured) responses["401"] ??= ERROR_RESPONSE;
-  if (route.path.includes("/:")) responses["404"] ??= ERROR_RESPONSE;
   if (route.body) responses["413"] ??= ERROR_RESPONSE;
   if (route.limit) responses["429"] ??= ERROR_RESPONSE;
+  responses["503"] ??= ERROR_RESPONSE; // STORAGE_UNAVAILABLE, or CLOUD_UNAVAILABLE for a key checked at the cloud
   responses.default = ERROR_RESPONSE;
   const op: JsonSchema = {
     operationId: id,
@@ -119,7 +118,31 @@ function operation(
   return op;
 }
 
-/** `/svc/keys/:id` → `/svc/keys/{id}`. */
+/**
+ * The `format`s of JSON Schema 2020-12 and of the OpenAPI 3.1 data types; zod
+ * also writes its own (`starts_with`, `cuid`…), which tools do not know, and
+ * whose `pattern` says the same.
+ */
+const STANDARD_FORMATS = new Set([
+  ..."date-time date time duration email idn-email hostname idn-hostname ipv4 ipv6 uri uri-reference".split(" "),
+  ..."iri iri-reference uuid uri-template json-pointer relative-json-pointer regex".split(" "),
+  ..."int32 int64 float double password byte binary".split(" "),
+]);
+
+/** Removes every non-standard string `format` from schemas, in place. */
+function standardFormatsOnly(node: unknown): void {
+  if (typeof node !== "object" || node === null) return;
+  const record = node as Record<string, unknown>;
+  if (typeof record.format === "string" && !STANDARD_FORMATS.has(record.format)) delete record.format;
+  for (const value of Object.values(record)) standardFormatsOnly(value);
+}
+
+/**
+ * Turns a route path into an OpenAPI path.
+ *
+ * @param path A route path, such as `/svc/keys/:id`.
+ * @returns The OpenAPI path, such as `/svc/keys/{id}`.
+ */
 export function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
 }

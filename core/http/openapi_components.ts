@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { JsonSchema } from "../app/intents.ts";
+import type { JsonSchema } from "../contract/json_schema.ts";
 
 /** A `$ref` to a named schema. */
 export type SchemaRef = { $ref: string };
@@ -17,6 +17,8 @@ export interface SchemaComponents {
   add(name: string, schema: JsonSchema): SchemaRef;
   /** Everything added so far. */
   readonly schemas: Record<string, JsonSchema>;
+  /** Removes every schema that `roots` do not reach, directly or through other schemas. */
+  prune(roots: unknown): void;
 }
 
 /** Keywords whose value maps names to schemas, rather than being a schema. */
@@ -64,7 +66,29 @@ export function schemaComponents(): SchemaComponents {
     return ref(name);
   }
 
-  return { add, schemas };
+  function prune(roots: unknown): void {
+    const reached = new Set<string>();
+    const pending = [...refsIn(roots)];
+    for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+      if (reached.has(name) || !(name in schemas)) continue;
+      reached.add(name);
+      pending.push(...refsIn(schemas[name]));
+    }
+    for (const name of Object.keys(schemas)) if (!reached.has(name)) delete schemas[name];
+  }
+
+  return { add, schemas, prune };
+}
+
+const SCHEMA_REF = "#/components/schemas/";
+
+/** The names of the schemas a value refers to (`$ref`s into `components.schemas`). */
+function refsIn(node: unknown): string[] {
+  if (Array.isArray(node)) return node.flatMap(refsIn);
+  if (typeof node !== "object" || node === null) return [];
+  return Object.entries(node).flatMap(([k, v]) =>
+    k === "$ref" && typeof v === "string" && v.startsWith(SCHEMA_REF) ? [v.slice(SCHEMA_REF.length)] : refsIn(v)
+  );
 }
 
 function decodePointer(token: string): string {

@@ -43,6 +43,12 @@ export interface RouteInput<C = unknown, B = unknown, Q = unknown, P = unknown> 
   query: Q;
   /** The validated path parameters (the raw strings without a params schema). */
   params: P;
+  /**
+   * Takes one more token of the route's rate limit, for a request that carries
+   * several calls (an MCP batch); throws `RATE_LIMITED` when none is left. The
+   * dispatcher has already taken the request's own token.
+   */
+  takeToken(): void;
 }
 
 /** A route of side `S`, with its input types erased so that routes fit in one table. */

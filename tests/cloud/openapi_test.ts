@@ -37,3 +37,21 @@ test("GET /v1/openapi.json is valid OpenAPI 3.1 with the SDK routes needing the 
   assert.equal(result.valid, true, JSON.stringify(result.errors));
   assert.doesNotThrow(() => validator.resolveRefs());
 });
+
+test("GET /v1/openapi.json types query numbers as integers with ranges, timestamps as date-time, and both event answers", async () => {
+  const doc = await served() as Doc & {
+    servers: unknown[];
+    paths: Record<string, Record<string, { parameters?: { name: string; schema: Record<string, unknown> }[] }>>;
+    components: { schemas: Record<string, unknown> };
+  };
+  const query = Object.fromEntries(doc.paths["/v1/agent/inbox"].get.parameters!.map((p) => [p.name, p.schema]));
+  assert.deepEqual([query.cursor.type, query.cursor.minimum], ["integer", 0]);
+  assert.deepEqual([query.limit.type, query.limit.minimum], ["integer", 1]);
+  assert.deepEqual([query.wait.minimum, query.wait.maximum], [0, 20]);
+  const responses = (doc.paths["/v1/events"].post as { responses: Record<string, unknown> }).responses;
+  assert.ok(responses["200"] && responses["202"], "the duplicate 200 and the 202");
+  const text = JSON.stringify(doc);
+  assert.doesNotMatch(text, /"format":"(starts_with|ends_with|includes|cuid|ulid)"/);
+  assert.match(JSON.stringify(doc.components.schemas["listKeys.200"]), /"createdAt":\{[^}]*"format":"date-time"/);
+  assert.ok(doc.servers.length > 0);
+});

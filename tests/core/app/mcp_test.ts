@@ -179,3 +179,18 @@ test("an intent whose input is not a plain object schema still gets an object in
   assert.equal(tool.outputSchema, undefined);
   assert.equal(tool.description, "U");
 });
+
+test("an unknown tool's error reaches the client with one MCP prefix and no secret echoed", async () => {
+  await withClient(["notes:write"], async ({ client }) => {
+    const secret = `svc_live_${"A1b2".repeat(10)}`;
+    await assert.rejects(client.callTool({ name: secret, arguments: {} }), (e: Error & { code?: number }) => {
+      assert.equal(e.code, -32602);
+      assert.match(e.message, /^MCP error -32602: Unknown intent "svc_live_…"$/);
+      assert.ok(!e.message.includes(secret));
+      return true;
+    });
+    await assert.rejects(client.callTool({ name: "nope", arguments: {} }), {
+      message: 'MCP error -32602: Unknown intent "nope"',
+    });
+  });
+});

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import type { AppSide } from "../../../core/app/app_side.ts";
-import { openApiDocument, openApiPath } from "../../../core/http/openapi.ts";
+import { openApiDocument, type OpenApiOptions, openApiPath } from "../../../core/http/openapi.ts";
 import type { Route } from "../../../core/http/route.ts";
 import { svcRoutes } from "../../../core/app/svc_routes.ts";
 import { asAgent, asUser, intents, mint, notesSvc, run } from "../../fixtures/notes_svc.ts";
@@ -170,4 +170,43 @@ test("the generator documents any route table: query, path and status, several s
   const result = await validator.validate(doc as unknown as Record<string, unknown>);
   assert.equal(result.valid, true, JSON.stringify(result.errors));
   assert.doesNotThrow(() => validator.resolveRefs());
+});
+
+test("POST /svc/keys documents the app's scopes as an enum, and the document has servers and a license", async () => {
+  const doc = await documentOf() as Doc & { servers: unknown[]; info: { license: { identifier: string } } };
+  const body = doc.components.schemas as Record<string, { properties?: { scopes?: { items: { enum: string[] } } } }>;
+  const ref = (doc.paths["/svc/keys"].post.requestBody as { content: Record<string, { schema: { $ref: string } }> })
+    .content["application/json"].schema.$ref.replace("#/components/schemas/", "");
+  assert.deepEqual(body[ref].properties?.scopes?.items.enum, ["notes:read", "notes:write", "admin"]);
+  assert.ok(doc.servers.length > 0);
+  assert.equal(doc.info.license.identifier, "MIT");
+});
+
+test("the generator keeps only the components a path reaches and only standard formats", () => {
+  const base: OpenApiOptions = {
+    info: { title: "t", version: "1" },
+    servers: [{ url: "http://127.0.0.1" }],
+    security: { none: {} },
+    routes: [{
+      method: "POST",
+      path: "/v1/things",
+      auth: "none",
+      summary: "Make one",
+      body: z.object({ key: z.string().startsWith("svc_live_"), at: z.iso.datetime(), id: z.cuid() }),
+      responses: { 201: z.object({ ok: z.literal(true) }) },
+    }],
+  };
+  const replaced = openApiDocument({
+    ...base,
+    extend: (components) => {
+      const replacement = components.add("Replacement", { type: "object" });
+      return { "POST /v1/things": { requestBody: { content: { "application/json": { schema: replacement } } } } };
+    },
+  }) as unknown as Doc;
+  const names = Object.keys(replaced.components.schemas as object).sort();
+  assert.deepEqual(names, ["Error", "Replacement", "post_v1_things.201"], "the replaced body is gone");
+  const generated = JSON.stringify(openApiDocument(base));
+  const formats = [...generated.matchAll(/"format":"([^"]+)"/g)].map((m) => m[1]);
+  assert.deepEqual(formats, ["date-time"], "starts_with and cuid are dropped; their patterns stay");
+  assert.match(generated, /\^svc_live_/);
 });

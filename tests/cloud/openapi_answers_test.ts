@@ -1,0 +1,144 @@
+// Every /v1 route driven for real (its successes and its main errors), each
+// answer checked with Ajv against the document GET /v1/openapi.json serves:
+// the status must be documented for the operation and the body must match it.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { cloudRoutes } from "../../cloud/routes/cloud_routes.ts";
+import { type AnswerChecker, answerChecker, expectedStatuses } from "../fixtures/openapi_answers.ts";
+import { ROUTES, setThrowawayKeyId } from "../fixtures/route_samples.ts";
+import { type Answer, event, type Project, startTestCloud, type TestCloud } from "../fixtures/test_cloud.ts";
+
+const BODY_LIMIT = 64_000;
+
+let t: TestCloud;
+let limited: TestCloud;
+let checker: AnswerChecker;
+let agentKey: string;
+
+before(async () => {
+  t = await startTestCloud({ bodyLimit: BODY_LIMIT });
+  limited = await startTestCloud({ bodyLimit: BODY_LIMIT, rateLimit: { perProject: { limit: 2, windowMs: 60_000 } } });
+  checker = answerChecker((await t.raw("GET", "/v1/openapi.json")).body);
+  agentKey = (await t.mintKey("bob")).key;
+});
+after(async () => {
+  await t.close();
+  await limited.close();
+});
+
+/** Sends a request to a route of `cloud` with the credential its auth wants (or none), and checks the answer. */
+async function send(
+  cloud: TestCloud,
+  route: string,
+  request: { path: string; body?: unknown; headers?: Record<string, string> },
+  options: { credential?: boolean; as?: Project; key?: string } = {},
+): Promise<Answer> {
+  const [method, pattern] = route.split(" ");
+  const path = request.path.startsWith("/") ? request.path : pattern + request.path;
+  const auth = options.credential === false ? "none" : ROUTES[route].auth;
+  const call = { body: request.body, headers: request.headers, as: options.as };
+  const answer = auth === "sdk"
+    ? await cloud.sdk(method, path, call)
+    : auth === "agent"
+    ? await cloud.agent(options.key ?? agentKey, method, path, call)
+    : await cloud.raw(method, path, call);
+  checker.check(method, pattern, answer.status, answer.body);
+  return answer;
+}
+
+const sample = (route: string) => ROUTES[route].request();
+
+test("every /v1 route's success answer matches the document", async () => {
+  setThrowawayKeyId((await t.mintKey("erin")).id);
+  const fresh = await t.newProject("fresh");
+  const before = await send(t, "GET /v1/sdk/intents", sample("GET /v1/sdk/intents"), { as: fresh });
+  assert.equal(before.body.updatedAt, null, "before the first upload");
+  const manifest = {
+    name: "orders.list",
+    title: "List orders",
+    requiredScopes: ["orders:read"],
+    input: { type: "object" },
+    output: { type: "object", properties: { orders: { type: "array" } } },
+  };
+  await send(t, "PUT /v1/sdk/intents", { path: "", body: { intents: [manifest], scopes: ["orders:read"] } });
+  await t.sdk("POST", "/v1/events", { body: event("seen", "bob") });
+  for (const route of cloudRoutes) {
+    const id = `${route.method} ${route.path}`;
+    const answer = await send(t, id, sample(id));
+    assert.equal(answer.status, ROUTES[id].status, `${id}: ${JSON.stringify(answer.body)}`);
+  }
+});
+
+test("the other successes match too: a duplicate event, a batch, an invalid key, a page with items", async () => {
+  const single = event("dup-1", "bob");
+  assert.equal((await send(t, "POST /v1/events", { path: "", body: single })).status, 202);
+  const again = await send(t, "POST /v1/events", { path: "", body: single });
+  assert.deepEqual([again.status, again.body.duplicate], [200, true]);
+  const batch = { events: [event("dup-2", "bob"), event("dup-3", "bob")] };
+  assert.equal((await send(t, "POST /v1/events", { path: "", body: batch })).status, 202);
+  assert.equal((await send(t, "POST /v1/events", { path: "", body: batch })).status, 200);
+  const page = await send(t, "GET /v1/agent/inbox", { path: "?cursor=0&limit=10" });
+  assert.ok(page.body.items.length >= 3);
+  const tooling = await send(t, "GET /v1/agents/:agentId/inbox", { path: "/v1/agents/bob/inbox?limit=2" });
+  assert.equal(tooling.body.items.length, 2);
+  const verified = await send(t, "POST /v1/sdk/keys/verify", { path: "", body: { key: agentKey } });
+  assert.equal(verified.body.valid, true);
+  await send(t, "GET /v1/sdk/violations", { path: "?since=2020-01-01&limit=200&offset=0" });
+});
+
+test("not-found answers match the document: another project's key, revoked or mirrored", async () => {
+  const other = await t.newProject("other");
+  const { id } = await t.mintKey("frank", {}, other);
+  assert.equal((await send(t, "DELETE /v1/sdk/keys/:id", { path: `/v1/sdk/keys/${id}` })).status, 404);
+  const mirror = { ...sample("PUT /v1/sdk/keys/:id"), path: `/v1/sdk/keys/${id}` };
+  assert.equal((await send(t, "PUT /v1/sdk/keys/:id", mirror)).status, 404);
+});
+
+/** A request of the right shape but wrong values, per route that takes input. */
+const BAD_INPUT: Record<string, { path: string; body?: unknown }> = {
+  "PUT /v1/sdk/intents": { path: "", body: { intents: "none" } },
+  "POST /v1/sdk/violations": { path: "", body: { violation: { severity: "loud" } } },
+  "GET /v1/sdk/violations": { path: "?limit=ten" },
+  "POST /v1/events": { path: "", body: { eventId: "", type: "t", agentId: "bob", payload: [] } },
+  "GET /v1/agent/inbox": { path: "?cursor=-1" },
+  "POST /v1/agent/ack": { path: "", body: { inboxIds: [] } },
+  "GET /v1/agents/:agentId/inbox": { path: "/v1/agents/bob/inbox?wait=99" },
+  "POST /v1/agents/:agentId/ack": { path: "/v1/agents/bob/ack", body: { inboxIds: [0.5] } },
+  "POST /v1/sdk/keys": { path: "", body: { userId: "u", name: "", scopes: [] } },
+  "GET /v1/sdk/keys": { path: "?userId=" },
+  "POST /v1/sdk/keys/verify": { path: "", body: {} },
+  "DELETE /v1/sdk/keys/:id": { path: `/v1/sdk/keys/${"x".repeat(201)}` },
+  "PUT /v1/sdk/keys/:id": { path: "/v1/sdk/keys/not-a-uuid", body: {} },
+};
+
+test("401, 400, 413 and 429 answers of every /v1 route match the document", async () => {
+  for (const route of cloudRoutes) {
+    const id = `${route.method} ${route.path}`;
+    if (route.auth !== "none") {
+      assert.equal((await send(t, id, sample(id), { credential: false })).status, 401, id);
+    }
+    if (route.body || route.query || route.params) {
+      const bad = await send(t, id, BAD_INPUT[id]);
+      assert.equal(bad.status, 400, `${id}: ${JSON.stringify(bad.body)}`);
+    }
+    if (route.body) {
+      const huge = { ...sample(id), body: JSON.stringify({ pad: "x".repeat(BODY_LIMIT) }) };
+      assert.equal((await send(t, id, huge)).status, 413, id);
+      const notJson = await send(t, id, { ...sample(id), body: "{" });
+      assert.equal(notJson.body.error.code, "INVALID_JSON", id);
+    }
+  }
+  const { key } = await limited.mintKey("gina"); // the project's first token
+  await limited.sdk("PUT", "/v1/sdk/intents", { body: { intents: [] } }); // and its second
+  for (const route of cloudRoutes.filter((r) => r.limit !== undefined)) {
+    const id = `${route.method} ${route.path}`;
+    const answer = await send(limited, id, sample(id), { key });
+    assert.equal(answer.status, 429, `${id}: ${JSON.stringify(answer.body)}`);
+  }
+});
+
+test("every status the /v1 routes must reach was reached and matched the document", () => {
+  const expected = cloudRoutes.flatMap(expectedStatuses);
+  const missing = expected.filter((s) => !checker.covered.has(s));
+  assert.deepEqual(missing, []);
+});
