@@ -10,6 +10,7 @@ import { storedText } from "../../core/contract/limits.ts";
 import { MAX_BATCH, pageSize, queryInteger, waitSeconds } from "../../core/contract/wire_values.ts";
 import { json } from "../../core/http/json.ts";
 import { type CloudDeps, defineRoute } from "./cloud_side.ts";
+import { recheckCredential } from "./credential_recheck.ts";
 
 /** The query of the inbox polls. */
 export const inboxQuery = z.object({
@@ -34,7 +35,7 @@ export const inboxRoutes = [
     summary: "Poll the calling agent's inbox",
     query: inboxQuery,
     responses: { 200: inboxPageSchema },
-    run: ({ req, caller, query }, deps) => poll(deps, caller.projectId, caller.agentId, query, req.signal),
+    run: ({ req, caller, query }, deps) => poll(deps, caller.projectId, caller.agentId, query, req, "agent"),
   }),
   defineRoute({
     name: "acknowledge",
@@ -56,7 +57,7 @@ export const inboxRoutes = [
     query: inboxQuery,
     params: agentPath,
     responses: { 200: inboxPageSchema },
-    run: ({ req, caller, query, params }, deps) => poll(deps, caller.projectId, params.agentId, query, req.signal),
+    run: ({ req, caller, query, params }, deps) => poll(deps, caller.projectId, params.agentId, query, req, "sdk"),
   }),
   defineRoute({
     name: "acknowledgeForAgent",
@@ -76,18 +77,22 @@ export const inboxRoutes = [
  * Reads waiting items after the cursor; with `wait`, holds an empty poll open
  * until an item arrives (woken in-process, or found by a periodic re-check
  * for events stored by other processes), the time runs out, the client goes
- * away, or the cloud closes.
+ * away, or the cloud closes. Items found after waiting are returned only if
+ * the credential still holds (revoked or rotated meanwhile: 401).
  */
 async function poll(
   deps: CloudDeps,
   projectId: string,
   agentId: string,
   query: z.output<typeof inboxQuery>,
-  signal: AbortSignal,
+  req: Request,
+  auth: "sdk" | "agent",
 ): Promise<Response> {
   const { storage, waiters, recheckMs } = deps;
+  const signal = req.signal;
   const deadline = Date.now() + query.wait * 1000;
   let items: InboxItem[];
+  let waited = false;
   for (;;) {
     // Subscribe before reading, so an event stored in between still wakes us.
     const subscription = waiters.subscribe(projectId, agentId);
@@ -96,10 +101,12 @@ async function poll(
       const left = deadline - Date.now();
       if (items.length > 0 || left <= 0 || signal.aborted || deps.closing()) break;
       await subscription.wait(Math.min(left, recheckMs), signal);
+      waited = true;
     } finally {
       subscription.cancel();
     }
   }
+  if (waited && items.length > 0) await recheckCredential(req, auth, projectId, storage);
   const nextCursor = items.length > 0 ? items[items.length - 1].inboxId : query.cursor;
   return json({ items, nextCursor });
 }
