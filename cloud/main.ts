@@ -1,6 +1,6 @@
 /**
- * The cloud's command line: `serve`, `project create|rotate-secret|list`,
- * `migrate`. The same under `node cloud/main.ts`, `deno run -A cloud/main.ts`,
+ * The cloud's command line: `serve`, `project create|rotate-secret|list|policy`,
+ * `audit list`, `migrate`. The same under `node cloud/main.ts`, `deno run -A cloud/main.ts`,
  * `bun cloud/main.ts` and the compiled `dist/svc-cloud`.
  *
  * @module
@@ -9,6 +9,7 @@ import process from "node:process";
 import { databaseTarget } from "./cli/database_url.ts";
 import { CommandError, type CommandOutput, runMigrate, runProjectCommand } from "./cli/project_commands.ts";
 import { runServe } from "./cli/serve.ts";
+import { runAuditList, runPolicyCommand } from "./cli/policy_commands.ts";
 import { type CommandLine, parseCommandLine, USAGE } from "./cli/usage.ts";
 
 async function main(args: string[]): Promise<number> {
@@ -31,6 +32,12 @@ async function main(args: string[]): Promise<number> {
       }
       await runServe(databaseTarget(line.db), { port, host: line.host ?? "0.0.0.0" });
       return 0;
+    }
+    if (command === "project" && rest[0] === "policy") {
+      return print(await runPolicyCommand(databaseTarget(line.db), rest[1], line), line);
+    }
+    if (command === "audit" && rest[0] === "list") {
+      return print(await runAuditList(databaseTarget(line.db), line), line);
     }
     if (command === "project") return print(await runProjectCommand(databaseTarget(line.db), rest, line.name), line);
     if (command === "migrate") return print(await runMigrate(databaseTarget(line.db)), line);

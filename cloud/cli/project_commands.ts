@@ -103,7 +103,17 @@ export async function runMigrate(target: DatabaseTarget): Promise<CommandOutput>
   }
 }
 
-async function withStorage<T>(target: DatabaseTarget, run: (storage: CloudStorage) => Promise<T>): Promise<T> {
+/**
+ * Opens the cloud's storage for one command and closes it after.
+ *
+ * @param target The database.
+ * @param run The command.
+ * @returns What the command returned.
+ */
+export async function withStorage<T>(
+  target: DatabaseTarget,
+  run: (storage: CloudStorage) => Promise<T>,
+): Promise<T> {
   const storage = await openCloudStorage(target.url, { authToken: target.authToken });
   try {
     return await run(storage);

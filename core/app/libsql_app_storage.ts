@@ -10,6 +10,8 @@ import { APP_MIGRATIONS, APP_MIGRATIONS_TABLE } from "./app_migrations.ts";
 import type { AgentIdKind, KeyRecord } from "../contract/agent_keys.ts";
 import type { AppStorage, MirrorOption, OutboxItem } from "./app_storage.ts";
 import { type Severity, type Violation, VIOLATION_COLUMNS, violationValues } from "../contract/violation.ts";
+import type { AutoRevokePolicy } from "../contract/auto_revoke.ts";
+import { autoRevokeKey, readRevocationCursor, writeRevocations } from "./libsql_revocations.ts";
 
 /** Rows per multi-row INSERT (9 values each, far below SQLite's variable limit). */
 const ROWS_PER_INSERT = 100;
@@ -191,6 +193,23 @@ class LibsqlAppStorage implements AppStorage {
       args: options.keyId === undefined ? [options.limit] : [options.keyId, options.limit],
     });
     return rs.rows.map(toViolation);
+  }
+
+  revocationCursor(): Promise<number> {
+    return readRevocationCursor(this.#db);
+  }
+
+  applyRevocations(revocations: readonly { keyId: string; revokedAt: string }[], nextSeq: number): Promise<void> {
+    return writeRevocations(this.#db, revocations, nextSeq);
+  }
+
+  autoRevoke(
+    keyId: string,
+    policy: AutoRevokePolicy,
+    at: string,
+    options: MirrorOption = {},
+  ): Promise<Violation | null> {
+    return autoRevokeKey(this.#db, keyId, policy, at, options.mirror ?? false);
   }
 
   close(): Promise<void> {
