@@ -1,8 +1,9 @@
 // `npm run bench` (full, a few minutes) and `npm run bench -- --quick` (under
 // 90 s): every scenario next to its baseline, one runtime at a time, over
-// 127.0.0.1. Options: --only=app|cloud, --runtimes=deno,bun,node.
+// 127.0.0.1. Options: --only=app|cloud|revocation, --runtimes=deno,bun,node.
 import { appBench } from "./app_bench.ts";
 import { cloudBench } from "./cloud_bench.ts";
+import { revocationBench } from "./revocation_bench.ts";
 import { markdownTable, writeReports } from "./report.ts";
 import type { Result } from "./result.ts";
 import type { Runtime } from "./server_process.ts";
@@ -26,20 +27,7 @@ if (only === undefined || only === "app") {
   }
 }
 if (only === undefined || only === "cloud") results.push(...await cloudBench({ quick }));
-if (only === undefined) {
-  // Hybrid revocation reaches a connected app through the revocation feed (issue 11), not built yet.
-  results.push({
-    scenario: "revoke at the cloud → refused at a connected app (hybrid)",
-    runtime: "-",
-    value: NaN,
-    unit: "ms p99",
-    baseline: null,
-    ratio: null,
-    target: "p99 < 1 s",
-    met: false,
-    baselineIs: "needs the revocation feed of issue 11 (bench/README.md)",
-  });
-}
+if (only === undefined || only === "revocation") results.push(...await revocationBench({ samples: quick ? 20 : 100 }));
 console.log(markdownTable(results));
 writeReports(results, !quick && only === undefined && runtimes.length === 3);
 console.error(`done in ${Math.round((Date.now() - started) / 1000)} s; wrote bench/results.json`);

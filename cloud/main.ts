@@ -1,6 +1,6 @@
 /**
- * The cloud's command line: `serve`, `project create|rotate-secret|list`,
- * `migrate`, `--version`. The same under `node cloud/main.ts`, `deno run -A cloud/main.ts`,
+ * The cloud's command line: `serve`, `project create|rotate-secret|list|policy`,
+ * `audit list`, `admin`, `migrate`, `--version`. The same under `node cloud/main.ts`, `deno run -A cloud/main.ts`,
  * `bun cloud/main.ts` and the compiled `dist/svc-cloud`.
  *
  * @module
@@ -12,6 +12,7 @@ import { runServe } from "./cli/serve.ts";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "../core/contract/version.ts";
 import { runAdminCommand } from "./cli/admin_commands.ts";
 import { readPasswordFromStdin } from "./cli/read_password.ts";
+import { runAuditList, runPolicyCommand } from "./cli/policy_commands.ts";
 import { type CommandLine, parseCommandLine, USAGE } from "./cli/usage.ts";
 
 async function main(args: string[]): Promise<number> {
@@ -40,6 +41,12 @@ async function main(args: string[]): Promise<number> {
       }
       await runServe(databaseTarget(line.db), { port, host: line.host ?? "127.0.0.1", dashboard: !line.noDashboard });
       return 0;
+    }
+    if (command === "project" && rest[0] === "policy") {
+      return print(await runPolicyCommand(databaseTarget(line.db), rest[1], line), line);
+    }
+    if (command === "audit" && rest[0] === "list") {
+      return print(await runAuditList(databaseTarget(line.db), line), line);
     }
     if (command === "project") return print(await runProjectCommand(databaseTarget(line.db), rest, line.name), line);
     if (command === "admin") {

@@ -1,11 +1,13 @@
 /**
- * Creating projects and rotating their sdkSecret: what the command line (and
- * a dashboard) does. The plaintext secret is returned once and never stored.
+ * Creating, renaming and deleting projects and rotating their sdkSecret: what
+ * the command line (and the dashboard) does, each recorded in the audit log.
+ * The plaintext secret is returned once and never stored.
  *
  * @module
  */
 import { ulid } from "ulid";
 import { hashSecret, mintSecret, SDK_SECRET_PREFIX } from "../core/contract/secrets.ts";
+import { type AuditActor, CLI_ACTOR, recordAudit } from "./audit_actor.ts";
 import type { CloudStorage, ProjectRecord } from "./storage/cloud_storage.ts";
 
 /** A new project and its sdkSecret, which exists only here. */
@@ -21,9 +23,10 @@ export interface NewProject {
  *
  * @param storage The cloud's storage.
  * @param name Display name.
+ * @param by Who creates it (default: the command line).
  * @returns The project and its secret.
  */
-export async function createProject(storage: CloudStorage, name: string): Promise<NewProject> {
+export async function createProject(storage: CloudStorage, name: string, by = CLI_ACTOR): Promise<NewProject> {
   const sdkSecret = mintSecret(SDK_SECRET_PREFIX);
   const project: ProjectRecord = {
     id: `prj_${ulid()}`,
@@ -33,6 +36,12 @@ export async function createProject(storage: CloudStorage, name: string): Promis
     secretRotatedAt: null,
   };
   await storage.createProject(project);
+  await recordAudit(storage, by, {
+    projectId: project.id,
+    action: "project.create",
+    target: project.id,
+    detail: { name },
+  });
   return { project, sdkSecret };
 }
 
@@ -41,10 +50,67 @@ export async function createProject(storage: CloudStorage, name: string): Promis
  *
  * @param storage The cloud's storage.
  * @param projectId The project.
+ * @param by Who rotates it (default: the command line).
  * @returns The new secret, or `null` when the project is unknown.
  */
-export async function rotateSdkSecret(storage: CloudStorage, projectId: string): Promise<string | null> {
+export async function rotateSdkSecret(
+  storage: CloudStorage,
+  projectId: string,
+  by: AuditActor = CLI_ACTOR,
+): Promise<string | null> {
   const sdkSecret = mintSecret(SDK_SECRET_PREFIX);
   const rotated = await storage.rotateProjectSecret(projectId, await hashSecret(sdkSecret), new Date().toISOString());
-  return rotated ? sdkSecret : null;
+  if (!rotated) return null;
+  await recordAudit(storage, by, { projectId, action: "project.rotate_secret", target: projectId });
+  return sdkSecret;
+}
+
+/**
+ * Renames a project.
+ *
+ * @param storage The cloud's storage.
+ * @param projectId The project.
+ * @param name The new display name.
+ * @param by Who renames it (default: the command line).
+ * @returns `false` when the project is unknown.
+ */
+export async function renameProject(
+  storage: CloudStorage,
+  projectId: string,
+  name: string,
+  by: AuditActor = CLI_ACTOR,
+): Promise<boolean> {
+  const before = await storage.findProject(projectId);
+  if (before === null || !await storage.renameProject(projectId, name)) return false;
+  await recordAudit(storage, by, {
+    projectId,
+    action: "project.rename",
+    target: projectId,
+    detail: { from: before.name, to: name },
+  });
+  return true;
+}
+
+/**
+ * Deletes a project with everything it holds; its audit entries stay.
+ *
+ * @param storage The cloud's storage.
+ * @param projectId The project.
+ * @param by Who deletes it (default: the command line).
+ * @returns `false` when the project is unknown.
+ */
+export async function deleteProject(
+  storage: CloudStorage,
+  projectId: string,
+  by: AuditActor = CLI_ACTOR,
+): Promise<boolean> {
+  const before = await storage.findProject(projectId);
+  if (before === null || !await storage.deleteProject(projectId)) return false;
+  await recordAudit(storage, by, {
+    projectId,
+    action: "project.delete",
+    target: projectId,
+    detail: { name: before.name },
+  });
+  return true;
 }

@@ -104,13 +104,16 @@ export async function runMigrate(target: DatabaseTarget): Promise<CommandOutput>
 }
 
 /**
- * Runs `run` on the storage of the database, closing it after.
+ * Opens the cloud's storage for one command and closes it after.
  *
  * @param target The database.
- * @param run What to do.
- * @returns What `run` returned.
+ * @param run The command.
+ * @returns What the command returned.
  */
-export async function withStorage<T>(target: DatabaseTarget, run: (storage: CloudStorage) => Promise<T>): Promise<T> {
+export async function withStorage<T>(
+  target: DatabaseTarget,
+  run: (storage: CloudStorage) => Promise<T>,
+): Promise<T> {
   const storage = await openCloudStorage(target.url, { authToken: target.authToken });
   try {
     return await run(storage);

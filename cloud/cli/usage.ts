@@ -13,6 +13,11 @@ Usage:
   svc-cloud project create --name NAME [--json]       Create a project; prints its id and sdkSecret once
   svc-cloud project rotate-secret PROJECT_ID [--json] Replace a project's sdkSecret; the old one stops at once
   svc-cloud project list [--json]                     List projects
+  svc-cloud project policy PROJECT_ID [--auto-revoke-threshold N --auto-revoke-window MINUTES]
+            [--auto-revoke off] [--retention-days N|default] [--json]
+                                                      Show or change a project's auto-revoke policy and retention
+  svc-cloud audit list [--project PROJECT_ID] [--action A] [--since T] [--limit N] [--json]
+                                                      The audit log, newest first
   svc-cloud migrate [--json]                          Apply pending schema migrations
   svc-cloud --version                                 Print the version
   svc-cloud admin create --email E [--role admin|viewer] [--json]
@@ -61,6 +66,22 @@ export interface CommandLine {
   role?: string;
   /** `--no-dashboard`. */
   noDashboard: boolean;
+  /** `--auto-revoke-threshold`. */
+  autoRevokeThreshold?: string;
+  /** `--auto-revoke-window` (minutes). */
+  autoRevokeWindow?: string;
+  /** `--auto-revoke` (only `off`). */
+  autoRevoke?: string;
+  /** `--retention-days` (a number or `default`). */
+  retentionDays?: string;
+  /** `--project`. */
+  project?: string;
+  /** `--action`. */
+  action?: string;
+  /** `--since`. */
+  since?: string;
+  /** `--limit`. */
+  limit?: string;
 }
 
 /**
@@ -85,6 +106,14 @@ export function parseCommandLine(args: string[]): CommandLine {
       email: { type: "string" },
       role: { type: "string" },
       "no-dashboard": { type: "boolean", default: false },
+      "auto-revoke-threshold": { type: "string" },
+      "auto-revoke-window": { type: "string" },
+      "auto-revoke": { type: "string" },
+      "retention-days": { type: "string" },
+      project: { type: "string" },
+      action: { type: "string" },
+      since: { type: "string" },
+      limit: { type: "string" },
     },
   });
   return {
@@ -99,5 +128,13 @@ export function parseCommandLine(args: string[]): CommandLine {
     email: values.email,
     role: values.role,
     noDashboard: values["no-dashboard"] ?? false,
+    autoRevokeThreshold: values["auto-revoke-threshold"],
+    autoRevokeWindow: values["auto-revoke-window"],
+    autoRevoke: values["auto-revoke"],
+    retentionDays: values["retention-days"],
+    project: values.project,
+    action: values.action,
+    since: values.since,
+    limit: values.limit,
   };
 }

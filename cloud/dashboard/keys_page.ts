@@ -126,7 +126,7 @@ connected app through the revocation feed. This cannot be undone.</p>
 export async function revokeKeyPost(ctx: ProjectContext, [keyId]: string[]): Promise<Response> {
   const key = await ctx.storage.findProjectKey(ctx.project.id, keyId);
   if (!key) return messagePage(404, "Not found", "There is no such key in this project.", ctx.secure);
-  const revokedAt = await ctx.storage.revokeKey(ctx.project.id, keyId, new Date(ctx.now).toISOString());
+  const revokedAt = await ctx.storage.revokeKey(ctx.project.id, keyId, new Date(ctx.now).toISOString(), "dashboard");
   if (key.revokedAt === null) {
     await audit(ctx, ctx.project.id, "key.revoke", keyId, { reason: "dashboard", revokedAt, userId: key.userId });
   }

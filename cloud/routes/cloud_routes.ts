@@ -13,6 +13,9 @@ import { inboxRoutes } from "./inbox.ts";
 import { keyRoutes } from "./keys.ts";
 import { manifestRoutes } from "./manifest.ts";
 import { violationRoutes } from "./violations.ts";
+import { revocationRoutes } from "./revocations.ts";
+import { policyRoutes } from "./policy.ts";
+import { auditRoutes } from "./audit.ts";
 
 export { CLOUD_PREFIX, type CloudDeps, type CloudSide } from "./cloud_side.ts";
 export { cloudOpenApiDocument } from "./cloud_openapi.ts";
@@ -22,7 +25,10 @@ const resources: Route<CloudSide>[] = [
   ...violationRoutes,
   ...eventRoutes,
   ...inboxRoutes,
+  ...revocationRoutes,
   ...keyRoutes,
+  ...policyRoutes,
+  ...auditRoutes,
 ];
 
 /** Every `/v1` route, its OpenAPI document included. */

@@ -10,6 +10,7 @@ import { storedText } from "../../core/contract/limits.ts";
 import { MAX_BATCH, pageSize, queryInteger, waitSeconds } from "../../core/contract/wire_values.ts";
 import { json } from "../../core/http/json.ts";
 import { type CloudDeps, defineRoute } from "./cloud_side.ts";
+import { recheckCredential } from "./credential_recheck.ts";
 
 /** The query of the inbox polls. */
 export const inboxQuery = z.object({
@@ -35,7 +36,7 @@ export const inboxRoutes = [
     query: inboxQuery,
     responses: { 200: inboxPageSchema },
     run: ({ req, caller, query }, deps) =>
-      poll(deps, caller.projectId, caller.agentId, caller.keyId, query, req.signal),
+      poll(deps, caller.projectId, caller.agentId, caller.keyId, query, req, "agent"),
   }),
   defineRoute({
     name: "acknowledge",
@@ -58,7 +59,7 @@ export const inboxRoutes = [
     params: agentPath,
     responses: { 200: inboxPageSchema },
     run: ({ req, caller, query, params }, deps) =>
-      poll(deps, caller.projectId, params.agentId, null, query, req.signal),
+      poll(deps, caller.projectId, params.agentId, null, query, req, "sdk"),
   }),
   defineRoute({
     name: "acknowledgeForAgent",
@@ -79,6 +80,8 @@ export const inboxRoutes = [
  * (within the per-key and per-project caps) until an item arrives (woken
  * in-process, or by the node's shared watcher for events stored by other
  * processes), the time runs out, the client goes away, or the cloud closes.
+ * Items found after waiting are returned only if the credential still holds
+ * (revoked or rotated meanwhile: 401).
  */
 async function poll(
   deps: CloudDeps,
@@ -86,13 +89,16 @@ async function poll(
   agentId: string,
   keyId: string | null,
   query: z.output<typeof inboxQuery>,
-  signal: AbortSignal,
+  req: Request,
+  auth: "sdk" | "agent",
 ): Promise<Response> {
   const { storage, waiters, recheckMs } = deps;
+  const signal = req.signal;
   const deadline = Date.now() + query.wait * 1000;
   waiters.watch(storage, recheckMs);
   const release = query.wait > 0 ? waiters.admit(projectId, keyId) : undefined;
   let items: InboxItem[];
+  let waited = false;
   try {
     for (;;) {
       // Subscribe before reading, so an event stored in between still wakes us.
@@ -102,6 +108,7 @@ async function poll(
         const left = deadline - Date.now();
         if (items.length > 0 || left <= 0 || signal.aborted || deps.closing()) break;
         await subscription.wait(left, signal);
+        waited = true;
       } finally {
         subscription.cancel();
       }
@@ -109,6 +116,7 @@ async function poll(
   } finally {
     release?.();
   }
+  if (waited && items.length > 0) await recheckCredential(req, auth, projectId, storage);
   const nextCursor = items.length > 0 ? items[items.length - 1].inboxId : query.cursor;
   return json({ items, nextCursor });
 }

@@ -21,7 +21,9 @@ import { newViolation } from "../../core/contract/violation.ts";
 import { timestampInput } from "../../core/contract/wire_values.ts";
 import { json } from "../../core/http/json.ts";
 import { recordUse } from "../auth.ts";
-import { defineRoute } from "./cloud_side.ts";
+import { recordAudit, sdkActor } from "../audit_actor.ts";
+import { type CloudDeps, defineRoute } from "./cloud_side.ts";
+import { notifyRevocation } from "./revocations.ts";
 
 const userId = storedText(1, 200);
 
@@ -116,9 +118,11 @@ export const keyRoutes = [
     summary: "Revoke a key",
     params: anyKeyId,
     responses: { 200: revokedKeySchema, 404: errorEnvelopeSchema },
-    async run({ caller, params }, { storage }) {
-      const revokedAt = await storage.revokeKey(caller.projectId, params.id, new Date().toISOString());
+    async run({ req, caller, params }, deps) {
+      const at = new Date().toISOString();
+      const revokedAt = await deps.storage.revokeKey(caller.projectId, params.id, at, "tooling");
       if (revokedAt === null) throw new SvcError("NOT_FOUND", "No such key");
+      if (revokedAt === at) await revoked(deps, req, caller.projectId, params.id, "tooling");
       return json({ ok: true, id: params.id, revokedAt });
     },
   }),
@@ -132,10 +136,11 @@ export const keyRoutes = [
     params: z.object({ id: z.uuid() }),
     body: mirrorKeyBody,
     responses: { 200: okSchema, 404: errorEnvelopeSchema },
-    async run({ caller, body, params }, { storage }) {
+    async run({ req, caller, body, params }, deps) {
       // The same agentId rules as minting: the user's own id, an agt_<uuid>, or the shared inbox.
       checkAgentId(body.userId, body.agentId, true);
-      const outcome = await storage.mirrorKey(caller.projectId, { id: params.id, ...body, lastUsedAt: null });
+      const outcome = await deps.storage.mirrorKey(caller.projectId, { id: params.id, ...body, lastUsedAt: null });
+      if (outcome === "revoked") await revoked(deps, req, caller.projectId, params.id, "app");
       if (outcome === "other_project") throw new SvcError("NOT_FOUND", "No such key");
       if (outcome === "agent_taken") throw agentIdTaken(body.agentId);
       if (outcome === "hash_taken") {
@@ -147,3 +152,20 @@ export const keyRoutes = [
     },
   }),
 ];
+
+/** After a key was revoked by this request: wake the feed's polls and record who did it. */
+async function revoked(
+  deps: CloudDeps,
+  req: Request,
+  projectId: string,
+  keyId: string,
+  reason: "tooling" | "app",
+): Promise<void> {
+  notifyRevocation(deps, projectId);
+  await recordAudit(deps.storage, sdkActor(req), {
+    projectId,
+    action: "key.revoke",
+    target: keyId,
+    detail: { reason },
+  });
+}

@@ -10,6 +10,7 @@ import { severitySchema, violationPageSchema, violationReportSchema } from "../.
 import { pageSize, queryInteger, timestampInput } from "../../core/contract/wire_values.ts";
 import { json } from "../../core/http/json.ts";
 import { defineRoute } from "./cloud_side.ts";
+import { applyAutoRevoke } from "./policy.ts";
 
 /** The query of `GET /v1/sdk/violations`; `since` is inclusive. */
 export const violationsQuery = z.object({
@@ -32,9 +33,9 @@ export const violationRoutes = [
     summary: "Report a violation",
     body: violationReportSchema,
     responses: { 200: z.object({ ok: z.literal(true), id: z.uuid() }) },
-    async run({ caller, body: { violation: v } }, { storage }) {
+    async run({ caller, body: { violation: v } }, deps) {
       const id = crypto.randomUUID();
-      await storage.addViolation(caller.projectId, {
+      const stored = {
         id,
         keyId: v.apiKeyId,
         userId: v.userId ?? null,
@@ -44,7 +45,9 @@ export const violationRoutes = [
         message: v.message ?? null,
         metadata: v.metadata ?? {},
         createdAt: v.at ?? new Date().toISOString(),
-      });
+      };
+      await deps.storage.addViolation(caller.projectId, stored);
+      await applyAutoRevoke(deps, caller.projectId, stored);
       return json({ ok: true, id });
     },
   }),

@@ -207,4 +207,41 @@ export const cloudMigrations: readonly Migration[] = [
       END`,
     ],
   },
+  {
+    version: 6,
+    name: "revocation feed, revocation reasons, auto-revoke policy",
+    statements: [
+      "ALTER TABLE cloud_keys ADD COLUMN revoke_reason TEXT",
+      // Every revocation the cloud learns of, numbered per project: the feed apps follow.
+      `CREATE TABLE cloud_revocations (
+        project_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        key_id TEXT NOT NULL,
+        revoked_at TEXT NOT NULL,
+        reason TEXT NOT NULL CHECK (reason IN ('app', 'tooling', 'dashboard', 'auto')),
+        PRIMARY KEY (project_id, seq)
+      ) WITHOUT ROWID`,
+      // Keys revoked before the feed existed, in the order they were revoked (their reason is unknown).
+      `INSERT INTO cloud_revocations (project_id, seq, key_id, revoked_at, reason)
+        SELECT project_id, ROW_NUMBER() OVER (PARTITION BY project_id ORDER BY revoked_at, id), id, revoked_at,
+          'tooling'
+        FROM cloud_keys WHERE revoked_at IS NOT NULL`,
+      // The feed row is written by the statement that revokes, in its transaction, whoever revokes
+      // (tooling, the dashboard, auto-revoke, a mirror); a key already revoked adds no second row.
+      `CREATE TRIGGER cloud_keys_revoked AFTER UPDATE OF revoked_at ON cloud_keys
+        WHEN OLD.revoked_at IS NULL AND NEW.revoked_at IS NOT NULL BEGIN
+        INSERT INTO cloud_revocations (project_id, seq, key_id, revoked_at, reason) VALUES (NEW.project_id,
+          COALESCE((SELECT MAX(seq) FROM cloud_revocations WHERE project_id = NEW.project_id), 0) + 1,
+          NEW.id, NEW.revoked_at, COALESCE(NEW.revoke_reason, 'app'));
+      END`,
+      `CREATE TRIGGER cloud_keys_inserted_revoked AFTER INSERT ON cloud_keys
+        WHEN NEW.revoked_at IS NOT NULL BEGIN
+        INSERT INTO cloud_revocations (project_id, seq, key_id, revoked_at, reason) VALUES (NEW.project_id,
+          COALESCE((SELECT MAX(seq) FROM cloud_revocations WHERE project_id = NEW.project_id), 0) + 1,
+          NEW.id, NEW.revoked_at, COALESCE(NEW.revoke_reason, 'app'));
+      END`,
+      // The project's auto-revoke policy as JSON, or NULL (off).
+      "ALTER TABLE cloud_project_settings ADD COLUMN auto_revoke TEXT",
+    ],
+  },
 ];

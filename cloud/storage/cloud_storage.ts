@@ -11,6 +11,8 @@ import type { AgentIdKind, KeyRecord } from "../../core/contract/agent_keys.ts";
 import type { OperatorStorage } from "./operator_storage.ts";
 import type { AuditStorage } from "./audit_storage.ts";
 import type { ProjectAdminStorage } from "./project_admin_storage.ts";
+import type { RevocationStorage } from "./revocation_storage.ts";
+import type { RevocationReason } from "../../core/contract/revocation.ts";
 
 /** How long a key's `lastUsedAt` may lag behind its use, to spare a write on every request. */
 export const KEY_TOUCH_INTERVAL_MS = 60_000;
@@ -107,8 +109,8 @@ export interface AppendResult {
 /** An inbox item as delivered. */
 export type { InboxItem };
 
-/** What the mirror of a key did. */
-export type MirrorOutcome = "stored" | "other_project" | "hash_taken" | "agent_taken";
+/** What the mirror of a key did: `revoked` when it was stored and revoked a key that was active (or new). */
+export type MirrorOutcome = "stored" | "revoked" | "other_project" | "hash_taken" | "agent_taken";
 
 /** A key found by its hash, with its project. */
 export interface ProjectKey {
@@ -140,8 +142,8 @@ export interface KeyAuth {
   lastUsedAt: string | null;
 }
 
-/** The cloud's storage: projects, keys, violations, inboxes; operators, the audit log and project administration. */
-export interface CloudStorage extends OperatorStorage, AuditStorage, ProjectAdminStorage {
+/** The cloud's storage: projects, keys, violations, inboxes; operators, the audit log, project administration, the revocation feed and policy. */
+export interface CloudStorage extends OperatorStorage, AuditStorage, ProjectAdminStorage, RevocationStorage {
   /** Stores a new project. */
   createProject(project: ProjectRecord): Promise<void>;
   /** The project, or `null`. */
@@ -169,8 +171,12 @@ export interface CloudStorage extends OperatorStorage, AuditStorage, ProjectAdmi
   mirrorKey(projectId: string, record: KeyRecord): Promise<MirrorOutcome>;
   /** A user's keys, oldest first. */
   listKeys(projectId: string, userId: string): Promise<KeyRecord[]>;
-  /** Revokes a key (keeping the first revocation time); its `revokedAt`, or `null` when not the project's. */
-  revokeKey(projectId: string, id: string, at: string): Promise<string | null>;
+  /**
+   * Revokes a key (keeping the first revocation time and reason) and, when it was active, appends it to
+   * the project's revocation feed in the same transaction; its `revokedAt` (equal to `at` when this call
+   * revoked it), or `null` when not the project's.
+   */
+  revokeKey(projectId: string, id: string, at: string, reason: RevocationReason): Promise<string | null>;
   /** The key with this hash, with its project, or `null`. */
   findKeyByHash(hash: string): Promise<ProjectKey | null>;
   /** What agent auth needs of the key with this hash, or `null`: one narrow read. */
@@ -209,6 +215,7 @@ export type {
   SessionRecord,
   SetupTokenRecord,
 } from "./operator_storage.ts";
+export type { AutoRevokeOutcome, ProjectPolicy, RevocationStorage } from "./revocation_storage.ts";
 export type { AuditEntry, AuditEntryInput, AuditPage, AuditQuery, AuditStorage } from "./audit_storage.ts";
 export type {
   BucketUnit,

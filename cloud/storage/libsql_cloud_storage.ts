@@ -16,6 +16,7 @@ import { operatorStorage } from "./libsql_operators.ts";
 import { auditStorage } from "./libsql_audit.ts";
 import { projectAdministration } from "./libsql_project_admin.ts";
 import { projectReads } from "./libsql_project_reads.ts";
+import { revocationStorage } from "./libsql_revocations.ts";
 
 /** Options of {@linkcode openCloudStorage}. */
 export interface CloudStorageOptions {
@@ -51,6 +52,7 @@ export async function openCloudStorage(db: DatabaseInput, options: CloudStorageO
     ...auditStorage(executor),
     ...projectAdministration(executor),
     ...projectReads(executor),
+    ...revocationStorage(executor),
     async close() {
       await events.flushDeliveries();
       await group.flush();

@@ -65,19 +65,35 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
     async mirrorKey(projectId, record) {
       const claims = record.agentId.startsWith("agt_");
       const statements: Statement[] = claims ? [claim(projectId, record)] : [];
+      // Read the revocation in the same write transaction, to tell whether this mirror revoked the key.
+      statements.push({
+        sql: "SELECT revoked_at FROM cloud_keys WHERE id = ? AND project_id = ?",
+        args: [record.id, projectId],
+      });
       statements.push({
         // Only for an agt_ id this user holds (claimed now or before). A revoked record never becomes
-        // active again: the first revocation time wins.
-        sql: `INSERT INTO cloud_keys (${KEY_COLUMNS}) SELECT ${slots} WHERE ${claims ? HELD_BY_USER : "1"}
+        // active again: the first revocation time (and its reason) wins.
+        sql: `INSERT INTO cloud_keys (${KEY_COLUMNS}, revoke_reason) SELECT ${slots}, ?
+              WHERE ${claims ? HELD_BY_USER : "1"}
               ON CONFLICT (id) DO UPDATE SET name = excluded.name, scopes = excluded.scopes,
+                revoke_reason = CASE WHEN cloud_keys.revoked_at IS NULL THEN excluded.revoke_reason
+                  ELSE cloud_keys.revoke_reason END,
                 revoked_at = COALESCE(cloud_keys.revoked_at, excluded.revoked_at)
               WHERE cloud_keys.project_id = excluded.project_id AND cloud_keys.hash = excluded.hash
               ON CONFLICT DO NOTHING`,
-        args: [...values(projectId, record), ...(claims ? [projectId, record.agentId, record.userId] : [])],
+        args: [
+          ...values(projectId, record),
+          record.revokedAt === null ? null : "app",
+          ...(claims ? [projectId, record.agentId, record.userId] : []),
+        ],
       });
       const results = await db.batch(statements, "write");
       auth.delete(record.hash);
-      if (results[results.length - 1].rowsAffected === 1) return "stored";
+      const [before, upsert] = results.slice(-2);
+      if (upsert.rowsAffected === 1) {
+        const wasActive = before.rows.length === 0 || before.rows[0].revoked_at === null;
+        return wasActive && record.revokedAt !== null ? "revoked" : "stored";
+      }
       const rs = await db.execute({ sql: "SELECT project_id FROM cloud_keys WHERE id = ?", args: [record.id] });
       if (rs.rows.length && text(rs.rows[0], "project_id") !== projectId) return "other_project";
       return rs.rows.length === 0 && claims ? "agent_taken" : "hash_taken";
@@ -89,11 +105,13 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
       });
       return rs.rows.map(toKey);
     },
-    async revokeKey(projectId, id, at) {
+    async revokeKey(projectId, id, at, reason) {
+      // The trigger `cloud_keys_revoked` adds the feed row in this statement's transaction, once.
       const rs = await db.execute({
-        sql:
-          "UPDATE cloud_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND project_id = ? RETURNING revoked_at, hash",
-        args: [at, id, projectId],
+        sql: `UPDATE cloud_keys SET revoke_reason = CASE WHEN revoked_at IS NULL THEN ? ELSE revoke_reason END,
+                revoked_at = COALESCE(revoked_at, ?)
+              WHERE id = ? AND project_id = ? RETURNING revoked_at, hash`,
+        args: [reason, at, id, projectId],
       });
       if (rs.rows.length === 0) return null;
       auth.delete(text(rs.rows[0], "hash"));

@@ -24,6 +24,7 @@ const PROJECT_TABLES = [
   "cloud_agent_claims",
   "cloud_manifests",
   "cloud_project_settings",
+  "cloud_revocations",
 ];
 
 /**

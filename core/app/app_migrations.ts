@@ -93,4 +93,16 @@ export const APP_MIGRATIONS: readonly Migration[] = [
       "CREATE INDEX app_violations_by_key ON app_violations (key_id, seq)",
     ],
   },
+  {
+    version: 4,
+    name: "the revocation feed's cursor",
+    statements: [
+      // One row: the last seq of the cloud's revocation feed applied here, so a restart resumes after it.
+      `CREATE TABLE app_revocation_cursor (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        seq INTEGER NOT NULL,
+        updated_at TEXT NOT NULL
+      )`,
+    ],
+  },
 ];

@@ -6,6 +6,7 @@
  */
 import type { AgentIdKind, KeyRecord } from "../contract/agent_keys.ts";
 import type { Violation } from "../contract/violation.ts";
+import type { AutoRevokePolicy } from "../contract/auto_revoke.ts";
 
 /** Something queued for the cloud: a key record to mirror (by id) or a violation to report. */
 export interface OutboxItem {
@@ -68,6 +69,20 @@ export interface AppStorage {
   outboxSize(): Promise<number>;
   /** The newest violations first. */
   listViolations(options: { limit: number; keyId?: string }): Promise<Violation[]>;
+  /** The last seq of the cloud's revocation feed applied here (0 before the first). */
+  revocationCursor(): Promise<number>;
+  /**
+   * Applies revocations from the cloud's feed and moves the cursor to `nextSeq`, in one write.
+   * Idempotent; a key keeps its first revocation time; nothing is queued for the cloud.
+   */
+  applyRevocations(revocations: readonly { keyId: string; revokedAt: string }[], nextSeq: number): Promise<void>;
+  /**
+   * Applies an auto-revoke policy to a key at `at`: at the threshold, revokes it and stores the
+   * `AUTO_REVOKED` violation, in one transaction (queued for the cloud with `mirror`).
+   *
+   * @returns The `AUTO_REVOKED` violation, or `null` when the key stays active.
+   */
+  autoRevoke(keyId: string, policy: AutoRevokePolicy, at: string, options?: MirrorOption): Promise<Violation | null>;
   /** Releases the database, when this storage opened it. */
   close(): Promise<void>;
 }

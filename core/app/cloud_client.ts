@@ -17,6 +17,7 @@ import {
   revokedKeySchema,
 } from "../contract/key_responses.ts";
 import type { ManifestEntry } from "../contract/manifest.ts";
+import { type RevocationPage, revocationPageSchema } from "../contract/revocation.ts";
 import type { Violation, ViolationReport } from "../contract/violation.ts";
 
 export type { EmitResult };
@@ -68,6 +69,10 @@ export interface CloudClient {
   verifyKey(secret: string): Promise<CloudKey | null>;
   /** `POST /v1/events`, one event or a batch. */
   postEvents(events: PostedEvent[]): Promise<EmitResult[]>;
+  /** `GET /v1/sdk/keys/revocations`: the feed after `after`, held open up to `waitSeconds` when empty. */
+  revocations(after: number, options: { limit: number; waitSeconds: number; signal?: AbortSignal }): Promise<
+    RevocationPage
+  >;
 }
 
 /**
@@ -85,15 +90,25 @@ export function createCloudClient(config: CloudConfig): CloudClient {
     "content-type": "application/json",
   };
 
-  /** Calls a route and checks its answer against the route's documented schema. */
-  async function call<T>(method: string, path: string, answer: z.ZodType<T>, body?: unknown): Promise<T> {
+  /**
+   * Calls a route and checks its answer against the route's documented schema. A long poll
+   * gives its wait (added to the timeout) and a signal that ends it.
+   */
+  async function call<T>(
+    method: string,
+    path: string,
+    answer: z.ZodType<T>,
+    body?: unknown,
+    poll?: { waitMs: number; signal?: AbortSignal },
+  ): Promise<T> {
     let res: Response;
+    const timeout = AbortSignal.timeout(timeoutMs + (poll?.waitMs ?? 0));
     try {
       res = await fetch(base + path, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: poll?.signal ? AbortSignal.any([timeout, poll.signal]) : timeout,
       });
     } catch (cause) {
       throw unavailable("The cloud cannot be reached", cause);
@@ -168,6 +183,13 @@ export function createCloudClient(config: CloudConfig): CloudClient {
     async postEvents(events) {
       if (events.length === 1) return [await call("POST", "/v1/events", emitResultSchema, events[0])];
       return (await call("POST", "/v1/events", emitBatchResultSchema, { events })).results;
+    },
+    revocations(after, { limit, waitSeconds, signal }) {
+      const query = `after=${after}&limit=${limit}&wait=${waitSeconds}`;
+      return call("GET", `/v1/sdk/keys/revocations?${query}`, revocationPageSchema, undefined, {
+        waitMs: waitSeconds * 1000,
+        signal,
+      });
     },
   };
 }

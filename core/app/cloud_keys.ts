@@ -2,7 +2,10 @@
  * Keys kept by the cloud (cloud mode): minting, listing, revoking and verifying
  * go through `/v1/sdk/keys`. A verification is cached for a few seconds, keyed
  * by the key's hash (never its plaintext), in a bounded map; a revoke made
- * through this app drops the entry at once. An unreachable cloud fails closed.
+ * through this app, or one the revocation feed brings, drops the entry at once.
+ * A verification still in flight when a revoke starts is never cached, and
+ * answers the key as revoked when the revoke was of that key. An unreachable
+ * cloud fails closed.
  *
  * @module
  */
@@ -21,6 +24,15 @@ export interface CloudKeysOptions {
   cacheMax?: number;
 }
 
+/** Keys in the cloud, and how the revocation feed reaches their cache. */
+export interface CloudKeyService extends KeyService {
+  /** Forgets a revoked key's cached verification, and refuses it in verifications still in flight. */
+  dropRevoked(keyId: string, revokedAt: string): void;
+}
+
+/** How long a revoke is remembered for verifications in flight: longer than any verify request. */
+const IN_FLIGHT_MEMORY_MS = 60_000;
+
 /**
  * Keys in the cloud.
  *
@@ -28,11 +40,28 @@ export interface CloudKeysOptions {
  * @param options Shared inbox and cache bounds.
  * @returns The key service.
  */
-export function cloudKeys(cloud: CloudClient, options: CloudKeysOptions): KeyService {
+export function cloudKeys(cloud: CloudClient, options: CloudKeysOptions): CloudKeyService {
   const ttl = options.cacheTtlMs ?? 2000;
   const max = options.cacheMax ?? 10_000;
   const cache = new Map<string, { key: VerifiedKey; expires: number }>();
   const hashById = new Map<string, string>();
+  /** Bumped when a revoke starts and ends: a verification that saw it change is not cached. */
+  let revokes = 0;
+  /** Keys revoked lately, with when they were revoked and when that was learnt (oldest first). */
+  const revokedLately = new Map<string, { revokedAt: string; learnt: number }>();
+
+  function dropRevoked(keyId: string, revokedAt: string): void {
+    revokes++;
+    const hash = hashById.get(keyId);
+    if (hash !== undefined) cache.delete(hash);
+    hashById.delete(keyId);
+    const now = Date.now();
+    for (const [id, entry] of revokedLately) {
+      if (now - entry.learnt < IN_FLIGHT_MEMORY_MS && revokedLately.size < max) break;
+      revokedLately.delete(id);
+    }
+    revokedLately.set(keyId, { revokedAt, learnt: now });
+  }
 
   function remember(hash: string, key: VerifiedKey): void {
     if (cache.size >= max) {
@@ -70,26 +99,34 @@ export function cloudKeys(cloud: CloudClient, options: CloudKeysOptions): KeySer
     async revoke(userId: string, id: string) {
       const owned = (await cloud.listKeys(userId)).some((k) => k.id === id);
       if (!owned) return null;
-      const revoked = await cloud.revokeKey(id);
-      const hash = hashById.get(id);
-      if (hash !== undefined) cache.delete(hash);
-      hashById.delete(id);
-      return revoked;
+      revokes++;
+      try {
+        const revoked = await cloud.revokeKey(id);
+        dropRevoked(id, revoked.revokedAt);
+        return revoked;
+      } finally {
+        revokes++;
+      }
     },
     async verify(secret: string): Promise<VerifiedKey | null> {
       const hash = await hashSecret(secret);
       const hit = cache.get(hash);
       if (hit !== undefined && hit.expires > Date.now()) return hit.key;
       if (hit !== undefined) cache.delete(hash);
+      const started = revokes;
       const found = await cloud.verifyKey(secret);
       if (found === null) return null;
+      const revoked = revokedLately.get(found.id);
+      if (revoked !== undefined) return { ...found, revokedAt: revoked.revokedAt };
       const key: VerifiedKey = { ...found, revokedAt: null };
-      remember(hash, key);
+      if (revokes === started) remember(hash, key);
       return key;
     },
+    dropRevoked,
     close() {
       cache.clear();
       hashById.clear();
+      revokedLately.clear();
       return Promise.resolve();
     },
   };

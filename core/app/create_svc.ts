@@ -16,6 +16,8 @@ import type { AppStorage } from "./app_storage.ts";
 import { type AppDeps, type AppSide, SVC_PREFIX } from "./app_side.ts";
 import { type CloudClient, createCloudClient, type EmitResult, type EventInput } from "./cloud_client.ts";
 import { cloudKeys } from "./cloud_keys.ts";
+import { autoRevokePolicySchema, countsToward } from "../contract/auto_revoke.ts";
+import { followRevocations, type RevocationFollower } from "./revocation_follower.ts";
 import { compileIntents } from "./intents.ts";
 import { createIntentRunner } from "./intent_runner.ts";
 import type { KeyService, VerifiedKey } from "./key_service.ts";
@@ -67,10 +69,17 @@ export function createSvc(config: SvcConfig): Svc {
   const intents = compileIntents(config.intents ?? {}, config.scopes);
   const cloud: CloudClient | undefined = mode === "local" ? undefined : createCloudClient(config.cloud!);
   const mirror = mode !== "local";
+  const autoRevoke = config.autoRevoke === undefined ? undefined : autoRevokePolicySchema.parse(config.autoRevoke);
+  if (autoRevoke && mode === "cloud") {
+    throw new Error(
+      "autoRevoke applies to keys the app keeps; in cloud mode set the project's policy (PUT /v1/sdk/policy)",
+    );
+  }
 
   let storage: AppStorage | undefined;
   let keys: KeyService | undefined;
   let outbox: Outbox | undefined;
+  let follower: RevocationFollower | undefined;
   const closing = new AbortController();
   const inFlight = new Set<Promise<unknown>>();
 
@@ -82,17 +91,31 @@ export function createSvc(config: SvcConfig): Svc {
   const violationQueue = createViolationQueue({
     write: async (batch) => {
       await storage!.insertViolations(batch, { mirror });
+      if (autoRevoke) await applyAutoRevoke(batch);
       outbox?.kick();
     },
     log,
   });
 
-  function recordViolation(violation: Violation): void {
-    violationQueue.add(violation);
+  /** The local auto-revoke policy, after a batch of violations was stored. */
+  async function applyAutoRevoke(batch: readonly Violation[]): Promise<void> {
+    const keyIds = new Set(batch.filter((v) => countsToward(autoRevoke!, v)).map((v) => v.keyId));
+    for (const keyId of keyIds) {
+      const revoked = await storage!.autoRevoke(keyId, autoRevoke!, new Date().toISOString(), { mirror });
+      if (revoked) notifyViolation(revoked);
+    }
+  }
+
+  function notifyViolation(violation: Violation): void {
     if (config.onViolation === undefined) return;
     track(
       Promise.resolve().then(() => config.onViolation!(violation)).catch((e) => log("onViolation failed", e)),
     );
+  }
+
+  function recordViolation(violation: Violation): void {
+    violationQueue.add(violation);
+    notifyViolation(violation);
   }
 
   const deps: Promise<AppDeps> = (async () => {
@@ -112,9 +135,20 @@ export function createSvc(config: SvcConfig): Svc {
         signal: closing.signal,
       });
     }
-    keys = mode === "cloud"
+    const inCloud = mode === "cloud"
       ? cloudKeys(cloud!, { sharedInbox, cacheTtlMs: config.cloud!.keyCacheTtlMs })
-      : localKeys(storage, { sharedInbox, log, mirror, onQueued: () => outbox?.kick() });
+      : undefined;
+    keys = inCloud ?? localKeys(storage, { sharedInbox, log, mirror, onQueued: () => outbox?.kick() });
+    if (cloud) {
+      follower = followRevocations({
+        cloud,
+        storage,
+        log,
+        retryMinMs: config.cloud!.retryMinMs,
+        retryMaxMs: config.cloud!.retryMaxMs,
+        onRevoked: (revocations) => revocations.forEach((r) => inCloud?.dropRevoked(r.keyId, r.revokedAt)),
+      });
+    }
     const runner = createIntentRunner({
       intents,
       strictIntents: config.strictIntents ?? false,
@@ -209,6 +243,10 @@ export function createSvc(config: SvcConfig): Svc {
       return (await emitMany([event]))[0];
     },
     emitMany,
+    async health() {
+      await ready;
+      return { mode, revocationFeed: follower?.health() ?? null, outbox: outbox ? await storage!.outboxSize() : 0 };
+    },
     async sync() {
       await ready;
       await violationQueue.flush();
@@ -218,6 +256,7 @@ export function createSvc(config: SvcConfig): Svc {
       closing.abort();
       await ready.catch(() => {});
       await violationQueue.flush();
+      await follower?.close();
       await outbox?.close();
       await keys?.close();
       await Promise.allSettled([...inFlight, violationQueue.flush()]);

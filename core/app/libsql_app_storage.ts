@@ -11,6 +11,8 @@ import type { AgentIdKind, KeyRecord } from "../contract/agent_keys.ts";
 import type { AppStorage, MirrorOption, OutboxItem } from "./app_storage.ts";
 import { type Severity, type Violation, VIOLATION_COLUMNS, violationValues } from "../contract/violation.ts";
 import { type ChangeCache, createChangeCache } from "../db/change_cache.ts";
+import type { AutoRevokePolicy } from "../contract/auto_revoke.ts";
+import { autoRevokeKey, readRevocationCursor, writeRevocations } from "./libsql_revocations.ts";
 
 /** Keys whose record is kept in process, by hash. */
 const KEY_CACHE_SIZE = 50_000;
@@ -200,6 +202,23 @@ class LibsqlAppStorage implements AppStorage {
       args: options.keyId === undefined ? [options.limit] : [options.keyId, options.limit],
     });
     return rs.rows.map(toViolation);
+  }
+
+  revocationCursor(): Promise<number> {
+    return readRevocationCursor(this.#db);
+  }
+
+  applyRevocations(revocations: readonly { keyId: string; revokedAt: string }[], nextSeq: number): Promise<void> {
+    return writeRevocations(this.#db, revocations, nextSeq);
+  }
+
+  autoRevoke(
+    keyId: string,
+    policy: AutoRevokePolicy,
+    at: string,
+    options: MirrorOption = {},
+  ): Promise<Violation | null> {
+    return autoRevokeKey(this.#db, keyId, policy, at, options.mirror ?? false);
   }
 
   close(): Promise<void> {

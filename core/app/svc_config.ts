@@ -10,6 +10,8 @@ import type { IntentRegistry } from "./intents.ts";
 import type { FallbackHandler } from "./intent_runner.ts";
 import type { RateLimit } from "../http/rate_limiter.ts";
 import type { Violation } from "../contract/violation.ts";
+import type { AutoRevokePolicy } from "../contract/auto_revoke.ts";
+import type { RevocationFeedHealth } from "./revocation_follower.ts";
 
 /**
  * Where keys live and whether the cloud is used: `local` (keys in `storage`, no
@@ -70,6 +72,22 @@ export interface SvcConfig {
   mcp?: boolean;
   /** Serve the OpenAPI 3.1 document at `GET /svc/openapi.json`, without auth. Default `true`. */
   openapi?: boolean;
+  /**
+   * Revoke a key automatically when it collects `threshold` counted violations within `windowMinutes`
+   * (by default `FORBIDDEN_SCOPE` and every `severe` one count), recording an `AUTO_REVOKED` violation.
+   * Off by default. Local and hybrid modes (keys the app keeps); in cloud mode set the project's policy.
+   */
+  autoRevoke?: AutoRevokePolicy;
+}
+
+/** What `svc.health()` reports, for an operator's alerts. */
+export interface SvcHealth {
+  /** The mode. */
+  mode: SvcMode;
+  /** How the cloud's revocation feed is followed (hybrid and cloud modes), or `null` in local mode. */
+  revocationFeed: RevocationFeedHealth | null;
+  /** Items waiting to reach the cloud (key mirrors, violations); 0 in local mode. */
+  outbox: number;
 }
 
 /** The app side, returned by `createSvc`. */
@@ -88,6 +106,11 @@ export interface Svc {
   emit: (event: EventInput) => Promise<EmitResult>;
   /** Posts up to 500 events in one request, stored atomically. */
   emitMany: (events: EventInput[]) => Promise<EmitResult[]>;
+  /**
+   * The toolkit's health: in hybrid and cloud modes, whether the revocation feed is followed and how far
+   * behind it may be (`revocationFeed.lagMs`: 0 while connected), and the outbox's backlog.
+   */
+  health: () => Promise<SvcHealth>;
   /** Sends what waits for the cloud now; resolves with how many items still wait (0 in local mode). */
   sync: () => Promise<number>;
   /** Writes what is pending and closes storage the toolkit opened. */

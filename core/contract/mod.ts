@@ -5,11 +5,13 @@
  * @module
  */
 export * from "./agent_keys.ts";
+export * from "./auto_revoke.ts";
 export * from "./error_envelope.ts";
 export * from "./errors.ts";
 export * from "./inbox_item.ts";
 export * from "./key_responses.ts";
 export * from "./limits.ts";
+export * from "./revocation.ts";
 export * from "./secrets.ts";
 export * from "./sha256.ts";
 export * from "./version.ts";

@@ -22,6 +22,7 @@ export const VIOLATION_SEVERITY = {
   UNKNOWN_INTENT: "info",
   INTENT_VALIDATION_ERROR: "info",
   RATE_LIMITED: "info",
+  AUTO_REVOKED: "severe",
 } as const satisfies Record<string, Severity>;
 
 /** A kind the SDK records. */

@@ -86,10 +86,13 @@ for (const [name, open] of backends.list) {
       assert.deepEqual(await storage.findKeyByHash(mine.record.hash), { projectId, record: mine.record });
       const listed = (await storage.listKeys(projectId, "alice")).map((k) => k.id);
       assert.deepEqual(listed.sort(), [mine.record.id, again.record.id].sort());
-      const revokedAt = await storage.revokeKey(projectId, mine.record.id, "2025-01-01T00:00:00.000Z");
+      const revokedAt = await storage.revokeKey(projectId, mine.record.id, "2025-01-01T00:00:00.000Z", "tooling");
       assert.equal(revokedAt, "2025-01-01T00:00:00.000Z");
-      assert.equal(await storage.revokeKey(projectId, mine.record.id, "2026-01-01T00:00:00.000Z"), revokedAt);
-      assert.equal(await storage.revokeKey("prj_other", again.record.id, revokedAt), null);
+      assert.equal(
+        await storage.revokeKey(projectId, mine.record.id, "2026-01-01T00:00:00.000Z", "tooling"),
+        revokedAt,
+      );
+      assert.equal(await storage.revokeKey("prj_other", again.record.id, revokedAt, "tooling"), null);
     });
 
     test("records a key's use at most once a minute", async () => {
@@ -107,7 +110,8 @@ for (const [name, open] of backends.list) {
       assert.equal(await storage.mirrorKey(projectId, record), "stored");
       assert.equal(await storage.mirrorKey(projectId, record), "stored");
       const revoked = { ...record, revokedAt: "2025-01-01T00:00:00.000Z" };
-      assert.equal(await storage.mirrorKey(projectId, revoked), "stored");
+      assert.equal(await storage.mirrorKey(projectId, revoked), "revoked", "this mirror revoked the key");
+      assert.equal(await storage.mirrorKey(projectId, revoked), "stored", "a second mirror revokes nothing");
       assert.equal(await storage.mirrorKey(projectId, { ...record, name: "renamed" }), "stored");
       const found = await storage.findKeyByHash(record.hash);
       assert.equal(found?.record.revokedAt, "2025-01-01T00:00:00.000Z");

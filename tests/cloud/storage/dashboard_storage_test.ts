@@ -199,7 +199,8 @@ for (const [name, open] of backends.list) {
       assert.deepEqual(await storage.violationBuckets(project.id, "2025-01-01T00", "hour"), []);
       assert.deepEqual(await storage.inboxBacklog(project.id), []);
       assert.deepEqual(await storage.getManifest(project.id), { intents: [], scopes: [], updatedAt: null });
-      assert.equal((await storage.listAudit({ projectId: project.id, limit: 10, offset: 0 })).total, 1);
+      const audit = { projectId: project.id, action: "project.delete", limit: 10, offset: 0 };
+      assert.equal((await storage.listAudit(audit)).total, 1);
       assert.equal(await storage.deleteProject(project.id), false);
     });
 
@@ -232,7 +233,7 @@ for (const [name, open] of backends.list) {
         keys.push({ ...record, createdAt: `2025-01-0${i + 1}T00:00:00.000Z` });
         await storage.insertKey(project.id, keys[i], "user");
       }
-      await storage.revokeKey(project.id, keys[0].id, AT);
+      await storage.revokeKey(project.id, keys[0].id, AT, "dashboard");
       const all = await storage.listProjectKeys(project.id, { limit: 10, offset: 0 });
       assert.equal(all.total, 3);
       assert.deepEqual(all.keys.map((k) => k.name), ["k2", "k1", "k0"]);

@@ -19,6 +19,7 @@ describe("app storage", () => {
       "app_agent_claims",
       "app_keys",
       "app_outbox",
+      "app_revocation_cursor",
       "app_violations",
     ]);
     client.close();

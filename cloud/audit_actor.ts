@@ -1,0 +1,54 @@
+/**
+ * Who changes something, for the audit log: the command line, an app or its
+ * tooling (SDK auth), the cloud itself, or an operator; and from where.
+ *
+ * @module
+ */
+import type { CloudStorage } from "./storage/cloud_storage.ts";
+
+/** Who did something, and from which address when known. */
+export interface AuditActor {
+  /** `cli`, `sdk`, `system`, or an operator's email. */
+  actor: string;
+  /** The client's address, or `null` when unknown. */
+  sourceAddress: string | null;
+}
+
+/** The command line: no address. */
+export const CLI_ACTOR: AuditActor = { actor: "cli", sourceAddress: null };
+
+/**
+ * An SDK-authenticated request as the actor: its address when the server
+ * gives one (srvx sets `request.ip`), else `null`.
+ *
+ * @param req The request.
+ * @returns The actor.
+ */
+export function sdkActor(req: Request): AuditActor {
+  const ip = (req as Request & { ip?: unknown }).ip;
+  return { actor: "sdk", sourceAddress: typeof ip === "string" && ip.length <= 100 ? ip : null };
+}
+
+/**
+ * Appends an audit entry, now.
+ *
+ * @param storage The cloud's storage.
+ * @param by Who did it.
+ * @param entry The project, action, target and detail (never a secret).
+ * @returns When appended.
+ */
+export async function recordAudit(
+  storage: CloudStorage,
+  by: AuditActor,
+  entry: { projectId: string | null; action: string; target: string | null; detail?: Record<string, unknown> },
+): Promise<void> {
+  await storage.appendAudit({
+    projectId: entry.projectId,
+    actor: by.actor,
+    action: entry.action,
+    target: entry.target,
+    detail: entry.detail ?? {},
+    sourceAddress: by.sourceAddress,
+    createdAt: new Date().toISOString(),
+  });
+}

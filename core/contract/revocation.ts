@@ -1,0 +1,53 @@
+/**
+ * The revocation feed: every revocation the cloud learns of, numbered per
+ * project, as `GET /v1/sdk/keys/revocations` answers it and apps follow it.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { isoTimestamp } from "./wire_values.ts";
+
+/**
+ * Why a key was revoked: by a hybrid app, through its own `DELETE /svc/keys/:id`
+ * and mirrored to the cloud (`app`); through `DELETE /v1/sdk/keys/:id` (`tooling`,
+ * which is also how a cloud-mode app revokes); by an operator on the dashboard
+ * (`dashboard`); or by the auto-revoke policy (`auto`).
+ */
+export type RevocationReason = "app" | "tooling" | "dashboard" | "auto";
+
+/** Every {@linkcode RevocationReason}. */
+export const REVOCATION_REASONS: readonly RevocationReason[] = ["app", "tooling", "dashboard", "auto"];
+
+/** {@linkcode RevocationReason}. */
+export const revocationReasonSchema: z.ZodType<RevocationReason> = z.enum(["app", "tooling", "dashboard", "auto"]);
+
+/** One revocation of the feed. */
+export interface Revocation {
+  /** Its number in the project's feed: 1, 2, 3… */
+  seq: number;
+  /** The revoked key. */
+  keyId: string;
+  /** When it was revoked (the first revocation's time). */
+  revokedAt: string;
+  /** Why. */
+  reason: RevocationReason;
+}
+
+/** A page of the feed: the answer of `GET /v1/sdk/keys/revocations`. */
+export interface RevocationPage {
+  /** Ascending by `seq`, all after the asked `after`. */
+  revocations: Revocation[];
+  /** The last returned `seq`, or the asked `after` when none: the next call's `after`. */
+  nextSeq: number;
+}
+
+/** {@linkcode RevocationPage}, as answered. */
+export const revocationPageSchema: z.ZodType<RevocationPage> = z.object({
+  revocations: z.array(z.object({
+    seq: z.int().min(1),
+    keyId: z.string(),
+    revokedAt: isoTimestamp,
+    reason: revocationReasonSchema,
+  })),
+  nextSeq: z.int().min(0),
+});
