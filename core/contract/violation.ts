@@ -176,6 +176,7 @@ const METADATA_PREVIEW = 2000;
 
 /** Redacts secrets, makes the text storable (no NUL, no lone surrogate) and cuts it to `max` characters. */
 function fitText(text: string, max: number): string {
+  // deno-lint-ignore no-control-regex -- NUL is exactly what must go
   const storable = (s: string) => s.replace(/\u0000|\p{Surrogate}/gu, "\ufffd");
   // Cut, then clean again: a cut between the halves of a surrogate pair leaves a lone one.
   return storable(storable(redactSecrets(text)).slice(0, max));

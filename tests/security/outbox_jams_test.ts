@@ -26,17 +26,19 @@ interface Proxy {
 /** A reverse proxy on a real socket in front of the cloud's handler, counting violation reports. */
 async function startProxy(t: TestCloud): Promise<Proxy> {
   const proxy = { policy: "pass", violationPosts: 0 } as Proxy;
-  proxy.server = await listen(async (req) => {
+  proxy.server = await listen((req) => {
     const url = new URL(req.url);
     if (req.method === "POST" && url.pathname === "/v1/sdk/violations") {
       proxy.violationPosts++;
       if (proxy.policy === "html413") {
-        return new Response("<html><body><h1>413 Request Entity Too Large</h1></body></html>", {
-          status: 413,
-          headers: { "content-type": "text/html" },
-        });
+        return Promise.resolve(
+          new Response("<html><body><h1>413 Request Entity Too Large</h1></body></html>", {
+            status: 413,
+            headers: { "content-type": "text/html" },
+          }),
+        );
       }
-      if (proxy.policy === "fail500") return new Response("upstream error", { status: 500 });
+      if (proxy.policy === "fail500") return Promise.resolve(new Response("upstream error", { status: 500 }));
     }
     return t.cloud.handle(new Request(`http://cloud.test${url.pathname}${url.search}`, req));
   });
