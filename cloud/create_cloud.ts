@@ -10,11 +10,14 @@ import { DEFAULT_BODY_LIMIT, defaultLogger, type ErrorLogger, errorResponse } fr
 import { createRateLimiter, type RateLimit, rateLimited } from "../core/http/rate_limiter.ts";
 import { authenticateAgent, authenticateSdk } from "./auth.ts";
 import { createInboxWaiters } from "./inbox_waiters.ts";
+import { createCloudRefusals } from "./refusals.ts";
 import { CLOUD_PREFIX, type CloudDeps, cloudRoutes, type CloudSide } from "./routes/cloud_routes.ts";
 import { openCloudStorage } from "./storage/libsql_cloud_storage.ts";
 
 /** How long acknowledged items are kept by default: 7 days. */
 export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+/** How long violations are kept by default: 30 days. */
+export const DEFAULT_VIOLATION_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** Options of {@linkcode createCloud}. */
 export interface CloudOptions {
@@ -24,6 +27,8 @@ export interface CloudOptions {
   authToken?: string;
   /** How long acknowledged items and their events are kept, in milliseconds (default 7 days). */
   retentionMs?: number;
+  /** How long violations are kept, in milliseconds (default 30 days). */
+  violationRetentionMs?: number;
   /** How often acknowledged items are purged, in milliseconds (default: the retention, at most an hour). */
   purgeIntervalMs?: number;
   /** The largest request body, in bytes (default 1 MiB). */
@@ -69,6 +74,7 @@ export function createCloud(options: CloudOptions): Cloud {
   const log = options.logger ?? defaultLogger;
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
+  const violationRetentionMs = options.violationRetentionMs ?? DEFAULT_VIOLATION_RETENTION_MS;
   const waiters = createInboxWaiters();
   const perProject = options.rateLimit?.perProject ? createRateLimiter(options.rateLimit.perProject) : undefined;
   const inFlight = new Set<Promise<Response>>();
@@ -81,6 +87,8 @@ export function createCloud(options: CloudOptions): Cloud {
     const purge = () => {
       const before = new Date(Date.now() - retentionMs).toISOString();
       storage.purgeAcknowledged(before).catch((error) => log("Purging acknowledged items failed", error));
+      const violationsBefore = new Date(Date.now() - violationRetentionMs).toISOString();
+      storage.purgeViolations(violationsBefore).catch((error) => log("Purging old violations failed", error));
     };
     purge();
     purgeTimer = setInterval(purge, options.purgeIntervalMs ?? Math.min(retentionMs, 60 * 60 * 1000));
@@ -89,6 +97,7 @@ export function createCloud(options: CloudOptions): Cloud {
 
   const deps: Promise<CloudDeps> = opened.then((storage) => ({
     storage,
+    refusals: createCloudRefusals(storage),
     waiters,
     recheckMs: options.recheckMs ?? 500,
     closing: () => closing,
@@ -131,6 +140,7 @@ export function createCloud(options: CloudOptions): Cloud {
       clearInterval(purgeTimer);
       waiters.close();
       await Promise.allSettled([...inFlight]);
+      await deps.then((d) => d.refusals.flush()).catch((error) => log("Recording repeated refusals failed", error));
       const storage = await opened.catch(() => null);
       await storage?.close();
     },

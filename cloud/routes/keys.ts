@@ -81,15 +81,16 @@ export const keyRoutes = [
     summary: "Verify an agent key",
     body: z.object({ key: z.string().max(1000) }),
     responses: { 200: keyVerificationSchema },
-    async run({ caller, body }, { storage }) {
+    async run({ caller, body }, { storage, refusals }) {
       // Never say why a key is invalid: unknown, revoked and another project's look the same.
       const found = body.key.startsWith(AGENT_KEY_PREFIX)
         ? await storage.findKeyByHash(await hashSecret(body.key))
         : null;
       if (found === null || found.projectId !== caller.projectId || found.record.revokedAt !== null) {
         if (found !== null && found.projectId === caller.projectId) {
-          // A cloud-mode app cannot tell a revoked key from an unknown one: the cloud records the use for it.
-          await storage.addViolation(
+          // A cloud-mode app cannot tell a revoked key from an unknown one: the cloud records the use for it,
+          // once per key and window (with the count of repeats), however often the key is tried.
+          await refusals.record(
             caller.projectId,
             newViolation("REVOKED_KEY", {
               keyId: found.record.id,

@@ -7,10 +7,11 @@
 import { ulid } from "ulid";
 import { SvcError } from "../contract/errors.ts";
 import { AGENT_KEY_PREFIX, bearerToken, unauthorized } from "../contract/secrets.ts";
-import { newViolation, type Violation } from "../contract/violation.ts";
+import { newViolation, repeatedViolation, type Violation } from "../contract/violation.ts";
 import { createHandler } from "../http/dispatch.ts";
 import { DEFAULT_BODY_LIMIT, defaultLogger } from "../http/json.ts";
 import { createRateLimiter, type RateDecision, rateLimited } from "../http/rate_limiter.ts";
+import { createRefusalCoalescer } from "../http/refusal_coalescer.ts";
 import { pathnameOf } from "../http/router.ts";
 import type { AppStorage } from "./app_storage.ts";
 import { type AppDeps, type AppSide, SVC_PREFIX } from "./app_side.ts";
@@ -87,12 +88,28 @@ export function createSvc(config: SvcConfig): Svc {
     log,
   });
 
-  function recordViolation(violation: Violation): void {
+  // Repeated refusals of one key (same kind and intent) cost one row and one count per window.
+  const refusals = createRefusalCoalescer<Violation>({ windowMs: REFUSAL_WINDOW_MS });
+
+  function store(violation: Violation): void {
     violationQueue.add(violation);
     if (config.onViolation === undefined) return;
     track(
       Promise.resolve().then(() => config.onViolation!(violation)).catch((e) => log("onViolation failed", e)),
     );
+  }
+
+  /** Stores the counts of closed windows (of every window, with `all`). */
+  function storeRepeats(all = false): void {
+    for (const { item, repeats, since } of refusals.closed(Date.now(), all)) {
+      store(repeatedViolation(item, repeats, new Date(since).toISOString()));
+    }
+  }
+
+  function recordViolation(violation: Violation): void {
+    const first = refusals.note(`${violation.keyId}\u0000${violation.kind}\u0000${violation.intent ?? ""}`, violation);
+    if (first) store(violation);
+    storeRepeats();
   }
 
   const deps: Promise<AppDeps> = (async () => {
@@ -202,6 +219,7 @@ export function createSvc(config: SvcConfig): Svc {
     ready,
     async violations(options = {}) {
       await ready;
+      storeRepeats(true);
       await Promise.allSettled([...inFlight, violationQueue.flush()]);
       return storage!.listViolations({ limit: Math.min(options.limit ?? 50, 200), keyId: options.keyId });
     },
@@ -211,12 +229,14 @@ export function createSvc(config: SvcConfig): Svc {
     emitMany,
     async sync() {
       await ready;
+      storeRepeats(true);
       await violationQueue.flush();
       return outbox ? await outbox.sync() : 0;
     },
     async close() {
       closing.abort();
       await ready.catch(() => {});
+      storeRepeats(true);
       await violationQueue.flush();
       await outbox?.close();
       await keys?.close();
@@ -226,5 +246,7 @@ export function createSvc(config: SvcConfig): Svc {
   };
 }
 
+/** The window in which repeated refusals of one key are recorded once, with a count: one minute. */
+export const REFUSAL_WINDOW_MS = 60_000;
 /** The longest user id, as the cloud stores it. */
 const MAX_USER_ID = 200;

@@ -171,6 +171,25 @@ export function newViolation(
   };
 }
 
+/**
+ * The summary of a window of repeated refusals: the first one's key, user, kind
+ * and intent, with the number of repeats after it in `metadata.repeats`.
+ *
+ * @param first The violation recorded when the window opened.
+ * @param repeats Refusals after it in the window.
+ * @param since When the window opened (ISO 8601).
+ * @returns A new record, made now.
+ */
+export function repeatedViolation(first: Violation, repeats: number, since: string): Violation {
+  return {
+    ...first,
+    id: crypto.randomUUID(),
+    message: `Repeated ${repeats} more times since ${since}`,
+    metadata: { repeats, since, first: first.id },
+    createdAt: new Date().toISOString(),
+  };
+}
+
 /** Characters of an oversized metadata object kept, as JSON text, in its place. */
 const METADATA_PREVIEW = 2000;
 
