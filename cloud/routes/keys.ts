@@ -6,7 +6,14 @@
  */
 import { z } from "zod";
 import { SvcError } from "../../core/contract/errors.ts";
-import { agentIdTaken, checkAgentId, mintAgentKey, mintKeyBody, publicKey } from "../../core/contract/agent_keys.ts";
+import {
+  agentIdTaken,
+  agentIdText,
+  checkAgentId,
+  mintAgentKey,
+  mintKeyBody,
+  publicKey,
+} from "../../core/contract/agent_keys.ts";
 import {
   keyListSchema,
   keyVerificationSchema,
@@ -30,7 +37,7 @@ export const cloudMintKeyBody = mintKeyBody.extend({ userId });
 /** The body of `PUT /v1/sdk/keys/:id`: a key record mirrored by a hybrid app, hash only. */
 export const mirrorKeyBody = mintKeyBody.pick({ name: true, scopes: true }).extend({
   userId,
-  agentId: storedText(1, 200),
+  agentId: agentIdText,
   hash: z.string().regex(/^[0-9a-f]{64}$/, "Must be a SHA-256 hex digest"),
   start: z.string().regex(/^svc_live_/, "Must start with svc_live_").max(KEY_START_LENGTH),
   createdAt: timestampInput,
