@@ -6,7 +6,13 @@
 import { SvcError } from "../core/contract/errors.ts";
 import type { DatabaseInput } from "../core/db/database.ts";
 import { createHandler } from "../core/http/dispatch.ts";
-import { DEFAULT_BODY_LIMIT, defaultLogger, type ErrorLogger, errorResponse } from "../core/http/json.ts";
+import {
+  DEFAULT_BODY_LIMIT,
+  defaultLogger,
+  type ErrorLogger,
+  errorResponse,
+  redactingLogger,
+} from "../core/http/json.ts";
 import { createRateLimiter, type RateLimit, rateLimited } from "../core/http/rate_limiter.ts";
 import { authenticateAgent, authenticateSdk } from "./auth.ts";
 import { createInboxWaiters } from "./inbox_waiters.ts";
@@ -71,7 +77,7 @@ export interface Cloud {
  * ```
  */
 export function createCloud(options: CloudOptions): Cloud {
-  const log = options.logger ?? defaultLogger;
+  const log = redactingLogger(options.logger ?? defaultLogger);
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
   const violationRetentionMs = options.violationRetentionMs ?? DEFAULT_VIOLATION_RETENTION_MS;

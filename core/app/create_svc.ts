@@ -9,7 +9,7 @@ import { SvcError } from "../contract/errors.ts";
 import { AGENT_KEY_PREFIX, bearerToken, unauthorized } from "../contract/secrets.ts";
 import { newViolation, repeatedViolation, type Violation } from "../contract/violation.ts";
 import { createHandler } from "../http/dispatch.ts";
-import { DEFAULT_BODY_LIMIT, defaultLogger } from "../http/json.ts";
+import { DEFAULT_BODY_LIMIT, defaultLogger, redactingLogger } from "../http/json.ts";
 import { createRateLimiter, type RateDecision, rateLimited } from "../http/rate_limiter.ts";
 import { createRefusalCoalescer } from "../http/refusal_coalescer.ts";
 import { pathnameOf } from "../http/router.ts";
@@ -62,7 +62,7 @@ export function createSvc(config: SvcConfig): Svc {
   if (mode !== "local" && !config.cloud) {
     throw new Error(`mode "${mode}" needs cloud: { endpoint, projectId, sdkSecret }`);
   }
-  const log = config.logger ?? defaultLogger;
+  const log = redactingLogger(config.logger ?? defaultLogger);
   const bodyLimit = config.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const perKey = config.rateLimit?.perKey ? createRateLimiter(config.rateLimit.perKey) : undefined;
   const intents = compileIntents(config.intents ?? {}, config.scopes);

@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import { isSvcError } from "../contract/errors.ts";
+import { redactSecrets } from "../contract/secrets.ts";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "../contract/version.ts";
 import type { Route } from "../http/route.ts";
 import { type AppDeps, type AppSide, defineRoute } from "./app_side.ts";
@@ -67,7 +68,9 @@ export function mcpRoute(): Route<AppSide> {
         return toolResult(await runner.run(key, params.name, params.arguments));
       } catch (error) {
         // An unknown tool is a protocol error in MCP; every other refusal is a tool error the model can read.
-        if (isSvcError(error) && error.code === "UNKNOWN_INTENT") throw new McpError(InvalidParams, error.message);
+        if (isSvcError(error) && error.code === "UNKNOWN_INTENT") {
+          throw new McpError(InvalidParams, redactSecrets(error.message));
+        }
         return toolError(error, log);
       }
     });
