@@ -62,6 +62,13 @@ export function createSvc(config: SvcConfig): Svc {
   if (mode !== "local" && !config.cloud) {
     throw new Error(`mode "${mode}" needs cloud: { endpoint, projectId, sdkSecret }`);
   }
+  if (mode === "hybrid" && isInMemory(config.storage)) {
+    throw new Error(
+      'mode "hybrid" keeps its agent keys in `storage` and mirrors them to the cloud: on :memory: the app would ' +
+        "forget them at a restart while the cloud still accepts them. Give `storage` a file: (or remote) URL, " +
+        'such as "file:./data/app.db", or a libSQL Client',
+    );
+  }
   const log = redactingLogger(config.logger ?? defaultLogger);
   const bodyLimit = config.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const perKey = config.rateLimit?.perKey ? createRateLimiter(config.rateLimit.perKey) : undefined;
@@ -244,6 +251,11 @@ export function createSvc(config: SvcConfig): Svc {
       await storage?.close();
     },
   };
+}
+
+/** Whether a storage setting is an in-memory database (the default). */
+function isInMemory(storage: SvcConfig["storage"]): boolean {
+  return storage === undefined || (typeof storage === "string" && /^(file:)?:memory:/.test(storage));
 }
 
 /** The window in which repeated refusals of one key are recorded once, with a count: one minute. */

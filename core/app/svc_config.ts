@@ -50,7 +50,7 @@ export interface SvcConfig {
   cloud?: SvcCloudConfig;
   /**
    * Where keys (local, hybrid), violations and the outbox to the cloud live: a libSQL URL or Client.
-   * Default `:memory:` (lost on restart).
+   * Default `:memory:` (lost on restart), which hybrid mode refuses: it would forget keys the cloud still accepts.
    */
   storage?: DatabaseInput;
   /** Auth token for a remote `storage` URL. */
