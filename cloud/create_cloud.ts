@@ -13,7 +13,7 @@ import {
   errorResponse,
   redactingLogger,
 } from "../core/http/json.ts";
-import { createRateLimiter, type RateLimit, rateLimited } from "../core/http/rate_limiter.ts";
+import { createRateLimiter, type RateLimit, rateLimited, type RateLimiter } from "../core/http/rate_limiter.ts";
 import { authenticateAgent, authenticateSdk } from "./auth.ts";
 import { createInboxWaiters } from "./inbox_waiters.ts";
 import { createCloudRefusals } from "./refusals.ts";
@@ -24,6 +24,16 @@ import { openCloudStorage } from "./storage/libsql_cloud_storage.ts";
 export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 /** How long violations are kept by default: 30 days. */
 export const DEFAULT_VIOLATION_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
+/**
+ * The cloud's rate limits when `rateLimit` is not given: 6000 SDK writes a minute
+ * per project, and 1200 requests a minute per agent key to its inbox and
+ * acknowledgements (bursts up to the limit).
+ */
+export const DEFAULT_CLOUD_RATE_LIMITS: { readonly perProject: RateLimit; readonly perAgentKey: RateLimit } = {
+  perProject: { limit: 6000, windowMs: 60_000 },
+  perAgentKey: { limit: 1200, windowMs: 60_000 },
+};
 
 /** Options of {@linkcode createCloud}. */
 export interface CloudOptions {
@@ -44,11 +54,13 @@ export interface CloudOptions {
   /** Where the causes of 5xx answers go (default `console.error`). Never given secrets. */
   logger?: ErrorLogger;
   /**
-   * Rate limits, off by default. `perProject` limits each project's requests to the write routes
-   * (manifest, violations, events, acknowledgements, keys; not key verification): over it the answer
-   * is `429 RATE_LIMITED` with `Retry-After`. Counted per process.
+   * Rate limits, on by default ({@linkcode DEFAULT_CLOUD_RATE_LIMITS}). `perProject` limits each
+   * project's requests to the SDK write routes (manifest, violations, events, tooling
+   * acknowledgements, keys; not key verification); `perAgentKey` limits each agent key's requests
+   * to its inbox and acknowledgements, apart from its project's budget. Over a limit the answer is
+   * `429 RATE_LIMITED` with `Retry-After`. Counted per process. `false` turns a limit (or both) off.
    */
-  rateLimit?: { perProject?: RateLimit };
+  rateLimit?: { perProject?: RateLimit | false; perAgentKey?: RateLimit | false } | false;
 }
 
 /** A running cloud. */
@@ -82,7 +94,8 @@ export function createCloud(options: CloudOptions): Cloud {
   const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
   const violationRetentionMs = options.violationRetentionMs ?? DEFAULT_VIOLATION_RETENTION_MS;
   const waiters = createInboxWaiters();
-  const perProject = options.rateLimit?.perProject ? createRateLimiter(options.rateLimit.perProject) : undefined;
+  const perProject = limiter(options.rateLimit, "perProject");
+  const perAgentKey = limiter(options.rateLimit, "perAgentKey");
   const inFlight = new Set<Promise<Response>>();
   let closing = false;
   let purgeTimer: ReturnType<typeof setInterval> | undefined;
@@ -117,10 +130,8 @@ export function createCloud(options: CloudOptions): Cloud {
       none: () => null,
     },
     limits: {
-      projectWrites: perProject && ((caller) => {
-        const decision = perProject.take((caller as { projectId: string }).projectId);
-        if (!decision.allowed) throw rateLimited(decision.retryAfterMs);
-      }),
+      projectWrites: perProject && ((caller) => take(perProject, (caller as { projectId: string }).projectId)),
+      agentKey: perAgentKey && ((caller) => take(perAgentKey, (caller as { keyId: string }).keyId)),
     },
     deps,
     bodyLimit,
@@ -151,4 +162,19 @@ export function createCloud(options: CloudOptions): Cloud {
       await storage?.close();
     },
   };
+}
+
+/** The limiter of one of the cloud's limits: the given rate, the default, or none when turned off. */
+function limiter(
+  given: CloudOptions["rateLimit"],
+  which: keyof typeof DEFAULT_CLOUD_RATE_LIMITS,
+): RateLimiter | undefined {
+  const rate = given === false ? false : given?.[which] ?? DEFAULT_CLOUD_RATE_LIMITS[which];
+  return rate ? createRateLimiter(rate) : undefined;
+}
+
+/** Takes a token for `caller`, or throws `429 RATE_LIMITED`. */
+function take(limiter: RateLimiter, caller: string): void {
+  const decision = limiter.take(caller);
+  if (!decision.allowed) throw rateLimited(decision.retryAfterMs);
 }

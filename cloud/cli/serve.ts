@@ -7,26 +7,66 @@
  */
 import process from "node:process";
 import { serve } from "srvx";
-import { createCloud } from "../create_cloud.ts";
+import { type CloudOptions, createCloud, DEFAULT_CLOUD_RATE_LIMITS } from "../create_cloud.ts";
 import { type DatabaseTarget, displayUrl } from "./database_url.ts";
+import { CommandError } from "./project_commands.ts";
+import type { CommandLine } from "./usage.ts";
 
-/** Where to listen. */
+/** Where to listen, and the rate limits. */
 export interface ServeOptions {
   /** Port; 0 picks a free one. */
   port: number;
   /** Address. */
   host: string;
+  /** The cloud's rate limits. */
+  rateLimit?: CloudOptions["rateLimit"];
+}
+
+/** The address `serve` listens on by default: this machine only. */
+export const DEFAULT_HOST = "127.0.0.1";
+
+/**
+ * Reads `serve`'s options from the command line: `--port` (8787), `--host`
+ * (127.0.0.1), `--rate-limit-project` and `--rate-limit-agent` (per minute; 0 is off).
+ *
+ * @param line The parsed command line.
+ * @returns The options.
+ * @throws {CommandError} `USAGE` for a bad value.
+ */
+export function serveOptions(line: CommandLine): ServeOptions {
+  const port = Number(line.port ?? 8787);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CommandError("USAGE", "--port must be 0..65535");
+  return {
+    port,
+    host: line.host ?? DEFAULT_HOST,
+    rateLimit: {
+      perProject: perMinute("--rate-limit-project", line.rateLimitProject, DEFAULT_CLOUD_RATE_LIMITS.perProject.limit),
+      perAgentKey: perMinute("--rate-limit-agent", line.rateLimitAgent, DEFAULT_CLOUD_RATE_LIMITS.perAgentKey.limit),
+    },
+  };
+}
+
+function perMinute(
+  flag: string,
+  value: string | undefined,
+  fallback: number,
+): { limit: number; windowMs: number } | false {
+  const limit = value === undefined ? fallback : Number(value);
+  if (!Number.isInteger(limit) || limit < 0) {
+    throw new CommandError("USAGE", `${flag} must be a whole number of requests per minute (0 turns it off)`);
+  }
+  return limit === 0 ? false : { limit, windowMs: 60_000 };
 }
 
 /**
  * Serves the cloud until SIGINT or SIGTERM.
  *
  * @param target The database.
- * @param options Port and address.
+ * @param options Port, address and rate limits.
  * @returns When the server has stopped.
  */
 export async function runServe(target: DatabaseTarget, options: ServeOptions): Promise<void> {
-  const cloud = createCloud({ db: target.url, authToken: target.authToken });
+  const cloud = createCloud({ db: target.url, authToken: target.authToken, rateLimit: options.rateLimit });
   await cloud.ready;
   const server = serve({
     port: options.port,

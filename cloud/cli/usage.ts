@@ -9,7 +9,7 @@ import { parseArgs } from "node:util";
 export const USAGE = `svc-cloud: the self-hostable cloud of @svc/agent-access (/v1 on libSQL)
 
 Usage:
-  svc-cloud serve [--port N] [--host H] [--db URL]   Serve /v1 (default port 8787, host 0.0.0.0)
+  svc-cloud serve [--port N] [--host H] [--db URL]   Serve /v1 (default port 8787, host 127.0.0.1)
   svc-cloud project create --name NAME [--json]       Create a project; prints its id and sdkSecret once
   svc-cloud project rotate-secret PROJECT_ID [--json] Replace a project's sdkSecret; the old one stops at once
   svc-cloud project list [--json]                     List projects
@@ -22,7 +22,9 @@ Options:
   --db URL     libSQL database: file:./data/svc.db (default), :memory:, libsql://…, http://…
   --json       Print exactly one JSON object on stdout
   --port N     Port to listen on (0 picks a free one)
-  --host H     Address to listen on
+  --host H     Address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 or :: for every interface)
+  --rate-limit-project N  SDK writes per minute per project (default 6000; 0 turns it off)
+  --rate-limit-agent N    Requests per minute per agent key to its inbox and acks (default 1200; 0 turns it off)
 
 Environment:
   SVC_DB_URL         Database URL when --db is not given
@@ -45,6 +47,10 @@ export interface CommandLine {
   host?: string;
   /** `--name`. */
   name?: string;
+  /** `--rate-limit-project`. */
+  rateLimitProject?: string;
+  /** `--rate-limit-agent`. */
+  rateLimitAgent?: string;
 }
 
 /**
@@ -65,6 +71,8 @@ export function parseCommandLine(args: string[]): CommandLine {
       port: { type: "string" },
       host: { type: "string" },
       name: { type: "string" },
+      "rate-limit-project": { type: "string" },
+      "rate-limit-agent": { type: "string" },
     },
   });
   return {
@@ -75,5 +83,7 @@ export function parseCommandLine(args: string[]): CommandLine {
     port: values.port,
     host: values.host,
     name: values.name,
+    rateLimitProject: values["rate-limit-project"],
+    rateLimitAgent: values["rate-limit-agent"],
   };
 }

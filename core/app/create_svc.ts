@@ -10,7 +10,7 @@ import { AGENT_KEY_PREFIX, bearerToken, unauthorized } from "../contract/secrets
 import { newViolation, repeatedViolation, type Violation } from "../contract/violation.ts";
 import { createHandler } from "../http/dispatch.ts";
 import { DEFAULT_BODY_LIMIT, defaultLogger, redactingLogger } from "../http/json.ts";
-import { createRateLimiter, type RateDecision, rateLimited } from "../http/rate_limiter.ts";
+import { createRateLimiter, type RateDecision, type RateLimit, rateLimited } from "../http/rate_limiter.ts";
 import { createRefusalCoalescer } from "../http/refusal_coalescer.ts";
 import { pathnameOf } from "../http/router.ts";
 import type { AppStorage } from "./app_storage.ts";
@@ -29,6 +29,15 @@ import { svcRoutes } from "./svc_routes.ts";
 import { createViolationQueue } from "./violation_queue.ts";
 
 export type { Svc, SvcCloudConfig, SvcConfig, SvcMode } from "./svc_config.ts";
+
+/**
+ * The app's rate limits when `rateLimit` is not given: each agent key may call
+ * `/svc/agent/run` and `/svc/mcp` 600 times a minute (10 a second on average,
+ * bursts up to 600).
+ */
+export const DEFAULT_SVC_RATE_LIMITS: { readonly perKey: RateLimit } = {
+  perKey: { limit: 600, windowMs: 60_000 },
+};
 
 /**
  * Creates the app side of the toolkit.
@@ -71,7 +80,8 @@ export function createSvc(config: SvcConfig): Svc {
   }
   const log = redactingLogger(config.logger ?? defaultLogger);
   const bodyLimit = config.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const perKey = config.rateLimit?.perKey ? createRateLimiter(config.rateLimit.perKey) : undefined;
+  const perKeyRate = config.rateLimit === false ? false : config.rateLimit?.perKey ?? DEFAULT_SVC_RATE_LIMITS.perKey;
+  const perKey = perKeyRate ? createRateLimiter(perKeyRate) : undefined;
   const intents = compileIntents(config.intents ?? {}, config.scopes);
   const cloud: CloudClient | undefined = mode === "local" ? undefined : createCloudClient(config.cloud!);
   const mirror = mode !== "local";
