@@ -1,12 +1,17 @@
 /**
- * `serve`: the cloud on srvx (Node, Deno and Bun alike), stopping cleanly on
- * SIGINT and SIGTERM: no new connections, waiting long polls answered,
- * in-flight requests finished, the database closed.
+ * `serve`: the cloud through the running runtime's adapter (on Deno, behind
+ * the connection guard: a connection cap from the open-file limit, header and
+ * idle timeouts, accept failures survived), stopping cleanly on SIGINT and
+ * SIGTERM: no new connections, waiting long polls answered, in-flight requests
+ * finished, the database closed. No runtime can raise its own open-file limit:
+ * start it under `ulimit -n` as high as the connections you expect, times three.
  *
  * @module
  */
 import process from "node:process";
-import { serve } from "srvx";
+import { serve as bunServe } from "../../adapters/bun.ts";
+import { serve as denoServe } from "../../adapters/deno.ts";
+import { serve as nodeServe } from "../../adapters/node.ts";
 import { type CloudOptions, createCloud, DEFAULT_CLOUD_RATE_LIMITS } from "../create_cloud.ts";
 import { type DatabaseTarget, displayUrl } from "./database_url.ts";
 import { CommandError } from "./project_commands.ts";
@@ -68,14 +73,8 @@ function perMinute(
 export async function runServe(target: DatabaseTarget, options: ServeOptions): Promise<void> {
   const cloud = createCloud({ db: target.url, authToken: target.authToken, rateLimit: options.rateLimit });
   await cloud.ready;
-  const server = serve({
-    port: options.port,
-    hostname: options.host,
-    fetch: cloud.handle,
-    silent: true,
-    gracefulShutdown: false,
-  });
-  await server.ready();
+  const serveHere = "Deno" in globalThis ? denoServe : "Bun" in globalThis ? bunServe : nodeServe;
+  const server = await serveHere(cloud.handle, { port: options.port, hostname: options.host });
   const stopped = Promise.withResolvers<void>();
   let stopping = false;
   const stop = (signal: string) => {
@@ -87,7 +86,7 @@ export async function runServe(target: DatabaseTarget, options: ServeOptions): P
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
-  const port = new URL(server.url!).port;
+  const port = server.port;
   const shown = options.host === "0.0.0.0" || options.host === "::" ? "localhost" : options.host;
   console.log(`svc cloud listening on http://${shown}:${port}/v1 (db: ${displayUrl(target.url)})`);
 

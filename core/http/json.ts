@@ -82,7 +82,8 @@ export function errorEnvelope(
  * @param cause Why (never a secret).
  */
 export function defaultLogger(message: string, cause: unknown): void {
-  console.error(`[svc] ${message}`, cause);
+  if (cause === undefined) console.error(`[svc] ${message}`);
+  else console.error(`[svc] ${message}`, cause);
 }
 
 /**
