@@ -27,6 +27,7 @@ import { newViolation } from "../../core/contract/violation.ts";
 import { timestampInput } from "../../core/contract/wire_values.ts";
 import { json } from "../../core/http/json.ts";
 import { recordUse } from "../auth.ts";
+import type { CloudStorage } from "../storage/cloud_storage.ts";
 import { defineRoute } from "./cloud_side.ts";
 
 const userId = storedText(1, 200);
@@ -143,8 +144,14 @@ export const keyRoutes = [
       // The same agentId rules as minting: the user's own id, an agt_<uuid>, or the shared inbox.
       checkAgentId(body.userId, body.agentId, true);
       const outcome = await storage.mirrorKey(caller.projectId, { id: params.id, ...body, lastUsedAt: null });
-      if (outcome === "other_project") throw new SvcError("NOT_FOUND", "No such key");
+      // Ids and hashes are unique across the cloud, but what other projects hold must not change the answer:
+      // a record colliding with another project's (only possible on purpose: both are random) is answered as
+      // stored, and nothing is written. Only this project's own records can refuse it.
+      if (outcome === "other_project") return json({ ok: true });
       if (outcome === "agent_taken") throw agentIdTaken(body.agentId);
+      if (outcome === "hash_taken" && await hashOfAnotherProject(storage, caller.projectId, body.hash)) {
+        return json({ ok: true });
+      }
       if (outcome === "hash_taken") {
         throw new SvcError("VALIDATION_ERROR", "Invalid request", {
           details: { issues: [{ path: "hash", message: "Another key has this hash, or this key had another hash" }] },
@@ -154,3 +161,9 @@ export const keyRoutes = [
     },
   }),
 ];
+
+/** Whether the key with this hash belongs to another project. */
+async function hashOfAnotherProject(storage: CloudStorage, projectId: string, hash: string): Promise<boolean> {
+  const holder = await storage.findKeyByHash(hash);
+  return holder !== null && holder.projectId !== projectId;
+}
