@@ -5,6 +5,8 @@
  */
 import type { ConnectionLimits } from "./connection_guard.ts";
 
+export type { ConnectionLimits };
+
 /** Where to listen. */
 export interface ServeOptions {
   /** Port; 0 picks a free one. Default 8000. */
