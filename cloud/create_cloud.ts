@@ -101,16 +101,17 @@ export function createCloud(options: CloudOptions): Cloud {
   let purgeTimer: ReturnType<typeof setInterval> | undefined;
 
   const opened = openCloudStorage(options.db, { authToken: options.authToken });
-  const ready = opened.then((storage) => {
+  const ready = opened.then(async (storage) => {
     if (closing) return;
-    const purge = () => {
+    const purge = async () => {
       const before = new Date(Date.now() - retentionMs).toISOString();
-      storage.purgeAcknowledged(before).catch((error) => log("Purging acknowledged items failed", error));
       const violationsBefore = new Date(Date.now() - violationRetentionMs).toISOString();
-      storage.purgeViolations(violationsBefore).catch((error) => log("Purging old violations failed", error));
+      // One after the other: a purge holds the write lock in short chunks, never two at once.
+      await storage.purgeAcknowledged(before).catch((error) => log("Purging acknowledged items failed", error));
+      await storage.purgeViolations(violationsBefore).catch((error) => log("Purging old violations failed", error));
     };
-    purge();
     purgeTimer = setInterval(purge, options.purgeIntervalMs ?? Math.min(retentionMs, 60 * 60 * 1000));
+    await purge(); // the first pass before `ready`, so it never races the first requests
   });
   ready.catch(() => {}); // surfaced through `ready` and every request's 500
 
