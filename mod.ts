@@ -29,7 +29,7 @@
  *
  * @module
  */
-export { createSvc } from "./core/app/create_svc.ts";
+export { createSvc, DEFAULT_SVC_RATE_LIMITS } from "./core/app/create_svc.ts";
 export type { Svc, SvcCloudConfig, SvcConfig, SvcHealth, SvcMode } from "./core/app/svc_config.ts";
 export type { RevocationFeedHealth } from "./core/app/revocation_follower.ts";
 export type { AutoRevokePolicy } from "./core/contract/auto_revoke.ts";
@@ -55,4 +55,4 @@ export type { DatabaseInput, LibsqlClient } from "./core/db/database.ts";
 export type { Severity, Violation } from "./core/contract/violation.ts";
 export { withSvc } from "./core/app/mount.ts";
 export type { FetchHandler } from "./core/app/mount.ts";
-export type { RunningServer, ServeOptions } from "./core/http/serve_options.ts";
+export type { ConnectionLimits, RunningServer, ServeOptions } from "./core/http/serve_options.ts";

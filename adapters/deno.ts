@@ -1,6 +1,13 @@
 /**
  * Deno adapter: serve a fetch handler (such as `withSvc(svc, app)`) with `Deno.serve`.
  *
+ * `Deno.serve` has no socket policy of its own: it exits when file descriptors
+ * run out and keeps slow-header connections open. So the adapter listens itself
+ * and relays each connection (core/http/relay_server.ts: a cap on connections
+ * from the open-file limit, header and idle timeouts, accept failures survived)
+ * to a `Deno.serve` on a loopback port, started again if it ever stops. Deno cannot raise its open-file limit: for many connections,
+ * start it under a higher `ulimit -n`.
+ *
  * @example Serve /svc and an app on Deno
  * ```ts
  * import { createSvc, withSvc } from "@svc/agent-access";
@@ -14,6 +21,9 @@
  * @module
  */
 import type { FetchHandler } from "../core/app/mount.ts";
+import type { StreamConnection } from "../core/http/connection_guard.ts";
+import { defaultLogger as log } from "../core/http/json.ts";
+import { relayServer } from "../core/http/relay_server.ts";
 import type { RunningServer, ServeOptions } from "../core/http/serve_options.ts";
 import { listenError } from "./_listen_error.ts";
 import { reachableUrl } from "./_reachable_url.ts";
@@ -21,17 +31,18 @@ import { reachableUrl } from "./_reachable_url.ts";
 export type { FetchHandler, RunningServer, ServeOptions };
 
 // The part of Deno's API used here, declared so the npm build type-checks without Deno's types.
-interface DenoServer {
-  shutdown(): Promise<void>;
-}
-type OnListen = (addr: { hostname: string; port: number }) => void;
+type Addr = { hostname: string; port: number };
+type DenoServer = { addr: Addr; finished: Promise<void>; shutdown(): Promise<void> };
 declare const Deno: {
-  serve(options: { port: number; hostname: string; onListen: OnListen }, handler: FetchHandler): DenoServer;
+  serve(options: Addr & { onListen(): void }, handler: FetchHandler): DenoServer;
+  listen(options: Addr): { addr: Addr; accept(): Promise<StreamConnection>; close(): void };
+  connect(options: Addr): Promise<StreamConnection>;
+  readTextFileSync(path: string): string;
 };
 
 /**
- * Serves a fetch handler with `Deno.serve`. A port in use rejects with one
- * clear message (`code: "EADDRINUSE"`).
+ * Serves a fetch handler with `Deno.serve` behind the connection guard. A port
+ * in use rejects with one clear message (`code: "EADDRINUSE"`).
  *
  * @example Serve on a free port of the loopback interface
  * ```ts
@@ -43,21 +54,30 @@ declare const Deno: {
  * ```
  *
  * @param fetch The handler.
- * @param options Port (default 8000) and hostname (default `0.0.0.0`).
+ * @param options Port (default 8000), hostname (default `0.0.0.0`) and connection limits.
  * @returns The listening server; its `url` is an address a client can open.
  */
 export function serve(fetch: FetchHandler, options: ServeOptions = {}): Promise<RunningServer> {
-  const { port = 8000, hostname = "0.0.0.0" } = options;
-  return new Promise((resolve, reject) => {
-    try {
-      const server = Deno.serve({
-        port,
-        hostname,
-        onListen: (addr) =>
-          resolve({ url: reachableUrl(addr.hostname, addr.port), port: addr.port, close: () => server.shutdown() }),
-      }, fetch);
-    } catch (error) {
-      reject(listenError(error, hostname, port));
-    }
-  });
+  const { port = 8000, hostname = "0.0.0.0", connections = {} } = options;
+  let listener: ReturnType<typeof Deno.listen>;
+  try {
+    listener = Deno.listen({ port, hostname });
+  } catch (error) {
+    return Promise.reject(listenError(error, hostname, port));
+  }
+  const { close } = relayServer(
+    {
+      accept: () => listener.accept(),
+      closeListener: () => listener.close(),
+      connect: (port) => Deno.connect({ hostname: "127.0.0.1", port }),
+      start() {
+        const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, fetch);
+        return { port: server.addr.port, finished: server.finished, shutdown: () => server.shutdown() };
+      },
+      openFileLimits: () => Deno.readTextFileSync("/proc/self/limits"),
+    },
+    connections,
+    log,
+  );
+  return Promise.resolve({ url: reachableUrl(hostname, listener.addr.port), port: listener.addr.port, close });
 }

@@ -6,10 +6,17 @@
 import { SvcError } from "../core/contract/errors.ts";
 import type { DatabaseInput } from "../core/db/database.ts";
 import { createHandler } from "../core/http/dispatch.ts";
-import { DEFAULT_BODY_LIMIT, defaultLogger, type ErrorLogger, errorResponse } from "../core/http/json.ts";
-import { createRateLimiter, type RateLimit, rateLimited } from "../core/http/rate_limiter.ts";
+import {
+  DEFAULT_BODY_LIMIT,
+  defaultLogger,
+  type ErrorLogger,
+  errorResponse,
+  redactingLogger,
+} from "../core/http/json.ts";
+import { createRateLimiter, type RateLimit, rateLimited, type RateLimiter } from "../core/http/rate_limiter.ts";
 import { authenticateAgent, authenticateSdk } from "./auth.ts";
 import { createInboxWaiters } from "./inbox_waiters.ts";
+import { createCloudRefusals } from "./refusals.ts";
 import { CLOUD_PREFIX, type CloudDeps, cloudRoutes, type CloudSide } from "./routes/cloud_routes.ts";
 import { openCloudStorage } from "./storage/libsql_cloud_storage.ts";
 import { pathnameOf } from "../core/http/router.ts";
@@ -17,6 +24,18 @@ import { createDashboard, DASHBOARD_PREFIX, type DashboardSettings } from "./das
 
 /** How long acknowledged items are kept by default: 7 days. */
 export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+/** How long violations are kept by default: 30 days. */
+export const DEFAULT_VIOLATION_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
+/**
+ * The cloud's rate limits when `rateLimit` is not given: 6000 SDK writes a minute
+ * per project, and 1200 requests a minute per agent key to its inbox and
+ * acknowledgements (bursts up to the limit).
+ */
+export const DEFAULT_CLOUD_RATE_LIMITS: { readonly perProject: RateLimit; readonly perAgentKey: RateLimit } = {
+  perProject: { limit: 6000, windowMs: 60_000 },
+  perAgentKey: { limit: 1200, windowMs: 60_000 },
+};
 
 /** Options of {@linkcode createCloud}. */
 export interface CloudOptions {
@@ -26,6 +45,8 @@ export interface CloudOptions {
   authToken?: string;
   /** How long acknowledged items and their events are kept, in milliseconds (default 7 days). */
   retentionMs?: number;
+  /** How long violations are kept, in milliseconds (default 30 days). */
+  violationRetentionMs?: number;
   /** How often acknowledged items are purged, in milliseconds (default: the retention, at most an hour). */
   purgeIntervalMs?: number;
   /** The largest request body, in bytes (default 1 MiB). */
@@ -35,11 +56,13 @@ export interface CloudOptions {
   /** Where the causes of 5xx answers go (default `console.error`). Never given secrets. */
   logger?: ErrorLogger;
   /**
-   * Rate limits, off by default. `perProject` limits each project's requests to the write routes
-   * (manifest, violations, events, acknowledgements, keys; not key verification): over it the answer
-   * is `429 RATE_LIMITED` with `Retry-After`. Counted per process.
+   * Rate limits, on by default ({@linkcode DEFAULT_CLOUD_RATE_LIMITS}). `perProject` limits each
+   * project's requests to the SDK write routes (manifest, violations, events, tooling
+   * acknowledgements, keys; not key verification); `perAgentKey` limits each agent key's requests
+   * to its inbox and acknowledgements, apart from its project's budget. Over a limit the answer is
+   * `429 RATE_LIMITED` with `Retry-After`. Counted per process. `false` turns a limit (or both) off.
    */
-  rateLimit?: { perProject?: RateLimit };
+  rateLimit?: { perProject?: RateLimit | false; perAgentKey?: RateLimit | false } | false;
   /** The operators' dashboard under `/dashboard` (default on); `false` turns it off, an object tunes it. */
   dashboard?: boolean | DashboardSettings;
 }
@@ -70,24 +93,29 @@ export interface Cloud {
  * ```
  */
 export function createCloud(options: CloudOptions): Cloud {
-  const log = options.logger ?? defaultLogger;
+  const log = redactingLogger(options.logger ?? defaultLogger);
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
+  const violationRetentionMs = options.violationRetentionMs ?? DEFAULT_VIOLATION_RETENTION_MS;
   const waiters = createInboxWaiters();
-  const perProject = options.rateLimit?.perProject ? createRateLimiter(options.rateLimit.perProject) : undefined;
+  const perProject = limiter(options.rateLimit, "perProject");
+  const perAgentKey = limiter(options.rateLimit, "perAgentKey");
   const inFlight = new Set<Promise<Response>>();
   let closing = false;
   let purgeTimer: ReturnType<typeof setInterval> | undefined;
 
   const opened = openCloudStorage(options.db, { authToken: options.authToken });
-  const ready = opened.then((storage) => {
+  const ready = opened.then(async (storage) => {
     if (closing) return;
-    const purge = () => {
+    const purge = async () => {
       const before = new Date(Date.now() - retentionMs).toISOString();
-      storage.purgeAcknowledged(before).catch((error) => log("Purging acknowledged items failed", error));
+      const violationsBefore = new Date(Date.now() - violationRetentionMs).toISOString();
+      // One after the other: a purge holds the write lock in short chunks, never two at once.
+      await storage.purgeAcknowledged(before).catch((error) => log("Purging acknowledged items failed", error));
+      await storage.purgeViolations(violationsBefore).catch((error) => log("Purging old violations failed", error));
     };
-    purge();
     purgeTimer = setInterval(purge, options.purgeIntervalMs ?? Math.min(retentionMs, 60 * 60 * 1000));
+    await purge(); // the first pass before `ready`, so it never races the first requests
   });
   ready.catch(() => {}); // surfaced through `ready` and every request's 500
   const { dashboard: dash = true } = options;
@@ -97,6 +125,7 @@ export function createCloud(options: CloudOptions): Cloud {
 
   const deps: Promise<CloudDeps> = opened.then((storage) => ({
     storage,
+    refusals: createCloudRefusals(storage),
     waiters,
     recheckMs: options.recheckMs ?? 500,
     closing: () => closing,
@@ -110,10 +139,8 @@ export function createCloud(options: CloudOptions): Cloud {
       none: () => null,
     },
     limits: {
-      projectWrites: perProject && ((caller) => {
-        const decision = perProject.take((caller as { projectId: string }).projectId);
-        if (!decision.allowed) throw rateLimited(decision.retryAfterMs);
-      }),
+      projectWrites: perProject && ((caller) => take(perProject, (caller as { projectId: string }).projectId)),
+      agentKey: perAgentKey && ((caller) => take(perAgentKey, (caller as { keyId: string }).keyId)),
     },
     deps,
     bodyLimit,
@@ -146,8 +173,24 @@ export function createCloud(options: CloudOptions): Cloud {
       clearInterval(purgeTimer);
       waiters.close();
       await Promise.allSettled([...inFlight]);
+      await deps.then((d) => d.refusals.flush()).catch((error) => log("Recording repeated refusals failed", error));
       const storage = await opened.catch(() => null);
       await storage?.close();
     },
   };
+}
+
+/** The limiter of one of the cloud's limits: the given rate, the default, or none when turned off. */
+function limiter(
+  given: CloudOptions["rateLimit"],
+  which: keyof typeof DEFAULT_CLOUD_RATE_LIMITS,
+): RateLimiter | undefined {
+  const rate = given === false ? false : given?.[which] ?? DEFAULT_CLOUD_RATE_LIMITS[which];
+  return rate ? createRateLimiter(rate) : undefined;
+}
+
+/** Takes a token for `caller`, or throws `429 RATE_LIMITED`. */
+function take(limiter: RateLimiter, caller: string): void {
+  const decision = limiter.take(caller);
+  if (!decision.allowed) throw rateLimited(decision.retryAfterMs);
 }

@@ -8,7 +8,7 @@
 import process from "node:process";
 import { databaseTarget } from "./cli/database_url.ts";
 import { CommandError, type CommandOutput, runMigrate, runProjectCommand } from "./cli/project_commands.ts";
-import { runServe } from "./cli/serve.ts";
+import { runServe, serveOptions } from "./cli/serve.ts";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "../core/contract/version.ts";
 import { runAdminCommand } from "./cli/admin_commands.ts";
 import { readPasswordFromStdin } from "./cli/read_password.ts";
@@ -35,11 +35,7 @@ async function main(args: string[]): Promise<number> {
   }
   try {
     if (command === "serve") {
-      const port = Number(line.port ?? 8787);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) {
-        throw new CommandError("USAGE", "--port must be 0..65535");
-      }
-      await runServe(databaseTarget(line.db), { port, host: line.host ?? "127.0.0.1", dashboard: !line.noDashboard });
+      await runServe(databaseTarget(line.db), serveOptions(line));
       return 0;
     }
     if (command === "project" && rest[0] === "policy") {

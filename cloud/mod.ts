@@ -16,7 +16,14 @@
  * @module
  */
 export type { ErrorLogger } from "../core/http/json.ts";
-export { type Cloud, type CloudOptions, createCloud, DEFAULT_RETENTION_MS } from "./create_cloud.ts";
+export {
+  type Cloud,
+  type CloudOptions,
+  createCloud,
+  DEFAULT_CLOUD_RATE_LIMITS,
+  DEFAULT_RETENTION_MS,
+  DEFAULT_VIOLATION_RETENTION_MS,
+} from "./create_cloud.ts";
 export type { DatabaseInput, LibsqlClient } from "../core/db/database.ts";
 export type { RateLimit } from "../core/http/rate_limiter.ts";
 export type { DashboardSettings, SignInLimits } from "./dashboard/mod.ts";

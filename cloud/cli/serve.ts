@@ -1,20 +1,26 @@
 /**
- * `serve`: the cloud on srvx (Node, Deno and Bun alike), stopping cleanly on
- * SIGINT and SIGTERM: no new connections, waiting long polls answered,
- * in-flight requests finished, the database closed.
+ * `serve`: the cloud through the running runtime's adapter (on Deno, behind
+ * the connection guard: a connection cap from the open-file limit, header and
+ * idle timeouts, accept failures survived), stopping cleanly on SIGINT and
+ * SIGTERM: no new connections, waiting long polls answered, in-flight requests
+ * finished, the database closed. No runtime can raise its own open-file limit:
+ * start it under `ulimit -n` as high as the connections you expect, times three.
  *
  * @module
  */
 import process from "node:process";
-import { serve } from "srvx";
-import { listenError } from "../../adapters/_listen_error.ts";
+import { serve as bunServe } from "../../adapters/bun.ts";
+import { serve as denoServe } from "../../adapters/deno.ts";
+import { serve as nodeServe } from "../../adapters/node.ts";
+import { type CloudOptions, createCloud, DEFAULT_CLOUD_RATE_LIMITS } from "../create_cloud.ts";
 import { reachableUrl } from "../../adapters/_reachable_url.ts";
-import { createCloud } from "../create_cloud.ts";
 import { openCloudStorage } from "../storage/libsql_cloud_storage.ts";
 import { createSetupLink } from "../dashboard/setup_link.ts";
 import { type DatabaseTarget, displayUrl } from "./database_url.ts";
+import { CommandError } from "./project_commands.ts";
+import type { CommandLine } from "./usage.ts";
 
-/** Where to listen. */
+/** Where to listen, and the rate limits. */
 export interface ServeOptions {
   /** Port; 0 picks a free one. */
   port: number;
@@ -22,34 +28,61 @@ export interface ServeOptions {
   host: string;
   /** Serve the dashboard at `/dashboard` (default `true`). */
   dashboard?: boolean;
+  /** The cloud's rate limits. */
+  rateLimit?: CloudOptions["rateLimit"];
+}
+
+/** The address `serve` listens on by default: this machine only. */
+export const DEFAULT_HOST = "127.0.0.1";
+
+/**
+ * Reads `serve`'s options from the command line: `--port` (8787), `--host`
+ * (127.0.0.1), `--rate-limit-project` and `--rate-limit-agent` (per minute; 0 is off).
+ *
+ * @param line The parsed command line.
+ * @returns The options.
+ * @throws {CommandError} `USAGE` for a bad value.
+ */
+export function serveOptions(line: CommandLine): ServeOptions {
+  const port = Number(line.port ?? 8787);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CommandError("USAGE", "--port must be 0..65535");
+  return {
+    port,
+    host: line.host ?? DEFAULT_HOST,
+    dashboard: !line.noDashboard,
+    rateLimit: {
+      perProject: perMinute("--rate-limit-project", line.rateLimitProject, DEFAULT_CLOUD_RATE_LIMITS.perProject.limit),
+      perAgentKey: perMinute("--rate-limit-agent", line.rateLimitAgent, DEFAULT_CLOUD_RATE_LIMITS.perAgentKey.limit),
+    },
+  };
+}
+
+function perMinute(
+  flag: string,
+  value: string | undefined,
+  fallback: number,
+): { limit: number; windowMs: number } | false {
+  const limit = value === undefined ? fallback : Number(value);
+  if (!Number.isInteger(limit) || limit < 0) {
+    throw new CommandError("USAGE", `${flag} must be a whole number of requests per minute (0 turns it off)`);
+  }
+  return limit === 0 ? false : { limit, windowMs: 60_000 };
 }
 
 /**
  * Serves the cloud until SIGINT or SIGTERM.
  *
  * @param target The database.
- * @param options Port and address.
+ * @param options Port, address and rate limits.
  * @returns When the server has stopped.
  */
 export async function runServe(target: DatabaseTarget, options: ServeOptions): Promise<void> {
   const dashboard = options.dashboard ?? true;
-  const cloud = createCloud({ db: target.url, authToken: target.authToken, dashboard });
+  const cloud = createCloud({ db: target.url, authToken: target.authToken, rateLimit: options.rateLimit, dashboard });
   await cloud.ready;
   const setupLink = dashboard ? await setupLinkFor(target) : null;
-  let server: ReturnType<typeof serve>;
-  try {
-    server = serve({
-      port: options.port,
-      hostname: options.host,
-      fetch: cloud.handle,
-      silent: true,
-      gracefulShutdown: false,
-    });
-    await server.ready();
-  } catch (error) {
-    await cloud.close(); // nothing may keep the process alive after the one line main.ts prints
-    throw listenError(error, options.host, options.port);
-  }
+  const serveHere = "Deno" in globalThis ? denoServe : "Bun" in globalThis ? bunServe : nodeServe;
+  const server = await serveHere(cloud.handle, { port: options.port, hostname: options.host });
   const stopped = Promise.withResolvers<void>();
   let stopping = false;
   const stop = (signal: string) => {
@@ -64,7 +97,7 @@ export async function runServe(target: DatabaseTarget, options: ServeOptions): P
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
-  const url = reachableUrl(options.host, Number(new URL(server.url!).port));
+  const url = reachableUrl(options.host, server.port);
   console.log(`svc cloud listening on ${url}/v1 (db: ${displayUrl(target.url)})`);
   if (dashboard) console.log(`dashboard: ${url}/dashboard`);
   if (setupLink) {

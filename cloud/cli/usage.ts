@@ -34,7 +34,9 @@ Options:
   --db URL     libSQL database: file:./data/svc.db (default), :memory:, libsql://…, http://…
   --json       Print exactly one JSON object on stdout
   --port N     Port to listen on (0 picks a free one)
-  --host H     Address to listen on (0.0.0.0 for every interface)
+  --host H     Address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 or :: for every interface)
+  --rate-limit-project N  SDK writes per minute per project (default 6000; 0 turns it off)
+  --rate-limit-agent N    Requests per minute per agent key to its inbox and acks (default 1200; 0 turns it off)
   --no-dashboard  Serve /v1 only, without the dashboard at /dashboard
 
 Environment:
@@ -82,6 +84,10 @@ export interface CommandLine {
   since?: string;
   /** `--limit`. */
   limit?: string;
+  /** `--rate-limit-project`. */
+  rateLimitProject?: string;
+  /** `--rate-limit-agent`. */
+  rateLimitAgent?: string;
 }
 
 /**
@@ -114,6 +120,8 @@ export function parseCommandLine(args: string[]): CommandLine {
       action: { type: "string" },
       since: { type: "string" },
       limit: { type: "string" },
+      "rate-limit-project": { type: "string" },
+      "rate-limit-agent": { type: "string" },
     },
   });
   return {
@@ -136,5 +144,7 @@ export function parseCommandLine(args: string[]): CommandLine {
     action: values.action,
     since: values.since,
     limit: values.limit,
+    rateLimitProject: values["rate-limit-project"],
+    rateLimitAgent: values["rate-limit-agent"],
   };
 }

@@ -7,6 +7,7 @@
 import { type DefineRoute, routeDefiner } from "../../core/http/route.ts";
 import type { AgentCaller, SdkCaller } from "../auth.ts";
 import type { InboxWaiters } from "../inbox_waiters.ts";
+import type { CloudRefusals } from "../refusals.ts";
 import type { CloudStorage } from "../storage/cloud_storage.ts";
 
 /** The prefix of every cloud route. */
@@ -20,6 +21,8 @@ export interface CloudDeps {
   waiters: InboxWaiters;
   /** How often a long poll re-reads the database, for events stored by other processes. */
   recheckMs: number;
+  /** Repeated refusals, written once per key and window. */
+  refusals: CloudRefusals;
   /** `true` once the cloud is closing: long polls answer at once. */
   closing(): boolean;
 }

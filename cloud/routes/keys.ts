@@ -7,7 +7,14 @@
 import { z } from "zod";
 import { errorEnvelopeSchema } from "../../core/contract/error_envelope.ts";
 import { SvcError } from "../../core/contract/errors.ts";
-import { agentIdTaken, checkAgentId, mintAgentKey, mintKeyBody, publicKey } from "../../core/contract/agent_keys.ts";
+import {
+  agentIdTaken,
+  agentIdText,
+  checkAgentId,
+  mintAgentKey,
+  mintKeyBody,
+  publicKey,
+} from "../../core/contract/agent_keys.ts";
 import {
   keyListSchema,
   keyVerificationSchema,
@@ -24,6 +31,7 @@ import { recordUse } from "../auth.ts";
 import { recordAudit, sdkActor } from "../audit_actor.ts";
 import { type CloudDeps, defineRoute } from "./cloud_side.ts";
 import { notifyRevocation } from "./revocations.ts";
+import type { CloudStorage } from "../storage/cloud_storage.ts";
 
 const userId = storedText(1, 200);
 
@@ -33,7 +41,7 @@ export const cloudMintKeyBody = mintKeyBody.extend({ userId });
 /** The body of `PUT /v1/sdk/keys/:id`: a key record mirrored by a hybrid app, hash only. */
 export const mirrorKeyBody = mintKeyBody.pick({ name: true, scopes: true }).extend({
   userId,
-  agentId: storedText(1, 200),
+  agentId: agentIdText,
   hash: z.string().regex(/^[0-9a-f]{64}$/, "Must be a SHA-256 hex digest"),
   start: z.string().regex(/^svc_live_/, "Must start with svc_live_").max(KEY_START_LENGTH),
   createdAt: timestampInput,
@@ -84,15 +92,16 @@ export const keyRoutes = [
     summary: "Verify an agent key",
     body: z.object({ key: z.string().max(1000) }),
     responses: { 200: keyVerificationSchema },
-    async run({ caller, body }, { storage }) {
+    async run({ caller, body }, { storage, refusals }) {
       // Never say why a key is invalid: unknown, revoked and another project's look the same.
       const found = body.key.startsWith(AGENT_KEY_PREFIX)
         ? await storage.findKeyByHash(await hashSecret(body.key))
         : null;
       if (found === null || found.projectId !== caller.projectId || found.record.revokedAt !== null) {
         if (found !== null && found.projectId === caller.projectId) {
-          // A cloud-mode app cannot tell a revoked key from an unknown one: the cloud records the use for it.
-          await storage.addViolation(
+          // A cloud-mode app cannot tell a revoked key from an unknown one: the cloud records the use for it,
+          // once per key and window (with the count of repeats), however often the key is tried.
+          await refusals.record(
             caller.projectId,
             newViolation("REVOKED_KEY", {
               keyId: found.record.id,
@@ -141,8 +150,14 @@ export const keyRoutes = [
       checkAgentId(body.userId, body.agentId, true);
       const outcome = await deps.storage.mirrorKey(caller.projectId, { id: params.id, ...body, lastUsedAt: null });
       if (outcome === "revoked") await revoked(deps, req, caller.projectId, params.id, "app");
-      if (outcome === "other_project") throw new SvcError("NOT_FOUND", "No such key");
+      // Ids and hashes are unique across the cloud, but what other projects hold must not change the answer:
+      // a record colliding with another project's (only possible on purpose: both are random) is answered as
+      // stored, and nothing is written. Only this project's own records can refuse it.
+      if (outcome === "other_project") return json({ ok: true });
       if (outcome === "agent_taken") throw agentIdTaken(body.agentId);
+      if (outcome === "hash_taken" && await hashOfAnotherProject(deps.storage, caller.projectId, body.hash)) {
+        return json({ ok: true });
+      }
       if (outcome === "hash_taken") {
         throw new SvcError("VALIDATION_ERROR", "Invalid request", {
           details: { issues: [{ path: "hash", message: "Another key has this hash, or this key had another hash" }] },
@@ -168,4 +183,10 @@ async function revoked(
     target: keyId,
     detail: { reason },
   });
+}
+
+/** Whether the key with this hash belongs to another project. */
+async function hashOfAnotherProject(storage: CloudStorage, projectId: string, hash: string): Promise<boolean> {
+  const holder = await storage.findKeyByHash(hash);
+  return holder !== null && holder.projectId !== projectId;
 }

@@ -1,12 +1,20 @@
 /**
- * `POST` and `GET /v1/sdk/violations`: violation reports from apps, listed
+ * `POST` and `GET /v1/sdk/violations`: violation reports from apps (one, or a
+ * batch stored in one transaction), listed
  * newest first with filters and the count of every match.
  *
  * @module
  */
 import { z } from "zod";
 import { storedText } from "../../core/contract/limits.ts";
-import { severitySchema, violationPageSchema, violationReportSchema } from "../../core/contract/violation.ts";
+import {
+  severitySchema,
+  type Violation as ViolationRecord,
+  violationBatchSchema,
+  violationPageSchema,
+  type ViolationReport,
+  violationReportSchema,
+} from "../../core/contract/violation.ts";
 import { pageSize, queryInteger, timestampInput } from "../../core/contract/wire_values.ts";
 import { json } from "../../core/http/json.ts";
 import { defineRoute } from "./cloud_side.ts";
@@ -22,6 +30,26 @@ export const violationsQuery = z.object({
   offset: queryInteger().default(0).describe("Matches to skip"),
 });
 
+/** The answer to one report. */
+const reportedOne = z.object({ ok: z.literal(true), id: z.uuid() });
+/** The answer to a batch: the ids in the order of the reports. */
+const reportedBatch = z.object({ ok: z.literal(true), ids: z.array(z.uuid()) });
+
+/** A report as stored, with a fresh id and, by default, the time of the report. */
+function toRecord(v: ViolationReport): ViolationRecord {
+  return {
+    id: crypto.randomUUID(),
+    keyId: v.apiKeyId,
+    userId: v.userId ?? null,
+    intent: v.intent ?? null,
+    kind: v.kind,
+    severity: v.severity,
+    message: v.message ?? null,
+    metadata: v.metadata ?? {},
+    createdAt: v.at ?? new Date().toISOString(),
+  };
+}
+
 /** The violation routes. */
 export const violationRoutes = [
   defineRoute({
@@ -30,25 +58,20 @@ export const violationRoutes = [
     path: "/v1/sdk/violations",
     auth: "sdk",
     limit: "projectWrites",
-    summary: "Report a violation",
-    body: violationReportSchema,
-    responses: { 200: z.object({ ok: z.literal(true), id: z.uuid() }) },
-    async run({ caller, body: { violation: v } }, deps) {
-      const id = crypto.randomUUID();
-      const stored = {
-        id,
-        keyId: v.apiKeyId,
-        userId: v.userId ?? null,
-        intent: v.intent ?? null,
-        kind: v.kind,
-        severity: v.severity,
-        message: v.message ?? null,
-        metadata: v.metadata ?? {},
-        createdAt: v.at ?? new Date().toISOString(),
-      };
-      await deps.storage.addViolation(caller.projectId, stored);
-      await applyAutoRevoke(deps, caller.projectId, stored);
-      return json({ ok: true, id });
+    summary: "Report a violation, or up to 100 in one batch (`{ violations: [...] }`, stored together)",
+    body: z.union([violationReportSchema, violationBatchSchema]),
+    responses: { 200: z.union([reportedOne, reportedBatch]) },
+    async run({ caller, body }, deps) {
+      if ("violation" in body) {
+        const record = toRecord(body.violation);
+        await deps.storage.addViolation(caller.projectId, record);
+        await applyAutoRevoke(deps, caller.projectId, record);
+        return json({ ok: true, id: record.id });
+      }
+      const records = body.violations.map(toRecord);
+      await deps.storage.addViolations(caller.projectId, records);
+      for (const record of records) await applyAutoRevoke(deps, caller.projectId, record);
+      return json({ ok: true, ids: records.map((r) => r.id) });
     },
   }),
   defineRoute({

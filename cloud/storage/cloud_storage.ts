@@ -162,6 +162,10 @@ export interface CloudStorage extends OperatorStorage, AuditStorage, ProjectAdmi
 
   /** Stores a violation. */
   addViolation(projectId: string, violation: ViolationRecord): Promise<void>;
+  /** Stores violations in one transaction. */
+  addViolations(projectId: string, violations: readonly ViolationRecord[]): Promise<void>;
+  /** Deletes violations recorded before `before`, in every project; the count deleted. */
+  purgeViolations(before: string): Promise<number>;
   /** A page of the project's violations. */
   listViolations(projectId: string, query: ViolationQuery): Promise<ViolationPage>;
 

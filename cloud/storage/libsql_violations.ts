@@ -9,8 +9,16 @@ import { integer, parsed, text, textOrNull } from "../../core/db/rows.ts";
 import { VIOLATION_COLUMNS, violationValues } from "../../core/contract/violation.ts";
 import type { GroupCommit } from "../../core/db/group_commit.ts";
 
+/** Rows per multi-row INSERT (10 values each, far below SQLite's variable limit). */
+const ROWS_PER_INSERT = 50;
+/** Rows deleted per purge statement. */
+const PURGE_CHUNK = 1000;
+
 /** The violation part of {@linkcode CloudStorage}. */
-export type ViolationStorage = Pick<CloudStorage, "addViolation" | "listViolations">;
+export type ViolationStorage = Pick<
+  CloudStorage,
+  "addViolation" | "addViolations" | "listViolations" | "purgeViolations"
+>;
 
 /**
  * Violation queries on a database.
@@ -26,6 +34,33 @@ export function violationStorage(db: Executor, group: GroupCommit): ViolationSto
         sql: `INSERT INTO cloud_violations (project_id, ${VIOLATION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         args: [projectId, ...violationValues(v)],
       }]);
+    },
+    async addViolations(projectId, violations) {
+      if (violations.length === 0) return;
+      const statements: Statement[] = [];
+      for (let at = 0; at < violations.length; at += ROWS_PER_INSERT) {
+        const chunk = violations.slice(at, at + ROWS_PER_INSERT);
+        statements.push({
+          sql: `INSERT INTO cloud_violations (project_id, ${VIOLATION_COLUMNS}) VALUES ${
+            chunk.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", ")
+          }`,
+          args: chunk.flatMap((v) => [projectId, ...violationValues(v)]),
+        });
+      }
+      await db.batch(statements, "write");
+    },
+    async purgeViolations(before) {
+      let purged = 0;
+      for (;;) {
+        // In chunks, so a large purge never holds the write lock for long.
+        const rs = await db.execute({
+          sql: `DELETE FROM cloud_violations WHERE rowid IN
+                (SELECT rowid FROM cloud_violations WHERE created_at < ? LIMIT ${PURGE_CHUNK})`,
+          args: [before],
+        });
+        purged += rs.rowsAffected;
+        if (rs.rowsAffected < PURGE_CHUNK) return purged;
+      }
     },
     async listViolations(projectId, query) {
       const { where, args } = filter(projectId, query);

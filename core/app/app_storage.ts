@@ -59,14 +59,18 @@ export interface AppStorage {
   touchKeys(usedAt: ReadonlyMap<string, string>): Promise<void>;
   /** Stores violations, in one write. */
   insertViolations(violations: readonly Violation[], options?: MirrorOption): Promise<void>;
-  /** The oldest queued items, in order. */
-  outboxHead(limit: number): Promise<OutboxItem[]>;
-  /** Removes a sent item. */
-  outboxDone(seq: number): Promise<void>;
-  /** Counts a failed attempt. */
-  outboxFailed(seq: number): Promise<void>;
-  /** How many items wait. */
-  outboxSize(): Promise<number>;
+  /**
+   * The oldest queued items: key records first (a revocation never waits behind a
+   * violation), then violations that failed fewer than `maxAttempts` times (the
+   * others are set aside: kept, never sent again).
+   */
+  outboxHead(limit: number, maxAttempts?: number): Promise<OutboxItem[]>;
+  /** Removes sent (or refused) items. */
+  outboxDone(seqs: readonly number[]): Promise<void>;
+  /** Counts a failed attempt of each item. */
+  outboxFailed(seqs: readonly number[]): Promise<void>;
+  /** How many items wait: every key record, and the violations not set aside. */
+  outboxSize(maxAttempts?: number): Promise<number>;
   /** The newest violations first. */
   listViolations(options: { limit: number; keyId?: string }): Promise<Violation[]>;
   /** The last seq of the cloud's revocation feed applied here (0 before the first). */

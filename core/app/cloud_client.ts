@@ -1,7 +1,10 @@
 /**
  * The app server's client for the cloud's SDK routes (`/v1/sdk/*`, `/v1/events`),
- * authenticated with the project's sdkSecret. Network failures and 5xx answers
- * become `CLOUD_UNAVAILABLE`; the cloud's 4xx answers keep their code.
+ * authenticated with the project's sdkSecret. Network failures, 5xx, 408, 429
+ * and a refused sdkSecret (401) become `CLOUD_UNAVAILABLE`, which is worth a
+ * retry; every other 4xx is permanent: it keeps the cloud's code, or becomes
+ * `INTERNAL` when the answer is not the contract's envelope (an HTML 413 from a
+ * proxy).
  *
  * @module
  */
@@ -18,7 +21,7 @@ import {
 } from "../contract/key_responses.ts";
 import type { ManifestEntry } from "../contract/manifest.ts";
 import { type RevocationPage, revocationPageSchema } from "../contract/revocation.ts";
-import type { Violation, ViolationReport } from "../contract/violation.ts";
+import { toViolationReport, type Violation } from "../contract/violation.ts";
 
 export type { EmitResult };
 
@@ -55,6 +58,8 @@ export interface CloudClient {
   putManifest(intents: ManifestEntry[], scopes: readonly string[]): Promise<void>;
   /** `POST /v1/sdk/violations`. */
   reportViolation(violation: Violation): Promise<void>;
+  /** `POST /v1/sdk/violations` in the batched form, up to 100 at once, stored together. */
+  reportViolations(violations: readonly Violation[]): Promise<void>;
   /** `PUT /v1/sdk/keys/:id`: the hybrid mirror of a key record. */
   mirrorKey(record: KeyRecord): Promise<void>;
   /** `POST /v1/sdk/keys`. */
@@ -119,18 +124,25 @@ export function createCloudClient(config: CloudConfig): CloudClient {
       if (parsed.success) return parsed.data;
       throw unavailable(`The cloud's answer to ${method} ${path.split("?")[0]} is not the documented shape`, data);
     }
-    const code = data?.error?.code as ErrorCode | undefined;
-    if (res.status >= 500 || code === undefined || !(code in ERROR_STATUS)) {
+    if (res.status >= 500 || res.status === 408) {
       throw unavailable(`The cloud answered ${res.status}`, data?.error ?? res.status);
     }
     if (res.status === 401) {
-      throw unavailable("The cloud refused this app's sdkSecret or projectId", data.error);
+      // The app's credentials, not the request, are wrong: every call fails alike until the secret is fixed.
+      throw unavailable("The cloud refused this app's sdkSecret or projectId", data?.error ?? res.status);
     }
     if (res.status === 429) {
       // Over the project's rate: the request was fine, so it is retried later, never dropped.
       throw new SvcError("CLOUD_UNAVAILABLE", "The cloud is rate limiting this project", {
-        cause: data.error,
+        cause: data?.error ?? res.status,
         headers: { "retry-after": res.headers.get("retry-after") ?? "5" },
+      });
+    }
+    const code = data?.error?.code as ErrorCode | undefined;
+    if (code === undefined || !(code in ERROR_STATUS) || ERROR_STATUS[code] >= 500) {
+      // A 4xx without the envelope (a proxy's HTML 413): the same request will be refused again.
+      throw new SvcError("INTERNAL", `The cloud answered ${res.status} to ${method} ${path.split("?")[0]}`, {
+        cause: data?.error ?? res.status,
       });
     }
     throw new SvcError(code, String(data.error.message), { details: data.error.details });
@@ -141,17 +153,10 @@ export function createCloudClient(config: CloudConfig): CloudClient {
       await call("PUT", "/v1/sdk/intents", okSchema, { intents, scopes });
     },
     async reportViolation(v) {
-      const violation: ViolationReport = {
-        apiKeyId: v.keyId,
-        userId: v.userId ?? undefined,
-        intent: v.intent ?? undefined,
-        kind: v.kind,
-        severity: v.severity,
-        message: v.message ?? undefined,
-        metadata: v.metadata,
-        at: v.createdAt,
-      };
-      await call("POST", "/v1/sdk/violations", okSchema, { violation });
+      await call("POST", "/v1/sdk/violations", okSchema, { violation: toViolationReport(v) });
+    },
+    async reportViolations(violations) {
+      await call("POST", "/v1/sdk/violations", okSchema, { violations: violations.map(toViolationReport) });
     },
     async mirrorKey(r) {
       const { userId, name, scopes, agentId, hash, start, createdAt, revokedAt } = r;
@@ -199,8 +204,9 @@ function unavailable(message: string, cause: unknown): SvcError {
 }
 
 /**
- * Tells whether a cloud call failed for a reason that may pass (network, 5xx,
- * refused credentials) rather than because the request itself was wrong.
+ * Tells whether a cloud call failed for a reason that may pass (the network,
+ * a 5xx, 408 or 429 answer, refused credentials) rather than because the
+ * request itself was wrong (any other 4xx, with or without the envelope).
  *
  * @param error What the call threw.
  * @returns `true` when retrying later makes sense.

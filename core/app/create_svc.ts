@@ -7,10 +7,11 @@
 import { ulid } from "ulid";
 import { SvcError } from "../contract/errors.ts";
 import { AGENT_KEY_PREFIX, bearerToken, unauthorized } from "../contract/secrets.ts";
-import { newViolation, type Violation } from "../contract/violation.ts";
+import { newViolation, repeatedViolation, type Violation } from "../contract/violation.ts";
 import { createHandler } from "../http/dispatch.ts";
-import { DEFAULT_BODY_LIMIT, defaultLogger } from "../http/json.ts";
-import { createRateLimiter, type RateDecision, rateLimited } from "../http/rate_limiter.ts";
+import { DEFAULT_BODY_LIMIT, defaultLogger, redactingLogger } from "../http/json.ts";
+import { createRateLimiter, type RateDecision, type RateLimit, rateLimited } from "../http/rate_limiter.ts";
+import { createRefusalCoalescer } from "../http/refusal_coalescer.ts";
 import { pathnameOf } from "../http/router.ts";
 import type { AppStorage } from "./app_storage.ts";
 import { type AppDeps, type AppSide, SVC_PREFIX } from "./app_side.ts";
@@ -30,6 +31,15 @@ import { svcRoutes } from "./svc_routes.ts";
 import { createViolationQueue } from "./violation_queue.ts";
 
 export type { Svc, SvcCloudConfig, SvcConfig, SvcMode } from "./svc_config.ts";
+
+/**
+ * The app's rate limits when `rateLimit` is not given: each agent key may call
+ * `/svc/agent/run` and `/svc/mcp` 600 times a minute (10 a second on average,
+ * bursts up to 600).
+ */
+export const DEFAULT_SVC_RATE_LIMITS: { readonly perKey: RateLimit } = {
+  perKey: { limit: 600, windowMs: 60_000 },
+};
 
 /**
  * Creates the app side of the toolkit.
@@ -63,9 +73,17 @@ export function createSvc(config: SvcConfig): Svc {
   if (mode !== "local" && !config.cloud) {
     throw new Error(`mode "${mode}" needs cloud: { endpoint, projectId, sdkSecret }`);
   }
-  const log = config.logger ?? defaultLogger;
+  if (mode === "hybrid" && isInMemory(config.storage)) {
+    throw new Error(
+      'mode "hybrid" keeps its agent keys in `storage` and mirrors them to the cloud: on :memory: the app would ' +
+        "forget them at a restart while the cloud still accepts them. Give `storage` a file: (or remote) URL, " +
+        'such as "file:./data/app.db", or a libSQL Client',
+    );
+  }
+  const log = redactingLogger(config.logger ?? defaultLogger);
   const bodyLimit = config.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const perKey = config.rateLimit?.perKey ? createRateLimiter(config.rateLimit.perKey) : undefined;
+  const perKeyRate = config.rateLimit === false ? false : config.rateLimit?.perKey ?? DEFAULT_SVC_RATE_LIMITS.perKey;
+  const perKey = perKeyRate ? createRateLimiter(perKeyRate) : undefined;
   const intents = compileIntents(config.intents ?? {}, config.scopes);
   const cloud: CloudClient | undefined = mode === "local" ? undefined : createCloudClient(config.cloud!);
   const mirror = mode !== "local";
@@ -106,6 +124,14 @@ export function createSvc(config: SvcConfig): Svc {
     }
   }
 
+  // Repeated refusals of one key (same kind and intent) cost one row and one count per window.
+  const refusals = createRefusalCoalescer<Violation>({ windowMs: REFUSAL_WINDOW_MS });
+
+  function store(violation: Violation): void {
+    violationQueue.add(violation);
+    notifyViolation(violation);
+  }
+
   function notifyViolation(violation: Violation): void {
     if (config.onViolation === undefined) return;
     track(
@@ -113,9 +139,17 @@ export function createSvc(config: SvcConfig): Svc {
     );
   }
 
+  /** Stores the counts of closed windows (of every window, with `all`). */
+  function storeRepeats(all = false): void {
+    for (const { item, repeats, since } of refusals.closed(Date.now(), all)) {
+      store(repeatedViolation(item, repeats, new Date(since).toISOString()));
+    }
+  }
+
   function recordViolation(violation: Violation): void {
-    violationQueue.add(violation);
-    notifyViolation(violation);
+    const first = refusals.note(`${violation.keyId}\u0000${violation.kind}\u0000${violation.intent ?? ""}`, violation);
+    if (first) store(violation);
+    storeRepeats();
   }
 
   const deps: Promise<AppDeps> = (async () => {
@@ -236,6 +270,7 @@ export function createSvc(config: SvcConfig): Svc {
     ready,
     async violations(options = {}) {
       await ready;
+      storeRepeats(true);
       await Promise.allSettled([...inFlight, violationQueue.flush()]);
       return storage!.listViolations({ limit: Math.min(options.limit ?? 50, 200), keyId: options.keyId });
     },
@@ -249,12 +284,14 @@ export function createSvc(config: SvcConfig): Svc {
     },
     async sync() {
       await ready;
+      storeRepeats(true);
       await violationQueue.flush();
       return outbox ? await outbox.sync() : 0;
     },
     async close() {
       closing.abort();
       await ready.catch(() => {});
+      storeRepeats(true);
       await violationQueue.flush();
       await follower?.close();
       await outbox?.close();
@@ -265,5 +302,12 @@ export function createSvc(config: SvcConfig): Svc {
   };
 }
 
+/** Whether a storage setting is an in-memory database (the default). */
+function isInMemory(storage: SvcConfig["storage"]): boolean {
+  return storage === undefined || (typeof storage === "string" && /^(file:)?:memory:/.test(storage));
+}
+
+/** The window in which repeated refusals of one key are recorded once, with a count: one minute. */
+export const REFUSAL_WINDOW_MS = 60_000;
 /** The longest user id, as the cloud stores it. */
 const MAX_USER_ID = 200;

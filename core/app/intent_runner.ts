@@ -90,7 +90,8 @@ export function createIntentRunner(options: IntentRunnerOptions): IntentRunner {
         );
       }
       if (intent === undefined) {
-        return await runHandler(() => fallback!(name, payload as Record<string, unknown>, key.userId));
+        const clean = withoutProtoKeys(payload) as Record<string, unknown>;
+        return await runHandler(() => fallback!(name, clean, key.userId));
       }
       const parsed = intent.input.safeParse(payload);
       if (!parsed.success) refuse(key, "INTENT_VALIDATION_ERROR", name, invalidPayload(toIssues(parsed.error.issues)));
@@ -105,6 +106,22 @@ export function createIntentRunner(options: IntentRunnerOptions): IntentRunner {
       return checked.data;
     },
   };
+}
+
+/**
+ * A copy of a parsed JSON value without own `__proto__` keys at any depth
+ * (JSON.parse makes them own properties; code that copies them with spread
+ * or `Object.assign` would set a prototype): what zod-validated handlers get.
+ * The payload is at most 64 levels deep (the run body's limit).
+ */
+function withoutProtoKeys(value: unknown): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return value.map(withoutProtoKeys);
+  const copy: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (k !== "__proto__") copy[k] = withoutProtoKeys(v);
+  }
+  return copy;
 }
 
 function invalidPayload(issues: Issue[]): SvcError {

@@ -16,6 +16,9 @@ import { autoRevokeKey, readRevocationCursor, writeRevocations } from "./libsql_
 
 /** Keys whose record is kept in process, by hash. */
 const KEY_CACHE_SIZE = 50_000;
+/** Rows per multi-row INSERT (9 values each, far below SQLite's variable limit). */
+const ROWS_PER_INSERT = 100;
+const OUTBOX_SELECT = "SELECT seq, kind, ref, body, attempts FROM app_outbox";
 const KEY_COLUMNS = "id, user_id, name, scopes, agent_id, hash, start, created_at, last_used_at, revoked_at";
 
 /**
@@ -168,12 +171,12 @@ class LibsqlAppStorage implements AppStorage {
     else if (statements.length > 1) await this.#db.batch(statements, "write");
   }
 
-  async outboxHead(limit: number): Promise<OutboxItem[]> {
-    const rs = await this.#db.execute({
-      sql: "SELECT seq, kind, ref, body, attempts FROM app_outbox ORDER BY seq LIMIT ?",
-      args: [limit],
-    });
-    return rs.rows.map((r) => ({
+  async outboxHead(limit: number, maxAttempts = Number.MAX_SAFE_INTEGER): Promise<OutboxItem[]> {
+    const rs = await this.#db.batch([
+      { sql: `${OUTBOX_SELECT} WHERE kind = 'key' ORDER BY seq LIMIT ?`, args: [limit] },
+      { sql: `${OUTBOX_SELECT} WHERE kind <> 'key' AND attempts < ? ORDER BY seq LIMIT ?`, args: [maxAttempts, limit] },
+    ], "read");
+    return [...rs[0].rows, ...rs[1].rows].slice(0, limit).map((r) => ({
       seq: Number(r.seq),
       kind: String(r.kind) as OutboxItem["kind"],
       ref: String(r.ref),
@@ -182,16 +185,27 @@ class LibsqlAppStorage implements AppStorage {
     }));
   }
 
-  async outboxDone(seq: number): Promise<void> {
-    await this.#db.execute({ sql: "DELETE FROM app_outbox WHERE seq = ?", args: [seq] });
+  async outboxDone(seqs: readonly number[]): Promise<void> {
+    if (seqs.length === 0) return;
+    await this.#db.execute({
+      sql: `DELETE FROM app_outbox WHERE seq IN (${seqs.map(() => "?").join(",")})`,
+      args: [...seqs],
+    });
   }
 
-  async outboxFailed(seq: number): Promise<void> {
-    await this.#db.execute({ sql: "UPDATE app_outbox SET attempts = attempts + 1 WHERE seq = ?", args: [seq] });
+  async outboxFailed(seqs: readonly number[]): Promise<void> {
+    if (seqs.length === 0) return;
+    await this.#db.execute({
+      sql: `UPDATE app_outbox SET attempts = attempts + 1 WHERE seq IN (${seqs.map(() => "?").join(",")})`,
+      args: [...seqs],
+    });
   }
 
-  async outboxSize(): Promise<number> {
-    const rs = await this.#db.execute("SELECT COUNT(*) AS n FROM app_outbox");
+  async outboxSize(maxAttempts = Number.MAX_SAFE_INTEGER): Promise<number> {
+    const rs = await this.#db.execute({
+      sql: "SELECT COUNT(*) AS n FROM app_outbox WHERE kind = 'key' OR attempts < ?",
+      args: [maxAttempts],
+    });
     return Number(rs.rows[0].n);
   }
 

@@ -1,8 +1,14 @@
 /**
  * The durable outbox of hybrid and cloud modes: key records and violations are
  * queued in the app's storage in the same write that stores them, and sent to
- * the cloud strictly in order (so a revoke is never overtaken), retrying with
- * backoff while the cloud is down. Items survive a restart of the app.
+ * the cloud, retrying with backoff while the cloud is down. Items survive a
+ * restart of the app.
+ *
+ * Nothing an agent sends can hold back a key record: key records (mint,
+ * revoke) go first, in order, and violations after them, in batches. A
+ * permanent refusal (any 4xx but 401, 408 and 429) is logged, counted and
+ * dropped; a violation that keeps failing is set aside after
+ * `setAsideAfter` tries (it stays in the app's own violation list).
  *
  * @module
  */
@@ -10,6 +16,7 @@ import { type CloudClient, isTransient } from "./cloud_client.ts";
 import type { ErrorLogger } from "../http/json.ts";
 import type { AppStorage, OutboxItem } from "./app_storage.ts";
 import { backoffDelay } from "../http/backoff.ts";
+import { VIOLATION_BATCH_LIMIT } from "../contract/violation.ts";
 
 /** Options of {@linkcode createOutbox}. */
 export interface OutboxOptions {
@@ -23,7 +30,12 @@ export interface OutboxOptions {
   retryMinMs?: number;
   /** Longest retry delay in milliseconds. Default 30000. */
   retryMaxMs?: number;
+  /** Failed tries after which a violation is set aside. Default {@linkcode OUTBOX_SET_ASIDE_AFTER}. */
+  setAsideAfter?: number;
 }
+
+/** Failed tries after which a queued violation is set aside, by default. */
+export const OUTBOX_SET_ASIDE_AFTER = 10;
 
 /** The outbox's controls. */
 export interface Outbox {
@@ -33,9 +45,14 @@ export interface Outbox {
   sync(): Promise<number>;
   /** Stops sending; queued items stay in storage for the next start. */
   close(): Promise<void>;
+  /** Items refused for good (dropped) and violations set aside, since the start. */
+  readonly stats: { refused: number; setAside: number };
 }
 
-const BATCH = 50;
+/** Items read from storage at once. */
+const HEAD = 100;
+/** The largest batch of violations, in bytes of JSON (a quarter of the cloud's default body limit). */
+const BATCH_BYTES = 256 * 1024;
 
 /**
  * Starts an outbox and sends what an earlier run left in it.
@@ -53,33 +70,62 @@ export function createOutbox(options: OutboxOptions): Outbox {
   let again = false;
   let closed = false;
 
-  async function send(item: OutboxItem): Promise<void> {
-    if (item.kind === "key") {
-      const record = await storage.findKeyById(item.ref);
-      if (record !== null) await cloud.mirrorKey(record);
-    } else {
-      if (item.body !== null) await cloud.reportViolation(JSON.parse(item.body));
+  const setAsideAfter = options.setAsideAfter ?? OUTBOX_SET_ASIDE_AFTER;
+  const stats = { refused: 0, setAside: 0 };
+
+  /** Sends one key record (its latest state). */
+  async function sendKey(item: OutboxItem): Promise<void> {
+    const record = await storage.findKeyById(item.ref);
+    if (record !== null) await cloud.mirrorKey(record);
+  }
+
+  /** Sends violations in one request. */
+  async function sendViolations(items: readonly OutboxItem[]): Promise<void> {
+    await cloud.reportViolations(items.map((item) => JSON.parse(item.body ?? "null")));
+  }
+
+  /**
+   * Sends a unit (one key, or a batch of violations); `true` when it is done with
+   * (sent, or refused for good). A refused batch is retried one by one, so one bad
+   * report never costs the others.
+   */
+  async function deliver(items: readonly OutboxItem[]): Promise<boolean> {
+    try {
+      if (items[0].kind === "key") await sendKey(items[0]);
+      else await sendViolations(items);
+    } catch (error) {
+      if (isTransient(error)) {
+        await failed(items, error);
+        return false;
+      }
+      if (items.length > 1) {
+        for (const item of items) if (!await deliver([item])) return false;
+        return true;
+      }
+      stats.refused++;
+      log(`the cloud refused a queued ${items[0].kind} (${(error as Error).message}); it is dropped`, error);
+    }
+    await storage.outboxDone(items.map((i) => i.seq));
+    return true;
+  }
+
+  async function failed(items: readonly OutboxItem[], error: unknown): Promise<void> {
+    await storage.outboxFailed(items.map((i) => i.seq));
+    if (items[0].attempts === 0) log(`cloud sync paused: ${(error as Error).message}; retrying`, error);
+    const setAside = items.filter((i) => i.kind !== "key" && i.attempts + 1 >= setAsideAfter).length;
+    if (setAside > 0) {
+      stats.setAside += setAside;
+      log(`${setAside} violation reports failed ${setAsideAfter} times and are set aside`, error);
     }
   }
 
-  /** Sends items in order until the queue is empty or an item fails; `true` when empty. */
+  /** Sends items until the queue is empty or a unit fails; `true` when empty. */
   async function drainOnce(): Promise<boolean> {
     for (;;) {
-      const items = await storage.outboxHead(BATCH);
+      const items = await storage.outboxHead(HEAD, setAsideAfter);
       if (items.length === 0) return true;
-      for (const item of items) {
-        if (closed) return false;
-        try {
-          await send(item);
-        } catch (error) {
-          if (isTransient(error)) {
-            await storage.outboxFailed(item.seq);
-            if (item.attempts === 0) log("cloud sync paused; retrying in the background", error);
-            return false;
-          }
-          log(`the cloud refused a queued ${item.kind}; it is dropped`, error);
-        }
-        await storage.outboxDone(item.seq);
+      for (const unit of units(items)) {
+        if (closed || !await deliver(unit)) return false;
       }
     }
   }
@@ -125,12 +171,36 @@ export function createOutbox(options: OutboxOptions): Outbox {
       }
       await running;
       await run();
-      return await storage.outboxSize();
+      return await storage.outboxSize(setAsideAfter);
     },
+    stats,
     async close() {
       closed = true;
       if (timer !== undefined) clearTimeout(timer);
       await running;
     },
   };
+}
+
+/** Splits the head of the queue into what is sent together: each key alone, violations in batches. */
+function units(items: readonly OutboxItem[]): OutboxItem[][] {
+  const out: OutboxItem[][] = [];
+  let batch: OutboxItem[] = [];
+  let bytes = 0;
+  for (const item of items) {
+    if (item.kind === "key") {
+      out.push([item]);
+      continue;
+    }
+    const size = item.body?.length ?? 0;
+    if (batch.length > 0 && (batch.length === VIOLATION_BATCH_LIMIT || bytes + size > BATCH_BYTES)) {
+      out.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(item);
+    bytes += size;
+  }
+  if (batch.length > 0) out.push(batch);
+  return out;
 }

@@ -52,7 +52,7 @@ export interface SvcConfig {
   cloud?: SvcCloudConfig;
   /**
    * Where keys (local, hybrid), violations and the outbox to the cloud live: a libSQL URL or Client.
-   * Default `:memory:` (lost on restart).
+   * Default `:memory:` (lost on restart), which hybrid mode refuses: it would forget keys the cloud still accepts.
    */
   storage?: DatabaseInput;
   /** Auth token for a remote `storage` URL. */
@@ -62,10 +62,12 @@ export interface SvcConfig {
   /** Largest request body in bytes. Default 1 MiB. */
   bodyLimit?: number;
   /**
-   * Rate limits, off by default. `perKey` limits `/svc/agent/run` per agent key: over it the answer is
-   * `429 RATE_LIMITED` with `Retry-After`, and one `RATE_LIMITED` violation is recorded per run of refusals.
+   * Rate limits, on by default (`DEFAULT_SVC_RATE_LIMITS`: 600 per minute per key). `perKey` limits
+   * `/svc/agent/run` and `/svc/mcp` per agent key: over it the answer is `429 RATE_LIMITED` with
+   * `Retry-After`, and one `RATE_LIMITED` violation is recorded per run of refusals. `false` (or
+   * `{ perKey: false }`) turns it off.
    */
-  rateLimit?: { perKey?: RateLimit };
+  rateLimit?: { perKey?: RateLimit | false } | false;
   /** Where causes of 5xx answers and background failures are logged. Default `console.error`. */
   logger?: ErrorLogger;
   /** Serve the Model Context Protocol at `POST /svc/mcp` (agent key). Default `true`. */

@@ -14,6 +14,24 @@ export const SHARED_AGENT_ID = "default";
 
 const AGENT_ID = /^agt_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+/**
+ * Whether an agentId survives a URL path: `.` and `..` are dot segments, which
+ * URL parsing rewrites (`/v1/agents/./inbox` is `/v1/agents/inbox`), so an inbox
+ * of that name could never be read by tooling. Every other character is
+ * reachable once the segment is percent-encoded.
+ *
+ * @param agentId The agentId.
+ * @returns `false` for `.` and `..`.
+ */
+export function isPathSafeAgentId(agentId: string): boolean {
+  return agentId !== "." && agentId !== "..";
+}
+
+const PATH_SAFE_MESSAGE = 'Must not be "." or "..": a URL path would rewrite it';
+
+/** An agentId as sent: 1..200 characters, storable, and not a dot segment. */
+export const agentIdText: z.ZodType<string> = storedText(1, 200).refine(isPathSafeAgentId, PATH_SAFE_MESSAGE);
+
 /** A scope name: 1..100 characters. */
 export const scopeName: z.ZodString = storedText(1, 100);
 
@@ -21,7 +39,7 @@ export const scopeName: z.ZodString = storedText(1, 100);
 export const mintKeyBody = z.object({
   name: storedText(1, 100),
   scopes: z.array(scopeName).max(100),
-  agentId: storedText(1, 200).optional(),
+  agentId: agentIdText.optional(),
 });
 
 /** What a mint request asks for, once validated. */
@@ -121,6 +139,12 @@ export function checkAgentId(
   agentId: string | undefined,
   allowShared: boolean,
 ): { agentId: string; kind: AgentIdKind } {
+  if (!isPathSafeAgentId(agentId ?? userId)) {
+    // The user's own id is the default agentId: a user id of "." or ".." needs an agt_ id instead.
+    throw new SvcError("VALIDATION_ERROR", "Invalid request", {
+      details: { issues: [{ path: "agentId", message: PATH_SAFE_MESSAGE }] },
+    });
+  }
   if (agentId === undefined || agentId === userId) return { agentId: userId, kind: "user" };
   if (agentId === SHARED_AGENT_ID && allowShared) return { agentId, kind: "shared" };
   if (AGENT_ID.test(agentId)) return { agentId, kind: "claim" };

@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "zod";
+import { agentIdText } from "./agent_keys.ts";
 import { boundedJsonObject, PAYLOAD_LIMITS, storedText } from "./limits.ts";
 import { MAX_BATCH } from "./wire_values.ts";
 
@@ -36,7 +37,7 @@ export interface EmitResult {
 export const postedEventSchema: z.ZodType<PostedEvent> = z.object({
   eventId: storedText(1, 200),
   type: storedText(1, 200),
-  agentId: storedText(1, 200),
+  agentId: agentIdText,
   payload: boundedJsonObject(PAYLOAD_LIMITS),
 });
 

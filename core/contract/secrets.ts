@@ -102,11 +102,14 @@ export function unauthorized(message: string): SvcError {
   return new SvcError("UNAUTHORIZED", message, { headers: { "www-authenticate": 'Bearer realm="svc"' } });
 }
 
-const SECRET_SHAPED = /\b(svc_live_|svcs_)[A-Za-z0-9]{4,}/g;
+// No word boundary: a key glued to a word character ("x" + key, "_" + key) is still a key. The body stops
+// where another prefix starts, so two secrets glued together are both redacted.
+const SECRET_SHAPED = /(svc_live_|svcs_)(?:(?!svc_live_|svcs_)[A-Za-z0-9]){4,}/g;
 
 /**
  * Replaces anything shaped like an agent key or an sdkSecret with its prefix
- * and an ellipsis, for text that is echoed, stored or logged (an agent that
+ * and an ellipsis, wherever it stands (glued to other text or not), for text
+ * that is echoed, stored or logged (an agent that
  * sends its key as an intent name must not find it in the violation list).
  *
  * @param text Any text.

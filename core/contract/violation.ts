@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from "zod";
-import { boundedJsonObject, METADATA_LIMITS, storedText } from "./limits.ts";
+import { boundedJsonObject, jsonDepth, METADATA_LIMITS, storedText } from "./limits.ts";
 import { redactSecrets } from "./secrets.ts";
 import { isoTimestamp, timestampInput } from "./wire_values.ts";
 
@@ -73,19 +73,50 @@ export interface ViolationReport {
 /** {@linkcode Severity}. */
 export const severitySchema: z.ZodType<Severity> = z.enum(["info", "warning", "severe"]);
 
+/** The most violations in one batched report. */
+export const VIOLATION_BATCH_LIMIT = 100;
+/** The longest intent, user id and message a report may carry, in characters. */
+export const VIOLATION_TEXT_LIMITS = { userId: 200, intent: 200, kind: 100, message: 2000 } as const;
+
+const report = z.object({
+  apiKeyId: z.uuid(),
+  userId: storedText(1, VIOLATION_TEXT_LIMITS.userId).nullish(),
+  intent: storedText(1, VIOLATION_TEXT_LIMITS.intent).nullish(),
+  kind: storedText(1, VIOLATION_TEXT_LIMITS.kind),
+  severity: severitySchema,
+  message: storedText(0, VIOLATION_TEXT_LIMITS.message).nullish(),
+  metadata: boundedJsonObject(METADATA_LIMITS).nullish(),
+  at: timestampInput.nullish(),
+});
+
 /** The body of `POST /v1/sdk/violations`. */
 export const violationReportSchema: z.ZodType<{ violation: ViolationReport }, unknown> = z.object({
-  violation: z.object({
-    apiKeyId: z.uuid(),
-    userId: storedText(1, 200).nullish(),
-    intent: storedText(1, 200).nullish(),
-    kind: storedText(1, 100),
-    severity: severitySchema,
-    message: storedText(0, 2000).nullish(),
-    metadata: boundedJsonObject(METADATA_LIMITS).nullish(),
-    at: timestampInput.nullish(),
-  }),
+  violation: report,
 });
+
+/** The batched body of `POST /v1/sdk/violations`: up to {@linkcode VIOLATION_BATCH_LIMIT} reports, stored together. */
+export const violationBatchSchema: z.ZodType<{ violations: ViolationReport[] }, unknown> = z.object({
+  violations: z.array(report).min(1).max(VIOLATION_BATCH_LIMIT),
+});
+
+/**
+ * A stored violation as an app reports it to the cloud.
+ *
+ * @param v The violation.
+ * @returns The report.
+ */
+export function toViolationReport(v: Violation): ViolationReport {
+  return {
+    apiKeyId: v.keyId,
+    userId: v.userId ?? undefined,
+    intent: v.intent ?? undefined,
+    kind: v.kind,
+    severity: v.severity,
+    message: v.message ?? undefined,
+    metadata: v.metadata,
+    at: v.createdAt,
+  };
+}
 
 /** {@linkcode Violation}, as stored and listed. */
 export const violationSchema: z.ZodType<Violation> = z.object({
@@ -107,7 +138,11 @@ export const violationPageSchema: z.ZodType<{ violations: Violation[]; total: nu
 });
 
 /**
- * Builds a violation record for one refusal.
+ * Builds a violation record for one refusal. Everything the agent chose (the
+ * intent, the message, the metadata) is redacted and cut to the cloud's limits
+ * here, when the record is made, so that no report is ever refused for its size
+ * or its characters (an agent could otherwise hide its violations, or send one
+ * that a proxy refuses).
  *
  * @param kind What happened.
  * @param fields The key, user, intent, message and metadata.
@@ -123,19 +158,57 @@ export function newViolation(
     metadata?: Record<string, unknown>;
   },
 ): Violation {
-  // The intent, message and metadata echo what the agent sent: never store a secret it put there.
-  const intent = fields.intent == null ? null : redactSecrets(fields.intent);
+  const intent = fields.intent == null ? null : fitText(fields.intent, VIOLATION_TEXT_LIMITS.intent);
   return {
     id: crypto.randomUUID(),
     keyId: fields.keyId,
-    userId: fields.userId,
-    intent,
+    userId: fields.userId === null ? null : fitText(fields.userId, VIOLATION_TEXT_LIMITS.userId),
+    intent: intent === "" ? null : intent,
     kind,
     severity: VIOLATION_SEVERITY[kind],
-    message: redactSecrets(fields.message),
-    metadata: fields.metadata ? JSON.parse(redactSecrets(JSON.stringify(fields.metadata))) : {},
+    message: fitText(fields.message, VIOLATION_TEXT_LIMITS.message),
+    metadata: fields.metadata ? fitMetadata(fields.metadata) : {},
     createdAt: new Date().toISOString(),
   };
+}
+
+/**
+ * The summary of a window of repeated refusals: the first one's key, user, kind
+ * and intent, with the number of repeats after it in `metadata.repeats`.
+ *
+ * @param first The violation recorded when the window opened.
+ * @param repeats Refusals after it in the window.
+ * @param since When the window opened (ISO 8601).
+ * @returns A new record, made now.
+ */
+export function repeatedViolation(first: Violation, repeats: number, since: string): Violation {
+  return {
+    ...first,
+    id: crypto.randomUUID(),
+    message: `Repeated ${repeats} more times since ${since}`,
+    metadata: { repeats, since, first: first.id },
+    createdAt: new Date().toISOString(),
+  };
+}
+
+/** Characters of an oversized metadata object kept, as JSON text, in its place. */
+const METADATA_PREVIEW = 2000;
+
+/** Redacts secrets, makes the text storable (no NUL, no lone surrogate) and cuts it to `max` characters. */
+function fitText(text: string, max: number): string {
+  // deno-lint-ignore no-control-regex -- NUL is exactly what must go
+  const storable = (s: string) => s.replace(/\u0000|\p{Surrogate}/gu, "\ufffd");
+  // Cut, then clean again: a cut between the halves of a surrogate pair leaves a lone one.
+  return storable(storable(redactSecrets(text)).slice(0, max));
+}
+
+/** Redacts secrets; metadata over the cloud's size or depth becomes `{ truncated: true, preview }`. */
+function fitMetadata(metadata: Record<string, unknown>): Record<string, unknown> {
+  const text = redactSecrets(JSON.stringify(metadata));
+  const parsed = JSON.parse(text);
+  const fits = jsonDepth(parsed, METADATA_LIMITS.maxDepth) <= METADATA_LIMITS.maxDepth &&
+    new TextEncoder().encode(text).byteLength <= METADATA_LIMITS.maxBytes;
+  return fits ? parsed : { truncated: true, preview: fitText(text, METADATA_PREVIEW) };
 }
 
 /** The columns a violation is stored in, on both sides, in the order of {@linkcode violationValues}. */

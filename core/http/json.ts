@@ -82,7 +82,30 @@ export function errorEnvelope(
  * @param cause Why (never a secret).
  */
 export function defaultLogger(message: string, cause: unknown): void {
-  console.error(`[svc] ${message}`, cause);
+  if (cause === undefined) console.error(`[svc] ${message}`);
+  else console.error(`[svc] ${message}`, cause);
+}
+
+/**
+ * Wraps a logger so that no secret-shaped token reaches it: the message is
+ * redacted, and so is an Error cause's message and stack (as a copy).
+ *
+ * @param log The logger to protect.
+ * @returns The redacting logger.
+ */
+export function redactingLogger(log: ErrorLogger): ErrorLogger {
+  return (message, cause) => log(redactSecrets(message), redactCause(cause));
+}
+
+function redactCause(cause: unknown): unknown {
+  if (typeof cause === "string") return redactSecrets(cause);
+  if (!(cause instanceof Error)) return cause;
+  const text = `${cause.message}\n${cause.stack ?? ""}`;
+  if (redactSecrets(text) === text) return cause;
+  const copy = new Error(redactSecrets(cause.message));
+  copy.name = cause.name;
+  copy.stack = cause.stack === undefined ? undefined : redactSecrets(cause.stack);
+  return copy;
 }
 
 /**

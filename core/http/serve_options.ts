@@ -3,6 +3,9 @@
  *
  * @module
  */
+import type { ConnectionLimits } from "./connection_guard.ts";
+
+export type { ConnectionLimits };
 
 /** Where to listen. */
 export interface ServeOptions {
@@ -10,6 +13,8 @@ export interface ServeOptions {
   port?: number;
   /** Interface. Default `0.0.0.0`. */
   hostname?: string;
+  /** Connection cap and timeouts (Deno adapter; Node and Bun apply their own). */
+  connections?: ConnectionLimits;
 }
 
 /** A listening server. */

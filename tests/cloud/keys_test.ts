@@ -166,10 +166,11 @@ describe("PUT /v1/sdk/keys/:id (hybrid mirror)", () => {
     assert.equal(k.revokedAt, "2025-02-01T00:00:00.000Z");
   });
 
-  test("answers 404 for another project's key id and 400 for a hash of another key", async () => {
+  test("answers another project's key id as a fresh record (storing nothing), and 400 for a hash of another key", async () => {
     const other = await t.newProject();
     const foreign = await t.sdk("PUT", `/v1/sdk/keys/${id}`, { body: await record(), as: other });
-    assert.equal(foreign.status, 404);
+    assert.deepEqual(foreign.body, { ok: true }, "what other projects hold does not change the answer");
+    assert.deepEqual((await t.sdk("GET", "/v1/sdk/keys?userId=hybrid-user", { as: other })).body.keys, []);
     const clash = await t.sdk("PUT", `/v1/sdk/keys/${crypto.randomUUID()}`, { body: await record() });
     assert.equal(clash.status, 400);
     assert.equal(clash.body.error.details.issues[0].path, "hash");

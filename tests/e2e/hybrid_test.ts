@@ -155,6 +155,7 @@ describe("hybrid mode across a restart of the app", () => {
     const logs: string[] = [];
     const svc = notesSvc({
       mode: "hybrid",
+      storage: `file:${join(dir, "app.db")}`,
       logger: (message) => logs.push(message),
       cloud: cloud.appConfig({ sdkSecret: "svcs_wrong", retryMinMs: 10, retryMaxMs: 20 }),
     });

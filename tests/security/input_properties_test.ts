@@ -12,6 +12,7 @@ import type { Svc } from "../../mod.ts";
 import { BASE, mint, notesSvc, SCOPES } from "../fixtures/notes_svc.ts";
 import { startTestCloud, type TestCloud } from "../fixtures/test_cloud.ts";
 import { ROUTES, setThrowawayKeyId } from "../fixtures/route_samples.ts";
+import { checkProperty } from "../fixtures/property_check.ts";
 import {
   assertSafeAnswer,
   duplicateKeyText,
@@ -125,7 +126,7 @@ describe("hostile input to every /v1 route", () => {
       const headers: Record<string, string> = route.auth === "agent"
         ? { authorization: `Bearer ${agentKey}` }
         : { authorization: `Bearer ${t.project.secret}`, "x-svc-project": t.project.id };
-      await fc.assert(
+      await checkProperty(
         fc.asyncProperty(attempts(id, queryKeys), async (a) => {
           await check(
             t.cloud.handle,
@@ -134,14 +135,14 @@ describe("hostile input to every /v1 route", () => {
             tally,
           );
         }),
-        { numRuns: RUNS },
+        RUNS,
       );
     });
   }
 
   test("text the cloud accepts comes back from the inbox exactly as sent", async () => {
     let n = 0;
-    await fc.assert(
+    await checkProperty(
       fc.asyncProperty(hostileString, hostileString, hostileString, hostileJson, async (eventId, type, agentId, v) => {
         const body = { eventId: `rt${n++}-${eventId}`, type: type || "t", agentId: agentId || "a", payload: { v } };
         const res = await t.sdk("POST", "/v1/events", { body });
@@ -155,7 +156,7 @@ describe("hostile input to every /v1 route", () => {
         assert.deepEqual([item.eventId, item.type, item.agentId], [body.eventId, body.type, body.agentId]);
         assert.deepEqual(item.payload, JSON.parse(JSON.stringify(body.payload)));
       }),
-      { numRuns: RUNS },
+      RUNS,
     );
   });
 });
@@ -189,11 +190,11 @@ describe("hostile input to every /svc route", () => {
       const headers: Record<string, string> = route.auth === "user"
         ? { "x-user": "alice" }
         : { authorization: `Bearer ${agentKey}` };
-      await fc.assert(
+      await checkProperty(
         fc.asyncProperty(attempts(id, []), async (a) => {
           await check(svc.handle, toRequest(route.method, BASE, a, headers), counts, new Map());
         }),
-        { numRuns: RUNS },
+        RUNS,
       );
     });
   }

@@ -61,7 +61,7 @@ describe("rateLimit.perKey on /svc/agent/run", () => {
     }
   });
 
-  test("is off by default", async () => {
+  test("stays out of the way of ordinary use under the default", async () => {
     const svc = notesSvc();
     try {
       const { key } = await mint(svc, "alice", [...SCOPES]);
@@ -93,10 +93,16 @@ describe("rateLimit.perProject on the cloud", () => {
     }
   });
 
-  test("marks every non-GET route but key verification as a write", () => {
-    const writes = cloudRoutes.filter((r) => r.limit === "projectWrites").map((r) => r.name).sort();
-    const expected = cloudRoutes.filter((r) => r.method !== "GET" && r.name !== "verifyKey").map((r) => r.name);
-    assert.deepEqual(writes, expected.sort());
+  test("marks every non-GET SDK route but key verification as a project write", () => {
+    const writes = cloudRoutes.filter((r) => r.limit === "projectWrites").map((r) => r.path + r.method).sort();
+    const expected = cloudRoutes.filter((r) => r.auth === "sdk" && r.method !== "GET" && r.name !== "verifyKey");
+    assert.deepEqual(writes, expected.map((r) => r.path + r.method).sort());
+  });
+
+  test("limits every agent route per key, not per project", () => {
+    for (const route of cloudRoutes.filter((r) => r.auth === "agent")) {
+      assert.equal(route.limit, "agentKey", `${route.method} ${route.path}`);
+    }
   });
 
   test("a 429 from the cloud reaches the app as CLOUD_UNAVAILABLE, so the outbox retries instead of dropping", async () => {

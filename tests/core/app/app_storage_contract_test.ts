@@ -100,7 +100,7 @@ for (const [name, open] of backends.list) {
     });
 
     test("queues mirrored keys, revocations and violations in the outbox, in order, in the same write", async () => {
-      for (const item of await storage.outboxHead(10_000)) await storage.outboxDone(item.seq);
+      for (const item of await storage.outboxHead(10_000)) await storage.outboxDone([item.seq]);
       assert.equal(await storage.outboxSize(), 0);
       const key = await keyOf("hal", agt());
       assert.equal(await storage.insertKey(key, "claim", { mirror: true }), true);
@@ -117,10 +117,10 @@ for (const [name, open] of backends.list) {
       assert.deepEqual(JSON.parse(queued[2].body!), violation);
       assert.equal(queued[0].body, null, "a key is read from its table when sent");
       assert.ok(queued[0].seq < queued[1].seq && queued[1].seq < queued[2].seq);
-      await storage.outboxFailed(queued[0].seq);
-      await storage.outboxFailed(queued[0].seq);
+      await storage.outboxFailed([queued[0].seq]);
+      await storage.outboxFailed([queued[0].seq]);
       assert.equal((await storage.outboxHead(1))[0].attempts, 2);
-      await storage.outboxDone(queued[0].seq);
+      await storage.outboxDone([queued[0].seq]);
       assert.equal(await storage.outboxSize(), 2);
       assert.deepEqual((await storage.outboxHead(1)).map((i) => i.seq), [queued[1].seq]);
     });

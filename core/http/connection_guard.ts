@@ -1,0 +1,207 @@
+/**
+ * A socket policy in front of an HTTP server that has none of its own (Deno's
+ * `Deno.serve`): it accepts connections itself and relays each one to the
+ * server, and on the way
+ *
+ * - survives descriptor exhaustion: a failed accept (`EMFILE`, "Too many open
+ *   files") is logged once, retried with backoff, and the server keeps going
+ *   (clients wait in the backlog or are refused meanwhile);
+ * - caps concurrent connections: past `maxConnections` a new one is closed at once;
+ * - closes a connection whose first request head has not arrived within
+ *   `headerTimeoutMs` (slow-header attacks) and one silent both ways for
+ *   `idleTimeoutMs`.
+ *
+ * Only Web streams: the runtime gives connections with `readable`/`writable`.
+ *
+ * @module
+ */
+import type { ErrorLogger } from "./json.ts";
+
+/** A connection as a pair of byte streams (what `Deno.Conn` is). */
+export interface StreamConnection {
+  /** Bytes from the peer. */
+  readonly readable: ReadableStream<Uint8Array>;
+  /** Bytes to the peer. */
+  readonly writable: WritableStream<Uint8Array>;
+  /** Ends the sending side (half close). */
+  closeWrite(): Promise<void>;
+  /** Closes the connection. */
+  close(): void;
+}
+
+/** The limits of {@linkcode guardConnections}. */
+export interface ConnectionLimits {
+  /** Most connections served at once; more are closed at once. Default 256. */
+  maxConnections?: number;
+  /** Time for the first request head (up to its blank line), in milliseconds. Default 10000. */
+  headerTimeoutMs?: number;
+  /** Time a connection may stay silent both ways, in milliseconds (above the 20 s long poll). Default 60000. */
+  idleTimeoutMs?: number;
+}
+
+/** The defaults of {@linkcode ConnectionLimits}. */
+export const DEFAULT_CONNECTION_LIMITS: Required<ConnectionLimits> = {
+  maxConnections: 256,
+  headerTimeoutMs: 10_000,
+  idleTimeoutMs: 60_000,
+};
+
+/** A running guard. */
+export interface ConnectionGuard {
+  /** Connections being relayed. */
+  readonly active: number;
+  /** Stops accepting (call it before closing the listener, so the closed listener is not taken for a failure). */
+  stopAccepting(): void;
+  /**
+   * Stops accepting, lets relays whose server side has closed deliver what they
+   * hold (up to `graceMs`), then closes every connection left.
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+const HEAD_END = [13, 10, 13, 10];
+/** Longest request head kept while waiting for its end; a longer one is left to the server to refuse. */
+const MAX_HEAD = 64 * 1024;
+
+/**
+ * Accepts connections with `accept` and relays each to a fresh `upstream()`
+ * connection under the limits, until {@linkcode ConnectionGuard.stopAccepting} and a rejected `accept`.
+ *
+ * @param accept Accepts the next connection (rejects on failure, such as EMFILE).
+ * @param upstream Opens a connection to the server.
+ * @param limits The limits.
+ * @param log Where failures are logged.
+ * @returns The guard.
+ */
+export function guardConnections(
+  accept: () => Promise<StreamConnection>,
+  upstream: () => Promise<StreamConnection>,
+  limits: ConnectionLimits,
+  log: ErrorLogger,
+): ConnectionGuard {
+  const defined = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
+  const { maxConnections, headerTimeoutMs, idleTimeoutMs } = { ...DEFAULT_CONNECTION_LIMITS, ...defined };
+  const open = new Set<() => void>();
+  let closed = false;
+  let refusing = false;
+
+  async function acceptLoop(): Promise<void> {
+    let failures = 0;
+    while (!closed) {
+      let conn: StreamConnection;
+      try {
+        conn = await accept();
+      } catch (error) {
+        if (closed) return;
+        if (failures === 0) log("accepting a connection failed (too many open files?); retrying", error);
+        await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** Math.min(failures++, 6))));
+        continue;
+      }
+      if (failures > 0) log(`accepting connections again after ${failures} failures`, undefined);
+      failures = 0;
+      if (open.size >= maxConnections) {
+        if (!refusing) log(`over ${maxConnections} connections: refusing new ones until some close`, undefined);
+        refusing = true;
+        closeQuietly(conn);
+        continue;
+      }
+      refusing = false;
+      relay(conn);
+    }
+  }
+
+  function relay(conn: StreamConnection): void {
+    let up: StreamConnection | undefined;
+    let last = Date.now();
+    const reader = conn.readable.getReader();
+    const end = () => {
+      if (!open.delete(end)) return;
+      clearInterval(watch);
+      clearTimeout(headTimer);
+      closeQuietly(conn);
+      if (up) closeQuietly(up);
+    };
+    open.add(end);
+    const headTimer = setTimeout(end, headerTimeoutMs);
+    const watch = setInterval(() => Date.now() - last > idleTimeoutMs && end(), Math.min(idleTimeoutMs, 1000));
+
+    (async () => {
+      const head = await readHead(reader);
+      clearTimeout(headTimer);
+      if (head === null || !open.has(end)) return end();
+      up = await upstream().catch((error) => {
+        log("the server cannot take the connection", error);
+        return undefined;
+      });
+      if (up === undefined) return end();
+      last = Date.now();
+      const toServer = up.writable.getWriter();
+      const forward = (async () => {
+        for (const chunk of head) await toServer.write(chunk);
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          last = Date.now();
+          await toServer.write(value);
+        }
+        toServer.releaseLock();
+        await up!.closeWrite(); // the client half-closed: let the answer come back
+      })();
+      const back = (async () => {
+        const toClient = conn.writable.getWriter();
+        const fromServer = up!.readable.getReader();
+        for (;;) {
+          const { value, done } = await fromServer.read();
+          if (done) break;
+          last = Date.now();
+          await toClient.write(value);
+        }
+      })();
+      forward.catch(() => {}); // a client gone early ends `back` too
+      await back;
+    })().catch(() => {}).finally(end);
+  }
+
+  acceptLoop();
+  return {
+    get active() {
+      return open.size;
+    },
+    stopAccepting() {
+      closed = true;
+    },
+    async close(graceMs = 1000) {
+      closed = true;
+      for (let waited = 0; open.size > 0 && waited < graceMs; waited += 10) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      for (const end of [...open]) end();
+    },
+  };
+}
+
+/** Reads until the end of the first request head; `null` when the peer closed first. */
+async function readHead(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<Uint8Array[] | null> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let matched = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return null;
+    chunks.push(value);
+    size += value.byteLength;
+    for (const byte of value) {
+      matched = byte === HEAD_END[matched] ? matched + 1 : byte === HEAD_END[0] ? 1 : 0;
+      if (matched === HEAD_END.length) return chunks;
+    }
+    if (size > MAX_HEAD) return chunks;
+  }
+}
+
+function closeQuietly(conn: StreamConnection): void {
+  try {
+    conn.close();
+  } catch {
+    // already closed
+  }
+}

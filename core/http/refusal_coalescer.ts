@@ -1,0 +1,109 @@
+/**
+ * Coalesces repeated refusals: the first refusal of a caller in a window is
+ * recorded at once, the repeats are only counted, in memory, and each window
+ * that saw repeats yields one summary when it closes. An agent that hammers
+ * with a revoked key thus costs at most two writes per key and window, however
+ * many requests it sends. Memory is bounded: past `maxEntries`, the oldest
+ * window is closed early (and summarised).
+ *
+ * @module
+ */
+
+/** Options of {@linkcode createRefusalCoalescer}. */
+export interface RefusalCoalescerOptions {
+  /** The window, in milliseconds. */
+  windowMs: number;
+  /** Most windows tracked at once. Default 10000. */
+  maxEntries?: number;
+}
+
+/** The repeats of one closed window. */
+export interface RepeatedRefusals<T> {
+  /** What was noted first in the window. */
+  item: T;
+  /** Refusals after the first. */
+  repeats: number;
+  /** When the window opened (milliseconds since the epoch). */
+  since: number;
+}
+
+/** Counts refusals per caller and window. */
+export interface RefusalCoalescer<T> {
+  /**
+   * Notes a refusal of `caller`.
+   *
+   * @returns `true` when it opens a window (record it), `false` when it is a repeat (counted only).
+   */
+  note(caller: string, item: T, now?: number): boolean;
+  /**
+   * Takes the repeats of windows that have closed (or, with `all`, of every window,
+   * which then goes on without them).
+   */
+  closed(now?: number, all?: boolean): RepeatedRefusals<T>[];
+  /** How many windows are tracked. */
+  readonly size: number;
+}
+
+interface Window<T> {
+  item: T;
+  since: number;
+  repeats: number;
+}
+
+/**
+ * Creates a coalescer.
+ *
+ * @param options The window and the memory bound.
+ * @returns The coalescer.
+ * @throws {RangeError} When `windowMs` is not positive.
+ */
+export function createRefusalCoalescer<T>(options: RefusalCoalescerOptions): RefusalCoalescer<T> {
+  const { windowMs } = options;
+  if (!(windowMs > 0)) throw new RangeError("windowMs must be > 0");
+  const maxEntries = options.maxEntries ?? 10_000;
+  // In order of opening: the oldest windows come first.
+  const windows = new Map<string, Window<T>>();
+  const done: RepeatedRefusals<T>[] = [];
+
+  function close(caller: string, w: Window<T>): void {
+    windows.delete(caller);
+    if (w.repeats > 0) done.push({ item: w.item, repeats: w.repeats, since: w.since });
+  }
+
+  function closeExpired(now: number): void {
+    for (const [caller, w] of windows) {
+      if (now - w.since < windowMs) break;
+      close(caller, w);
+    }
+  }
+
+  return {
+    note(caller, item, now = Date.now()) {
+      closeExpired(now);
+      const w = windows.get(caller);
+      if (w !== undefined) {
+        w.repeats++;
+        return false;
+      }
+      for (const [oldest, ow] of windows) {
+        if (windows.size < maxEntries) break;
+        close(oldest, ow);
+      }
+      windows.set(caller, { item, since: now, repeats: 0 });
+      return true;
+    },
+    closed(now = Date.now(), all = false) {
+      closeExpired(now);
+      if (all) {
+        for (const w of windows.values()) {
+          if (w.repeats > 0) done.push({ item: w.item, repeats: w.repeats, since: w.since });
+          w.repeats = 0;
+        }
+      }
+      return done.splice(0);
+    },
+    get size() {
+      return windows.size;
+    },
+  };
+}

@@ -1,0 +1,74 @@
+// Issue 13, finding 11: a secret-shaped token is redacted wherever it stands,
+// glued to a word character or not: in answers (including MCP's unknown-tool
+// error), in stored violations and in log lines.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { redactSecrets } from "../../core/contract/secrets.ts";
+import type { Svc } from "../../mod.ts";
+import { BASE, mint, notesSvc, run } from "../fixtures/notes_svc.ts";
+import { connectMcp } from "../fixtures/mcp_client.ts";
+
+const BODY = "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd";
+const KEY = `svc_live_${BODY}`;
+const SECRET = `svcs_${BODY}`;
+
+test("redactSecrets removes a key or secret glued to letters, digits or underscores on either side", () => {
+  for (const text of [KEY, `x${KEY}`, `_${KEY}`, `9${KEY}z`, `a${SECRET}_b`, `"${KEY}"`, `${KEY}${SECRET}`]) {
+    const redacted = redactSecrets(text);
+    assert.ok(!redacted.includes(BODY.slice(0, 8)), `${text} → ${redacted}`);
+  }
+  assert.equal(redactSecrets(`x${KEY}`), "xsvc_live_…");
+});
+
+test("an intent named with a glued key is echoed and stored redacted", async () => {
+  const logged: string[] = [];
+  const svc = notesSvc({ logger: (message) => logged.push(message) });
+  try {
+    const { key, id } = await mint(svc, "alice", ["notes:read"]);
+    for (const intent of [`x${KEY}`, `_${KEY}`]) {
+      const res = await run(svc, key, intent);
+      assert.equal(res.status, 404);
+      assert.ok(!(await res.text()).includes(BODY.slice(0, 8)), "the answer");
+    }
+    const stored = JSON.stringify(await svc.violations({ keyId: id }));
+    assert.ok(stored.includes("svc_live_…"));
+    assert.ok(!stored.includes(BODY.slice(0, 8)), "the stored violations");
+    assert.ok(!logged.join("\n").includes(BODY.slice(0, 8)), "the log");
+  } finally {
+    await svc.close();
+  }
+});
+
+test("MCP's error for an unknown tool does not echo a key in the tool name", async () => {
+  const svc: Svc = notesSvc();
+  const { key } = await mint(svc, "alice", ["notes:read"]);
+  const client = await connectMcp(BASE, key, (url, init) => svc.handle(new Request(url, init)));
+  try {
+    for (const name of [KEY, `x${KEY}`]) {
+      const error = await client.callTool({ name, arguments: {} }).then(() => null, (e: Error) => e);
+      assert.ok(error !== null, "an unknown tool is a protocol error");
+      assert.ok(!error.message.includes(BODY.slice(0, 8)), error.message);
+    }
+  } finally {
+    await client.close();
+    await svc.close();
+  }
+});
+
+test("a failing handler's error that holds a key reaches the log redacted", async () => {
+  const logged: string[] = [];
+  const svc = notesSvc({
+    logger: (message, cause) => logged.push(`${message} ${String(cause)} ${(cause as Error)?.stack ?? ""}`),
+    onAgentIntent: () => {
+      throw new Error(`upstream refused token ${KEY}`);
+    },
+  });
+  try {
+    const { key } = await mint(svc, "alice", ["notes:read"]);
+    assert.equal((await run(svc, key, "other.intent")).status, 500);
+    assert.ok(logged.length > 0);
+    assert.ok(!logged.join("\n").includes(BODY.slice(0, 8)), logged.join("\n"));
+  } finally {
+    await svc.close();
+  }
+});

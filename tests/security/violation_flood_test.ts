@@ -1,0 +1,129 @@
+// Issue 13, finding 2: an agent cannot flood the violation tables. Repeated
+// refusals of one key are recorded once per key and window, with the count of
+// the repeats in metadata; the cloud's verify route coalesces the same way;
+// the cloud keeps violations for a configurable time (30 days by default).
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { createRefusalCoalescer } from "../../core/http/refusal_coalescer.ts";
+import { DEFAULT_VIOLATION_RETENTION_MS } from "../../cloud/create_cloud.ts";
+import { mint, notesSvc, run } from "../fixtures/notes_svc.ts";
+import { tempDir } from "../fixtures/temp_dir.ts";
+import { startTestCloud } from "../fixtures/test_cloud.ts";
+
+const FLOOD = 2000;
+
+async function revoke(svc: ReturnType<typeof notesSvc>, user: string, id: string): Promise<void> {
+  const res = await svc.handle(
+    new Request(`http://app.test/svc/keys/${id}`, { method: "DELETE", headers: { "x-user": user } }),
+  );
+  assert.equal(res.status, 200);
+}
+
+describe("the refusal coalescer", () => {
+  test("lets the first refusal of a window through and counts the rest", () => {
+    const c = createRefusalCoalescer<string>({ windowMs: 1000 });
+    assert.equal(c.note("k", "first", 0), true);
+    for (let i = 1; i < 100; i++) assert.equal(c.note("k", "again", i), false);
+    assert.equal(c.note("other", "first", 50), true);
+    assert.deepEqual(c.closed(500), [], "no window has closed yet");
+    assert.equal(c.note("k", "next window", 1000), true, "a new window records again");
+    assert.deepEqual(c.closed(1000), [{ item: "first", repeats: 99, since: 0 }]);
+    assert.deepEqual(c.closed(1000, true), [], "nothing repeated in the open windows");
+  });
+
+  test("keeps at most maxEntries windows, summarising the ones it drops", () => {
+    const c = createRefusalCoalescer<number>({ windowMs: 1_000_000, maxEntries: 10 });
+    for (let i = 0; i < 100; i++) {
+      c.note(`k${i}`, i, i);
+      c.note(`k${i}`, i, i);
+    }
+    assert.ok(c.size <= 10);
+    assert.equal(c.closed(100).length, 90, "the dropped windows are summarised, not lost");
+  });
+});
+
+describe("a revoked key used over and over", () => {
+  test("in local mode writes one violation and one count per window, not one per request", async () => {
+    const svc = notesSvc();
+    try {
+      const { id, key } = await mint(svc, "alice", ["notes:read"]);
+      await revoke(svc, "alice", id);
+      for (let i = 0; i < FLOOD; i++) assert.equal((await run(svc, key, "notes.list")).status, 401);
+      const rows = await svc.violations({ keyId: id, limit: 200 });
+      assert.ok(rows.length <= 2, `${rows.length} rows for ${FLOOD} requests`);
+      assert.ok(rows.every((r) => r.kind === "REVOKED_KEY"));
+      const counted = rows.reduce((n, r) => n + Number(r.metadata.repeats ?? 1), 0);
+      assert.equal(counted, FLOOD, "the metadata counts every refusal");
+    } finally {
+      await svc.close();
+    }
+  });
+
+  test("in hybrid mode leaves a bounded outbox and the next revocation is not delayed", async () => {
+    const t = await startTestCloud();
+    const dir = tempDir("svc-flood-");
+    const svc = notesSvc({
+      mode: "hybrid",
+      storage: `file:${dir.file("app.db")}`,
+      cloud: { endpoint: "http://127.0.0.1:1", projectId: t.project.id, sdkSecret: t.project.secret, retryMinMs: 5 },
+    });
+    try {
+      const { id, key } = await mint(svc, "alice", ["notes:read"]);
+      await revoke(svc, "alice", id);
+      for (let i = 0; i < FLOOD; i++) await run(svc, key, "notes.list");
+      await svc.violations();
+      const waiting = await svc.sync(); // the cloud is unreachable: everything waits
+      assert.ok(waiting <= 5, `${waiting} items wait for the cloud after ${FLOOD} refused requests`);
+    } finally {
+      await svc.close();
+      await t.close();
+      dir.remove();
+    }
+  });
+
+  test("at the cloud's verify route writes one violation and one count per window", async () => {
+    const t = await startTestCloud();
+    try {
+      const { key, id } = await t.mintKey("alice");
+      assert.equal((await t.sdk("DELETE", `/v1/sdk/keys/${id}`)).status, 200);
+      for (let i = 0; i < 500; i++) {
+        const res = await t.sdk("POST", "/v1/sdk/keys/verify", { body: { key } });
+        assert.deepEqual(res.body, { valid: false });
+      }
+      await t.cloud.close(); // writes the counts of open windows
+      const page = await t.storage.listViolations(t.project.id, { keyId: id, limit: 200, offset: 0 });
+      assert.ok(page.total <= 2, `${page.total} rows for 500 verifications`);
+      const counted = page.violations.reduce((n, r) => n + Number(r.metadata.repeats ?? 1), 0);
+      assert.equal(counted, 500);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe("violation retention at the cloud", () => {
+  test("is 30 days by default", () => {
+    assert.equal(DEFAULT_VIOLATION_RETENTION_MS, 30 * 24 * 60 * 60 * 1000);
+  });
+
+  test("purges violations older than the configured retention, and keeps the rest", async () => {
+    const t = await startTestCloud({ violationRetentionMs: 24 * 60 * 60 * 1000, purgeIntervalMs: 20 });
+    try {
+      const old = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000).toISOString();
+      const base = { apiKeyId: crypto.randomUUID(), kind: "FORBIDDEN_SCOPE", severity: "warning" };
+      assert.equal(
+        (await t.sdk("POST", "/v1/sdk/violations", { body: { violation: { ...base, at: old } } })).status,
+        200,
+      );
+      assert.equal((await t.sdk("POST", "/v1/sdk/violations", { body: { violation: base } })).status, 200);
+      let total = 2;
+      for (let i = 0; i < 200 && total > 1; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        total = (await t.sdk("GET", "/v1/sdk/violations")).body.total;
+      }
+      assert.equal(total, 1, "the old violation was purged, the new one kept");
+    } finally {
+      await t.close();
+    }
+  });
+});
