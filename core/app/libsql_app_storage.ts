@@ -16,8 +16,6 @@ import { autoRevokeKey, readRevocationCursor, writeRevocations } from "./libsql_
 
 /** Keys whose record is kept in process, by hash. */
 const KEY_CACHE_SIZE = 50_000;
-/** Rows per multi-row INSERT (9 values each, far below SQLite's variable limit). */
-const ROWS_PER_INSERT = 100;
 const OUTBOX_SELECT = "SELECT seq, kind, ref, body, attempts FROM app_outbox";
 const KEY_COLUMNS = "id, user_id, name, scopes, agent_id, hash, start, created_at, last_used_at, revoked_at";
 
