@@ -82,7 +82,13 @@ export async function runServe(target: DatabaseTarget, options: ServeOptions): P
   await cloud.ready;
   const setupLink = dashboard ? await setupLinkFor(target) : null;
   const serveHere = "Deno" in globalThis ? denoServe : "Bun" in globalThis ? bunServe : nodeServe;
-  const server = await serveHere(cloud.handle, { port: options.port, hostname: options.host });
+  let server: Awaited<ReturnType<typeof serveHere>>;
+  try {
+    server = await serveHere(cloud.handle, { port: options.port, hostname: options.host });
+  } catch (error) {
+    await cloud.close(); // nothing may keep the process alive after the one line main.ts prints
+    throw error;
+  }
   const stopped = Promise.withResolvers<void>();
   let stopping = false;
   const stop = (signal: string) => {
