@@ -51,7 +51,7 @@ export async function openCloudStorage(db: DatabaseInput, options: CloudStorageO
     ...operatorStorage(executor),
     ...auditStorage(executor),
     ...projectAdministration(executor),
-    ...projectReads(executor),
+    ...projectReads(executor, () => events.flushDeliveries()),
     ...revocationStorage(executor),
     async close() {
       await events.flushDeliveries();

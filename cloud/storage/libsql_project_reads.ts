@@ -21,9 +21,10 @@ export type ProjectReads = Omit<
  * The dashboard's project queries on an executor.
  *
  * @param db The database.
+ * @param settle Writes what is held in process (delivery counts) before a read that shows it.
  * @returns The read part of the storage.
  */
-export function projectReads(db: Executor): ProjectReads {
+export function projectReads(db: Executor, settle: () => Promise<void>): ProjectReads {
   return {
     async listProjectKeys(projectId, query) {
       const clauses = ["project_id = ?"];
@@ -61,6 +62,7 @@ export function projectReads(db: Executor): ProjectReads {
     },
 
     async inboxBacklog(projectId) {
+      await settle();
       const rs = await db.execute({
         sql: `SELECT agent_id, COUNT(*) AS waiting, MIN(created_at) AS oldest_at, MAX(deliveries) AS max_deliveries
               FROM cloud_events WHERE project_id = ? AND acked_at IS NULL
@@ -75,6 +77,7 @@ export function projectReads(db: Executor): ProjectReads {
       }));
     },
     async peekInbox(projectId, agentId, limit, offset) {
+      await settle();
       const where = "project_id = ? AND agent_id = ? AND acked_at IS NULL";
       const [page, count] = await db.batch([
         {

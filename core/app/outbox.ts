@@ -103,7 +103,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         return true;
       }
       stats.refused++;
-      log(`the cloud refused a queued ${items[0].kind} (${(error as Error).message}); it is dropped`, error);
+      log(`the cloud refused a queued ${items[0].kind}; it is dropped`, error);
     }
     await storage.outboxDone(items.map((i) => i.seq));
     return true;
@@ -111,7 +111,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
 
   async function failed(items: readonly OutboxItem[], error: unknown): Promise<void> {
     await storage.outboxFailed(items.map((i) => i.seq));
-    if (items[0].attempts === 0) log(`cloud sync paused: ${(error as Error).message}; retrying`, error);
+    if (items[0].attempts === 0) log("cloud sync paused; retrying in the background", error);
     const setAside = items.filter((i) => i.kind !== "key" && i.attempts + 1 >= setAsideAfter).length;
     if (setAside > 0) {
       stats.setAside += setAside;

@@ -105,7 +105,7 @@ export function followRevocations(options: RevocationFollowerOptions): Revocatio
       } catch (error) {
         connected = false;
         if (stop.signal.aborted) break;
-        if (!reported) log(`the revocation feed cannot be followed: ${(error as Error).message}; retrying`, error);
+        if (!reported) log("the revocation feed cannot be followed; retrying in the background", error);
         reported = true;
         await sleep(backoffDelay(failures++, min, max), stop.signal);
       }

@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createSvc } from "../../../mod.ts";
 import { startCloudServer } from "../../fixtures/servers.ts";
+import { tempDir } from "../../fixtures/temp_dir.ts";
 
 test("a hybrid app whose cloud is down logs each problem once, its cause beside the message and not inside it", async () => {
   // A port that was just free: bind one, note it, release it.
@@ -9,8 +10,10 @@ test("a hybrid app whose cloud is down logs each problem once, its cause beside 
   const endpoint = probe.url;
   await probe.stop();
   const logged: { message: string; cause: unknown }[] = [];
+  const dir = tempDir("svc-outbox-log-");
   const svc = createSvc({
     mode: "hybrid",
+    storage: `file:${dir.file("app.db")}`,
     cloud: {
       endpoint,
       projectId: "prj_01JABCDEFGHJKMNPQRSTVWXYZ0",
@@ -40,5 +43,6 @@ test("a hybrid app whose cloud is down logs each problem once, its cause beside 
     }
   } finally {
     await svc.close();
+    dir.remove();
   }
 });
