@@ -3,9 +3,11 @@
  * its id) and agent auth (an unrevoked agent key). The storage serves both
  * from its in-process cache while the database is unchanged (`PRAGMA
  * data_version` on a local file, so a rotation or a revocation by another
- * process applies to the next request; a remote database is re-read at least
- * once a second), and updates the cache itself on a rotation or revocation
- * made through it.
+ * process applies to the next request), and updates the cache itself on a
+ * rotation or revocation made through it. On a remote database (or an
+ * injected Client) a project's secret hash is read on every request (a
+ * rotation applies at once everywhere) and an agent key's state at least once
+ * a second (the contract's bound for other nodes).
  *
  * @module
  */

@@ -144,7 +144,8 @@ export const keyRoutes = [
     summary: "Mirror a hybrid app's key record (idempotent; a revoked record never becomes active again)",
     params: z.object({ id: z.uuid() }),
     body: mirrorKeyBody,
-    responses: { 200: okSchema, 404: errorEnvelopeSchema },
+    // No 404: a record another project holds is answered 200 like a stored one (nothing is written).
+    responses: { 200: okSchema },
     async run({ req, caller, body, params }, deps) {
       // The same agentId rules as minting: the user's own id, an agt_<uuid>, or the shared inbox.
       checkAgentId(body.userId, body.agentId, true);

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { errorEnvelopeSchema } from "../../core/contract/error_envelope.ts";
 import { SvcError } from "../../core/contract/errors.ts";
 import { countsToward } from "../../core/contract/auto_revoke.ts";
 import type { Violation } from "../../core/contract/violation.ts";
@@ -51,7 +52,8 @@ export const policyRoutes = [
     limit: "projectWrites",
     summary: "Change the project's auto-revoke policy (null turns it off) or retention (absent fields stay)",
     body: policyChangeSchema,
-    responses: { 200: policyViewSchema },
+    // 404: the project was deleted after the request was authenticated.
+    responses: { 200: policyViewSchema, 404: errorEnvelopeSchema },
     async run({ req, caller, body }, { storage }) {
       const policy = await updatePolicy(storage, caller.projectId, body, sdkActor(req));
       if (policy === null) throw new SvcError("NOT_FOUND", "No such project");

@@ -25,14 +25,19 @@ export type ProjectStorage = Pick<
 
 /**
  * Project and manifest queries on a database. A project's secret hash (read
- * by every SDK request) is cached until the database changes; a rotation in
- * this process updates it directly.
+ * by every SDK request) is cached until the database changes (`PRAGMA
+ * data_version` on a local file); a rotation in this process updates it
+ * directly. Where the database cannot tell that it changed (a remote database,
+ * an injected Client), the hash is read on every request: a rotation made
+ * through another connection or node (the `rotate-secret` command, another
+ * storage over the same Client) must refuse the old secret and accept the new
+ * one at once, not up to a second later.
  *
  * @param db The database.
  * @returns The project part of the storage.
  */
 export function projectStorage(db: Executor): ProjectStorage {
-  const secrets = createChangeCache<string, string | null>(db, { size: SECRET_CACHE_SIZE });
+  const secrets = createChangeCache<string, string | null>(db, { size: SECRET_CACHE_SIZE, remote: "uncached" });
   return {
     async createProject(project) {
       await db.execute({

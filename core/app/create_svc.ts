@@ -146,10 +146,25 @@ export function createSvc(config: SvcConfig): Svc {
     }
   }
 
+  /**
+   * Records a refusal: coalesced per key, kind and intent, except one the
+   * auto-revoke policy counts, which is stored every time so that the policy
+   * sees each one and revokes at exactly the threshold (not a window later).
+   * That costs at most `threshold` rows per key and policy window: then the key
+   * is revoked, and its refusals (`REVOKED_KEY`, never counted here since the
+   * key is already revoked) are coalesced again.
+   */
   function recordViolation(violation: Violation): void {
-    const first = refusals.note(`${violation.keyId}\u0000${violation.kind}\u0000${violation.intent ?? ""}`, violation);
-    if (first) store(violation);
+    if (countedByPolicy(violation)) {
+      store(violation);
+    } else if (refusals.note(`${violation.keyId}\u0000${violation.kind}\u0000${violation.intent ?? ""}`, violation)) {
+      store(violation);
+    }
     storeRepeats();
+  }
+
+  function countedByPolicy(violation: Violation): boolean {
+    return autoRevoke !== undefined && violation.kind !== "REVOKED_KEY" && countsToward(autoRevoke, violation);
   }
 
   const deps: Promise<AppDeps> = (async () => {

@@ -220,17 +220,21 @@ class LibsqlAppStorage implements AppStorage {
     return readRevocationCursor(this.#db);
   }
 
-  applyRevocations(revocations: readonly { keyId: string; revokedAt: string }[], nextSeq: number): Promise<void> {
-    return writeRevocations(this.#db, revocations, nextSeq);
+  async applyRevocations(revocations: readonly { keyId: string; revokedAt: string }[], nextSeq: number): Promise<void> {
+    // Revoked by id: drop the cached records by their hashes, so the next request reads the revocation.
+    for (const hash of await writeRevocations(this.#db, revocations, nextSeq)) this.#keys.delete(hash);
   }
 
-  autoRevoke(
+  async autoRevoke(
     keyId: string,
     policy: AutoRevokePolicy,
     at: string,
     options: MirrorOption = {},
   ): Promise<Violation | null> {
-    return autoRevokeKey(this.#db, keyId, policy, at, options.mirror ?? false);
+    const revoked = await autoRevokeKey(this.#db, keyId, policy, at, options.mirror ?? false);
+    if (revoked === null) return null;
+    this.#keys.delete(revoked.hash); // the next request of the key reads the revocation
+    return revoked.violation;
   }
 
   close(): Promise<void> {

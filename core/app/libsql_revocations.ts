@@ -26,15 +26,15 @@ export async function readRevocationCursor(db: Executor): Promise<number> {
  * @param db The app's database.
  * @param revocations The keys and their revocation times.
  * @param nextSeq The feed's cursor after them.
- * @returns When written.
+ * @returns The hashes of the keys it revoked (for the caller's key cache).
  */
 export async function writeRevocations(
   db: Executor,
   revocations: readonly { keyId: string; revokedAt: string }[],
   nextSeq: number,
-): Promise<void> {
+): Promise<string[]> {
   const statements: Statement[] = revocations.map((r) => ({
-    sql: "UPDATE app_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?",
+    sql: "UPDATE app_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? RETURNING hash",
     args: [r.revokedAt, r.keyId],
   }));
   statements.push({
@@ -42,7 +42,8 @@ export async function writeRevocations(
           ON CONFLICT (id) DO UPDATE SET seq = MAX(seq, excluded.seq), updated_at = excluded.updated_at`,
     args: [nextSeq, new Date().toISOString()],
   });
-  await db.batch(statements, "write");
+  const results = await db.batch(statements, "write");
+  return results.slice(0, revocations.length).flatMap((rs) => rs.rows.map((row) => String(row.hash)));
 }
 
 /**
@@ -55,7 +56,8 @@ export async function writeRevocations(
  * @param policy The policy.
  * @param at Now, ISO 8601.
  * @param mirror Queue the revoke and the violation for the cloud.
- * @returns The `AUTO_REVOKED` violation, or `null` when the key stays active.
+ * @returns The `AUTO_REVOKED` violation and the key's hash (for the caller's key cache), or `null` when the key
+ *   stays active.
  */
 export function autoRevokeKey(
   db: Executor,
@@ -63,18 +65,21 @@ export function autoRevokeKey(
   policy: AutoRevokePolicy,
   at: string,
   mirror: boolean,
-): Promise<Violation | null> {
+): Promise<{ violation: Violation; hash: string } | null> {
   const since = new Date(Date.parse(at) - policy.windowMinutes * 60_000).toISOString();
   const { kinds, severities } = countedBy(policy);
   const slots = (n: number) => Array.from({ length: n }, () => "?").join(", ");
   return db.transaction(async (tx) => {
     const key = await tx.execute({
-      sql: "SELECT user_id FROM app_keys WHERE id = ? AND revoked_at IS NULL",
+      sql: "SELECT user_id, hash FROM app_keys WHERE id = ? AND revoked_at IS NULL",
       args: [keyId],
     });
     if (key.rows.length === 0) return null;
+    // A coalesced summary ("Repeated N more times", metadata { repeats, first }) stands for N refusals.
     const counted = await tx.execute({
-      sql: `SELECT COUNT(*) AS n FROM app_violations
+      sql: `SELECT COALESCE(SUM(CASE WHEN json_valid(metadata) AND json_type(metadata, '$.first') = 'text'
+                AND json_type(metadata, '$.repeats') = 'integer' THEN json_extract(metadata, '$.repeats')
+                ELSE 1 END), 0) AS n FROM app_violations
             WHERE key_id = ? AND created_at >= ? AND kind != 'AUTO_REVOKED'
               AND (kind IN (${slots(kinds.length)}) OR severity IN (${slots(severities.length)}))`,
       args: [keyId, since, ...kinds, ...severities],
@@ -97,6 +102,6 @@ export function autoRevokeKey(
         args: [violation.id, JSON.stringify(violation), at],
       });
     }
-    return violation;
+    return { violation, hash: String(key.rows[0].hash) };
   }, "write");
 }

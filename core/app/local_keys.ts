@@ -6,7 +6,9 @@
  * A verification is one lookup by hash, which the libSQL storage answers from
  * its in-process cache while the database has not changed under it (another
  * process's revoke shows through `PRAGMA data_version` on the next request;
- * a revoke in this process updates the cache itself).
+ * a revoke in this process, its auto-revoke or a revocation from the cloud's
+ * feed updates the cache itself; another node's revoke on a remote database,
+ * which nothing signals, shows within 1 s, the contract's bound).
  *
  * @module
  */

@@ -3,8 +3,10 @@
  * may have changed under it. On a local file, `PRAGMA data_version` (one
  * prepared statement, a few microseconds) tells whether another connection
  * committed since the last look; `:memory:` has no other connection; on a
- * remote database nothing tells, so entries live at most
- * {@linkcode REMOTE_STALENESS_MS}. Writes made through the same executor
+ * remote database (or an injected `@libsql/client` Client) nothing tells, so
+ * entries live at most {@linkcode REMOTE_STALENESS_MS}, or are not kept at all
+ * when the caller cannot allow any staleness (`remote: "uncached"`: every read
+ * goes to the database, as before the cache). Writes made through the same executor
  * update the cache directly (the caller does that with `set` or `delete`).
  *
  * @module
@@ -45,6 +47,14 @@ export interface ChangeCache<K, V> {
 export interface ChangeCacheOptions {
   /** Entries kept at most; the oldest go first. */
   size: number;
+  /**
+   * Where the database cannot tell whether it changed (`dataVersion()` is
+   * `null`: a remote database or an injected Client): `"bounded"` (default)
+   * serves an entry for at most {@linkcode REMOTE_STALENESS_MS}; `"uncached"`
+   * reads every time, for values whose change must apply on the next request
+   * in every process (a rotated sdkSecret).
+   */
+  remote?: "bounded" | "uncached";
 }
 
 /**
@@ -57,6 +67,7 @@ export interface ChangeCacheOptions {
 export function createChangeCache<K, V>(db: Executor, options: ChangeCacheOptions): ChangeCache<K, V> {
   const entries = new Map<K, V>();
   let version = db.dataVersion();
+  const uncached = version === null && options.remote === "uncached";
   let expires = Date.now() + REMOTE_STALENESS_MS;
   /** Bumped by every delete and drop, so a read that overlapped one is not cached. */
   let generation = 0;
@@ -83,6 +94,7 @@ export function createChangeCache<K, V>(db: Executor, options: ChangeCacheOption
 
   return {
     async read(key, load) {
+      if (uncached) return await load();
       validate();
       if (entries.has(key)) return entries.get(key)!;
       const before = generation;
@@ -92,7 +104,7 @@ export function createChangeCache<K, V>(db: Executor, options: ChangeCacheOption
     },
     set(key, value) {
       generation++;
-      store(key, value);
+      if (!uncached) store(key, value);
     },
     delete(key) {
       generation++;

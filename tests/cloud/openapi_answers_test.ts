@@ -4,6 +4,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { cloudRoutes } from "../../cloud/routes/cloud_routes.ts";
+import { hashSecret } from "../../core/contract/secrets.ts";
 import { type AnswerChecker, answerChecker, expectedStatuses } from "../fixtures/openapi_answers.ts";
 import { ROUTES, setThrowawayKeyId } from "../fixtures/route_samples.ts";
 import { type Answer, event, type Project, startTestCloud, type TestCloud } from "../fixtures/test_cloud.ts";
@@ -17,7 +18,10 @@ let agentKey: string;
 
 before(async () => {
   t = await startTestCloud({ bodyLimit: BODY_LIMIT });
-  limited = await startTestCloud({ bodyLimit: BODY_LIMIT, rateLimit: { perProject: { limit: 2, windowMs: 60_000 } } });
+  limited = await startTestCloud({
+    bodyLimit: BODY_LIMIT,
+    rateLimit: { perProject: { limit: 2, windowMs: 60_000 }, perAgentKey: { limit: 1, windowMs: 60_000 } },
+  });
   checker = answerChecker((await t.raw("GET", "/v1/openapi.json")).body);
   agentKey = (await t.mintKey("bob")).key;
 });
@@ -86,12 +90,56 @@ test("the other successes match too: a duplicate event, a batch, an invalid key,
   await send(t, "GET /v1/sdk/violations", { path: "?since=2020-01-01&limit=200&offset=0" });
 });
 
-test("not-found answers match the document: another project's key, revoked or mirrored", async () => {
+test("another project's key: revoking it is 404, mirroring it answers 200 ok and writes nothing", async () => {
   const other = await t.newProject("other");
-  const { id } = await t.mintKey("frank", {}, other);
+  const { id, key } = await t.mintKey("frank", {}, other);
   assert.equal((await send(t, "DELETE /v1/sdk/keys/:id", { path: `/v1/sdk/keys/${id}` })).status, 404);
-  const mirror = { ...sample("PUT /v1/sdk/keys/:id"), path: `/v1/sdk/keys/${id}` };
-  assert.equal((await send(t, "PUT /v1/sdk/keys/:id", mirror)).status, 404);
+  // The mirror answers a record colliding with another project's as stored (so no project learns what
+  // another holds), and writes nothing: by id, or by hash under a fresh id, even one that says revoked.
+  const { body } = sample("PUT /v1/sdk/keys/:id") as { body: Record<string, unknown> };
+  const revokedAt = new Date().toISOString();
+  const byId = { path: `/v1/sdk/keys/${id}`, body: { ...body, userId: "mallory", agentId: "mallory", revokedAt } };
+  const hash = await hashSecret(key);
+  const byHash = {
+    path: `/v1/sdk/keys/${crypto.randomUUID()}`,
+    body: { ...body, userId: "mallory", agentId: "mallory", hash, revokedAt },
+  };
+  for (const mirror of [byId, byHash]) {
+    const answer = await send(t, "PUT /v1/sdk/keys/:id", mirror);
+    assert.deepEqual([answer.status, answer.body], [200, { ok: true }], mirror.path);
+  }
+  assert.deepEqual((await t.sdk("GET", "/v1/sdk/keys?userId=mallory")).body.keys, [], "nothing written here");
+  const [kept] = (await t.sdk("GET", "/v1/sdk/keys?userId=frank", { as: other })).body.keys;
+  assert.deepEqual([kept.id, kept.name, kept.revokedAt], [id, "k", null], "nor to the other project's key");
+  assert.equal((await t.agent(key, "GET", "/v1/agent/inbox")).status, 200, "which still authenticates");
+});
+
+test("a policy change for a project deleted after its request was authenticated is 404", async () => {
+  const doomed = await t.newProject("doomed");
+  const text = new TextEncoder().encode(JSON.stringify({ autoRevoke: null }));
+  // The body is read after authentication: the project goes when the route first asks for it.
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      assert.equal(await t.storage.deleteProject(doomed.id), true);
+      controller.enqueue(text);
+      controller.close();
+    },
+  }, { highWaterMark: 0 });
+  const res = await t.cloud.handle(
+    new Request("http://cloud.test/v1/sdk/policy", {
+      method: "PUT",
+      headers: {
+        authorization: `Bearer ${doomed.secret}`,
+        "x-svc-project": doomed.id,
+        "content-type": "application/json",
+      },
+      body,
+      duplex: "half",
+    } as RequestInit),
+  );
+  const answer = await res.json();
+  checker.check("PUT", "/v1/sdk/policy", res.status, answer);
+  assert.deepEqual([res.status, answer.error.code], [404, "NOT_FOUND"]);
 });
 
 /** A request of the right shape but wrong values, per route that takes input. */
@@ -109,6 +157,9 @@ const BAD_INPUT: Record<string, { path: string; body?: unknown }> = {
   "POST /v1/sdk/keys/verify": { path: "", body: {} },
   "DELETE /v1/sdk/keys/:id": { path: `/v1/sdk/keys/${"x".repeat(201)}` },
   "PUT /v1/sdk/keys/:id": { path: "/v1/sdk/keys/not-a-uuid", body: {} },
+  "GET /v1/sdk/keys/revocations": { path: "?after=-1" },
+  "PUT /v1/sdk/policy": { path: "", body: { retentionDays: 0 } },
+  "GET /v1/sdk/audit": { path: "?since=soon" },
 };
 
 test("401, 400, 413 and 429 answers of every /v1 route match the document", async () => {
@@ -130,6 +181,7 @@ test("401, 400, 413 and 429 answers of every /v1 route match the document", asyn
   }
   const { key } = await limited.mintKey("gina"); // the project's first token
   await limited.sdk("PUT", "/v1/sdk/intents", { body: { intents: [] } }); // and its second
+  assert.equal((await limited.agent(key, "GET", "/v1/agent/inbox")).status, 200); // the key's only token
   for (const route of cloudRoutes.filter((r) => r.limit !== undefined)) {
     const id = `${route.method} ${route.path}`;
     const answer = await send(limited, id, sample(id), { key });
