@@ -7,17 +7,16 @@
 import { ulid } from "ulid";
 import { SvcError } from "../contract/errors.ts";
 import { AGENT_KEY_PREFIX, bearerToken, unauthorized } from "../contract/secrets.ts";
-import { newViolation, repeatedViolation, type Violation } from "../contract/violation.ts";
+import { newViolation } from "../contract/violation.ts";
 import { createHandler } from "../http/dispatch.ts";
 import { DEFAULT_BODY_LIMIT, defaultLogger, redactingLogger } from "../http/json.ts";
 import { createRateLimiter, type RateDecision, type RateLimit, rateLimited } from "../http/rate_limiter.ts";
-import { createRefusalCoalescer } from "../http/refusal_coalescer.ts";
 import { pathnameOf } from "../http/router.ts";
 import type { AppStorage } from "./app_storage.ts";
 import { type AppDeps, type AppSide, SVC_PREFIX } from "./app_side.ts";
 import { type CloudClient, createCloudClient, type EmitResult, type EventInput } from "./cloud_client.ts";
 import { cloudKeys } from "./cloud_keys.ts";
-import { autoRevokePolicySchema, countsToward } from "../contract/auto_revoke.ts";
+import { autoRevokePolicySchema } from "../contract/auto_revoke.ts";
 import { followRevocations, type RevocationFollower } from "./revocation_follower.ts";
 import { compileIntents } from "./intents.ts";
 import { createIntentRunner } from "./intent_runner.ts";
@@ -28,7 +27,7 @@ import { uploadManifest } from "./manifest_upload.ts";
 import { createOutbox, type Outbox } from "./outbox.ts";
 import type { Svc, SvcConfig } from "./svc_config.ts";
 import { svcRoutes } from "./svc_routes.ts";
-import { createViolationQueue } from "./violation_queue.ts";
+import { createViolationRecorder } from "./violation_recorder.ts";
 
 export type { Svc, SvcCloudConfig, SvcConfig, SvcMode } from "./svc_config.ts";
 
@@ -99,73 +98,15 @@ export function createSvc(config: SvcConfig): Svc {
   let outbox: Outbox | undefined;
   let follower: RevocationFollower | undefined;
   const closing = new AbortController();
-  const inFlight = new Set<Promise<unknown>>();
-
-  function track(work: Promise<unknown>): void {
-    inFlight.add(work);
-    work.finally(() => inFlight.delete(work));
-  }
-
-  const violationQueue = createViolationQueue({
-    write: async (batch) => {
-      await storage!.insertViolations(batch, { mirror });
-      if (autoRevoke) await applyAutoRevoke(batch);
-      outbox?.kick();
-    },
+  const recorder = createViolationRecorder({
+    storage: () => storage!,
+    mirror,
+    autoRevoke,
+    onViolation: config.onViolation,
+    stored: () => outbox?.kick(),
     log,
   });
-
-  /** The local auto-revoke policy, after a batch of violations was stored. */
-  async function applyAutoRevoke(batch: readonly Violation[]): Promise<void> {
-    const keyIds = new Set(batch.filter((v) => countsToward(autoRevoke!, v)).map((v) => v.keyId));
-    for (const keyId of keyIds) {
-      const revoked = await storage!.autoRevoke(keyId, autoRevoke!, new Date().toISOString(), { mirror });
-      if (revoked) notifyViolation(revoked);
-    }
-  }
-
-  // Repeated refusals of one key (same kind and intent) cost one row and one count per window.
-  const refusals = createRefusalCoalescer<Violation>({ windowMs: REFUSAL_WINDOW_MS });
-
-  function store(violation: Violation): void {
-    violationQueue.add(violation);
-    notifyViolation(violation);
-  }
-
-  function notifyViolation(violation: Violation): void {
-    if (config.onViolation === undefined) return;
-    track(
-      Promise.resolve().then(() => config.onViolation!(violation)).catch((e) => log("onViolation failed", e)),
-    );
-  }
-
-  /** Stores the counts of closed windows (of every window, with `all`). */
-  function storeRepeats(all = false): void {
-    for (const { item, repeats, since } of refusals.closed(Date.now(), all)) {
-      store(repeatedViolation(item, repeats, new Date(since).toISOString()));
-    }
-  }
-
-  /**
-   * Records a refusal: coalesced per key, kind and intent, except one the
-   * auto-revoke policy counts, which is stored every time so that the policy
-   * sees each one and revokes at exactly the threshold (not a window later).
-   * That costs at most `threshold` rows per key and policy window: then the key
-   * is revoked, and its refusals (`REVOKED_KEY`, never counted here since the
-   * key is already revoked) are coalesced again.
-   */
-  function recordViolation(violation: Violation): void {
-    if (countedByPolicy(violation)) {
-      store(violation);
-    } else if (refusals.note(`${violation.keyId}\u0000${violation.kind}\u0000${violation.intent ?? ""}`, violation)) {
-      store(violation);
-    }
-    storeRepeats();
-  }
-
-  function countedByPolicy(violation: Violation): boolean {
-    return autoRevoke !== undefined && violation.kind !== "REVOKED_KEY" && countsToward(autoRevoke, violation);
-  }
+  const recordViolation = recorder.record;
 
   const deps: Promise<AppDeps> = (async () => {
     storage = await openAppStorage(config.storage ?? ":memory:", { authToken: config.storageAuthToken });
@@ -285,8 +226,7 @@ export function createSvc(config: SvcConfig): Svc {
     ready,
     async violations(options = {}) {
       await ready;
-      storeRepeats(true);
-      await Promise.allSettled([...inFlight, violationQueue.flush()]);
+      await recorder.settle();
       return storage!.listViolations({ limit: Math.min(options.limit ?? 50, 200), keyId: options.keyId });
     },
     async emit(event) {
@@ -299,19 +239,17 @@ export function createSvc(config: SvcConfig): Svc {
     },
     async sync() {
       await ready;
-      storeRepeats(true);
-      await violationQueue.flush();
+      await recorder.settle();
       return outbox ? await outbox.sync() : 0;
     },
     async close() {
       closing.abort();
       await ready.catch(() => {});
-      storeRepeats(true);
-      await violationQueue.flush();
+      await recorder.settle();
       await follower?.close();
       await outbox?.close();
       await keys?.close();
-      await Promise.allSettled([...inFlight, violationQueue.flush()]);
+      await recorder.settle();
       await storage?.close();
     },
   };
@@ -322,7 +260,5 @@ function isInMemory(storage: SvcConfig["storage"]): boolean {
   return storage === undefined || (typeof storage === "string" && /^(file:)?:memory:/.test(storage));
 }
 
-/** The window in which repeated refusals of one key are recorded once, with a count: one minute. */
-export const REFUSAL_WINDOW_MS = 60_000;
 /** The longest user id, as the cloud stores it. */
 const MAX_USER_ID = 200;

@@ -1,0 +1,110 @@
+/**
+ * Recording what an agent key was refused: each refusal becomes a violation,
+ * repeated ones of one key (same kind and intent) are coalesced into one row
+ * and a count per window, the rows go through the bounded violation queue,
+ * the local auto-revoke policy is applied to what was stored, and the app's
+ * `onViolation` is told of each one.
+ *
+ * @module
+ */
+import { type AutoRevokePolicy, countsToward } from "../contract/auto_revoke.ts";
+import { repeatedViolation, type Violation } from "../contract/violation.ts";
+import type { ErrorLogger } from "../http/json.ts";
+import { createRefusalCoalescer } from "../http/refusal_coalescer.ts";
+import type { AppStorage } from "./app_storage.ts";
+import { createViolationQueue } from "./violation_queue.ts";
+
+/** The window in which repeated refusals of one key are recorded once, with a count: one minute. */
+export const REFUSAL_WINDOW_MS = 60_000;
+
+/** What {@linkcode createViolationRecorder} is built from. */
+export interface ViolationRecorderOptions {
+  /** The app's storage, once open. */
+  storage: () => AppStorage;
+  /** Whether stored violations are queued for the cloud too (hybrid and cloud modes). */
+  mirror: boolean;
+  /** The local auto-revoke policy, if any. */
+  autoRevoke?: AutoRevokePolicy;
+  /** The app's callback for every recorded violation. */
+  onViolation?: (violation: Violation) => void | Promise<void>;
+  /** Called after a batch was stored (to send what waits for the cloud). */
+  stored: () => void;
+  /** Where failures go. */
+  log: ErrorLogger;
+}
+
+/** Records violations. */
+export interface ViolationRecorder {
+  /** Records one refusal; never waits. */
+  record(violation: Violation): void;
+  /** Stores every pending count and waits until everything recorded so far is written and told. */
+  settle(): Promise<void>;
+}
+
+/**
+ * Creates the recorder.
+ *
+ * @param options Storage, mirroring, policy, callback and logger.
+ * @returns The recorder.
+ */
+export function createViolationRecorder(options: ViolationRecorderOptions): ViolationRecorder {
+  const { mirror, autoRevoke, onViolation, log } = options;
+  const inFlight = new Set<Promise<unknown>>();
+  const refusals = createRefusalCoalescer<Violation>({ windowMs: REFUSAL_WINDOW_MS });
+  const queue = createViolationQueue({
+    write: async (batch) => {
+      await options.storage().insertViolations(batch, { mirror });
+      if (autoRevoke) await applyAutoRevoke(autoRevoke, batch);
+      options.stored();
+    },
+    log,
+  });
+
+  /** The local auto-revoke policy, after a batch of violations was stored. */
+  async function applyAutoRevoke(policy: AutoRevokePolicy, batch: readonly Violation[]): Promise<void> {
+    const keyIds = new Set(batch.filter((v) => countsToward(policy, v)).map((v) => v.keyId));
+    for (const keyId of keyIds) {
+      const revoked = await options.storage().autoRevoke(keyId, policy, new Date().toISOString(), { mirror });
+      if (revoked) notify(revoked);
+    }
+  }
+
+  function store(violation: Violation): void {
+    queue.add(violation);
+    notify(violation);
+  }
+
+  function notify(violation: Violation): void {
+    if (onViolation === undefined) return;
+    const work = Promise.resolve().then(() => onViolation(violation)).catch((e) => log("onViolation failed", e));
+    inFlight.add(work);
+    work.finally(() => inFlight.delete(work));
+  }
+
+  /** Stores the counts of closed windows (of every window, with `all`). */
+  function storeRepeats(all = false): void {
+    for (const { item, repeats, since } of refusals.closed(Date.now(), all)) {
+      store(repeatedViolation(item, repeats, new Date(since).toISOString()));
+    }
+  }
+
+  /** Whether the auto-revoke policy counts it (a revoked key's refusals never count: it is revoked already). */
+  function countedByPolicy(violation: Violation): boolean {
+    return autoRevoke !== undefined && violation.kind !== "REVOKED_KEY" && countsToward(autoRevoke, violation);
+  }
+
+  return {
+    // A refusal the policy counts is stored every time, so that the policy revokes at exactly the
+    // threshold: at most `threshold` rows per key and policy window, then the key is revoked.
+    record(violation) {
+      const key = `${violation.keyId}\u0000${violation.kind}\u0000${violation.intent ?? ""}`;
+      if (countedByPolicy(violation) || refusals.note(key, violation)) store(violation);
+      storeRepeats();
+    },
+    async settle() {
+      storeRepeats(true);
+      await queue.flush();
+      await Promise.allSettled([...inFlight, queue.flush()]);
+    },
+  };
+}
