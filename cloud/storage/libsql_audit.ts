@@ -5,7 +5,7 @@
  */
 import type { Executor, SqlRow, SqlValue } from "../../core/db/executor.ts";
 import type { AuditEntry, AuditStorage } from "./audit_storage.ts";
-import { integer, parsed, text, textOrNull } from "../../core/db/rows.ts";
+import { integer, listFilter, parsed, text, textOrNull } from "../../core/db/rows.ts";
 
 /**
  * Audit log queries on an executor.
@@ -24,26 +24,14 @@ export function auditStorage(db: Executor): AuditStorage {
       return integer(rs.rows[0], "id");
     },
     async listAudit(query) {
-      const clauses: string[] = [];
-      const args: SqlValue[] = [];
-      const equal = { project_id: query.projectId, action: query.action };
-      for (const [column, value] of Object.entries(equal)) {
-        if (value === undefined) continue;
-        clauses.push(`${column} = ?`);
-        args.push(value);
-      }
-      if (query.since !== undefined) {
-        clauses.push("created_at >= ?");
-        args.push(query.since);
-      }
-      const where = clauses.length ? `WHERE ${clauses.join(" AND ")}` : "";
+      const { where, args } = listFilter({ project_id: query.projectId, action: query.action }, query.since);
       // One read transaction, so the page and the total agree.
       const [page, count] = await db.batch([
         {
-          sql: `SELECT * FROM cloud_audit ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+          sql: `SELECT * FROM cloud_audit WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
           args: [...args, query.limit, query.offset],
         },
-        { sql: `SELECT COUNT(*) AS total FROM cloud_audit ${where}`, args },
+        { sql: `SELECT COUNT(*) AS total FROM cloud_audit WHERE ${where}`, args },
       ], "read");
       return { entries: page.rows.map(toEntry), total: integer(count.rows[0], "total") };
     },

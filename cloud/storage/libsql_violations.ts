@@ -5,7 +5,7 @@
  */
 import type { Executor, SqlRow, SqlValue, Statement } from "../../core/db/executor.ts";
 import type { CloudStorage, Severity, ViolationQuery, ViolationRecord } from "./cloud_storage.ts";
-import { integer, parsed, text, textOrNull } from "../../core/db/rows.ts";
+import { integer, listFilter, parsed, text, textOrNull } from "../../core/db/rows.ts";
 import { VIOLATION_COLUMNS, violationValues } from "../../core/contract/violation.ts";
 import type { GroupCommit } from "../../core/db/group_commit.ts";
 
@@ -100,19 +100,8 @@ function totalOf(projectId: string, query: ViolationQuery, where: string, args: 
 }
 
 function filter(projectId: string, query: ViolationQuery): { where: string; args: SqlValue[] } {
-  const clauses = ["project_id = ?"];
-  const args: SqlValue[] = [projectId];
-  const equal = { key_id: query.keyId, kind: query.kind, severity: query.severity };
-  for (const [column, value] of Object.entries(equal)) {
-    if (value === undefined) continue;
-    clauses.push(`${column} = ?`);
-    args.push(value);
-  }
-  if (query.since !== undefined) {
-    clauses.push("created_at >= ?");
-    args.push(query.since);
-  }
-  return { where: clauses.join(" AND "), args };
+  const { keyId, kind, severity, since } = query;
+  return listFilter({ project_id: projectId, key_id: keyId, kind, severity }, since);
 }
 
 function toViolation(row: SqlRow): ViolationRecord {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { SqlRow as Row } from "./executor.ts";
+import type { SqlRow as Row, SqlValue } from "./executor.ts";
 
 /**
  * A text column.
@@ -59,4 +59,30 @@ export function parsed<T>(row: Row, column: string): T {
  */
 export function placeholders(count: number): string {
   return Array.from({ length: count }, () => "?").join(", ");
+}
+
+/**
+ * The `WHERE` conditions of a filtered list: each given column equal to its
+ * value (absent values are no condition), and `created_at` at or after `since`.
+ *
+ * @param equal Column → value; `undefined` values are left out.
+ * @param since An inclusive lower bound on `created_at`, if any.
+ * @returns The conditions joined with `AND` (`"1"` when none) and their arguments.
+ */
+export function listFilter(
+  equal: Record<string, SqlValue | undefined>,
+  since?: string,
+): { where: string; args: SqlValue[] } {
+  const clauses: string[] = [];
+  const args: SqlValue[] = [];
+  for (const [column, value] of Object.entries(equal)) {
+    if (value === undefined) continue;
+    clauses.push(`${column} = ?`);
+    args.push(value);
+  }
+  if (since !== undefined) {
+    clauses.push("created_at >= ?");
+    args.push(since);
+  }
+  return { where: clauses.length ? clauses.join(" AND ") : "1", args };
 }
