@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Executor, SqlRow, SqlValue } from "../../core/db/executor.ts";
+import type { Executor, SqlRow } from "../../core/db/executor.ts";
 import type { AuditEntry, AuditStorage } from "./audit_storage.ts";
 import { integer, listFilter, parsed, text, textOrNull } from "../../core/db/rows.ts";
 
