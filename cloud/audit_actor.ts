@@ -29,26 +29,36 @@ export function sdkActor(req: Request): AuditActor {
   return { actor: "sdk", sourceAddress: typeof ip === "string" && ip.length <= 100 ? ip : null };
 }
 
+/** What an audit entry records besides who did it. */
+export interface AuditEntry {
+  /** What happened (`key.revoke`, `operator.sign_in`…). */
+  action: string;
+  /** The project concerned (default `null`). */
+  projectId?: string | null;
+  /** What it happened to (default `null`). */
+  target?: string | null;
+  /** A small JSON object, never a secret (default `{}`). */
+  detail?: Record<string, unknown>;
+  /** When, in milliseconds (default now). */
+  at?: number;
+}
+
 /**
- * Appends an audit entry, now.
+ * Appends an entry to the audit log.
  *
  * @param storage The cloud's storage.
- * @param by Who did it.
- * @param entry The project, action, target and detail (never a secret).
+ * @param by Who did it, and from where.
+ * @param entry What happened.
  * @returns When appended.
  */
-export async function recordAudit(
-  storage: CloudStorage,
-  by: AuditActor,
-  entry: { projectId: string | null; action: string; target: string | null; detail?: Record<string, unknown> },
-): Promise<void> {
+export async function recordAudit(storage: CloudStorage, by: AuditActor, entry: AuditEntry): Promise<void> {
   await storage.appendAudit({
-    projectId: entry.projectId,
+    projectId: entry.projectId ?? null,
     actor: by.actor,
     action: entry.action,
-    target: entry.target,
+    target: entry.target ?? null,
     detail: entry.detail ?? {},
     sourceAddress: by.sourceAddress,
-    createdAt: new Date().toISOString(),
+    createdAt: new Date(entry.at ?? Date.now()).toISOString(),
   });
 }

@@ -121,7 +121,7 @@ export function createCloud(options: CloudOptions): Cloud {
   const { dashboard: dash = true } = options;
   const dashboard = dash === false
     ? undefined
-    : createDashboard({ ...(dash === true ? {} : dash), storage: opened, logger: log });
+    : createDashboard({ ...(dash === true ? {} : dash), storage: opened, waiters, logger: log });
 
   const deps: Promise<CloudDeps> = opened.then((storage) => ({
     storage,

@@ -8,7 +8,7 @@ import type { CloudStorage, OperatorRole } from "../storage/cloud_storage.ts";
 import { OPERATOR_ROLES } from "../storage/operator_storage.ts";
 import { newOperator, operatorInputProblem } from "../dashboard/operators.ts";
 import { hashPassword } from "../dashboard/passwords.ts";
-import { recordAudit } from "../dashboard/record_audit.ts";
+import { CLI_ACTOR, recordAudit } from "../audit_actor.ts";
 import type { DatabaseTarget } from "./database_url.ts";
 import { CommandError, type CommandOutput, withStorage } from "./project_commands.ts";
 
@@ -90,8 +90,8 @@ async function create(storage: CloudStorage, email: string, options: AdminOption
   };
 }
 
-function record(storage: CloudStorage, action: string, target: string, detail = {}): Promise<number> {
-  return recordAudit(storage, { actor: "cli", action, target, detail });
+function record(storage: CloudStorage, action: string, target: string, detail = {}): Promise<void> {
+  return recordAudit(storage, CLI_ACTOR, { action, target, detail });
 }
 
 function now(): string {

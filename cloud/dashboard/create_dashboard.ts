@@ -6,6 +6,7 @@
  * @module
  */
 import type { ErrorLogger } from "../../core/http/json.ts";
+import type { InboxWaiters } from "../inbox_waiters.ts";
 import type { CloudStorage } from "../storage/cloud_storage.ts";
 import { trustedPost } from "./csrf.ts";
 import { messagePage } from "./fragments.ts";
@@ -41,6 +42,8 @@ export interface DashboardSettings {
 export interface DashboardOptions extends DashboardSettings {
   /** The cloud's storage, or the promise of it while it opens. */
   storage: CloudStorage | Promise<CloudStorage>;
+  /** The cloud's long-poll wake-ups, so a revoke here reaches the revocation feed's polls at once. */
+  waiters: InboxWaiters;
   /** Where causes of failures go (default `console.error`). */
   logger?: ErrorLogger;
 }
@@ -103,7 +106,16 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     if (path === `${DASHBOARD_PREFIX}/sign-out` && req.method === "POST") {
       return signOut(storage, visit, session.operator.email, session.token);
     }
-    const ctx: PageContext = { ...visit, url, storage, reveals, session, form, csrf: await csrfToken(session.token) };
+    const ctx: PageContext = {
+      ...visit,
+      url,
+      storage,
+      waiters: options.waiters,
+      reveals,
+      session,
+      form,
+      csrf: await csrfToken(session.token),
+    };
     return await dispatch(ctx, path.slice(DASHBOARD_PREFIX.length) || "/");
   }
 

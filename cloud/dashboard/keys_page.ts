@@ -1,7 +1,8 @@
 /**
  * A project's keys across users with filters by user and status; "Revoke"
- * leads to a confirmation whose button is "Revoke key". A revoke calls the
- * storage's `revokeKey`, as the API does, and is recorded in the audit log.
+ * leads to a confirmation whose button is "Revoke key". A revoke goes the way
+ * the API's does: it wakes the revocation feed's polls at once, so every
+ * connected app hears of it, and is recorded in the audit log.
  *
  * @module
  */
@@ -9,7 +10,8 @@ import { html } from "hono/html";
 import type { KeyStatus } from "../storage/cloud_storage.ts";
 import { notice, PAGE_SIZE, pageOffset, pager, time } from "./fragments.ts";
 import { csrfField, layout } from "./layout.ts";
-import { audit, type ProjectContext } from "./page_context.ts";
+import { operatorActor, type ProjectContext } from "./page_context.ts";
+import { revokeProjectKey } from "../key_revocation.ts";
 import { htmlPage, redirect } from "./responses.ts";
 import { messagePage } from "./fragments.ts";
 
@@ -126,9 +128,6 @@ connected app through the revocation feed. This cannot be undone.</p>
 export async function revokeKeyPost(ctx: ProjectContext, [keyId]: string[]): Promise<Response> {
   const key = await ctx.storage.findProjectKey(ctx.project.id, keyId);
   if (!key) return messagePage(404, "Not found", "There is no such key in this project.", ctx.secure);
-  const revokedAt = await ctx.storage.revokeKey(ctx.project.id, keyId, new Date(ctx.now).toISOString(), "dashboard");
-  if (key.revokedAt === null) {
-    await audit(ctx, ctx.project.id, "key.revoke", keyId, { reason: "dashboard", revokedAt, userId: key.userId });
-  }
+  await revokeProjectKey(ctx, ctx.project.id, keyId, "dashboard", operatorActor(ctx));
   return redirect(`/dashboard/projects/${ctx.project.id}/keys?revoked=1`, ctx.secure);
 }

@@ -5,9 +5,10 @@
  * @module
  */
 import type { CloudStorage, ProjectRecord } from "../storage/cloud_storage.ts";
+import type { InboxWaiters } from "../inbox_waiters.ts";
 import type { Reveals } from "./reveals.ts";
 import type { Session } from "./sessions.ts";
-import { recordAudit } from "./record_audit.ts";
+import { type AuditActor, recordAudit } from "../audit_actor.ts";
 
 /** A signed-in request. */
 export interface PageContext {
@@ -17,6 +18,8 @@ export interface PageContext {
   url: URL;
   /** The cloud's storage. */
   storage: CloudStorage;
+  /** Long-poll wake-ups: a revoke here wakes the revocation feed at once. */
+  waiters: InboxWaiters;
   /** Secrets waiting to be shown once. */
   reveals: Reveals;
   /** The time of the request, in milliseconds. */
@@ -40,6 +43,16 @@ export interface ProjectContext extends PageContext {
 }
 
 /**
+ * The signed-in operator as the audit log's actor, from the request's address.
+ *
+ * @param ctx The request.
+ * @returns The actor.
+ */
+export function operatorActor(ctx: PageContext): AuditActor {
+  return { actor: ctx.session.operator.email, sourceAddress: ctx.address };
+}
+
+/**
  * Appends an audit entry for an operator's action.
  *
  * @param ctx The request.
@@ -49,20 +62,12 @@ export interface ProjectContext extends PageContext {
  * @param detail A small JSON object without secrets.
  * @returns When the entry is stored.
  */
-export async function audit(
+export function audit(
   ctx: PageContext,
   projectId: string | null,
   action: string,
   target: string | null,
   detail: Record<string, unknown> = {},
 ): Promise<void> {
-  await recordAudit(ctx.storage, {
-    projectId,
-    actor: ctx.session.operator.email,
-    action,
-    target,
-    detail,
-    sourceAddress: ctx.address,
-    at: ctx.now,
-  });
+  return recordAudit(ctx.storage, operatorActor(ctx), { projectId, action, target, detail, at: ctx.now });
 }

@@ -13,7 +13,16 @@ import { intentsPage } from "./intents_page.ts";
 import { keysPage, revokeKeyPage, revokeKeyPost } from "./keys_page.ts";
 import { overviewPage } from "./overview_page.ts";
 import { createProjectPost, projectsPage, secretPage } from "./projects_page.ts";
-import { deletePost, renamePost, retentionPost, rotatePage, rotatePost, settingsPage } from "./settings_page.ts";
+import {
+  autoRevokeOffPost,
+  autoRevokePost,
+  deletePost,
+  renamePost,
+  retentionPost,
+  rotatePage,
+  rotatePost,
+  settingsPage,
+} from "./settings_page.ts";
 import { violationsPage } from "./violations_page.ts";
 
 type Method = "GET" | "POST";
@@ -69,6 +78,8 @@ export const PAGES: readonly Page[] = [
   project("POST", "/settings/rename", renamePost),
   project("GET", "/settings/rotate", rotatePage),
   project("POST", "/settings/rotate", rotatePost),
+  project("POST", "/settings/auto-revoke", autoRevokePost),
+  project("POST", "/settings/auto-revoke/off", autoRevokeOffPost),
   project("POST", "/settings/retention", retentionPost),
   project("POST", "/settings/delete", deletePost),
   project("GET", "/audit", auditPage),

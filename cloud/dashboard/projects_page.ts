@@ -9,7 +9,7 @@ import { createProject } from "../projects.ts";
 import { field } from "./forms.ts";
 import { notice, time } from "./fragments.ts";
 import { csrfField, layout } from "./layout.ts";
-import { audit, type PageContext, type ProjectContext } from "./page_context.ts";
+import { operatorActor, type PageContext, type ProjectContext } from "./page_context.ts";
 import { htmlPage, redirect } from "./responses.ts";
 
 /** The longest project name. */
@@ -75,8 +75,7 @@ export async function createProjectPost(ctx: PageContext): Promise<Response> {
   if (name.length === 0 || name.length > MAX_PROJECT_NAME) {
     return projectsPage(ctx, `The name must have 1 to ${MAX_PROJECT_NAME} characters.`);
   }
-  const { project, sdkSecret } = await createProject(ctx.storage, name);
-  await audit(ctx, project.id, "project.create", project.id, { name });
+  const { project, sdkSecret } = await createProject(ctx.storage, name, operatorActor(ctx));
   const reveal = ctx.reveals.put({ projectId: project.id, sdkSecret }, ctx.now);
   return redirect(`/dashboard/projects/${project.id}/secret?reveal=${reveal}`, ctx.secure);
 }

@@ -1,25 +1,27 @@
 /**
  * A project's settings: rename; "Rotate secret" behind a confirmation, the
- * new sdkSecret shown once; the retention of acknowledged inbox items; delete
- * behind typing the project's name. Every change goes to the audit log.
+ * new sdkSecret shown once; the auto-revoke policy; the retention of
+ * acknowledged inbox items; delete behind typing the project's name. Every
+ * change goes through what the command line and `/v1/sdk/policy` use, and so
+ * to the audit log.
  *
  * @module
  */
 import { html } from "hono/html";
-import { rotateSdkSecret } from "../projects.ts";
+import { deleteProject, renameProject, rotateSdkSecret } from "../projects.ts";
+import { MAX_RETENTION_DAYS, readPolicy, updatePolicy } from "../project_policy.ts";
+import { describePolicy, policyFields, readPolicyForm } from "./auto_revoke_form.ts";
 import { field } from "./forms.ts";
 import { messagePage, notice } from "./fragments.ts";
 import { csrfField, layout } from "./layout.ts";
-import { audit, type ProjectContext } from "./page_context.ts";
+import { operatorActor, type ProjectContext } from "./page_context.ts";
 import { MAX_PROJECT_NAME } from "./projects_page.ts";
-import { htmlPage, redirect } from "./responses.ts";
-
-const DAY_MS = 86_400_000;
-/** The longest retention an operator may set: 10 years. */
-const MAX_RETENTION_DAYS = 3650;
+import { type Html, htmlPage, redirect } from "./responses.ts";
 
 const DONE: Record<string, string> = {
   renamed: "The project is renamed.",
+  "auto-revoke": "The auto-revoke policy is saved.",
+  "auto-revoke-off": "Auto-revoke is off.",
   retention: "The retention is saved.",
 };
 
@@ -31,46 +33,55 @@ const DONE: Record<string, string> = {
  * @returns The page.
  */
 export async function settingsPage(ctx: ProjectContext, problem?: string): Promise<Response> {
-  const retention = await ctx.storage.projectRetention(ctx.project.id);
+  const policy = await readPolicy(ctx.storage, ctx.project.id);
   const base = `/dashboard/projects/${ctx.project.id}/settings`;
   const done = DONE[ctx.url.searchParams.get("done") ?? ""];
   const admin = ctx.session.operator.role === "admin";
+  const submit = (label: string, danger = false): Html =>
+    html`
+      <button type="submit" ${danger
+        ? html`
+          class="danger"
+        `
+        : ""}${admin ? "" : html`
+        disabled
+      `}>${label}</button>
+    `;
   const body = html`${problem ? notice("error", problem) : ""}${done ? notice("success", done) : ""}
 <h2>Name</h2>
 <form method="post" action="${base}/rename">${csrfField(ctx)}
   <div class="field"><label for="name">Name</label>
     <input id="name" name="name" value="${ctx.project.name}" required maxlength="${MAX_PROJECT_NAME}"></div>
-  <button type="submit"${
-    admin ? "" : html`
-      disabled
-    `
-  }>Rename</button>
+  ${submit("Rename")}
 </form>
 <h2>sdkSecret</h2>
 <p>Last rotated: ${ctx.project.secretRotatedAt ?? "never"}.</p>
-${admin ? html`<p><a href="${base}/rotate">Rotate secret</a></p>` : ""}
+<form method="get" action="${base}/rotate">${submit("Rotate secret", true)}</form>
+<h2>Auto-revoke</h2>
+<p id="auto-revoke-state">${describePolicy(policy.autoRevoke)}</p>
+<form method="post" action="${base}/auto-revoke">${csrfField(ctx)}
+  ${policyFields(policy.autoRevoke)}
+  ${submit("Save auto-revoke")}
+</form>
+${
+    policy.autoRevoke === null ? "" : html`<form method="post" action="${base}/auto-revoke/off">${csrfField(ctx)}
+  ${submit("Turn auto-revoke off")}
+</form>`
+  }
 <h2>Retention</h2>
 <p>How long acknowledged inbox items and their events are kept. Empty: the server's default.</p>
 <form method="post" action="${base}/retention">${csrfField(ctx)}
   <div class="field"><label for="retention">Retention in days</label>
-    <input id="retention" name="days" type="number" min="0" max="${MAX_RETENTION_DAYS}"
-      value="${retention === null ? "" : String(retention / DAY_MS)}"></div>
-  <button type="submit"${
-    admin ? "" : html`
-      disabled
-    `
-  }>Save retention</button>
+    <input id="retention" name="days" type="number" min="1" max="${MAX_RETENTION_DAYS}"
+      value="${policy.retentionDays === null ? "" : String(policy.retentionDays)}"></div>
+  ${submit("Save retention")}
 </form>
 <h2>Delete</h2>
 <p>Deletes the project with its keys, manifest, violations and events. The audit log keeps its entries.</p>
 <form method="post" action="${base}/delete">${csrfField(ctx)}
   <div class="field"><label for="confirm-name">Type the project name to delete it</label>
     <input id="confirm-name" name="confirm" autocomplete="off" required></div>
-  <button type="submit" class="danger"${
-    admin ? "" : html`
-      disabled
-    `
-  }>Delete project</button>
+  ${submit("Delete project", true)}
 </form>`;
   return htmlPage(
     layout(ctx, { title: "Settings", section: "Settings", project: ctx.project, body }),
@@ -90,9 +101,8 @@ export async function renamePost(ctx: ProjectContext): Promise<Response> {
   if (name.length === 0 || name.length > MAX_PROJECT_NAME) {
     return settingsPage(ctx, `The name must have 1 to ${MAX_PROJECT_NAME} characters.`);
   }
-  await ctx.storage.renameProject(ctx.project.id, name);
-  await audit(ctx, ctx.project.id, "project.rename", ctx.project.id, { from: ctx.project.name, to: name });
-  return redirect(`/dashboard/projects/${ctx.project.id}/settings?done=renamed`, ctx.secure);
+  if (!await renameProject(ctx.storage, ctx.project.id, name, operatorActor(ctx))) return gone(ctx);
+  return done(ctx, "renamed");
 }
 
 /**
@@ -122,11 +132,36 @@ from the next request on: every app using it stops reaching the cloud until it i
  * @returns The redirect.
  */
 export async function rotatePost(ctx: ProjectContext): Promise<Response> {
-  const sdkSecret = await rotateSdkSecret(ctx.storage, ctx.project.id);
-  if (sdkSecret === null) return messagePage(404, "Not found", "There is no such project.", ctx.secure);
-  await audit(ctx, ctx.project.id, "project.rotate_secret", ctx.project.id);
+  const sdkSecret = await rotateSdkSecret(ctx.storage, ctx.project.id, operatorActor(ctx));
+  if (sdkSecret === null) return gone(ctx);
   const reveal = ctx.reveals.put({ projectId: ctx.project.id, sdkSecret }, ctx.now);
   return redirect(`/dashboard/projects/${ctx.project.id}/secret?reveal=${reveal}`, ctx.secure);
+}
+
+/**
+ * Sets the auto-revoke policy.
+ *
+ * @param ctx The request (`threshold`, `windowMinutes`, `kinds`, `severities` fields).
+ * @returns A redirect to the settings, or the page with the reason.
+ */
+export async function autoRevokePost(ctx: ProjectContext): Promise<Response> {
+  const read = readPolicyForm(ctx.form);
+  if ("problem" in read) return settingsPage(ctx, read.problem);
+  if (!await updatePolicy(ctx.storage, ctx.project.id, { autoRevoke: read.policy }, operatorActor(ctx))) {
+    return gone(ctx);
+  }
+  return done(ctx, "auto-revoke");
+}
+
+/**
+ * Turns auto-revoke off.
+ *
+ * @param ctx The request.
+ * @returns A redirect to the settings.
+ */
+export async function autoRevokeOffPost(ctx: ProjectContext): Promise<Response> {
+  if (!await updatePolicy(ctx.storage, ctx.project.id, { autoRevoke: null }, operatorActor(ctx))) return gone(ctx);
+  return done(ctx, "auto-revoke-off");
 }
 
 /**
@@ -137,14 +172,12 @@ export async function rotatePost(ctx: ProjectContext): Promise<Response> {
  */
 export async function retentionPost(ctx: ProjectContext): Promise<Response> {
   const days = field(ctx.form, "days");
-  const value = days === "" ? null : Number(days);
-  if (value !== null && (!Number.isFinite(value) || value < 0 || value > MAX_RETENTION_DAYS)) {
-    return settingsPage(ctx, `The retention must be 0 to ${MAX_RETENTION_DAYS} days, or empty.`);
+  const value = days === "" ? null : /^\d{1,4}$/.test(days) ? Number(days) : NaN;
+  if (value !== null && !(value >= 1 && value <= MAX_RETENTION_DAYS)) {
+    return settingsPage(ctx, `The retention must be a whole number of days from 1 to ${MAX_RETENTION_DAYS}, or empty.`);
   }
-  const retentionMs = value === null ? null : Math.round(value * DAY_MS);
-  await ctx.storage.setProjectRetention(ctx.project.id, retentionMs, new Date(ctx.now).toISOString());
-  await audit(ctx, ctx.project.id, "project.retention", ctx.project.id, { retentionMs });
-  return redirect(`/dashboard/projects/${ctx.project.id}/settings?done=retention`, ctx.secure);
+  if (!await updatePolicy(ctx.storage, ctx.project.id, { retentionDays: value }, operatorActor(ctx))) return gone(ctx);
+  return done(ctx, "retention");
 }
 
 /**
@@ -157,7 +190,16 @@ export async function deletePost(ctx: ProjectContext): Promise<Response> {
   if (field(ctx.form, "confirm") !== ctx.project.name) {
     return settingsPage(ctx, "The typed name does not match the project's name; nothing was deleted.");
   }
-  await ctx.storage.deleteProject(ctx.project.id);
-  await audit(ctx, ctx.project.id, "project.delete", ctx.project.id, { name: ctx.project.name });
+  if (!await deleteProject(ctx.storage, ctx.project.id, operatorActor(ctx))) return gone(ctx);
   return redirect("/dashboard/projects", ctx.secure);
+}
+
+/** The settings again, with what was done. */
+function done(ctx: ProjectContext, what: keyof typeof DONE): Response {
+  return redirect(`/dashboard/projects/${ctx.project.id}/settings?done=${what}`, ctx.secure);
+}
+
+/** The project went away while the form was filled in. */
+function gone(ctx: ProjectContext): Promise<Response> {
+  return messagePage(404, "Not found", "There is no such project.", ctx.secure);
 }

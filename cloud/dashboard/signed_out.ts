@@ -19,7 +19,7 @@ import { recoveryCodeHash, verifyTotp } from "./second_factor.ts";
 import { mintSecret } from "../../core/contract/secrets.ts";
 import { hashSecret } from "../../core/contract/secrets.ts";
 import { newOperator, operatorInputProblem } from "./operators.ts";
-import { recordAudit } from "./record_audit.ts";
+import { recordAudit } from "../audit_actor.ts";
 
 /** What the signed-out pages need. */
 export interface SignedOutDeps {
@@ -207,8 +207,8 @@ function record(
   actor: string,
   action: string,
   target: string | null,
-): Promise<number> {
-  return recordAudit(storage, { actor, action, target, sourceAddress: visit.address, at: visit.now });
+): Promise<void> {
+  return recordAudit(storage, { actor, sourceAddress: visit.address }, { action, target, at: visit.now });
 }
 
 function iso(now: number): string {

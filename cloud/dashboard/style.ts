@@ -36,6 +36,9 @@ button { font: inherit; padding: .35rem .8rem; border-radius: 4px; border: 1px s
 button.danger { background: var(--bad); border-color: var(--bad); }
 button.plain { background: transparent; color: #fff; border-color: #fff; }
 .field { margin-bottom: .75rem; }
+fieldset.field { border: 1px solid var(--line); border-radius: 4px; padding: .5rem .75rem; }
+legend { font-weight: 600; font-size: .9rem; }
+label.choice { display: inline-block; font-weight: 400; margin-right: 1rem; }
 .notice { border-left: 4px solid var(--warn); background: #fff8e6; padding: .5rem 1rem; margin: 1rem 0; }
 .error { border-left: 4px solid var(--bad); background: #fdecec; padding: .5rem 1rem; margin: 1rem 0; }
 .success { border-left: 4px solid var(--ok); background: #eaf6ec; padding: .5rem 1rem; margin: 1rem 0; }

@@ -28,9 +28,9 @@ import { newViolation } from "../../core/contract/violation.ts";
 import { timestampInput } from "../../core/contract/wire_values.ts";
 import { json } from "../../core/http/json.ts";
 import { recordUse } from "../auth.ts";
-import { recordAudit, sdkActor } from "../audit_actor.ts";
-import { type CloudDeps, defineRoute } from "./cloud_side.ts";
-import { notifyRevocation } from "./revocations.ts";
+import { sdkActor } from "../audit_actor.ts";
+import { announceRevocation, revokeProjectKey } from "../key_revocation.ts";
+import { defineRoute } from "./cloud_side.ts";
 import type { CloudStorage } from "../storage/cloud_storage.ts";
 
 const userId = storedText(1, 200);
@@ -128,10 +128,8 @@ export const keyRoutes = [
     params: anyKeyId,
     responses: { 200: revokedKeySchema, 404: errorEnvelopeSchema },
     async run({ req, caller, params }, deps) {
-      const at = new Date().toISOString();
-      const revokedAt = await deps.storage.revokeKey(caller.projectId, params.id, at, "tooling");
+      const revokedAt = await revokeProjectKey(deps, caller.projectId, params.id, "tooling", sdkActor(req));
       if (revokedAt === null) throw new SvcError("NOT_FOUND", "No such key");
-      if (revokedAt === at) await revoked(deps, req, caller.projectId, params.id, "tooling");
       return json({ ok: true, id: params.id, revokedAt });
     },
   }),
@@ -150,7 +148,7 @@ export const keyRoutes = [
       // The same agentId rules as minting: the user's own id, an agt_<uuid>, or the shared inbox.
       checkAgentId(body.userId, body.agentId, true);
       const outcome = await deps.storage.mirrorKey(caller.projectId, { id: params.id, ...body, lastUsedAt: null });
-      if (outcome === "revoked") await revoked(deps, req, caller.projectId, params.id, "app");
+      if (outcome === "revoked") await announceRevocation(deps, caller.projectId, params.id, "app", sdkActor(req));
       // Ids and hashes are unique across the cloud, but what other projects hold must not change the answer:
       // a record colliding with another project's (only possible on purpose: both are random) is answered as
       // stored, and nothing is written. Only this project's own records can refuse it.
@@ -168,23 +166,6 @@ export const keyRoutes = [
     },
   }),
 ];
-
-/** After a key was revoked by this request: wake the feed's polls and record who did it. */
-async function revoked(
-  deps: CloudDeps,
-  req: Request,
-  projectId: string,
-  keyId: string,
-  reason: "tooling" | "app",
-): Promise<void> {
-  notifyRevocation(deps, projectId);
-  await recordAudit(deps.storage, sdkActor(req), {
-    projectId,
-    action: "key.revoke",
-    target: keyId,
-    detail: { reason },
-  });
-}
 
 /** Whether the key with this hash belongs to another project. */
 async function hashOfAnotherProject(storage: CloudStorage, projectId: string, hash: string): Promise<boolean> {

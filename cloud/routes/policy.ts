@@ -12,7 +12,7 @@ import { json } from "../../core/http/json.ts";
 import { sdkActor } from "../audit_actor.ts";
 import { policyChangeSchema, policyViewSchema, readPolicy, updatePolicy } from "../project_policy.ts";
 import { type CloudDeps, defineRoute } from "./cloud_side.ts";
-import { notifyRevocation } from "./revocations.ts";
+import { notifyRevocation } from "../key_revocation.ts";
 
 /**
  * Applies the project's auto-revoke policy after a violation was stored: at
@@ -28,7 +28,7 @@ export async function applyAutoRevoke(deps: CloudDeps, projectId: string, violat
   const { autoRevoke } = await deps.storage.projectPolicy(projectId);
   if (autoRevoke === null || !countsToward(autoRevoke, violation)) return;
   const outcome = await deps.storage.autoRevoke(projectId, violation.keyId, autoRevoke, new Date().toISOString());
-  if (outcome !== null) notifyRevocation(deps, projectId);
+  if (outcome !== null) notifyRevocation(deps.waiters, projectId);
 }
 
 /** The policy routes. */

@@ -1,7 +1,6 @@
 /**
  * `GET /v1/sdk/keys/revocations`: the project's revocation feed, which
- * hybrid and cloud-mode apps follow with one long poll each, and the wake-up
- * that a revocation in this process sends to the polls waiting on it.
+ * hybrid and cloud-mode apps follow with one long poll each.
  *
  * @module
  */
@@ -9,14 +8,9 @@ import { z } from "zod";
 import { type Revocation, revocationPageSchema } from "../../core/contract/revocation.ts";
 import { pageSize, queryInteger, waitSeconds } from "../../core/contract/wire_values.ts";
 import { json } from "../../core/http/json.ts";
-import { type CloudDeps, defineRoute } from "./cloud_side.ts";
+import { subscribeToRevocations } from "../key_revocation.ts";
+import { defineRoute } from "./cloud_side.ts";
 import { recheckCredential } from "./credential_recheck.ts";
-
-/**
- * The wake-up channel of a project's feed, on the inbox waiters: an agentId
- * can never be this (stored text holds no NUL).
- */
-const FEED_CHANNEL = "\u0000revocations";
 
 /** The query of the feed. */
 export const revocationsQuery = z.object({
@@ -24,17 +18,6 @@ export const revocationsQuery = z.object({
   limit: pageSize(1),
   wait: waitSeconds,
 });
-
-/**
- * Wakes the feed polls of a project waiting in this process (other processes
- * find the revocation at their next re-check).
- *
- * @param deps The cloud's services.
- * @param projectId The project whose key was revoked.
- */
-export function notifyRevocation(deps: CloudDeps, projectId: string): void {
-  deps.waiters.notify(projectId, FEED_CHANNEL);
-}
 
 /** The feed's route. */
 export const revocationRoutes = [
@@ -53,7 +36,7 @@ export const revocationRoutes = [
       let waited = false;
       for (;;) {
         // Subscribe before reading, so a revocation stored in between still wakes us.
-        const subscription = waiters.subscribe(caller.projectId, FEED_CHANNEL);
+        const subscription = subscribeToRevocations(waiters, caller.projectId);
         try {
           revocations = await storage.listRevocations(caller.projectId, query.after, query.limit);
           const left = deadline - Date.now();

@@ -6,12 +6,11 @@
  */
 import type { Executor } from "../../core/db/executor.ts";
 import type { ProjectAdminStorage } from "./project_admin_storage.ts";
-import { textOrNull } from "../../core/db/rows.ts";
 
 /** The administration part of {@linkcode ProjectAdminStorage}. */
 export type ProjectAdministration = Pick<
   ProjectAdminStorage,
-  "renameProject" | "deleteProject" | "projectRetention" | "setProjectRetention"
+  "renameProject" | "deleteProject" | "setProjectRetention"
 >;
 
 /** Every table holding a project's rows, children first. The audit log keeps its entries. */
@@ -46,14 +45,6 @@ export function projectAdministration(db: Executor): ProjectAdministration {
         { sql: "DELETE FROM cloud_projects WHERE id = ?", args: [id] },
       ], "write");
       return results[results.length - 1].rowsAffected === 1;
-    },
-    async projectRetention(id) {
-      const rs = await db.execute({
-        sql: "SELECT retention_ms FROM cloud_project_settings WHERE project_id = ?",
-        args: [id],
-      });
-      const value = rs.rows.length ? textOrNull(rs.rows[0], "retention_ms") : null;
-      return value === null ? null : Number(value);
     },
     async setProjectRetention(id, retentionMs, at) {
       const rs = await db.execute({

@@ -14,7 +14,7 @@ import { toItem } from "./libsql_events.ts";
 /** The read part of {@linkcode ProjectAdminStorage}. */
 export type ProjectReads = Omit<
   ProjectAdminStorage,
-  "renameProject" | "deleteProject" | "projectRetention" | "setProjectRetention"
+  "renameProject" | "deleteProject" | "setProjectRetention"
 >;
 
 /**

@@ -79,8 +79,6 @@ export interface ProjectAdminStorage {
   renameProject(id: string, name: string): Promise<boolean>;
   /** Deletes a project with its keys, claims, manifest, violations, events and settings; `false` when unknown. */
   deleteProject(id: string): Promise<boolean>;
-  /** How long the project's acknowledged items are kept, in milliseconds, or `null` for the server's default. */
-  projectRetention(id: string): Promise<number | null>;
   /** Sets (or, with `null`, clears) the project's retention; `false` when the project is unknown. */
   setProjectRetention(id: string, retentionMs: number | null, at: string): Promise<boolean>;
 

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type Svc, withSvc } from "../../mod.ts";
 import { mint, notesSvc, run } from "../fixtures/notes_svc.ts";
-import { type CloudServer, listen, mintOverHttp, startCloudServer } from "../fixtures/servers.ts";
+import { type CloudServer, listen, mintOverHttp, refusedWithin, startCloudServer } from "../fixtures/servers.ts";
 import type { RunningServer } from "../../core/http/serve_options.ts";
 import { tempDir } from "../fixtures/temp_dir.ts";
 import { startHranaServer } from "../fixtures/hrana_server.ts";
@@ -15,23 +15,6 @@ import { REMOTE_STALENESS_MS } from "../../core/db/change_cache.ts";
 
 /** A generous bound for "within 1 s": the bench measures the real delay. */
 const DEADLINE_MS = 5_000;
-
-/** Runs an intent over HTTP until it is refused with 401; fails after the deadline. */
-async function refusedWithin(appUrl: string, key: string): Promise<void> {
-  const deadline = Date.now() + DEADLINE_MS;
-  for (;;) {
-    const res = await fetch(`${appUrl}/svc/agent/run`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ intent: "notes.list" }),
-    });
-    await res.body?.cancel();
-    if (res.status === 401) return;
-    assert.equal(res.status, 200);
-    if (Date.now() > deadline) assert.fail(`still accepted ${DEADLINE_MS} ms after the revoke`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>): Promise<T> {
   const deadline = Date.now() + DEADLINE_MS;
@@ -72,7 +55,7 @@ describe("a revoke at the cloud reaches a hybrid app through the revocation feed
     assert.equal(await svc.sync(), 0, "the key reached the cloud");
     await connected(svc);
     assert.equal((await cloud.sdk("DELETE", `/v1/sdk/keys/${minted.id}`)).status, 200);
-    await refusedWithin(app.url, minted.key);
+    await refusedWithin(app.url, minted.key, DEADLINE_MS);
     const listed = await (await fetch(`${app.url}/svc/keys`, { headers: { "x-user": "alice" } })).json();
     assert.ok(listed.keys[0].revokedAt, "the app's own key store shows the revocation");
   });
@@ -106,7 +89,7 @@ describe("a revoke at the cloud reaches a hybrid app through the revocation feed
     svc = notesSvc(config());
     await svc.ready;
     app = await listen(withSvc(svc));
-    await refusedWithin(app.url, minted.key);
+    await refusedWithin(app.url, minted.key, DEADLINE_MS);
   });
 
   test("resumes from the cursor stored in the app's database after a restart", async () => {
@@ -157,7 +140,7 @@ describe("a revoke at the cloud reaches a cloud-mode app through the revocation 
     await first.body?.cancel();
     await connected(svc);
     assert.equal((await cloud.sdk("DELETE", `/v1/sdk/keys/${minted.id}`)).status, 200);
-    await refusedWithin(app.url, minted.key);
+    await refusedWithin(app.url, minted.key, DEADLINE_MS);
   });
 });
 

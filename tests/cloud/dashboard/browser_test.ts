@@ -12,6 +12,10 @@ import { runtime } from "../../fixtures/runtime.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
 import { adminCreate, type CloudRuntime, serveCloud, type ServedCloud } from "./cloud_subprocess.ts";
 import { type Seeded, seedProject } from "./seed_project.ts";
+import { createClient } from "@libsql/client";
+import { withSvc } from "../../../mod.ts";
+import { notesSvc } from "../../fixtures/notes_svc.ts";
+import { listen, mintOverHttp, refusedWithin } from "../../fixtures/servers.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const why = runtime !== "node"
@@ -149,7 +153,12 @@ else {describe(title, () => {
       assert.match(await page.textContent("main") ?? "", /order\.paid/);
       await axe("Inbox of one agentId");
       await page.getByRole("link", { name: "Settings" }).click();
+      await page.getByLabel("Violations that revoke a key").fill("3");
+      await page.getByRole("button", { name: "Save auto-revoke" }).click();
+      assert.match(await page.locator("#auto-revoke-state").textContent() ?? "", /^On: 3 counted violations/);
       await axe("Settings");
+      await page.getByRole("button", { name: "Turn auto-revoke off" }).click();
+      assert.match(await page.locator("#auto-revoke-state").textContent() ?? "", /^Off/);
       await page.getByRole("link", { name: "Audit log" }).click();
       assert.match(await page.textContent("main") ?? "", /project\.create/);
       await axe("Audit log");
@@ -175,12 +184,36 @@ else {describe(title, () => {
       await context.close();
     });
 
+    test("a key revoked in the dashboard is refused by a connected hybrid app within the 1 s bound", async () => {
+      const svc = notesSvc({
+        mode: "hybrid",
+        storage: `file:${dir.file("app.db")}`,
+        cloud: { endpoint: cloud.url, projectId: seeded.projectId, sdkSecret: seeded.secret },
+      });
+      const app = await listen(withSvc(svc));
+      try {
+        const minted = await mintOverHttp(app.url, "erin", ["notes:read"]);
+        assert.equal(await svc.sync(), 0, "the key reached the cloud");
+        for (let i = 0; i < 500 && !(await svc.health()).revocationFeed?.connected; i++) await sleep(10);
+        assert.ok((await svc.health()).revocationFeed?.connected, "the app follows the revocation feed");
+        await page.goto(`${cloud.url}/dashboard/projects/${seeded.projectId}/keys?user=erin`);
+        await page.getByRole("button", { name: /^Revoke e2e/ }).click();
+        await page.getByRole("button", { name: "Revoke key" }).click();
+        assert.match(await page.textContent("main") ?? "", /The key is revoked/);
+        const took = await refusedWithin(app.url, minted.key, 1_000);
+        console.log(`a hybrid app refused the key ${took} ms after the dashboard's revoke answered`);
+      } finally {
+        await app.close();
+        await svc.close();
+      }
+    });
+
     test("with JavaScript off: rotate secret shows the new one once, and the old one is 401 at once", async () => {
       const context = await browser.newContext({ javaScriptEnabled: false });
       const off = await context.newPage();
       await signIn(off, ADMIN);
       await off.goto(`${cloud.url}/dashboard/projects/${seeded.projectId}/settings`);
-      await off.getByRole("link", { name: "Rotate secret" }).click();
+      await off.getByRole("button", { name: "Rotate secret" }).click();
       await axe("Rotate confirmation", await sameUrl(off));
       await off.getByRole("button", { name: "Rotate secret" }).click();
       const secret = await off.locator("#sdk-secret").textContent();
@@ -219,6 +252,29 @@ else {describe(title, () => {
       await context.close();
     });
 
+    test("a session ends after its idle time and after its absolute lifetime: the next page asks to sign in", async () => {
+      const context = await browser.newContext();
+      const visitor = await context.newPage();
+      const storage = createClient({ url: db });
+      try {
+        for (const expire of ["last_seen_at = '2000-01-01T00:00:00.000Z'", "expires_at = '2000-01-01T00:00:00.000Z'"]) {
+          await signIn(visitor, ADMIN);
+          await visitor.goto(`${cloud.url}/dashboard/projects`);
+          assert.equal(new URL(visitor.url()).pathname, "/dashboard/projects");
+          // The newest session is this sign-in's: age it as the clock would.
+          await storage.execute(
+            `UPDATE cloud_sessions SET ${expire}
+             WHERE token_hash = (SELECT token_hash FROM cloud_sessions ORDER BY created_at DESC LIMIT 1)`,
+          );
+          await visitor.reload();
+          assert.equal(new URL(visitor.url()).pathname, "/dashboard/sign-in", expire);
+        }
+      } finally {
+        storage.close();
+        await context.close();
+      }
+    });
+
     test("repeated failed sign-ins slow down", async () => {
       const context = await browser.newContext();
       const guesser = await context.newPage();
@@ -244,6 +300,10 @@ else {describe(title, () => {
       });
     }
   });}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
 
 async function screenshot(page: Page, name: string): Promise<void> {
   const shot = await page.screenshot({ fullPage: name === "overview" });

@@ -169,20 +169,69 @@ describe("dashboard pages", () => {
     assert.equal((await admin.post(`${settings}/rename`, { name: "Renamed" })).status, 303);
     assert.equal((await t.storage.findProject(project.id))?.name, "Renamed");
     assert.equal((await admin.post(`${settings}/retention`, { days: "2" })).status, 303);
-    assert.equal(await t.storage.projectRetention(project.id), 2 * 86_400_000);
+    assert.equal((await t.storage.projectPolicy(project.id)).retentionMs, 2 * 86_400_000);
     assert.equal((await admin.post(`${settings}/retention`, { days: "-1" })).status, 400);
+    assert.equal((await admin.post(`${settings}/retention`, { days: "1.5" })).status, 400);
     assert.equal((await admin.post(`${settings}/retention`, { days: "" })).status, 303);
-    assert.equal(await t.storage.projectRetention(project.id), null);
+    assert.equal((await t.storage.projectPolicy(project.id)).retentionMs, null);
     const wrong = await admin.post(`${settings}/delete`, { confirm: "Doomed" });
     assert.equal(wrong.status, 400);
     assert.ok(await t.storage.findProject(project.id));
     assert.equal((await admin.post(`${settings}/delete`, { confirm: "Renamed" })).status, 303);
     assert.equal(await t.storage.findProject(project.id), null);
     assert.equal((await t.sdk("GET", "/v1/sdk/intents", { as: project })).status, 401);
-    for (const action of ["project.rename", "project.retention", "project.delete"]) {
+    for (const action of ["project.rename", "policy.retention", "project.delete"]) {
       assert.ok((await actions(action)).some((e) => e.projectId === project.id), action);
     }
     assert.equal((await admin.get(settings)).status, 404);
+  });
+
+  test("settings: the auto-revoke policy is shown, set as PUT /v1/sdk/policy would, refused when wrong, and turned off", async () => {
+    const project = await t.newProject("Guarded");
+    const settings = `/dashboard/projects/${project.id}/settings`;
+    assert.match((await admin.get(settings)).text, /id="auto-revoke-state">Off/);
+    const saved = await admin.post(`${settings}/auto-revoke`, {
+      threshold: "3",
+      windowMinutes: "10",
+      kinds: "FORBIDDEN_SCOPE, SCHEMA_INVALID",
+      severities: "severe",
+    });
+    assert.equal(saved.status, 303);
+    const policy = {
+      threshold: 3,
+      windowMinutes: 10,
+      kinds: ["FORBIDDEN_SCOPE", "SCHEMA_INVALID"],
+      severities: ["severe"],
+    };
+    assert.deepEqual((await t.sdk("GET", "/v1/sdk/policy", { as: project })).body.autoRevoke, policy);
+    const page = await admin.get(saved.location!);
+    assert.match(page.text, /The auto-revoke policy is saved/);
+    assert.match(page.text, /On: 3 counted violations of one key within 10 minutes revoke it/);
+    const wrong = await admin.post(`${settings}/auto-revoke`, { threshold: "0", windowMinutes: "ten" });
+    assert.equal(wrong.status, 400);
+    assert.match(wrong.text, /violations that revoke a key, within minutes/);
+    const nothing = await admin.post(`${settings}/auto-revoke`, { threshold: "2", windowMinutes: "5", kinds: "" });
+    assert.match(nothing.text, /at least one kind or severity/);
+    assert.deepEqual((await t.sdk("GET", "/v1/sdk/policy", { as: project })).body.autoRevoke, policy, "unchanged");
+    assert.equal((await admin.post(`${settings}/auto-revoke/off`, {})).status, 303);
+    assert.equal((await t.sdk("GET", "/v1/sdk/policy", { as: project })).body.autoRevoke, null);
+    const entries = (await actions("policy.auto_revoke")).filter((e) => e.projectId === project.id);
+    assert.deepEqual(entries.map((e) => [e.actor, e.detail.autoRevoke]), [
+      ["admin@example.com", null],
+      ["admin@example.com", policy],
+    ]);
+  });
+
+  test("each project action is recorded once, by the operator, from the operator's address", async () => {
+    await admin.get("/dashboard/projects");
+    const created = await admin.post("/dashboard/projects", { name: "Audited" });
+    const projectId = /projects\/(prj_[0-9A-Z]+)\//.exec(created.location!)![1];
+    await admin.post(`/dashboard/projects/${projectId}/settings/rotate`, {});
+    for (const action of ["project.create", "project.rotate_secret"]) {
+      const entries = (await actions(action)).filter((e) => e.projectId === projectId);
+      assert.deepEqual(entries.map((e) => e.actor), ["admin@example.com"], action);
+      assert.match(entries[0].sourceAddress ?? "", /^10\.0\.0\./);
+    }
   });
 
   test("the audit log shows who did what, from where, with filters and paging", async () => {
@@ -194,6 +243,31 @@ describe("dashboard pages", () => {
     const all = await admin.get("/dashboard/audit?since=2000-01-01");
     assert.match(all.text, /operator\.sign_in/);
     assert.match((await admin.get("/dashboard/audit?since=nonsense")).text, /was ignored/);
+  });
+
+  test("a revoke in the dashboard wakes the revocation feed's waiting poll at once, not at its next re-check", async () => {
+    // A re-check far beyond the poll's wait: only the in-process wake-up can answer it with the revocation.
+    const slow = await startTestCloud({ recheckMs: 60_000, dashboard: { clientAddress: testAddress } });
+    try {
+      const operator = await signedIn(slow, "admin@example.com");
+      const { id } = await slow.mintKey("dave");
+      const poll = slow.sdk("GET", "/v1/sdk/keys/revocations?after=0&wait=20");
+      await new Promise((resolve) => setTimeout(resolve, 50)); // the poll is waiting
+      const keysPage = `/dashboard/projects/${slow.project.id}/keys`;
+      await operator.get(`${keysPage}/${id}/revoke`);
+      assert.equal((await operator.post(`${keysPage}/${id}/revoke`, {})).status, 303);
+      // Woken, the poll answers within milliseconds; not woken, only when its 20 s wait ends.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const halfTheWait = new Promise<null>((resolve) => timer = setTimeout(() => resolve(null), 10_000));
+      const answer = await Promise.race([poll, halfTheWait]);
+      clearTimeout(timer);
+      assert.ok(answer !== null, "the poll was answered before its wait ran out");
+      assert.deepEqual(answer.body.revocations.map((r: { keyId: string; reason: string }) => [r.keyId, r.reason]), [
+        [id, "dashboard"],
+      ]);
+    } finally {
+      await slow.close();
+    }
   });
 
   test("unknown projects, keys and pages are 404 pages", async () => {

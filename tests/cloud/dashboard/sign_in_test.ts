@@ -179,6 +179,8 @@ describe("dashboard sign-in", () => {
       [`/dashboard/projects/${t.project.id}/settings/rotate`, {}],
       [`/dashboard/projects/${t.project.id}/settings/rename`, { name: "renamed by viewer" }],
       [`/dashboard/projects/${t.project.id}/settings/delete`, { confirm: "Test" }],
+      [`/dashboard/projects/${t.project.id}/settings/auto-revoke`, { threshold: "1", windowMinutes: "1", kinds: "X" }],
+      [`/dashboard/projects/${t.project.id}/settings/auto-revoke/off`, {}],
     ];
     for (const [path, fields] of posts) assert.equal((await viewer.post(path, fields)).status, 403, path);
     assert.equal((await t.storage.findProjectKey(t.project.id, key.id))?.revokedAt, null);

@@ -176,11 +176,11 @@ for (const [name, open] of backends.list) {
       assert.equal((await storage.findProject(project.id))?.name, "Renamed");
       assert.equal(await storage.renameProject("prj_unknown", "x"), false);
 
-      assert.equal(await storage.projectRetention(project.id), null);
+      assert.equal((await storage.projectPolicy(project.id)).retentionMs, null);
       assert.equal(await storage.setProjectRetention(project.id, 86_400_000, AT), true);
-      assert.equal(await storage.projectRetention(project.id), 86_400_000);
+      assert.equal((await storage.projectPolicy(project.id)).retentionMs, 86_400_000);
       assert.equal(await storage.setProjectRetention(project.id, null, AT), true);
-      assert.equal(await storage.projectRetention(project.id), null);
+      assert.equal((await storage.projectPolicy(project.id)).retentionMs, null);
       assert.equal(await storage.setProjectRetention("prj_unknown", 1, AT), false);
 
       await storage.appendAudit({
