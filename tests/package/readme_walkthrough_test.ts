@@ -73,5 +73,6 @@ test("the README's curl walk-through runs as written and acknowledges the event 
   assert.match(lines.find((line) => line.startsWith('{"violations"')) ?? "", /"total":1}$/);
   assert.match(ran.stdout, /"kind":"FORBIDDEN_SCOPE"/);
   assert.match(ran.stdout, /"eventId":"evt_1","type":"order.paid","agentId":"alice"/);
-  assert.equal(lines.at(-1), '{"ok":true,"acknowledged":1}');
+  assert.equal(lines.at(-2), '{"ok":true,"acknowledged":1}');
+  assert.match(lines.at(-1)!, /^http:\/\/127\.0\.0\.1:\d+\/dashboard\/projects\/prj_[0-9A-Z]{26}\/violations$/);
 });
