@@ -9,6 +9,7 @@ import { acknowledgedSchema, type InboxItem, inboxPageSchema } from "../../core/
 import { storedText } from "../../core/contract/limits.ts";
 import { MAX_BATCH, pageSize, queryInteger, waitSeconds } from "../../core/contract/wire_values.ts";
 import { json } from "../../core/http/json.ts";
+import { readOrWait } from "../long_poll.ts";
 import { type CloudDeps, defineRoute } from "./cloud_side.ts";
 import { recheckCredential } from "./credential_recheck.ts";
 
@@ -94,29 +95,19 @@ async function poll(
   auth: "sdk" | "agent",
 ): Promise<Response> {
   const { storage, waiters, recheckMs } = deps;
-  const signal = req.signal;
-  const deadline = Date.now() + query.wait * 1000;
   waiters.watch(storage, recheckMs);
   const release = query.wait > 0 ? waiters.admit(projectId, keyId) : undefined;
-  let items: InboxItem[];
-  let waited = false;
+  let found: { rows: InboxItem[]; waited: boolean };
   try {
-    for (;;) {
-      // Subscribe before reading, so an event stored in between still wakes us.
-      const subscription = waiters.subscribe(projectId, agentId);
-      try {
-        items = await storage.listInbox(projectId, agentId, query.cursor, query.limit);
-        const left = deadline - Date.now();
-        if (items.length > 0 || left <= 0 || signal.aborted || deps.closing()) break;
-        await subscription.wait(left, signal);
-        waited = true;
-      } finally {
-        subscription.cancel();
-      }
-    }
+    found = await readOrWait(
+      () => waiters.subscribe(projectId, agentId),
+      () => storage.listInbox(projectId, agentId, query.cursor, query.limit),
+      { deadline: Date.now() + query.wait * 1000, signal: req.signal, closing: deps.closing },
+    );
   } finally {
     release?.();
   }
+  const { rows: items, waited } = found;
   if (waited && items.length > 0) await recheckCredential(req, auth, projectId, storage);
   const nextCursor = items.length > 0 ? items[items.length - 1].inboxId : query.cursor;
   return json({ items, nextCursor });

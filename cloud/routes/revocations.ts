@@ -5,10 +5,11 @@
  * @module
  */
 import { z } from "zod";
-import { type Revocation, revocationPageSchema } from "../../core/contract/revocation.ts";
+import { revocationPageSchema } from "../../core/contract/revocation.ts";
 import { pageSize, queryInteger, waitSeconds } from "../../core/contract/wire_values.ts";
 import { json } from "../../core/http/json.ts";
 import { subscribeToRevocations } from "../key_revocation.ts";
+import { readOrWait } from "../long_poll.ts";
 import { defineRoute } from "./cloud_side.ts";
 import { recheckCredential } from "./credential_recheck.ts";
 
@@ -31,22 +32,12 @@ export const revocationRoutes = [
     responses: { 200: revocationPageSchema },
     async run({ req, caller, query }, deps) {
       const { storage, waiters, recheckMs } = deps;
-      const deadline = Date.now() + query.wait * 1000;
-      let revocations: Revocation[];
-      let waited = false;
-      for (;;) {
-        // Subscribe before reading, so a revocation stored in between still wakes us.
-        const subscription = subscribeToRevocations(waiters, caller.projectId);
-        try {
-          revocations = await storage.listRevocations(caller.projectId, query.after, query.limit);
-          const left = deadline - Date.now();
-          if (revocations.length > 0 || left <= 0 || req.signal.aborted || deps.closing()) break;
-          await subscription.wait(Math.min(left, recheckMs), req.signal);
-          waited = true;
-        } finally {
-          subscription.cancel();
-        }
-      }
+      // No watcher wakes the feed for revocations of other processes: it re-reads every re-check interval.
+      const { rows: revocations, waited } = await readOrWait(
+        () => subscribeToRevocations(waiters, caller.projectId),
+        () => storage.listRevocations(caller.projectId, query.after, query.limit),
+        { deadline: Date.now() + query.wait * 1000, signal: req.signal, closing: deps.closing, sliceMs: recheckMs },
+      );
       // A secret rotated while the poll waited: the old one gets nothing more.
       if (waited) await recheckCredential(req, "sdk", caller.projectId, storage);
       const nextSeq = revocations.length > 0 ? revocations[revocations.length - 1].seq : query.after;
