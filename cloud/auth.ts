@@ -79,7 +79,7 @@ export async function authenticateAgent(req: Request, storage: CloudStorage): Pr
   if (key === null) throw unauthorized("Missing or invalid credentials");
   const found = await storage.findKeyAuth(await hashSecret(key));
   if (found === null || found.revokedAt !== null) throw unauthorized("Missing or invalid credentials");
-  await recordUse(storage, found.id, found.lastUsedAt);
+  await recordUse(storage, found.projectId, found.id, found.lastUsedAt);
   return { projectId: found.projectId, agentId: found.agentId, keyId: found.id };
 }
 
@@ -87,12 +87,18 @@ export async function authenticateAgent(req: Request, storage: CloudStorage): Pr
  * Records that a key was used, unless that was done less than a minute ago.
  *
  * @param storage The cloud's storage.
+ * @param projectId The key's project.
  * @param keyId The key.
  * @param lastUsedAt The key's recorded last use.
  * @returns When recorded.
  */
-export async function recordUse(storage: CloudStorage, keyId: string, lastUsedAt: string | null): Promise<void> {
+export async function recordUse(
+  storage: CloudStorage,
+  projectId: string,
+  keyId: string,
+  lastUsedAt: string | null,
+): Promise<void> {
   const now = Date.now();
   if (lastUsedAt !== null && now - Date.parse(lastUsedAt) < KEY_TOUCH_INTERVAL_MS) return;
-  await storage.touchKey(keyId, new Date(now).toISOString());
+  await storage.touchKey(projectId, keyId, new Date(now).toISOString());
 }

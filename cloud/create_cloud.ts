@@ -140,7 +140,11 @@ export function createCloud(options: CloudOptions): Cloud {
     },
     limits: {
       projectWrites: perProject && ((caller) => take(perProject, (caller as { projectId: string }).projectId)),
-      agentKey: perAgentKey && ((caller) => take(perAgentKey, (caller as { keyId: string }).keyId)),
+      // Key ids are unique per project only: the bucket is the project's key.
+      agentKey: perAgentKey && ((caller) => {
+        const { projectId, keyId } = caller as { projectId: string; keyId: string };
+        return take(perAgentKey, `${projectId}\u0000${keyId}`);
+      }),
     },
     deps,
     bodyLimit,

@@ -184,7 +184,8 @@ export function createInboxWaiters(options: InboxWaitersOptions = {}): InboxWait
     },
     admit(projectId, keyId) {
       const projectKey = `p\u0000${projectId}`;
-      const keyKey = keyId === null ? undefined : `k\u0000${keyId}`;
+      // Key ids are unique per project only.
+      const keyKey = keyId === null ? undefined : `k\u0000${projectId}\u0000${keyId}`;
       if ((polls.get(projectKey) ?? 0) >= perProject || (keyKey && (polls.get(keyKey) ?? 0) >= perKey)) {
         throw rateLimited(1000);
       }

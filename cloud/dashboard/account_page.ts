@@ -11,7 +11,7 @@ import { notice } from "./fragments.ts";
 import { csrfField, layout } from "./layout.ts";
 import { audit, type PageContext } from "./page_context.ts";
 import { type Html, htmlPage } from "./responses.ts";
-import { newRecoveryCodes, newTotpSecret, totpUri, verifyTotp } from "./second_factor.ts";
+import { acceptTotp, newRecoveryCodes, newTotpSecret, totpUri } from "./second_factor.ts";
 
 function accountFrame(ctx: PageContext, body: Html, status = 200): Promise<Response> {
   return htmlPage(layout(ctx, { title: "Account", section: "Account", body }), ctx.secure, status);
@@ -71,14 +71,17 @@ export function totpStartPost(ctx: PageContext, secret: string = newTotpSecret()
  */
 export async function totpConfirmPost(ctx: PageContext): Promise<Response> {
   const secret = field(ctx.form, "secret");
-  if (ctx.session.operator.totpSecret !== null) return accountPage(ctx);
-  if (!/^[A-Z2-7]{32}$/.test(secret) || !verifyTotp(secret, field(ctx.form, "code"), ctx.now)) {
+  const op = ctx.session.operator;
+  if (op.totpSecret !== null) return accountPage(ctx);
+  if (
+    !/^[A-Z2-7]{32}$/.test(secret) || !await acceptTotp(ctx.storage, op.id, secret, field(ctx.form, "code"), ctx.now)
+  ) {
     return totpStartPost(ctx, /^[A-Z2-7]{32}$/.test(secret) ? secret : undefined);
   }
   const { codes, hashes } = await newRecoveryCodes();
   const at = new Date(ctx.now).toISOString();
-  await ctx.storage.updateOperator(ctx.session.operator.id, { totpSecret: secret, recoveryCodeHashes: hashes }, at);
-  await audit(ctx, null, "operator.totp_on", ctx.session.operator.email);
+  await ctx.storage.updateOperator(op.id, { totpSecret: secret, recoveryCodeHashes: hashes }, at);
+  await audit(ctx, null, "operator.totp_on", op.email);
   const body = html`${notice("success", "Two-factor sign-in is on.")}
 ${
     notice(
@@ -100,7 +103,7 @@ ${
 export async function totpOffPost(ctx: PageContext): Promise<Response> {
   const op = ctx.session.operator;
   if (op.totpSecret === null) return accountPage(ctx);
-  if (!verifyTotp(op.totpSecret, field(ctx.form, "code"), ctx.now)) {
+  if (!await acceptTotp(ctx.storage, op.id, op.totpSecret, field(ctx.form, "code"), ctx.now)) {
     return accountFrame(
       ctx,
       html`${notice("error", "That code is not valid.")}

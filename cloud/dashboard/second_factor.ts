@@ -1,11 +1,12 @@
 /**
- * The optional second factor: TOTP (RFC 6238) from `otpauth`, and one-time
- * recovery codes stored as hashes.
+ * The optional second factor: TOTP (RFC 6238) from `otpauth`, each code
+ * accepted once, and one-time recovery codes stored as hashes.
  *
  * @module
  */
 import { Secret, TOTP } from "otpauth";
 import { hashSecret, mintSecret } from "../../core/contract/secrets.ts";
+import type { OperatorStorage } from "../storage/operator_storage.ts";
 
 /** How many recovery codes an operator gets. */
 export const RECOVERY_CODE_COUNT = 10;
@@ -35,16 +36,40 @@ export function totpUri(secret: string, email: string): string {
 }
 
 /**
- * Whether a code is valid now (one 30-second step of clock drift either way).
+ * The time step a code is valid for now (one 30-second step of clock drift either way), or `null`.
  *
  * @param secret The base32 secret.
  * @param code The six digits given.
  * @param now The time, in milliseconds.
- * @returns `true` when valid.
+ * @returns The step (30-second periods since 1970) whose code this is, or `null` when not valid now.
  */
-export function verifyTotp(secret: string, code: string, now: number): boolean {
-  if (!/^\d{6}$/.test(code)) return false;
-  return totp(secret, "").validate({ token: code, timestamp: now, window: 1 }) !== null;
+export function totpStep(secret: string, code: string, now: number): number | null {
+  if (!/^\d{6}$/.test(code)) return null;
+  const t = totp(secret, "");
+  const delta = t.validate({ token: code, timestamp: now, window: 1 });
+  return delta === null ? null : t.counter({ timestamp: now }) + delta;
+}
+
+/**
+ * Checks a code and spends its time step, atomically: a code is accepted only for a step later than the
+ * last one accepted for the operator, so a code (seen over a shoulder, or sent twice at once) works once.
+ *
+ * @param storage Where the operator's last accepted step is kept.
+ * @param operatorId The operator.
+ * @param secret The base32 secret the code must come from.
+ * @param code The six digits given.
+ * @param now The time, in milliseconds.
+ * @returns `true` when the code is valid now and its step was not used before.
+ */
+export async function acceptTotp(
+  storage: Pick<OperatorStorage, "spendTotpStep">,
+  operatorId: string,
+  secret: string,
+  code: string,
+  now: number,
+): Promise<boolean> {
+  const step = totpStep(secret, code, now);
+  return step !== null && await storage.spendTotpStep(operatorId, step);
 }
 
 /**

@@ -15,7 +15,7 @@ import { DECOY_HASH, verifyPassword } from "./passwords.ts";
 import { type Html, htmlPage, redirect } from "./responses.ts";
 import { cookie, cookiesOf, openSession, PRE_SESSION_COOKIE, SESSION_COOKIE, type SessionLimits } from "./sessions.ts";
 import type { SignInLimiter } from "./sign_in_limiter.ts";
-import { recoveryCodeHash, verifyTotp } from "./second_factor.ts";
+import { acceptTotp, recoveryCodeHash } from "./second_factor.ts";
 import { mintSecret } from "../../core/contract/secrets.ts";
 import { hashSecret } from "../../core/contract/secrets.ts";
 import { newOperator, operatorInputProblem } from "./operators.ts";
@@ -118,7 +118,7 @@ export async function signIn(deps: SignedOutDeps, visit: Visit, form: URLSearchP
 
 async function secondFactorOk(storage: CloudStorage, op: OperatorRecord, code: string, now: number): Promise<boolean> {
   if (op.totpSecret === null) return true;
-  if (verifyTotp(op.totpSecret, code, now)) return true;
+  if (await acceptTotp(storage, op.id, op.totpSecret, code, now)) return true;
   return code.length >= 16 && await storage.spendRecoveryCode(op.id, await recoveryCodeHash(code), iso(now));
 }
 

@@ -31,7 +31,6 @@ import { recordUse } from "../auth.ts";
 import { sdkActor } from "../audit_actor.ts";
 import { announceRevocation, revokeProjectKey } from "../key_revocation.ts";
 import { defineRoute } from "./cloud_side.ts";
-import type { CloudStorage } from "../storage/cloud_storage.ts";
 
 const userId = storedText(1, 200);
 
@@ -114,7 +113,7 @@ export const keyRoutes = [
         return json({ valid: false });
       }
       const { id, userId, name, scopes, agentId, lastUsedAt } = found.record;
-      await recordUse(storage, id, lastUsedAt);
+      await recordUse(storage, caller.projectId, id, lastUsedAt);
       return json({ valid: true, key: { id, userId, name, scopes, agentId } });
     },
   }),
@@ -142,33 +141,27 @@ export const keyRoutes = [
     summary: "Mirror a hybrid app's key record (idempotent; a revoked record never becomes active again)",
     params: z.object({ id: z.uuid() }),
     body: mirrorKeyBody,
-    // No 404: a record another project holds is answered 200 like a stored one (nothing is written).
+    // No 404: ids and hashes are unique per project, so a record is stored whatever other projects hold.
     responses: { 200: okSchema },
     async run({ req, caller, body, params }, deps) {
       // The same agentId rules as minting: the user's own id, an agt_<uuid>, or the shared inbox.
       checkAgentId(body.userId, body.agentId, true);
       const outcome = await deps.storage.mirrorKey(caller.projectId, { id: params.id, ...body, lastUsedAt: null });
       if (outcome === "revoked") await announceRevocation(deps, caller.projectId, params.id, "app", sdkActor(req));
-      // Ids and hashes are unique across the cloud, but what other projects hold must not change the answer:
-      // a record colliding with another project's (only possible on purpose: both are random) is answered as
-      // stored, and nothing is written. Only this project's own records can refuse it.
-      if (outcome === "other_project") return json({ ok: true });
+      // Only this project's own records can refuse it: what other projects hold changes neither the
+      // answer nor what is stored (a copy of another project's hash never authenticates: see findKeyAuth).
       if (outcome === "agent_taken") throw agentIdTaken(body.agentId);
-      if (outcome === "hash_taken" && await hashOfAnotherProject(deps.storage, caller.projectId, body.hash)) {
-        return json({ ok: true });
-      }
       if (outcome === "hash_taken") {
         throw new SvcError("VALIDATION_ERROR", "Invalid request", {
-          details: { issues: [{ path: "hash", message: "Another key has this hash, or this key had another hash" }] },
+          details: {
+            issues: [{
+              path: "hash",
+              message: "Another key of this project has this hash, or this key had another hash",
+            }],
+          },
         });
       }
       return json({ ok: true });
     },
   }),
 ];
-
-/** Whether the key with this hash belongs to another project. */
-async function hashOfAnotherProject(storage: CloudStorage, projectId: string, hash: string): Promise<boolean> {
-  const holder = await storage.findKeyByHash(hash);
-  return holder !== null && holder.projectId !== projectId;
-}

@@ -9,6 +9,26 @@ import type { Migration } from "../../core/db/database.ts";
 /** The table that records which cloud migrations are applied. */
 export const CLOUD_MIGRATIONS_TABLE = "svc_cloud_migrations";
 
+/** The feed row of a key revoked by an update (migration 6; re-created by 7 with its table). */
+const KEY_REVOKED_TRIGGER = `CREATE TRIGGER cloud_keys_revoked AFTER UPDATE OF revoked_at ON cloud_keys
+        WHEN OLD.revoked_at IS NULL AND NEW.revoked_at IS NOT NULL BEGIN
+        INSERT INTO cloud_revocations (project_id, seq, key_id, revoked_at, reason) VALUES (NEW.project_id,
+          COALESCE((SELECT MAX(seq) FROM cloud_revocations WHERE project_id = NEW.project_id), 0) + 1,
+          NEW.id, NEW.revoked_at, COALESCE(NEW.revoke_reason, 'app'));
+      END`;
+
+/** The feed row of a key stored already revoked (migration 6; re-created by 7 with its table). */
+const KEY_INSERTED_REVOKED_TRIGGER = `CREATE TRIGGER cloud_keys_inserted_revoked AFTER INSERT ON cloud_keys
+        WHEN NEW.revoked_at IS NOT NULL BEGIN
+        INSERT INTO cloud_revocations (project_id, seq, key_id, revoked_at, reason) VALUES (NEW.project_id,
+          COALESCE((SELECT MAX(seq) FROM cloud_revocations WHERE project_id = NEW.project_id), 0) + 1,
+          NEW.id, NEW.revoked_at, COALESCE(NEW.revoke_reason, 'app'));
+      END`;
+
+/** The columns `cloud_keys` had from migration 6 on, copied as they are by migration 7. */
+const KEY_COLUMNS_V6 =
+  "id, project_id, user_id, name, scopes, agent_id, hash, start, created_at, last_used_at, revoked_at, revoke_reason";
+
 /** The cloud's migrations, oldest first. Never edit one that has shipped: add the next. */
 export const cloudMigrations: readonly Migration[] = [
   {
@@ -228,20 +248,52 @@ export const cloudMigrations: readonly Migration[] = [
         FROM cloud_keys WHERE revoked_at IS NOT NULL`,
       // The feed row is written by the statement that revokes, in its transaction, whoever revokes
       // (tooling, the dashboard, auto-revoke, a mirror); a key already revoked adds no second row.
-      `CREATE TRIGGER cloud_keys_revoked AFTER UPDATE OF revoked_at ON cloud_keys
-        WHEN OLD.revoked_at IS NULL AND NEW.revoked_at IS NOT NULL BEGIN
-        INSERT INTO cloud_revocations (project_id, seq, key_id, revoked_at, reason) VALUES (NEW.project_id,
-          COALESCE((SELECT MAX(seq) FROM cloud_revocations WHERE project_id = NEW.project_id), 0) + 1,
-          NEW.id, NEW.revoked_at, COALESCE(NEW.revoke_reason, 'app'));
-      END`,
-      `CREATE TRIGGER cloud_keys_inserted_revoked AFTER INSERT ON cloud_keys
-        WHEN NEW.revoked_at IS NOT NULL BEGIN
-        INSERT INTO cloud_revocations (project_id, seq, key_id, revoked_at, reason) VALUES (NEW.project_id,
-          COALESCE((SELECT MAX(seq) FROM cloud_revocations WHERE project_id = NEW.project_id), 0) + 1,
-          NEW.id, NEW.revoked_at, COALESCE(NEW.revoke_reason, 'app'));
-      END`,
+      KEY_REVOKED_TRIGGER,
+      KEY_INSERTED_REVOKED_TRIGGER,
       // The project's auto-revoke policy as JSON, or NULL (off).
       "ALTER TABLE cloud_project_settings ADD COLUMN auto_revoke TEXT",
+    ],
+  },
+  {
+    version: 7,
+    name: "key ids and hashes unique per project, TOTP steps spent once",
+    statements: [
+      // A key is identified by (project_id, id), and its hash is unique within its project only, so
+      // what one project may store never depends on what another holds. Agent auth finds a key by
+      // hash alone: when two projects hold one hash (only on purpose, by someone who knows the key),
+      // the first holder, the lowest `seq`, is the one it authenticates as, active or revoked.
+      // `seq` is the rowid, named so that VACUUM keeps it; copied from the old rowids, in order.
+      `CREATE TABLE cloud_keys_v7 (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL,
+        project_id TEXT NOT NULL REFERENCES cloud_projects (id),
+        user_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        scopes TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        hash TEXT NOT NULL,
+        start TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        last_used_at TEXT,
+        revoked_at TEXT,
+        revoke_reason TEXT,
+        UNIQUE (project_id, id),
+        UNIQUE (project_id, hash)
+      )`,
+      // No trigger is on the new table yet: copying revoked keys adds no feed row.
+      `INSERT INTO cloud_keys_v7 (seq, ${KEY_COLUMNS_V6}) SELECT rowid, ${KEY_COLUMNS_V6} FROM cloud_keys ORDER BY rowid`,
+      // Dropping the table drops its indexes and the feed's triggers; no other table refers to it.
+      "DROP TABLE cloud_keys",
+      "ALTER TABLE cloud_keys_v7 RENAME TO cloud_keys",
+      "CREATE INDEX cloud_keys_by_user ON cloud_keys (project_id, user_id, created_at, id)",
+      "CREATE INDEX cloud_keys_by_project ON cloud_keys (project_id, created_at DESC, id DESC)",
+      // Agent auth: every holder of a hash, in `seq` order (the rowid ends each index entry).
+      "CREATE INDEX cloud_keys_by_hash ON cloud_keys (hash)",
+      KEY_REVOKED_TRIGGER,
+      KEY_INSERTED_REVOKED_TRIGGER,
+      // The newest TOTP time step an operator's code was accepted for: a code is accepted only for a
+      // later step, so one code cannot be used twice (nor two codes of one step).
+      "ALTER TABLE cloud_operators ADD COLUMN totp_step INTEGER",
     ],
   },
 ];

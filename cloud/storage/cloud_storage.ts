@@ -110,7 +110,7 @@ export interface AppendResult {
 export type { InboxItem };
 
 /** What the mirror of a key did: `revoked` when it was stored and revoked a key that was active (or new). */
-export type MirrorOutcome = "stored" | "revoked" | "other_project" | "hash_taken" | "agent_taken";
+export type MirrorOutcome = "stored" | "revoked" | "hash_taken" | "agent_taken";
 
 /** A key found by its hash, with its project. */
 export interface ProjectKey {
@@ -171,7 +171,11 @@ export interface CloudStorage extends OperatorStorage, AuditStorage, ProjectAdmi
 
   /** Stores a new key, claiming its agentId when `kind` is `claim`; `false` when another user holds the agentId. */
   insertKey(projectId: string, record: KeyRecord, kind: AgentIdKind): Promise<boolean>;
-  /** Stores or updates a mirrored key; a revoked record stays revoked; an agt_ id another user holds is refused. */
+  /**
+   * Stores or updates a mirrored key; a revoked record stays revoked; an agt_ id another user holds is refused,
+   * and so is a record whose id or hash another of this project's records holds. Ids and hashes are unique per
+   * project: what other projects hold never changes the outcome.
+   */
   mirrorKey(projectId: string, record: KeyRecord): Promise<MirrorOutcome>;
   /** A user's keys, oldest first. */
   listKeys(projectId: string, userId: string): Promise<KeyRecord[]>;
@@ -181,12 +185,15 @@ export interface CloudStorage extends OperatorStorage, AuditStorage, ProjectAdmi
    * revoked it), or `null` when not the project's.
    */
   revokeKey(projectId: string, id: string, at: string, reason: RevocationReason): Promise<string | null>;
-  /** The key with this hash, with its project, or `null`. */
+  /**
+   * The key with this hash, with its project, or `null`. When several projects hold the hash, the first
+   * holder's (the record stored first), active or revoked: a later copy never answers for the key.
+   */
   findKeyByHash(hash: string): Promise<ProjectKey | null>;
-  /** What agent auth needs of the key with this hash, or `null`: one narrow read. */
+  /** What agent auth needs of the key with this hash (the first holder's, as {@linkcode findKeyByHash}), or `null`: one narrow read. */
   findKeyAuth(hash: string): Promise<KeyAuth | null>;
-  /** Records a use of the key, at most once a minute. */
-  touchKey(id: string, at: string): Promise<void>;
+  /** Records a use of the project's key, at most once a minute. */
+  touchKey(projectId: string, id: string, at: string): Promise<void>;
 
   /** Stores events and their inbox items in one transaction, deduplicating by eventId. */
   appendEvents(projectId: string, events: EventInput[], at: string): Promise<AppendResult[]>;

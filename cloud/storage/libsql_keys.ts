@@ -27,10 +27,19 @@ const slots = KEY_COLUMNS.split(", ").map(() => "?").join(", ");
 const HELD_BY_USER = "EXISTS (SELECT 1 FROM cloud_agent_claims WHERE project_id = ? AND agent_id = ? AND user_id = ?)";
 
 /**
+ * The first holder of a hash: the key agent auth and verification find. Ids and hashes are unique per
+ * project only; a hash two projects hold (only on purpose: both are random) is the first holder's key,
+ * active or revoked, so a copy stored later can neither take it over nor stop its revocation.
+ */
+const FIRST_HOLDER = "WHERE hash = ? ORDER BY seq LIMIT 1";
+
+/**
  * Key queries on a database. A key's auth state (read by every agent
  * request) is cached until the database changes; a mint, mirror or revoke in
  * this process drops it directly. Touches are written in groups, and
  * remembered so that a cached key is not touched again within the interval.
+ * Ids and hashes are unique per project: what one project can store never
+ * depends on what another holds.
  *
  * @param db The database.
  * @param group Where `lastUsedAt` touches are written together with other small writes.
@@ -38,7 +47,7 @@ const HELD_BY_USER = "EXISTS (SELECT 1 FROM cloud_agent_claims WHERE project_id 
  */
 export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
   const auth = createChangeCache<string, KeyAuth | null>(db, { size: AUTH_CACHE_SIZE });
-  /** `lastUsedAt` written by this process, by key id (bounded: cleared when full). */
+  /** `lastUsedAt` written by this process, by project and key id (bounded: cleared when full). */
   const touched = new Map<string, string>();
   return {
     async insertKey(projectId, record, kind) {
@@ -72,14 +81,15 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
       });
       statements.push({
         // Only for an agt_ id this user holds (claimed now or before). A revoked record never becomes
-        // active again: the first revocation time (and its reason) wins.
+        // active again: the first revocation time (and its reason) wins. The project's record of this
+        // id keeps its hash; another of its records with this hash refuses it (ON CONFLICT DO NOTHING).
         sql: `INSERT INTO cloud_keys (${KEY_COLUMNS}, revoke_reason) SELECT ${slots}, ?
               WHERE ${claims ? HELD_BY_USER : "1"}
-              ON CONFLICT (id) DO UPDATE SET name = excluded.name, scopes = excluded.scopes,
+              ON CONFLICT (project_id, id) DO UPDATE SET name = excluded.name, scopes = excluded.scopes,
                 revoke_reason = CASE WHEN cloud_keys.revoked_at IS NULL THEN excluded.revoke_reason
                   ELSE cloud_keys.revoke_reason END,
                 revoked_at = COALESCE(cloud_keys.revoked_at, excluded.revoked_at)
-              WHERE cloud_keys.project_id = excluded.project_id AND cloud_keys.hash = excluded.hash
+              WHERE cloud_keys.hash = excluded.hash
               ON CONFLICT DO NOTHING`,
         args: [
           ...values(projectId, record),
@@ -94,8 +104,12 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
         const wasActive = before.rows.length === 0 || before.rows[0].revoked_at === null;
         return wasActive && record.revokedAt !== null ? "revoked" : "stored";
       }
-      const rs = await db.execute({ sql: "SELECT project_id FROM cloud_keys WHERE id = ?", args: [record.id] });
-      if (rs.rows.length && text(rs.rows[0], "project_id") !== projectId) return "other_project";
+      // Nothing stored: this project has the id with another hash, or the hash under another id, or
+      // (neither) the agt_ id is another user's. Only this project's rows are read.
+      const rs = await db.execute({
+        sql: "SELECT 1 FROM cloud_keys WHERE project_id = ? AND (id = ? OR hash = ?)",
+        args: [projectId, record.id, record.hash],
+      });
       return rs.rows.length === 0 && claims ? "agent_taken" : "hash_taken";
     },
     async listKeys(projectId, userId) {
@@ -120,22 +134,23 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
     async findKeyAuth(hash) {
       const found = await auth.read(hash, () => readKeyAuth(db, hash));
       if (found === null) return null;
-      const lastUsedAt = touched.get(found.id);
+      const lastUsedAt = touched.get(touchedKey(found.projectId, found.id));
       return lastUsedAt === undefined || (found.lastUsedAt !== null && found.lastUsedAt >= lastUsedAt)
         ? found
         : { ...found, lastUsedAt };
     },
     async findKeyByHash(hash) {
-      const rs = await db.execute({ sql: `SELECT ${KEY_COLUMNS} FROM cloud_keys WHERE hash = ?`, args: [hash] });
+      const rs = await db.execute({ sql: `SELECT ${KEY_COLUMNS} FROM cloud_keys ${FIRST_HOLDER}`, args: [hash] });
       return rs.rows.length ? { projectId: text(rs.rows[0], "project_id"), record: toKey(rs.rows[0]) } : null;
     },
-    async touchKey(id, at) {
+    async touchKey(projectId, id, at) {
       const before = new Date(Date.parse(at) - KEY_TOUCH_INTERVAL_MS).toISOString();
       if (touched.size >= AUTH_CACHE_SIZE) touched.clear();
-      touched.set(id, at);
+      touched.set(touchedKey(projectId, id), at);
       await group.write([{
-        sql: "UPDATE cloud_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)",
-        args: [at, id, before],
+        sql: `UPDATE cloud_keys SET last_used_at = ?
+              WHERE project_id = ? AND id = ? AND (last_used_at IS NULL OR last_used_at < ?)`,
+        args: [at, projectId, id, before],
       }]);
     },
   };
@@ -143,7 +158,7 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
 
 async function readKeyAuth(db: Executor, hash: string): Promise<KeyAuth | null> {
   const rs = await db.execute({
-    sql: "SELECT id, project_id, agent_id, revoked_at, last_used_at FROM cloud_keys WHERE hash = ?",
+    sql: `SELECT id, project_id, agent_id, revoked_at, last_used_at FROM cloud_keys ${FIRST_HOLDER}`,
     args: [hash],
   });
   if (rs.rows.length === 0) return null;
@@ -155,6 +170,10 @@ async function readKeyAuth(db: Executor, hash: string): Promise<KeyAuth | null> 
     revokedAt: textOrNull(row, "revoked_at"),
     lastUsedAt: textOrNull(row, "last_used_at"),
   };
+}
+
+function touchedKey(projectId: string, id: string): string {
+  return `${projectId}\u0000${id}`;
 }
 
 function values(projectId: string, r: KeyRecord): (string | null)[] {

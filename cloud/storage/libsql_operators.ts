@@ -64,6 +64,14 @@ export function operatorStorage(db: Executor): OperatorStorage {
       const [updated] = await db.batch(statements, "write");
       return updated.rowsAffected === 1;
     },
+    async spendTotpStep(id, step) {
+      // One statement: of two sign-ins with the same code, only the first one's update matches.
+      const rs = await db.execute({
+        sql: "UPDATE cloud_operators SET totp_step = ? WHERE id = ? AND (totp_step IS NULL OR totp_step < ?)",
+        args: [step, id, step],
+      });
+      return rs.rowsAffected === 1;
+    },
     async spendRecoveryCode(id, codeHash, at) {
       // One statement: the code is removed only if present, so two concurrent uses spend it once.
       const rs = await db.execute({

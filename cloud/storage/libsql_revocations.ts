@@ -69,8 +69,9 @@ export function revocationStorage(db: Executor): RevocationStorage {
         if (count < policy.threshold) return null;
         const reason: RevocationReason = "auto";
         await tx.execute({
-          sql: "UPDATE cloud_keys SET revoke_reason = ?, revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
-          args: [reason, at, keyId],
+          sql: `UPDATE cloud_keys SET revoke_reason = ?, revoked_at = ?
+                WHERE project_id = ? AND id = ? AND revoked_at IS NULL`,
+          args: [reason, at, projectId, keyId],
         });
         const violation = autoRevokedViolation({ keyId, userId: text(key.rows[0], "user_id") }, policy, count);
         await tx.execute({

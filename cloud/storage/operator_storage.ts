@@ -83,6 +83,11 @@ export interface OperatorStorage {
   countOperators(): Promise<number>;
   /** Changes an operator; `false` when unknown. A new password or role ends the operator's sessions. */
   updateOperator(id: string, changes: OperatorChanges, at: string): Promise<boolean>;
+  /**
+   * Records that a TOTP code of time step `step` was accepted, in one conditional write: `false` (nothing
+   * changed) when the operator is unknown or a code of this or a later step was accepted before.
+   */
+  spendTotpStep(id: string, step: number): Promise<boolean>;
   /** Spends one recovery code by its hash; `false` when it is not an unused code of the operator. */
   spendRecoveryCode(id: string, codeHash: string, at: string): Promise<boolean>;
   /** Removes an operator and their sessions; `false` when unknown. */

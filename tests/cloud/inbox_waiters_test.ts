@@ -36,6 +36,14 @@ describe("createInboxWaiters", () => {
     waiters.close();
   });
 
+  test("admit() counts a key's polls per project: another project's key with the same id has its own cap", () => {
+    const waiters = createInboxWaiters({ maxPollsPerKey: 1, maxPollsPerProject: 5 });
+    waiters.admit("p", "k1");
+    assert.throws(() => waiters.admit("p", "k1"), /Too many requests/);
+    waiters.admit("other", "k1");
+    waiters.close();
+  });
+
   test("idle polls cost no statement: the watcher reads only after another connection commits", async () => {
     const url = `file:${dir.file("idle.db")}`;
     const [storage, other] = [await openCloudStorage(url), await openCloudStorage(url)];

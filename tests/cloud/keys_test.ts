@@ -166,11 +166,16 @@ describe("PUT /v1/sdk/keys/:id (hybrid mirror)", () => {
     assert.equal(k.revokedAt, "2025-02-01T00:00:00.000Z");
   });
 
-  test("answers another project's key id as a fresh record (storing nothing), and 400 for a hash of another key", async () => {
+  test("stores another project's key id as a fresh record of this project, and 400 for a hash of its own other key", async () => {
     const other = await t.newProject();
-    const foreign = await t.sdk("PUT", `/v1/sdk/keys/${id}`, { body: await record(), as: other });
-    assert.deepEqual(foreign.body, { ok: true }, "what other projects hold does not change the answer");
-    assert.deepEqual((await t.sdk("GET", "/v1/sdk/keys?userId=hybrid-user", { as: other })).body.keys, []);
+    const foreign = await t.sdk("PUT", `/v1/sdk/keys/${id}`, {
+      body: await record({ hash: "0".repeat(64) }),
+      as: other,
+    });
+    assert.deepEqual(foreign.body, { ok: true }, "ids are unique per project");
+    const [stored] = (await t.sdk("GET", "/v1/sdk/keys?userId=hybrid-user", { as: other })).body.keys;
+    assert.equal(stored.id, id);
+    assert.equal(stored.revokedAt, null, "the other project's record is its own");
     const clash = await t.sdk("PUT", `/v1/sdk/keys/${crypto.randomUUID()}`, { body: await record() });
     assert.equal(clash.status, 400);
     assert.equal(clash.body.error.details.issues[0].path, "hash");

@@ -90,12 +90,12 @@ test("the other successes match too: a duplicate event, a batch, an invalid key,
   await send(t, "GET /v1/sdk/violations", { path: "?since=2020-01-01&limit=200&offset=0" });
 });
 
-test("another project's key: revoking it is 404, mirroring it answers 200 ok and writes nothing", async () => {
+test("another project's key: revoking it is 404, mirroring its id or hash stores this project's own record", async () => {
   const other = await t.newProject("other");
   const { id, key } = await t.mintKey("frank", {}, other);
   assert.equal((await send(t, "DELETE /v1/sdk/keys/:id", { path: `/v1/sdk/keys/${id}` })).status, 404);
-  // The mirror answers a record colliding with another project's as stored (so no project learns what
-  // another holds), and writes nothing: by id, or by hash under a fresh id, even one that says revoked.
+  // Ids and hashes are unique per project: a record with another project's id, or its hash under a fresh id
+  // (even one that says revoked), is stored as this project's own, and the other project's key is untouched.
   const { body } = sample("PUT /v1/sdk/keys/:id") as { body: Record<string, unknown> };
   const revokedAt = new Date().toISOString();
   const byId = { path: `/v1/sdk/keys/${id}`, body: { ...body, userId: "mallory", agentId: "mallory", revokedAt } };
@@ -108,7 +108,8 @@ test("another project's key: revoking it is 404, mirroring it answers 200 ok and
     const answer = await send(t, "PUT /v1/sdk/keys/:id", mirror);
     assert.deepEqual([answer.status, answer.body], [200, { ok: true }], mirror.path);
   }
-  assert.deepEqual((await t.sdk("GET", "/v1/sdk/keys?userId=mallory")).body.keys, [], "nothing written here");
+  const mine = (await t.sdk("GET", "/v1/sdk/keys?userId=mallory")).body.keys;
+  assert.equal(mine.length, 2, "both stored here");
   const [kept] = (await t.sdk("GET", "/v1/sdk/keys?userId=frank", { as: other })).body.keys;
   assert.deepEqual([kept.id, kept.name, kept.revokedAt], [id, "k", null], "nor to the other project's key");
   assert.equal((await t.agent(key, "GET", "/v1/agent/inbox")).status, 200, "which still authenticates");

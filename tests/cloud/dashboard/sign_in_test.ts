@@ -6,11 +6,13 @@ import assert from "node:assert/strict";
 import { startTestCloud, type TestCloud } from "../../fixtures/test_cloud.ts";
 import { createSetupLink } from "../../../cloud/dashboard/setup_link.ts";
 import { totpCode } from "../../../cloud/dashboard/second_factor.ts";
-import { formClient, signedIn, testAddress } from "./form_client.ts";
+import { type FormClient, formClient, signedIn, testAddress } from "./form_client.ts";
 import { createOperator, OPERATOR_PASSWORD } from "./operator_fixture.ts";
 
 let clock = Date.parse("2025-06-01T12:00:00.000Z");
 const MINUTE = 60_000;
+/** One TOTP time step. */
+const STEP = 30_000;
 
 describe("dashboard sign-in", () => {
   let t: TestCloud;
@@ -25,6 +27,23 @@ describe("dashboard sign-in", () => {
     });
   });
   after(() => t.close());
+
+  /** Signs in with the operator fixture's password and this code; the answer's status. */
+  async function signIn(email: string, code: string): Promise<number> {
+    const b = formClient(t.cloud.handle);
+    await b.get("/dashboard/sign-in");
+    return (await b.post("/dashboard/sign-in", { email, password: OPERATOR_PASSWORD, code })).status;
+  }
+
+  /** Turns two-factor sign-in on for a signed-in operator; its secret. */
+  async function turnOnTotp(browser: FormClient): Promise<string> {
+    await browser.get("/dashboard/account");
+    const start = await browser.post("/dashboard/account/totp/start", {});
+    const secret = /id="totp-secret">([A-Z2-7]+)</.exec(start.text)![1];
+    const on = await browser.post("/dashboard/account/totp/confirm", { secret, code: totpCode(secret, clock) });
+    assert.equal(on.status, 200);
+    return secret;
+  }
 
   test("a setup link creates the first admin once, and is refused after", async () => {
     const link = await createSetupLink(t.storage, clock);
@@ -212,18 +231,48 @@ describe("dashboard sign-in", () => {
     const codes = [...on.text.matchAll(/<li><code>([a-z0-9-]+)<\/code><\/li>/g)].map((m) => m[1]);
     assert.equal(codes.length, 10);
 
-    const signIn = async (code: string) => {
-      const b = formClient(t.cloud.handle);
-      await b.get("/dashboard/sign-in");
-      return (await b.post("/dashboard/sign-in", { email: "totp@example.com", password: OPERATOR_PASSWORD, code }))
-        .status;
-    };
-    assert.equal(await signIn(""), 401, "the password alone is not enough");
-    assert.equal(await signIn(totpCode(secret, clock)), 303);
-    assert.equal(await signIn(codes[0]), 303);
-    assert.equal(await signIn(codes[0]), 401, "a recovery code works once");
+    assert.equal(await signIn("totp@example.com", ""), 401, "the password alone is not enough");
+    clock += STEP; // the confirmation spent the current step's code
+    assert.equal(await signIn("totp@example.com", totpCode(secret, clock)), 303);
+    assert.equal(await signIn("totp@example.com", codes[0]), 303);
+    assert.equal(await signIn("totp@example.com", codes[0]), 401, "a recovery code works once");
     const stored = await t.storage.findOperatorByEmail("totp@example.com");
     assert.equal(stored?.recoveryCodeHashes.length, 9);
     assert.doesNotMatch(JSON.stringify(stored), new RegExp(codes[1]));
+  });
+
+  test("a TOTP code is accepted once: the same code again is refused, the next step's code is accepted", async () => {
+    const browser = await signedIn(t, "replay@example.com");
+    const secret = await turnOnTotp(browser);
+    assert.equal(await signIn("replay@example.com", totpCode(secret, clock)), 401, "the confirming code is spent");
+    clock += STEP;
+    const code = totpCode(secret, clock);
+    assert.equal(await signIn("replay@example.com", code), 303);
+    assert.equal(await signIn("replay@example.com", code), 401, "the same code again");
+    clock += STEP / 2;
+    assert.equal(await signIn("replay@example.com", code), 401, "the same code later in its window");
+    clock += STEP;
+    const next = totpCode(secret, clock);
+    assert.equal(await signIn("replay@example.com", next), 303, "the next step's code");
+    assert.equal(await signIn("replay@example.com", totpCode(secret, clock - STEP)), 401, "an older step's code");
+  });
+
+  test("two sign-ins sent together with one TOTP code: exactly one gets in", async () => {
+    const secret = await turnOnTotp(await signedIn(t, "race@example.com"));
+    clock += STEP;
+    const code = totpCode(secret, clock);
+    const statuses = await Promise.all([signIn("race@example.com", code), signIn("race@example.com", code)]);
+    assert.deepEqual(statuses.sort(), [303, 401]);
+  });
+
+  test("turning two-factor sign-in off takes a code not used before", async () => {
+    const browser = await signedIn(t, "off@example.com");
+    const secret = await turnOnTotp(browser);
+    const replayed = await browser.post("/dashboard/account/totp/off", { code: totpCode(secret, clock) });
+    assert.equal(replayed.status, 400, "the confirming code is spent");
+    clock += STEP;
+    const off = await browser.post("/dashboard/account/totp/off", { code: totpCode(secret, clock) });
+    assert.equal(off.status, 200);
+    assert.equal((await t.storage.findOperatorByEmail("off@example.com"))?.totpSecret, null);
   });
 });

@@ -1,12 +1,13 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createClient } from "@libsql/client";
+import { type Client, createClient } from "@libsql/client";
 import { migrate, schemaVersion } from "../../../core/db/database.ts";
 import { createCloud } from "../../../cloud/mod.ts";
 import { openCloudStorage } from "../../../cloud/storage/libsql_cloud_storage.ts";
 import { CLOUD_MIGRATIONS_TABLE, cloudMigrations } from "../../../cloud/storage/cloud_migrations.ts";
 import { createProject } from "../../../cloud/projects.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
+import { storageBackends } from "./storage_backends.ts";
 
 describe("cloud migrations", () => {
   const dir = tempDir();
@@ -139,4 +140,115 @@ describe("cloud migrations", () => {
     await cloud.close();
     client.close();
   });
+});
+
+const clients = storageBackends<Client>((url, options) => Promise.resolve(createClient({ url, ...options })));
+
+for (const [name, open] of clients.list) {
+  describe(`cloud migration 7 on ${name}`, () => {
+    const a = "prj_01JAAAAAAAAAAAAAAAAAAAAAAA";
+    const b = "prj_01JBBBBBBBBBBBBBBBBBBBBBBB";
+    const key = (id: string, project: string, hash: string) => ({
+      sql: `INSERT INTO cloud_keys (id, project_id, user_id, name, scopes, agent_id, hash, start, created_at)
+            VALUES (?, ?, 'u', ?, '["s"]', 'u', ?, 'svc_live_abc', '2025-01-01T00:00:00.000Z')`,
+      args: [id, project, `name of ${id}`, hash],
+    });
+
+    test("makes key ids and hashes unique per project, keeping the keys, the feed's numbering and its triggers", async () => {
+      const client = await open();
+      await migrate(client, CLOUD_MIGRATIONS_TABLE, cloudMigrations.slice(0, 6));
+      await client.batch([
+        ...[a, b].map((id) => ({
+          sql: "INSERT INTO cloud_projects (id, name, secret_hash, created_at) VALUES (?, ?, ?, ?)",
+          args: [id, id, "0".repeat(64), "2025-01-01T00:00:00.000Z"],
+        })),
+        key("k1", a, "1".repeat(64)),
+        key("k2", a, "2".repeat(64)),
+        key("k3", a, "3".repeat(64)),
+        key("k4", b, "4".repeat(64)),
+        // The triggers of migration 6 at work: feed rows 1 and 2 of project a.
+        "UPDATE cloud_keys SET revoked_at = '2025-01-02T00:00:00.000Z', revoke_reason = 'dashboard' WHERE id = 'k2'",
+        "UPDATE cloud_keys SET revoked_at = '2025-01-03T00:00:00.000Z', revoke_reason = 'auto' WHERE id = 'k3'",
+        `INSERT INTO cloud_operators (id, email, role, password_hash, created_at, updated_at)
+          VALUES ('op_1', 'a@example.com', 'admin', 'x', '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z')`,
+      ], "write");
+      const before = await client.execute("SELECT * FROM cloud_keys ORDER BY rowid");
+
+      const storage = await openCloudStorage(client);
+      assert.equal(await schemaVersion(client, CLOUD_MIGRATIONS_TABLE), cloudMigrations.length);
+      const after = await client.execute(
+        `SELECT ${Object.keys(before.rows[0]).join(", ")} FROM cloud_keys ORDER BY seq`,
+      );
+      assert.deepEqual(after.rows.map((r) => ({ ...r })), before.rows.map((r) => ({ ...r })), "every key as it was");
+      assert.deepEqual((await storage.listRevocations(a, 0, 10)).map((r) => [r.seq, r.keyId, r.reason]), [
+        [1, "k2", "dashboard"],
+        [2, "k3", "auto"],
+      ]);
+
+      // The feed keeps numbering, from an update and from a mirror stored revoked.
+      assert.equal(await storage.revokeKey(a, "k1", "2025-01-04T00:00:00.000Z", "tooling"), "2025-01-04T00:00:00.000Z");
+      const mirrored = {
+        id: "k5",
+        userId: "u",
+        name: "k",
+        scopes: [],
+        agentId: "u",
+        hash: "5".repeat(64),
+        start: "svc_live_abc",
+        createdAt: "2025-01-05T00:00:00.000Z",
+        lastUsedAt: null,
+        revokedAt: "2025-01-05T00:00:00.000Z",
+      };
+      assert.equal(await storage.mirrorKey(a, mirrored), "revoked");
+      assert.deepEqual((await storage.listRevocations(a, 2, 10)).map((r) => [r.seq, r.keyId, r.reason]), [
+        [3, "k1", "tooling"],
+        [4, "k5", "app"],
+      ]);
+
+      // Project b may now hold a's id and a's hash; the older row still answers for the hash.
+      assert.equal(
+        await storage.mirrorKey(b, { ...mirrored, id: "k1", hash: "6".repeat(64), revokedAt: null }),
+        "stored",
+      );
+      assert.equal(
+        await storage.mirrorKey(b, { ...mirrored, id: "k7", hash: "2".repeat(64), revokedAt: null }),
+        "stored",
+      );
+      assert.deepEqual(await storage.findKeyAuth("2".repeat(64)), {
+        id: "k2",
+        projectId: a,
+        agentId: "u",
+        revokedAt: "2025-01-02T00:00:00.000Z",
+        lastUsedAt: null,
+      });
+      assert.equal(await storage.revokeKey(b, "k4", "2025-01-06T00:00:00.000Z", "tooling"), "2025-01-06T00:00:00.000Z");
+      assert.deepEqual((await storage.listRevocations(b, 0, 10)).map((r) => [r.seq, r.keyId]), [[1, "k4"]]);
+
+      const schema = await client.execute("SELECT type, name FROM sqlite_master WHERE tbl_name = 'cloud_keys'");
+      const names = schema.rows.map((r) => `${r.type} ${r.name}`).filter((n) => !n.includes("sqlite_autoindex"));
+      assert.deepEqual(names.sort(), [
+        "index cloud_keys_by_hash",
+        "index cloud_keys_by_project",
+        "index cloud_keys_by_user",
+        "table cloud_keys",
+        "trigger cloud_keys_inserted_revoked",
+        "trigger cloud_keys_revoked",
+      ]);
+      const plan = await client.execute({
+        sql: "EXPLAIN QUERY PLAN SELECT id FROM cloud_keys WHERE hash = ? ORDER BY seq LIMIT 1",
+        args: ["1".repeat(64)],
+      });
+      const detail = plan.rows.map((r) => String(r.detail)).join("; ");
+      assert.match(detail, /USING INDEX cloud_keys_by_hash/);
+      assert.doesNotMatch(detail, /TEMP B-TREE/, "agent auth reads the first holder without sorting");
+      const operator = await client.execute("SELECT totp_step FROM cloud_operators WHERE id = 'op_1'");
+      assert.equal(operator.rows[0].totp_step, null);
+      await storage.close();
+      client.close();
+    });
+  });
+}
+
+test("migration 7 really ran over Hrana HTTP", () => {
+  assert.ok(clients.remoteRequests() > 10);
 });

@@ -98,10 +98,10 @@ for (const [name, open] of backends.list) {
     test("records a key's use at most once a minute", async () => {
       const { record } = await mintAgentKey("carol", { name: "k", scopes: [], agentId: "carol" });
       await storage.insertKey(projectId, record, "user");
-      await storage.touchKey(record.id, "2025-01-01T00:00:00.000Z");
-      await storage.touchKey(record.id, "2025-01-01T00:00:30.000Z");
+      await storage.touchKey(projectId, record.id, "2025-01-01T00:00:00.000Z");
+      await storage.touchKey(projectId, record.id, "2025-01-01T00:00:30.000Z");
       assert.equal((await storage.findKeyByHash(record.hash))?.record.lastUsedAt, "2025-01-01T00:00:00.000Z");
-      await storage.touchKey(record.id, "2025-01-01T00:01:30.000Z");
+      await storage.touchKey(projectId, record.id, "2025-01-01T00:01:30.000Z");
       assert.equal((await storage.findKeyByHash(record.hash))?.record.lastUsedAt, "2025-01-01T00:01:30.000Z");
     });
 
@@ -116,10 +116,62 @@ for (const [name, open] of backends.list) {
       const found = await storage.findKeyByHash(record.hash);
       assert.equal(found?.record.revokedAt, "2025-01-01T00:00:00.000Z");
       assert.equal(found?.record.name, "renamed");
-      const other = (await createProject(storage, "Mirror other")).project.id;
-      assert.equal(await storage.mirrorKey(other, record), "other_project");
       const sameHash = { ...(await mintAgentKey("dave", { name: "x", scopes: [], agentId: "dave" })).record };
       assert.equal(await storage.mirrorKey(projectId, { ...sameHash, hash: record.hash }), "hash_taken");
+      assert.equal(await storage.mirrorKey(projectId, { ...record, hash: sameHash.hash }), "hash_taken");
+    });
+
+    test("keeps key ids and hashes unique per project: another project's id or hash is stored as a fresh one", async () => {
+      const other = (await createProject(storage, "Copier")).project.id;
+      const { record } = await mintAgentKey("erin", { name: "k", scopes: [], agentId: "erin" });
+      await storage.insertKey(projectId, record, "user");
+      const sameId = {
+        ...(await mintAgentKey("erin", { name: "c", scopes: [], agentId: "erin" })).record,
+        id: record.id,
+      };
+      assert.equal(await storage.mirrorKey(other, sameId), "stored");
+      const sameHash = { ...(await mintAgentKey("erin", { name: "c", scopes: [], agentId: "erin" })).record };
+      assert.equal(await storage.mirrorKey(other, { ...sameHash, hash: record.hash }), "stored");
+      assert.deepEqual(
+        (await storage.listKeys(other, "erin")).map((k) => k.id).sort(),
+        [record.id, sameHash.id].sort(),
+      );
+      assert.equal(
+        await storage.revokeKey(other, record.id, "2025-01-01T00:00:00.000Z", "tooling"),
+        "2025-01-01T00:00:00.000Z",
+      );
+      assert.equal(
+        (await storage.listKeys(projectId, "erin"))[0].revokedAt,
+        null,
+        "the first project's key is untouched",
+      );
+      await storage.touchKey(other, record.id, "2025-01-01T00:00:00.000Z");
+      assert.equal((await storage.findProjectKey(other, record.id))?.lastUsedAt, "2025-01-01T00:00:00.000Z");
+      assert.equal((await storage.findProjectKey(projectId, record.id))?.lastUsedAt, null);
+      assert.deepEqual(await storage.listRevocations(other, 0, 10).then((r) => r.map((x) => x.keyId)), [record.id]);
+      assert.deepEqual(
+        await storage.listRevocations(projectId, 0, 10).then((r) => r.filter((x) => x.keyId === record.id)),
+        [],
+      );
+    });
+
+    test("authenticates a hash two projects hold as its first holder's key, active or revoked", async () => {
+      const other = (await createProject(storage, "Late copier")).project.id;
+      const { record } = await mintAgentKey("frank", { name: "k", scopes: [], agentId: "frank" });
+      await storage.insertKey(projectId, record, "user");
+      const copy = { ...(await mintAgentKey("frank", { name: "c", scopes: [], agentId: "frank" })).record };
+      assert.equal(await storage.mirrorKey(other, { ...copy, hash: record.hash }), "stored");
+      const first = { id: record.id, projectId, agentId: "frank", revokedAt: null, lastUsedAt: null };
+      assert.deepEqual(await storage.findKeyAuth(record.hash), first);
+      assert.deepEqual(await storage.findKeyByHash(record.hash), { projectId, record });
+      await storage.revokeKey(other, copy.id, "2025-01-01T00:00:00.000Z", "tooling");
+      assert.deepEqual(await storage.findKeyAuth(record.hash), first, "revoking the copy does not touch the key");
+      await storage.revokeKey(projectId, record.id, "2025-01-02T00:00:00.000Z", "tooling");
+      const revoked = await storage.findKeyAuth(record.hash);
+      assert.deepEqual(revoked, { ...first, revokedAt: "2025-01-02T00:00:00.000Z" }, "no active copy takes over");
+      const third = (await createProject(storage, "Even later")).project.id;
+      assert.equal(await storage.mirrorKey(third, { ...copy, hash: record.hash }), "stored");
+      assert.deepEqual(await storage.findKeyAuth(record.hash), revoked);
     });
 
     test("appends events in order, deduplicates by eventId, and lists one inbox", async () => {

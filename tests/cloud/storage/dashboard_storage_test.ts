@@ -105,6 +105,21 @@ for (const [name, open] of backends.list) {
       assert.deepEqual((await storage.findOperator(op.id))?.recoveryCodeHashes, ["c2"]);
     });
 
+    test("a TOTP step is spent once, and only a later one after it, even by concurrent sign-ins", async () => {
+      const op = operator("steps@example.com");
+      await storage.createOperator(op);
+      const step = 58_000_000;
+      assert.deepEqual(
+        await Promise.all([storage.spendTotpStep(op.id, step), storage.spendTotpStep(op.id, step)]).then((r) =>
+          r.sort()
+        ),
+        [false, true],
+      );
+      assert.equal(await storage.spendTotpStep(op.id, step - 1), false, "an older step after a newer one");
+      assert.equal(await storage.spendTotpStep(op.id, step + 1), true);
+      assert.equal(await storage.spendTotpStep("op_unknown", step + 2), false);
+    });
+
     test("sessions are touched, ended, and purged when expired or idle", async () => {
       const op = operator("sessions@example.com");
       await storage.createOperator(op);
