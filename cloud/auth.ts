@@ -102,3 +102,25 @@ export async function recordUse(
   if (lastUsedAt !== null && now - Date.parse(lastUsedAt) < KEY_TOUCH_INTERVAL_MS) return;
   await storage.touchKey(projectId, keyId, new Date(now).toISOString());
 }
+
+/**
+ * Checks again, before a long poll returns anything, that its credential
+ * still holds: a key revoked or a secret rotated while the poll waited gets
+ * a 401, not what arrived meanwhile.
+ *
+ * @param req The long poll's request.
+ * @param auth Its auth kind.
+ * @param projectId The project it was authenticated for.
+ * @param storage The cloud's storage.
+ * @returns When the credential holds.
+ * @throws {SvcError} `UNAUTHORIZED` when the key was revoked or the secret rotated since.
+ */
+export async function reauthenticate(
+  req: Request,
+  auth: "sdk" | "agent",
+  projectId: string,
+  storage: CloudStorage,
+): Promise<void> {
+  const caller = auth === "sdk" ? await authenticateSdk(req, storage) : await authenticateAgent(req, storage);
+  if (caller.projectId !== projectId) throw unauthorized("Missing or invalid credentials");
+}

@@ -11,7 +11,7 @@ import { MAX_BATCH, pageSize, queryInteger, waitSeconds } from "../../core/contr
 import { json } from "../../core/http/json.ts";
 import { readOrWait } from "../long_poll.ts";
 import { type CloudDeps, defineRoute } from "./cloud_side.ts";
-import { recheckCredential } from "./credential_recheck.ts";
+import { reauthenticate } from "../auth.ts";
 
 /** The query of the inbox polls. */
 export const inboxQuery = z.object({
@@ -108,7 +108,7 @@ async function poll(
     release?.();
   }
   const { rows: items, waited } = found;
-  if (waited && items.length > 0) await recheckCredential(req, auth, projectId, storage);
+  if (waited && items.length > 0) await reauthenticate(req, auth, projectId, storage);
   const nextCursor = items.length > 0 ? items[items.length - 1].inboxId : query.cursor;
   return json({ items, nextCursor });
 }

@@ -11,7 +11,7 @@ import { json } from "../../core/http/json.ts";
 import { subscribeToRevocations } from "../key_revocation.ts";
 import { readOrWait } from "../long_poll.ts";
 import { defineRoute } from "./cloud_side.ts";
-import { recheckCredential } from "./credential_recheck.ts";
+import { reauthenticate } from "../auth.ts";
 
 /** The query of the feed. */
 export const revocationsQuery = z.object({
@@ -39,7 +39,7 @@ export const revocationRoutes = [
         { deadline: Date.now() + query.wait * 1000, signal: req.signal, closing: deps.closing, sliceMs: recheckMs },
       );
       // A secret rotated while the poll waited: the old one gets nothing more.
-      if (waited) await recheckCredential(req, "sdk", caller.projectId, storage);
+      if (waited) await reauthenticate(req, "sdk", caller.projectId, storage);
       const nextSeq = revocations.length > 0 ? revocations[revocations.length - 1].seq : query.after;
       return json({ revocations, nextSeq });
     },
