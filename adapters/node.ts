@@ -62,6 +62,7 @@ export async function serve(fetch: FetchHandler, options: ServeOptions = {}): Pr
       headersTimeout: limits.headerTimeoutMs,
       // How often Node checks the header timeout (its default, 30 s, would let a slow head stay that long).
       connectionsCheckingInterval: Math.min(1000, limits.headerTimeoutMs),
+      keepAliveTimeout: Math.min(NODE_KEEP_ALIVE_MS, limits.idleTimeoutMs), // between requests
     },
   });
   const node = server.node?.server;
@@ -80,6 +81,9 @@ export async function serve(fetch: FetchHandler, options: ServeOptions = {}): Pr
   };
   return { url: reachableUrl(hostname, bound), port: bound, close };
 }
+
+/** Node's own wait for the next request on a kept-alive connection, kept unless the idle timeout is shorter. */
+const NODE_KEEP_ALIVE_MS = 5_000;
 
 /** The limits with their defaults; the cap follows the open-file limit where it can be read (one descriptor each). */
 function connectionLimits(options: ServeOptions): Required<ServeOptions["connections"] & object> {
