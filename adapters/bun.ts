@@ -67,7 +67,7 @@ export function serve(fetch: FetchHandler, options: ServeOptions = {}): Promise<
       port,
       hostname,
       idleTimeout,
-      fetch: (req, server) => fetch(withClientAddress(req, server.requestIP(req)?.address)),
+      fetch: (req, server) => fetch(withClientAddress(req, () => server.requestIP(req)?.address)),
     });
     const url = reachableUrl(server.hostname, server.port);
     return Promise.resolve({ url, port: server.port, close: () => server.stop(false) });

@@ -76,7 +76,7 @@ export function serve(fetch: FetchHandler, options: ServeOptions = {}): Promise<
       start(clientAddressOf) {
         const server = Deno.serve(
           { port: 0, hostname: "127.0.0.1", onListen() {} },
-          (req, info) => fetch(withClientAddress(req, clientAddressOf(info.remoteAddr.port))),
+          (req, info) => fetch(withClientAddress(req, () => clientAddressOf(info.remoteAddr.port))),
         );
         return { port: server.addr.port, finished: server.finished, shutdown: () => server.shutdown() };
       },

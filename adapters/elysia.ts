@@ -19,7 +19,7 @@
  * @module
  */
 import { Elysia } from "elysia";
-import { clientAddress, withClientAddress } from "../core/http/client_address.ts";
+import { withClientAddress } from "../core/http/client_address.ts";
 
 /** What the plugin reads of Elysia's context: the request and, under `app.listen()` on Bun, the server. */
 interface ForwardContext {
@@ -56,8 +56,9 @@ export function svcPlugin(
   svc: { handle: (req: Request) => Promise<Response> },
 ): <App extends ElysiaApp>(app: App) => App {
   const forward = ({ request, server }: ForwardContext) => {
-    // Served by one of the toolkit's adapters, the request already carries its address; under `app.listen()`, ask the server.
-    if (clientAddress(request) === null) withClientAddress(request, server?.requestIP?.(request)?.address);
+    // Under `app.listen()` on Bun, ask its server (when asked); served by one of the toolkit's adapters
+    // (`app.handle`), Elysia has no server and the request already carries its address.
+    if (server?.requestIP) withClientAddress(request, () => server.requestIP!(request)?.address);
     return svc.handle(request);
   };
   const routes = new Elysia({ name: "@svc/agent-access" }).all("/svc", forward).all("/svc/*", forward);

@@ -10,13 +10,18 @@
  * @module
  */
 
-const recorded = new WeakMap<Request, string>();
+/** What a server knows of a request's client: its address, or how to find it when first asked. */
+export type ClientAddressSource = string | (() => string | null | undefined) | null | undefined;
+
+const recorded = new WeakMap<Request, ClientAddressSource>();
 
 /** The longest address kept (an IPv6 address with a zone fits; anything longer is not an address). */
 const MAX_ADDRESS = 100;
 
 /**
- * Records the address of the client that sent `req`, for {@linkcode clientAddress}.
+ * Records the address of the client that sent `req`, for {@linkcode clientAddress}:
+ * the address, or a function that finds it, called only if it is asked for (the
+ * adapters pass one, so a request that never needs its address costs one map entry).
  * An empty or missing address records nothing.
  *
  * @example Serve the toolkit from your own server and pass the peer's address
@@ -29,11 +34,11 @@ const MAX_ADDRESS = 100;
  * ```
  *
  * @param req The request, as the server received it.
- * @param address The peer's IP address (`"203.0.113.7"`, `"::1"`).
+ * @param address The peer's IP address (`"203.0.113.7"`, `"::1"`), or a function that returns it.
  * @returns The same request.
  */
-export function withClientAddress(req: Request, address: string | null | undefined): Request {
-  if (typeof address === "string" && address.length > 0) recorded.set(req, address);
+export function withClientAddress(req: Request, address: ClientAddressSource): Request {
+  if (typeof address === "function" || (typeof address === "string" && address.length > 0)) recorded.set(req, address);
   return req;
 }
 
@@ -54,6 +59,11 @@ export function withClientAddress(req: Request, address: string | null | undefin
  * @returns The address, or `null` when no server gave one.
  */
 export function clientAddress(req: Request): string | null {
-  const address = recorded.get(req) ?? (req as Request & { ip?: unknown }).ip;
+  let address: unknown = recorded.get(req);
+  if (typeof address === "function") {
+    address = address() ?? null;
+    recorded.set(req, address as string | null); // asked once
+  }
+  address ??= (req as Request & { ip?: unknown }).ip;
   return typeof address === "string" && address.length > 0 && address.length <= MAX_ADDRESS ? address : null;
 }

@@ -32,3 +32,16 @@ test("something longer than 100 characters or not a string is not an address", (
   assert.equal(clientAddress(withClientAddress(new Request("http://localhost/"), "1".repeat(101))), null);
   assert.equal(clientAddress(Object.defineProperty(new Request("http://localhost/"), "ip", { value: 7 })), null);
 });
+
+test("a function given to withClientAddress is called once, when the address is first asked for", () => {
+  let calls = 0;
+  const req = withClientAddress(new Request("http://localhost/"), () => {
+    calls++;
+    return "192.0.2.8";
+  });
+  assert.equal(calls, 0, "not asked yet");
+  assert.equal(clientAddress(req), "192.0.2.8");
+  assert.equal(clientAddress(req), "192.0.2.8");
+  assert.equal(calls, 1);
+  assert.equal(clientAddress(withClientAddress(new Request("http://localhost/"), () => undefined)), null);
+});
