@@ -1,6 +1,9 @@
 /**
  * Bun adapter: serve a fetch handler (such as `withSvc(svc, app)`) with
  * `Bun.serve`. For Elysia apps, see `@svc/agent-access/adapters/elysia`.
+ * Each request carries the client's address (`clientAddress(req)`, from
+ * `server.requestIP`). `Bun.serve` cannot cap connections: of
+ * `ServeOptions.connections` only the idle timeout applies.
  *
  * @example Serve /svc and an app on Bun
  * ```ts
@@ -15,7 +18,8 @@
  * @module
  */
 import type { FetchHandler } from "../core/app/mount.ts";
-import type { RunningServer, ServeOptions } from "../core/http/serve_options.ts";
+import { withClientAddress } from "../core/http/client_address.ts";
+import { DEFAULT_CONNECTION_LIMITS, type RunningServer, type ServeOptions } from "../core/http/serve_options.ts";
 import { listenError } from "./_listen_error.ts";
 import { reachableUrl } from "./_reachable_url.ts";
 
@@ -25,8 +29,15 @@ interface BunServer {
   port: number;
   hostname: string;
   stop(closeActiveConnections?: boolean): Promise<void>;
+  requestIP(req: Request): { address: string } | null;
 }
-declare const Bun: { serve(options: { port: number; hostname: string; fetch: FetchHandler }): BunServer };
+type BunHandler = (req: Request, server: BunServer) => Response | Promise<Response>;
+declare const Bun: {
+  serve(options: { port: number; hostname: string; idleTimeout: number; fetch: BunHandler }): BunServer;
+};
+
+/** The longest idle timeout Bun takes, in seconds. */
+const BUN_MAX_IDLE_S = 255;
 
 /**
  * Serves a fetch handler with `Bun.serve`. A port in use rejects with one
@@ -42,13 +53,22 @@ declare const Bun: { serve(options: { port: number; hostname: string; fetch: Fet
  * ```
  *
  * @param fetch The handler.
- * @param options Port (default 8000) and hostname (default `0.0.0.0`).
+ * @param options Port (default 8000), hostname (default `0.0.0.0`) and `connections.idleTimeoutMs`
+ *   (default 60 s, at most 255 s; Bun has no connection cap nor a separate header timeout).
  * @returns The listening server; its `url` is an address a client can open.
  */
 export function serve(fetch: FetchHandler, options: ServeOptions = {}): Promise<RunningServer> {
   const { port = 8000, hostname = "0.0.0.0" } = options;
+  const idleMs = options.connections?.idleTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.idleTimeoutMs;
+  // Bun's own default (10 s) would cut a 20 s long poll; its idle timer also ends slow request heads.
+  const idleTimeout = Math.min(BUN_MAX_IDLE_S, Math.max(1, Math.ceil(idleMs / 1000)));
   try {
-    const server = Bun.serve({ port, hostname, fetch });
+    const server = Bun.serve({
+      port,
+      hostname,
+      idleTimeout,
+      fetch: (req, server) => fetch(withClientAddress(req, () => server.requestIP(req)?.address)),
+    });
     const url = reachableUrl(server.hostname, server.port);
     return Promise.resolve({ url, port: server.port, close: () => server.stop(false) });
   } catch (error) {

@@ -6,7 +6,8 @@
  * and relays each connection (core/http/relay_server.ts: a cap on connections
  * from the open-file limit, header and idle timeouts, accept failures survived)
  * to a `Deno.serve` on a loopback port, started again if it ever stops. Deno cannot raise its open-file limit: for many connections,
- * start it under a higher `ulimit -n`.
+ * start it under a higher `ulimit -n`. Each request carries the client's real address
+ * (`clientAddress(req)`), not the relay's.
  *
  * @example Serve /svc and an app on Deno
  * ```ts
@@ -22,6 +23,7 @@
  */
 import type { FetchHandler } from "../core/app/mount.ts";
 import type { StreamConnection } from "../core/http/connection_guard.ts";
+import { withClientAddress } from "../core/http/client_address.ts";
 import { defaultLogger as log } from "../core/http/json.ts";
 import { relayServer } from "../core/http/relay_server.ts";
 import type { RunningServer, ServeOptions } from "../core/http/serve_options.ts";
@@ -33,8 +35,9 @@ export type { FetchHandler, RunningServer, ServeOptions };
 // The part of Deno's API used here, declared so the npm build type-checks without Deno's types.
 type Addr = { hostname: string; port: number };
 type DenoServer = { addr: Addr; finished: Promise<void>; shutdown(): Promise<void> };
+type DenoHandler = (req: Request, info: { remoteAddr: Addr }) => Response | Promise<Response>;
 declare const Deno: {
-  serve(options: Addr & { onListen(): void }, handler: FetchHandler): DenoServer;
+  serve(options: Addr & { onListen(): void }, handler: DenoHandler): DenoServer;
   listen(options: Addr): { addr: Addr; accept(): Promise<StreamConnection>; close(): void };
   connect(options: Addr): Promise<StreamConnection>;
   readTextFileSync(path: string): string;
@@ -70,8 +73,11 @@ export function serve(fetch: FetchHandler, options: ServeOptions = {}): Promise<
       accept: () => listener.accept(),
       closeListener: () => listener.close(),
       connect: (port) => Deno.connect({ hostname: "127.0.0.1", port }),
-      start() {
-        const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, fetch);
+      start(clientAddressOf) {
+        const server = Deno.serve(
+          { port: 0, hostname: "127.0.0.1", onListen() {} },
+          (req, info) => fetch(withClientAddress(req, () => clientAddressOf(info.remoteAddr.port))),
+        );
         return { port: server.addr.port, finished: server.finished, shutdown: () => server.shutdown() };
       },
       openFileLimits: () => Deno.readTextFileSync("/proc/self/limits"),

@@ -2,7 +2,9 @@
  * Elysia adapter: a plugin that sends `/svc` and `/svc/*` to the toolkit. It
  * works with Elysia on Bun, Deno and Node. `elysia` is an optional peer
  * dependency: only this file imports it, so a plain Bun, Deno or Node app
- * never loads it.
+ * never loads it. Requests carry the client's address (`clientAddress(req)`)
+ * when the app is served by one of the toolkit's adapters or by `app.listen()`
+ * on Bun (`server.requestIP`); elsewhere, record it with `withClientAddress`.
  *
  * @example Add /svc to an Elysia app
  * ```ts
@@ -17,6 +19,13 @@
  * @module
  */
 import { Elysia } from "elysia";
+import { withClientAddress } from "../core/http/client_address.ts";
+
+/** What the plugin reads of Elysia's context: the request and, under `app.listen()` on Bun, the server. */
+interface ForwardContext {
+  request: Request;
+  server: { requestIP?(req: Request): { address: string } | null } | null;
+}
 
 /** An Elysia app, as far as the plugin needs to know it (any `new Elysia()` fits). */
 export interface ElysiaApp {
@@ -46,7 +55,12 @@ export interface ElysiaApp {
 export function svcPlugin(
   svc: { handle: (req: Request) => Promise<Response> },
 ): <App extends ElysiaApp>(app: App) => App {
-  const forward = ({ request }: { request: Request }) => svc.handle(request);
+  const forward = ({ request, server }: ForwardContext) => {
+    // Under `app.listen()` on Bun, ask its server (when asked); served by one of the toolkit's adapters
+    // (`app.handle`), Elysia has no server and the request already carries its address.
+    if (server?.requestIP) withClientAddress(request, () => server.requestIP!(request)?.address);
+    return svc.handle(request);
+  };
   const routes = new Elysia({ name: "@svc/agent-access" }).all("/svc", forward).all("/svc/*", forward);
   return (app) => (app as unknown as Elysia).use(routes) as unknown as typeof app;
 }

@@ -1,6 +1,10 @@
 /**
  * Node adapter (22+): serve a fetch handler with srvx, which translates Node's
- * requests into Web Requests.
+ * requests into Web Requests (each carries the client's address: srvx's
+ * `request.ip`, read by `clientAddress(req)`). Node's server applies
+ * `ServeOptions.connections`: past the cap a new connection is closed at once,
+ * a request head must arrive within the header timeout, and a silent
+ * connection is closed after the idle timeout.
  *
  * @example Serve /svc and an app on Node
  * ```ts
@@ -14,9 +18,15 @@
  *
  * @module
  */
+import { readFileSync } from "node:fs";
 import { serve as srvx } from "srvx/node";
 import type { FetchHandler } from "../core/app/mount.ts";
-import type { RunningServer, ServeOptions } from "../core/http/serve_options.ts";
+import {
+  connectionBudget,
+  DEFAULT_CONNECTION_LIMITS,
+  type RunningServer,
+  type ServeOptions,
+} from "../core/http/serve_options.ts";
 import { listenError } from "./_listen_error.ts";
 import { reachableUrl } from "./_reachable_url.ts";
 
@@ -36,21 +46,54 @@ export type { FetchHandler, RunningServer, ServeOptions };
  * ```
  *
  * @param fetch The handler.
- * @param options Port (default 8000) and hostname (default `0.0.0.0`).
+ * @param options Port (default 8000), hostname (default `0.0.0.0`) and connection limits.
  * @returns The listening server; its `url` is an address a client can open.
  */
 export async function serve(fetch: FetchHandler, options: ServeOptions = {}): Promise<RunningServer> {
   const { port = 8000, hostname = "0.0.0.0" } = options;
-  const server = srvx({ fetch, port, hostname, silent: true, gracefulShutdown: false });
+  const limits = connectionLimits(options);
+  const server = srvx({
+    fetch,
+    port,
+    hostname,
+    silent: true,
+    gracefulShutdown: false,
+    node: {
+      headersTimeout: limits.headerTimeoutMs,
+      // How often Node checks the header timeout (its default, 30 s, would let a slow head stay that long).
+      connectionsCheckingInterval: Math.min(1000, limits.headerTimeoutMs),
+      keepAliveTimeout: Math.min(NODE_KEEP_ALIVE_MS, limits.idleTimeoutMs), // between requests
+    },
+  });
+  const node = server.node?.server;
+  if (node) {
+    node.maxConnections = limits.maxConnections; // Node closes connections past it as they are accepted
+    node.setTimeout(limits.idleTimeoutMs); // a socket silent both ways this long is closed
+  }
   await server.ready().catch((error) => Promise.reject(listenError(error, hostname, port)));
   const address = server.node?.server?.address();
   const bound = typeof address === "object" && address !== null ? address.port : port;
   const close = async () => {
     const closing = server.close();
     // Idle keep-alive sockets would hold close() open until they time out.
-    const node = server.node?.server;
     if (node && "closeIdleConnections" in node) node.closeIdleConnections();
     await closing;
   };
   return { url: reachableUrl(hostname, bound), port: bound, close };
+}
+
+/** Node's own wait for the next request on a kept-alive connection, kept unless the idle timeout is shorter. */
+const NODE_KEEP_ALIVE_MS = 5_000;
+
+/** The limits with their defaults; the cap follows the open-file limit where it can be read (one descriptor each). */
+function connectionLimits(options: ServeOptions): Required<ServeOptions["connections"] & object> {
+  const given = Object.fromEntries(Object.entries(options.connections ?? {}).filter(([, v]) => v !== undefined));
+  let limitsText: string | undefined;
+  try {
+    limitsText = readFileSync("/proc/self/limits", "utf8");
+  } catch {
+    limitsText = undefined; // not Linux
+  }
+  const budget = connectionBudget(limitsText, 1);
+  return { ...DEFAULT_CONNECTION_LIMITS, ...(budget === undefined ? {} : { maxConnections: budget }), ...given };
 }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { clientAddress } from "../core/http/client_address.ts";
 import type { CloudStorage } from "./storage/cloud_storage.ts";
 
 /** Who did something, and from which address when known. */
@@ -18,15 +19,14 @@ export interface AuditActor {
 export const CLI_ACTOR: AuditActor = { actor: "cli", sourceAddress: null };
 
 /**
- * An SDK-authenticated request as the actor: its address when the server
- * gives one (srvx sets `request.ip`), else `null`.
+ * An SDK-authenticated request as the actor: its client's address when the
+ * server gave one ({@linkcode clientAddress}), else `null`.
  *
  * @param req The request.
  * @returns The actor.
  */
 export function sdkActor(req: Request): AuditActor {
-  const ip = (req as Request & { ip?: unknown }).ip;
-  return { actor: "sdk", sourceAddress: typeof ip === "string" && ip.length <= 100 ? ip : null };
+  return { actor: "sdk", sourceAddress: clientAddress(req) };
 }
 
 /** What an audit entry records besides who did it. */

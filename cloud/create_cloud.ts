@@ -14,6 +14,7 @@ import {
   redactingLogger,
 } from "../core/http/json.ts";
 import { createRateLimiter, type RateLimit, rateLimited, type RateLimiter } from "../core/http/rate_limiter.ts";
+import { createRefusalsPerAddress } from "../core/http/refusals_per_address.ts";
 import { authenticateAgent, authenticateSdk } from "./auth.ts";
 import { createInboxWaiters } from "./inbox_waiters.ts";
 import { createCloudRefusals } from "./refusals.ts";
@@ -29,12 +30,18 @@ export const DEFAULT_VIOLATION_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 /**
  * The cloud's rate limits when `rateLimit` is not given: 6000 SDK writes a minute
- * per project, and 1200 requests a minute per agent key to its inbox and
- * acknowledgements (bursts up to the limit).
+ * per project, 1200 requests a minute per agent key to its inbox and
+ * acknowledgements, and 100 refused credentials (`401`) a minute per client
+ * address (bursts up to the limit).
  */
-export const DEFAULT_CLOUD_RATE_LIMITS: { readonly perProject: RateLimit; readonly perAgentKey: RateLimit } = {
+export const DEFAULT_CLOUD_RATE_LIMITS: {
+  readonly perProject: RateLimit;
+  readonly perAgentKey: RateLimit;
+  readonly refusalsPerAddress: RateLimit;
+} = {
   perProject: { limit: 6000, windowMs: 60_000 },
   perAgentKey: { limit: 1200, windowMs: 60_000 },
+  refusalsPerAddress: { limit: 100, windowMs: 60_000 },
 };
 
 /** Options of {@linkcode createCloud}. */
@@ -59,10 +66,15 @@ export interface CloudOptions {
    * Rate limits, on by default ({@linkcode DEFAULT_CLOUD_RATE_LIMITS}). `perProject` limits each
    * project's requests to the SDK write routes (manifest, violations, events, tooling
    * acknowledgements, keys; not key verification); `perAgentKey` limits each agent key's requests
-   * to its inbox and acknowledgements, apart from its project's budget. Over a limit the answer is
-   * `429 RATE_LIMITED` with `Retry-After`. Counted per process. `false` turns a limit (or both) off.
+   * to its inbox and acknowledgements, apart from its project's budget; `refusalsPerAddress` limits
+   * refused credentials (`401` on SDK or agent auth) per client address (`clientAddress(req)`; IPv6
+   * per /64), and past it every `/v1` request from that address is refused before any credential
+   * lookup or write. Over a limit the answer is `429 RATE_LIMITED` with `Retry-After`. Counted per
+   * process. `false` turns a limit (or all) off.
    */
-  rateLimit?: { perProject?: RateLimit | false; perAgentKey?: RateLimit | false } | false;
+  rateLimit?:
+    | { perProject?: RateLimit | false; perAgentKey?: RateLimit | false; refusalsPerAddress?: RateLimit | false }
+    | false;
   /** The operators' dashboard under `/dashboard` (default on); `false` turns it off, an object tunes it. */
   dashboard?: boolean | DashboardSettings;
 }
@@ -100,6 +112,8 @@ export function createCloud(options: CloudOptions): Cloud {
   const waiters = createInboxWaiters();
   const perProject = limiter(options.rateLimit, "perProject");
   const perAgentKey = limiter(options.rateLimit, "perAgentKey");
+  const refusalRate = rateOf(options.rateLimit, "refusalsPerAddress");
+  const refusalsPerAddress = refusalRate ? createRefusalsPerAddress(refusalRate) : undefined;
   const inFlight = new Set<Promise<Response>>();
   let closing = false;
   let purgeTimer: ReturnType<typeof setInterval> | undefined;
@@ -146,6 +160,7 @@ export function createCloud(options: CloudOptions): Cloud {
         return take(perAgentKey, `${projectId}\u0000${keyId}`);
       }),
     },
+    refusalsPerAddress: refusalsPerAddress && { limit: refusalsPerAddress, counted: ["sdk", "agent"] },
     deps,
     bodyLimit,
     log,
@@ -184,12 +199,17 @@ export function createCloud(options: CloudOptions): Cloud {
   };
 }
 
-/** The limiter of one of the cloud's limits: the given rate, the default, or none when turned off. */
+/** One of the cloud's limits: the given rate, the default, or `false` when turned off. */
+function rateOf(given: CloudOptions["rateLimit"], which: keyof typeof DEFAULT_CLOUD_RATE_LIMITS): RateLimit | false {
+  return given === false ? false : given?.[which] ?? DEFAULT_CLOUD_RATE_LIMITS[which];
+}
+
+/** The limiter of one of the cloud's limits, or none when turned off. */
 function limiter(
   given: CloudOptions["rateLimit"],
   which: keyof typeof DEFAULT_CLOUD_RATE_LIMITS,
 ): RateLimiter | undefined {
-  const rate = given === false ? false : given?.[which] ?? DEFAULT_CLOUD_RATE_LIMITS[which];
+  const rate = rateOf(given, which);
   return rate ? createRateLimiter(rate) : undefined;
 }
 

@@ -16,6 +16,7 @@
  * @module
  */
 export type { ErrorLogger } from "../core/http/json.ts";
+export { clientAddress, type ClientAddressSource, withClientAddress } from "../core/http/client_address.ts";
 export {
   type Cloud,
   type CloudOptions,

@@ -37,7 +37,7 @@ export const DEFAULT_HOST = "127.0.0.1";
 
 /**
  * Reads `serve`'s options from the command line: `--port` (8787), `--host`
- * (127.0.0.1), `--rate-limit-project` and `--rate-limit-agent` (per minute; 0 is off).
+ * (127.0.0.1), `--rate-limit-project`, `--rate-limit-agent` and `--rate-limit-refusals` (per minute; 0 is off).
  *
  * @param line The parsed command line.
  * @returns The options.
@@ -53,6 +53,11 @@ export function serveOptions(line: CommandLine): ServeOptions {
     rateLimit: {
       perProject: perMinute("--rate-limit-project", line.rateLimitProject, DEFAULT_CLOUD_RATE_LIMITS.perProject.limit),
       perAgentKey: perMinute("--rate-limit-agent", line.rateLimitAgent, DEFAULT_CLOUD_RATE_LIMITS.perAgentKey.limit),
+      refusalsPerAddress: perMinute(
+        "--rate-limit-refusals",
+        line.rateLimitRefusals,
+        DEFAULT_CLOUD_RATE_LIMITS.refusalsPerAddress.limit,
+      ),
     },
   };
 }

@@ -37,6 +37,8 @@ Options:
   --host H     Address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 or :: for every interface)
   --rate-limit-project N  SDK writes per minute per project (default 6000; 0 turns it off)
   --rate-limit-agent N    Requests per minute per agent key to its inbox and acks (default 1200; 0 turns it off)
+  --rate-limit-refusals N Refused credentials per minute per client address; past it the address gets 429
+                          (default 100; 0 turns it off)
   --no-dashboard  Serve /v1 only, without the dashboard at /dashboard
 
 Environment:
@@ -88,6 +90,8 @@ export interface CommandLine {
   rateLimitProject?: string;
   /** `--rate-limit-agent`. */
   rateLimitAgent?: string;
+  /** `--rate-limit-refusals`. */
+  rateLimitRefusals?: string;
 }
 
 /**
@@ -122,6 +126,7 @@ export function parseCommandLine(args: string[]): CommandLine {
       limit: { type: "string" },
       "rate-limit-project": { type: "string" },
       "rate-limit-agent": { type: "string" },
+      "rate-limit-refusals": { type: "string" },
     },
   });
   return {
@@ -146,5 +151,6 @@ export function parseCommandLine(args: string[]): CommandLine {
     limit: values.limit,
     rateLimitProject: values["rate-limit-project"],
     rateLimitAgent: values["rate-limit-agent"],
+    rateLimitRefusals: values["rate-limit-refusals"],
   };
 }

@@ -20,6 +20,7 @@ import { createSignInLimiter, type SignInLimits } from "./sign_in_limiter.ts";
 import { csrfToken } from "./csrf.ts";
 import { STYLESHEET } from "./style.ts";
 import { type Page, PAGES } from "./pages.ts";
+import { clientAddress } from "../../core/http/client_address.ts";
 
 /** The prefix the dashboard answers under. */
 export const DASHBOARD_PREFIX = "/dashboard";
@@ -34,7 +35,7 @@ export interface DashboardSettings {
   signInLimits?: SignInLimits;
   /** The clock, in milliseconds (default `Date.now`). */
   now?: () => number;
-  /** The client's address (default: the `ip` that srvx puts on its requests). */
+  /** The client's address (default: `clientAddress(req)`, what the adapter recorded). */
   clientAddress?: (req: Request) => string | null;
 }
 
@@ -76,7 +77,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   const limiter = createSignInLimiter(options.signInLimits);
   const reveals = createReveals();
   const now = options.now ?? Date.now;
-  const address = options.clientAddress ?? ((req: Request) => (req as { ip?: string }).ip ?? null);
+  const address = options.clientAddress ?? clientAddress;
   const log = options.logger ?? ((message: string, cause: unknown) => console.error(`[svc] ${message}`, cause));
 
   async function serve(req: Request): Promise<Response> {

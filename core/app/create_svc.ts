@@ -11,6 +11,7 @@ import { newViolation } from "../contract/violation.ts";
 import { createHandler } from "../http/dispatch.ts";
 import { DEFAULT_BODY_LIMIT, defaultLogger, redactingLogger } from "../http/json.ts";
 import { createRateLimiter, type RateDecision, type RateLimit, rateLimited } from "../http/rate_limiter.ts";
+import { createRefusalsPerAddress } from "../http/refusals_per_address.ts";
 import { pathnameOf } from "../http/router.ts";
 import type { AppStorage } from "./app_storage.ts";
 import { type AppDeps, type AppSide, SVC_PREFIX } from "./app_side.ts";
@@ -34,10 +35,13 @@ export type { Svc, SvcCloudConfig, SvcConfig, SvcMode } from "./svc_config.ts";
 /**
  * The app's rate limits when `rateLimit` is not given: each agent key may call
  * `/svc/agent/run` and `/svc/mcp` 600 times a minute (10 a second on average,
- * bursts up to 600).
+ * bursts up to 600); each client address may present 100 refused agent keys a
+ * minute (bursts up to 100), then every request from it gets `429` until a
+ * token is back.
  */
-export const DEFAULT_SVC_RATE_LIMITS: { readonly perKey: RateLimit } = {
+export const DEFAULT_SVC_RATE_LIMITS: { readonly perKey: RateLimit; readonly refusalsPerAddress: RateLimit } = {
   perKey: { limit: 600, windowMs: 60_000 },
+  refusalsPerAddress: { limit: 100, windowMs: 60_000 },
 };
 
 /**
@@ -81,8 +85,12 @@ export function createSvc(config: SvcConfig): Svc {
   }
   const log = redactingLogger(config.logger ?? defaultLogger);
   const bodyLimit = config.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const perKeyRate = config.rateLimit === false ? false : config.rateLimit?.perKey ?? DEFAULT_SVC_RATE_LIMITS.perKey;
+  const rate = <K extends keyof typeof DEFAULT_SVC_RATE_LIMITS>(which: K) =>
+    config.rateLimit === false ? false : config.rateLimit?.[which] ?? DEFAULT_SVC_RATE_LIMITS[which];
+  const perKeyRate = rate("perKey");
   const perKey = perKeyRate ? createRateLimiter(perKeyRate) : undefined;
+  const perAddressRate = rate("refusalsPerAddress");
+  const refusalsPerAddress = perAddressRate ? createRefusalsPerAddress(perAddressRate) : undefined;
   const intents = compileIntents(config.intents ?? {}, config.scopes);
   const cloud: CloudClient | undefined = mode === "local" ? undefined : createCloudClient(config.cloud!);
   const mirror = mode !== "local";
@@ -216,6 +224,7 @@ export function createSvc(config: SvcConfig): Svc {
     limits: {
       perKey: perKey && ((caller) => limitRate(caller as VerifiedKey, perKey.take((caller as VerifiedKey).id))),
     },
+    refusalsPerAddress: refusalsPerAddress && { limit: refusalsPerAddress, counted: ["agent"] },
     deps,
     bodyLimit,
     log,

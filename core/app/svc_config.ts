@@ -62,12 +62,14 @@ export interface SvcConfig {
   /** Largest request body in bytes. Default 1 MiB. */
   bodyLimit?: number;
   /**
-   * Rate limits, on by default (`DEFAULT_SVC_RATE_LIMITS`: 600 per minute per key). `perKey` limits
+   * Rate limits, on by default (`DEFAULT_SVC_RATE_LIMITS`). `perKey` (600 per minute) limits
    * `/svc/agent/run` and `/svc/mcp` per agent key: over it the answer is `429 RATE_LIMITED` with
-   * `Retry-After`, and one `RATE_LIMITED` violation is recorded per run of refusals. `false` (or
-   * `{ perKey: false }`) turns it off.
+   * `Retry-After`, and one `RATE_LIMITED` violation is recorded per run of refusals.
+   * `refusalsPerAddress` (100 per minute) limits refused agent keys (`401`) per client address
+   * (`clientAddress(req)`; IPv6 per /64): past it, every `/svc` request from that address gets `429`
+   * with `Retry-After` before any key lookup or write. `false` turns one (or both) off.
    */
-  rateLimit?: { perKey?: RateLimit | false } | false;
+  rateLimit?: { perKey?: RateLimit | false; refusalsPerAddress?: RateLimit | false } | false;
   /** Where causes of 5xx answers and background failures are logged. Default `console.error`. */
   logger?: ErrorLogger;
   /** Serve the Model Context Protocol at `POST /svc/mcp` (agent key). Default `true`. */

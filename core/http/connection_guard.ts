@@ -17,8 +17,20 @@
  */
 import type { ErrorLogger } from "./json.ts";
 
+/** One end of a TCP connection (what `Deno.Conn` gives as `localAddr` and `remoteAddr`). */
+export interface ConnectionEnd {
+  /** The IP address. */
+  readonly hostname: string;
+  /** The port. */
+  readonly port: number;
+}
+
 /** A connection as a pair of byte streams (what `Deno.Conn` is). */
 export interface StreamConnection {
+  /** This side's address (the relay's outgoing port is how the server tells connections apart). */
+  readonly localAddr?: ConnectionEnd;
+  /** The peer's address. */
+  readonly remoteAddr?: ConnectionEnd;
   /** Bytes from the peer. */
   readonly readable: ReadableStream<Uint8Array>;
   /** Bytes to the peer. */
@@ -50,6 +62,11 @@ export const DEFAULT_CONNECTION_LIMITS: Required<ConnectionLimits> = {
 export interface ConnectionGuard {
   /** Connections being relayed. */
   readonly active: number;
+  /**
+   * The client's address behind a relayed connection, by the local port of the
+   * connection to the server (what the server sees as its peer's port), while the pair is open.
+   */
+  clientAddressOf(relayPort: number): string | undefined;
   /** Stops accepting (call it before closing the listener, so the closed listener is not taken for a failure). */
   stopAccepting(): void;
   /**
@@ -82,6 +99,8 @@ export function guardConnections(
   const defined = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
   const { maxConnections, headerTimeoutMs, idleTimeoutMs } = { ...DEFAULT_CONNECTION_LIMITS, ...defined };
   const open = new Set<() => void>();
+  /** The client's address by the relay's local port towards the server, for each open pair. */
+  const clients = new Map<number, string>();
   let closed = false;
   let refusing = false;
 
@@ -118,6 +137,8 @@ export function guardConnections(
       if (!open.delete(end)) return;
       clearInterval(watch);
       clearTimeout(headTimer);
+      // Forgotten before the port is freed, so a later pair reusing it never finds this client.
+      if (up?.localAddr) clients.delete(up.localAddr.port);
       closeQuietly(conn);
       if (up) closeQuietly(up);
     };
@@ -134,6 +155,8 @@ export function guardConnections(
         return undefined;
       });
       if (up === undefined) return end();
+      if (!open.has(end)) return closeQuietly(up); // ended (timed out, closing) while connecting
+      if (up.localAddr && conn.remoteAddr) clients.set(up.localAddr.port, conn.remoteAddr.hostname);
       last = Date.now();
       const toServer = up.writable.getWriter();
       const forward = (async () => {
@@ -166,6 +189,9 @@ export function guardConnections(
   return {
     get active() {
       return open.size;
+    },
+    clientAddressOf(relayPort) {
+      return clients.get(relayPort);
     },
     stopAccepting() {
       closed = true;

@@ -6,9 +6,10 @@
  *
  * @module
  */
-import { SvcError } from "../contract/errors.ts";
+import { isSvcError, SvcError } from "../contract/errors.ts";
 import { type ErrorLogger, errorResponse, readJson } from "./json.ts";
 import type { AuthOf, Route, RouteInput, Side } from "./route.ts";
+import type { RefusalsPerAddress } from "./refusals_per_address.ts";
 import { createRouter, pathnameOf } from "./router.ts";
 import { parseOrThrow } from "./validation.ts";
 
@@ -26,6 +27,11 @@ export interface HandlerOptions<S extends Side> {
   routes: readonly Route<S>[];
   /** How each auth kind authenticates. */
   authenticate: { [A in AuthOf<S>]: Authenticator<S["callers"][A], S["deps"]> };
+  /**
+   * Refused credentials per client address: checked before anything else (an address over it gets
+   * `429` for every request), and told of each `401` of the `counted` auth kinds.
+   */
+  refusalsPerAddress?: { limit: RefusalsPerAddress; counted: readonly AuthOf<S>[] };
   /** The side's rate limits, by the name routes give in `limit`; a missing one is off. */
   limits?: Readonly<Record<string, Limiter<S["deps"]> | undefined>>;
   /** The services routes use; requests wait until they are ready. */
@@ -44,6 +50,8 @@ export interface HandlerOptions<S extends Side> {
  */
 export function createHandler<S extends Side>(options: HandlerOptions<S>): (req: Request) => Promise<Response> {
   const { routes, authenticate, limits = {}, bodyLimit, log } = options;
+  const perAddress = options.refusalsPerAddress?.limit;
+  const counted = new Set<string>(options.refusalsPerAddress?.counted ?? []);
   const match = createRouter(routes, options.prefix);
   let deps: S["deps"] | undefined;
   const ready = options.deps.then((value) => {
@@ -58,10 +66,19 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
 
   return async function handle(req: Request): Promise<Response> {
     try {
+      perAddress?.check(req);
       const { route, params } = match(req.method, pathnameOf(req.url));
       if (deps === undefined) await ready;
       const services = deps as S["deps"];
-      const caller = await authenticate[route.auth](req, services);
+      let caller: unknown;
+      try {
+        caller = await authenticate[route.auth](req, services);
+      } catch (error) {
+        if (perAddress && counted.has(route.auth) && isSvcError(error) && error.code === "UNAUTHORIZED") {
+          perAddress.refused(req);
+        }
+        throw error;
+      }
       const takeToken = () => route.limit === undefined ? undefined : limits[route.limit]?.(caller, services);
       takeToken();
       const input: RouteInput = {

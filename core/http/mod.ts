@@ -5,6 +5,7 @@
  * @module
  */
 export * from "./backoff.ts";
+export * from "./client_address.ts";
 export * from "./json.ts";
 export * from "./openapi.ts";
 export * from "./openapi_components.ts";

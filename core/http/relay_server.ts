@@ -3,12 +3,15 @@
  * socket policy (Deno): the runtime's listener accepts, {@linkcode guardConnections}
  * relays each connection to the runtime's server on a loopback port, and that
  * server is started again whenever it stops with an error (Deno's, when file
- * descriptors run out). The connection cap follows the open-file limit.
+ * descriptors run out). The connection cap follows the open-file limit. The
+ * inner server sees every client as 127.0.0.1: it asks the relay for the real
+ * address by the port its peer connected from.
  *
  * @module
  */
 import { type ConnectionLimits, guardConnections, type StreamConnection } from "./connection_guard.ts";
 import type { ErrorLogger } from "./json.ts";
+import { connectionBudget } from "./serve_options.ts";
 
 /** A started server. */
 export interface StartedServer {
@@ -65,19 +68,6 @@ export function keepServing(start: () => StartedServer, log: ErrorLogger, retryM
   };
 }
 
-/**
- * The most relayed connections an open-file limit leaves room for: each costs
- * three descriptors (the client's, the relay's, the server's), and 64 stay
- * spare (Deno panics when it cannot open one for itself).
- *
- * @param limitsText The text of Linux's `/proc/self/limits`, or `undefined` elsewhere.
- * @returns The budget, or `undefined` when the limit is unknown.
- */
-export function connectionBudget(limitsText: string | undefined): number | undefined {
-  const soft = Number(/Max open files\s+(\d+)/.exec(limitsText ?? "")?.[1]);
-  return soft > 0 ? Math.max(1, Math.floor((soft - 64) / 3)) : undefined;
-}
-
 /** What {@linkcode relayServer} needs of the runtime. */
 export interface RelayParts {
   /** Accepts the next connection of the public listener. */
@@ -86,8 +76,12 @@ export interface RelayParts {
   closeListener(): void;
   /** Connects to the inner server's port on the loopback interface. */
   connect(port: number): Promise<StreamConnection>;
-  /** Starts the inner server on a free loopback port. */
-  start(): StartedServer;
+  /**
+   * Starts the inner server on a free loopback port.
+   *
+   * @param clientAddressOf The client's address behind a relayed connection, by the port the server sees it come from.
+   */
+  start(clientAddressOf: (relayPort: number) => string | undefined): StartedServer;
   /** The text of `/proc/self/limits` (throws where there is none). */
   openFileLimits(): string;
 }
@@ -105,7 +99,8 @@ export function relayServer(
   limits: ConnectionLimits,
   log: ErrorLogger,
 ): { close(): Promise<void> } {
-  const inner = keepServing(parts.start, log);
+  // Asked per request, once the guard exists (the inner server takes its first connection after that).
+  const inner = keepServing(() => parts.start((relayPort) => guard.clientAddressOf(relayPort)), log);
   let limitsText: string | undefined;
   try {
     limitsText = parts.openFileLimits();
@@ -113,7 +108,7 @@ export function relayServer(
     limitsText = undefined;
   }
   const guard = guardConnections(parts.accept, () => parts.connect(inner.port), {
-    maxConnections: connectionBudget(limitsText),
+    maxConnections: connectionBudget(limitsText, 3), // the client's, the relay's, the server's
     ...limits,
   }, log);
   return {

@@ -3,9 +3,10 @@
  *
  * @module
  */
-import type { ConnectionLimits } from "./connection_guard.ts";
+import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from "./connection_guard.ts";
 
 export type { ConnectionLimits };
+export { DEFAULT_CONNECTION_LIMITS };
 
 /** Where to listen. */
 export interface ServeOptions {
@@ -13,7 +14,11 @@ export interface ServeOptions {
   port?: number;
   /** Interface. Default `0.0.0.0`. */
   hostname?: string;
-  /** Connection cap and timeouts (Deno adapter; Node and Bun apply their own). */
+  /**
+   * Connection cap and timeouts ({@linkcode DEFAULT_CONNECTION_LIMITS}; the cap defaults to what the
+   * open-file limit leaves room for, see {@linkcode connectionBudget}). Deno and Node apply all three;
+   * Bun only the idle timeout (`Bun.serve` has no cap nor header timeout).
+   */
   connections?: ConnectionLimits;
 }
 
@@ -25,4 +30,24 @@ export interface RunningServer {
   port: number;
   /** Stops accepting connections and lets in-flight requests finish. */
   close: () => Promise<void>;
+}
+
+/**
+ * The most connections an open-file limit leaves room for, 64 descriptors kept
+ * spare (Deno panics when it cannot open one for itself).
+ *
+ * @example On a Linux machine with `ulimit -n 1024`
+ * ```ts
+ * import { connectionBudget } from "./serve_options.ts";
+ *
+ * console.log(connectionBudget("Max open files            1024                 4096                 files", 3)); // 320
+ * ```
+ *
+ * @param limitsText The text of Linux's `/proc/self/limits`, or `undefined` elsewhere.
+ * @param descriptorsPerConnection What one connection costs: 3 behind Deno's relay (client, relay, server), 1 on Node.
+ * @returns The budget, or `undefined` when the limit is unknown (the default cap applies).
+ */
+export function connectionBudget(limitsText: string | undefined, descriptorsPerConnection: number): number | undefined {
+  const soft = Number(/Max open files\s+(\d+)/.exec(limitsText ?? "")?.[1]);
+  return soft > 0 ? Math.max(1, Math.floor((soft - 64) / descriptorsPerConnection)) : undefined;
 }

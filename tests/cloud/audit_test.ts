@@ -6,6 +6,8 @@ import { mintAgentKey } from "../../core/contract/agent_keys.ts";
 import { deleteProject, renameProject, rotateSdkSecret } from "../../cloud/projects.ts";
 import { startTestCloud, type TestCloud } from "../fixtures/test_cloud.ts";
 import { cliCommand, run } from "../fixtures/subprocess.ts";
+import { listen } from "../fixtures/servers.ts";
+import { runtime } from "../fixtures/runtime.ts";
 import { tempDir } from "../fixtures/temp_dir.ts";
 
 interface Entry {
@@ -97,6 +99,24 @@ describe("GET /v1/sdk/audit", () => {
     assert.deepEqual(page.entries.map((e) => e.action), ["project.delete", "project.create"]);
     assert.deepEqual(page.entries[0].detail, { name: "doomed" });
   });
+});
+
+test(`over a real socket (${runtime}'s adapter), sourceAddress is the client's address, 127.0.0.1`, async () => {
+  const t = await startTestCloud();
+  const server = await listen(t.cloud.handle);
+  const headers = { authorization: `Bearer ${t.project.secret}`, "x-svc-project": t.project.id };
+  try {
+    const { id } = await t.mintKey("u");
+    const revoke = await fetch(`${server.url}/v1/sdk/keys/${id}`, { method: "DELETE", headers });
+    assert.equal(revoke.status, 200, await revoke.text());
+    const res = await fetch(`${server.url}/v1/sdk/audit?action=key.revoke`, { headers });
+    const { entries } = await res.json();
+    assert.equal(entries.length, 1);
+    assert.equal(entries[0].sourceAddress, "127.0.0.1");
+  } finally {
+    await server.close();
+    await t.close();
+  }
 });
 
 describe("cloud/main.ts project policy and audit list", () => {

@@ -167,4 +167,22 @@ describe("svc-cloud serve", () => {
     assert.match(exit.stderr, /--rate-limit-agent/);
     dir.remove();
   });
+
+  test("--rate-limit-refusals limits refused credentials per client address of serve, and 0 turns it off", async () => {
+    const dir = tempDir();
+    const db = `file:${dir.file("svc.db")}`;
+    const refused = (url: string) =>
+      fetch(`${url}/v1/agent/inbox`, { headers: { authorization: "Bearer svc_live_unknown" } }).then((r) => r.status);
+    for (const [flag, third] of [["2", 429], ["0", 401]] as const) {
+      const s = serveWith(["--db", db, "--rate-limit-refusals", flag], dir.path);
+      try {
+        const url = await s.url;
+        assert.deepEqual([await refused(url), await refused(url), await refused(url)], [401, 401, third], flag);
+      } finally {
+        s.child.kill("SIGTERM");
+        await s.done;
+      }
+    }
+    dir.remove();
+  });
 });

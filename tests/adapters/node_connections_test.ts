@@ -1,0 +1,77 @@
+// Issue 13, finding 3 on Node: adapters/node applies ServeOptions.connections
+// to Node's server: past maxConnections a new connection is closed while the
+// ones held are served, and the server takes new ones once some close; a
+// request head that does not arrive in time, and a silent connection, are closed.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { connect, type Socket } from "node:net";
+import { serve } from "../../adapters/node.ts";
+import { keepAlive } from "../fixtures/raw_http.ts";
+import { runtime } from "../fixtures/runtime.ts";
+
+const hello = () => new Response("hello");
+const skip = runtime !== "node" &&
+  "Node's own server (Deno's and Bun's node:http differ; they have their own adapters)";
+
+/** Whether `closed` settles within `ms`. */
+async function within(closed: Promise<void>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((r) => timer = setTimeout(() => r(false), ms));
+  const result = await Promise.race([closed.then(() => true as const), late]);
+  clearTimeout(timer);
+  return result;
+}
+
+/** Opens a connection and sends a partial request head; `closed` settles when the server closes it. */
+function slowHead(port: number): { socket: Socket; closed: Promise<void> } {
+  const socket = connect(port, "127.0.0.1");
+  socket.on("error", () => {});
+  socket.once("connect", () => socket.write("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")); // never the blank line
+  return { socket, closed: new Promise((resolve) => socket.once("close", () => resolve())) };
+}
+
+describe("adapters/node's connection limits", { skip }, () => {
+  test("past maxConnections a new connection is closed, the held ones are served, and the server recovers", async () => {
+    const server = await serve(hello, { port: 0, hostname: "127.0.0.1", connections: { maxConnections: 3 } });
+    const held = await Promise.all([1, 2, 3].map(() => keepAlive(server.port)));
+    const extra = await keepAlive(server.port);
+    try {
+      for (const c of held) assert.equal(await c.get(), "hello");
+      assert.equal(await within(extra.closed, 5_000), true, "the connection past the cap was closed");
+      await assert.rejects(extra.get(), /closed/);
+      for (const c of held) assert.equal(await c.get(), "hello", "the held connections are still served");
+      held.pop()!.close();
+      let answer = "";
+      for (let i = 0; i < 50 && answer !== "hello"; i++) {
+        answer = await fetch(server.url, { headers: { connection: "close" } }).then((r) => r.text(), () => "");
+        if (answer !== "hello") await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.equal(answer, "hello", "a new connection is served once one has closed");
+    } finally {
+      for (const c of [...held, extra]) c.close();
+      await server.close();
+    }
+  });
+
+  test("a request head that does not arrive within headerTimeoutMs is closed, and so is a silent connection", async () => {
+    const server = await serve(hello, {
+      port: 0,
+      hostname: "127.0.0.1",
+      connections: { headerTimeoutMs: 300, idleTimeoutMs: 500 },
+    });
+    let idle: Awaited<ReturnType<typeof keepAlive>> | undefined;
+    let slow: ReturnType<typeof slowHead> | undefined;
+    try {
+      slow = slowHead(server.port);
+      assert.equal(await within(slow.closed, 5_000), true, "the slow head was closed");
+      idle = await keepAlive(server.port);
+      assert.equal(await idle.get(), "hello");
+      assert.equal(await within(idle.closed, 4_000), true, "the silent connection was closed");
+      assert.equal(await (await fetch(server.url)).text(), "hello");
+    } finally {
+      idle?.close();
+      slow?.socket.destroy();
+      await server.close();
+    }
+  });
+});
