@@ -22,7 +22,7 @@
  * @module
  */
 import type { FetchHandler } from "../core/app/mount.ts";
-import type { StreamConnection } from "../core/http/connection_guard.ts";
+import type { TcpConnection } from "../core/http/connection_guard.ts";
 import { withClientAddress } from "../core/http/client_address.ts";
 import { defaultLogger as log } from "../core/http/json.ts";
 import { relayServer } from "../core/http/relay_server.ts";
@@ -38,8 +38,8 @@ type DenoServer = { addr: Addr; finished: Promise<void>; shutdown(): Promise<voi
 type DenoHandler = (req: Request, info: { remoteAddr: Addr }) => Response | Promise<Response>;
 declare const Deno: {
   serve(options: Addr & { onListen(): void }, handler: DenoHandler): DenoServer;
-  listen(options: Addr): { addr: Addr; accept(): Promise<StreamConnection>; close(): void };
-  connect(options: Addr): Promise<StreamConnection>;
+  listen(options: Addr): { addr: Addr; accept(): Promise<TcpConnection>; close(): void };
+  connect(options: Addr): Promise<TcpConnection>;
   readTextFileSync(path: string): string;
 };
 

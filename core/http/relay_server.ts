@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { type ConnectionLimits, guardConnections, type StreamConnection } from "./connection_guard.ts";
+import { type ConnectionLimits, guardConnections, type TcpConnection } from "./connection_guard.ts";
 import type { ErrorLogger } from "./json.ts";
 import { connectionBudget } from "./serve_options.ts";
 
@@ -71,11 +71,11 @@ export function keepServing(start: () => StartedServer, log: ErrorLogger, retryM
 /** What {@linkcode relayServer} needs of the runtime. */
 export interface RelayParts {
   /** Accepts the next connection of the public listener. */
-  accept(): Promise<StreamConnection>;
+  accept(): Promise<TcpConnection>;
   /** Closes the public listener. */
   closeListener(): void;
   /** Connects to the inner server's port on the loopback interface. */
-  connect(port: number): Promise<StreamConnection>;
+  connect(port: number): Promise<TcpConnection>;
   /**
    * Starts the inner server on a free loopback port.
    *
