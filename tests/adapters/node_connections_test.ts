@@ -22,12 +22,18 @@ async function within(closed: Promise<void>, ms: number): Promise<boolean> {
   return result;
 }
 
-/** Opens a connection and sends a partial request head; `closed` settles when the server closes it. */
+/** Opens a connection and sends a partial request head; `closed` settles when the server ends or closes it. */
 function slowHead(port: number): { socket: Socket; closed: Promise<void> } {
   const socket = connect(port, "127.0.0.1");
   socket.on("error", () => {});
   socket.once("connect", () => socket.write("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")); // never the blank line
-  return { socket, closed: new Promise((resolve) => socket.once("close", () => resolve())) };
+  // Read what the server sends (its 408): a paused socket holding unread data never sees the server's end.
+  socket.resume();
+  const closed = new Promise<void>((resolve) => {
+    socket.once("end", () => resolve());
+    socket.once("close", () => resolve());
+  });
+  return { socket, closed };
 }
 
 describe("adapters/node's connection limits", { skip }, () => {
