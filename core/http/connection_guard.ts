@@ -18,6 +18,7 @@
  * @module
  */
 import type { ErrorLogger } from "./json.ts";
+import { concatBytes } from "./bytes.ts";
 
 /** One end of a TCP connection (what `Deno.Conn` gives as `localAddr` and `remoteAddr`). */
 export interface ConnectionEnd {
@@ -208,21 +209,10 @@ async function readHead(conn: TcpConnection, buffer: Uint8Array): Promise<Uint8A
     size += n;
     for (const byte of chunk) {
       matched = byte === HEAD_END[matched] ? matched + 1 : byte === HEAD_END[0] ? 1 : 0;
-      if (matched === HEAD_END.length) return concat(chunks, size);
+      if (matched === HEAD_END.length) return concatBytes(chunks, size);
     }
-    if (size > MAX_HEAD) return concat(chunks, size);
+    if (size > MAX_HEAD) return concatBytes(chunks, size);
   }
-}
-
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0];
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return all;
 }
 
 /** Copies bytes from one connection to the other until the first one ends. */

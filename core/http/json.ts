@@ -6,6 +6,7 @@
  */
 import { isSvcError, SvcError } from "../contract/errors.ts";
 import { redactSecrets } from "../contract/secrets.ts";
+import { concatBytes } from "./bytes.ts";
 
 /** Where unexpected errors go. Only causes of 5xx answers are passed here. */
 export type ErrorLogger = (message: string, cause: unknown) => void;
@@ -147,22 +148,12 @@ async function readText(req: Request, limit: number): Promise<string> {
     }
     chunks.push(value);
   }
-  const bytes = chunks.length === 1 ? chunks[0] : concat(chunks, size);
+  const bytes = concatBytes(chunks, size);
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     throw new SvcError("INVALID_JSON", "Request body is not valid UTF-8");
   }
-}
-
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
 }
 
 function tooLarge(limit: number): SvcError {
