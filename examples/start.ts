@@ -111,9 +111,11 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(signal, async () => {
     if (stopping) return;
     stopping = true;
-    // cloud.close() answers waiting long polls at once, so the servers need not wait out their `wait`.
-    await Promise.all([appServer.close(), cloudServer.close(), cloud.close()]);
+    // The app first, while the cloud still answers: its outbox and revocation feed stop without an error to log.
+    await appServer.close();
     await app.close();
+    // cloud.close() answers waiting long polls at once, so the server need not wait out their `wait`.
+    await Promise.all([cloudServer.close(), cloud.close()]);
     console.log("stopped");
     Deno.exit(0);
   });
