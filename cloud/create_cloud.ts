@@ -68,8 +68,8 @@ export interface CloudOptions {
    * acknowledgements, keys; not key verification); `perAgentKey` limits each agent key's requests
    * to its inbox and acknowledgements, apart from its project's budget; `refusalsPerAddress` limits
    * refused credentials (`401` on SDK or agent auth) per client address (`clientAddress(req)`; IPv6
-   * per /64), and past it every `/v1` request from that address is refused before any credential
-   * lookup or write. Over a limit the answer is `429 RATE_LIMITED` with `Retry-After`. Counted per
+   * per /64), and past it the address's refused credentials get `429` instead of `401` (its valid
+   * ones are served). Over a limit the answer is `429 RATE_LIMITED` with `Retry-After`. Counted per
    * process. `false` turns a limit (or all) off.
    */
   rateLimit?:

@@ -66,8 +66,8 @@ export interface SvcConfig {
    * `/svc/agent/run` and `/svc/mcp` per agent key: over it the answer is `429 RATE_LIMITED` with
    * `Retry-After`, and one `RATE_LIMITED` violation is recorded per run of refusals.
    * `refusalsPerAddress` (100 per minute) limits refused agent keys (`401`) per client address
-   * (`clientAddress(req)`; IPv6 per /64): past it, every `/svc` request from that address gets `429`
-   * with `Retry-After` before any key lookup or write. `false` turns one (or both) off.
+   * (`clientAddress(req)`; IPv6 per /64): past it, the address's refused keys get `429` with
+   * `Retry-After` instead of `401`, while its valid keys are served. `false` turns one (or both) off.
    */
   rateLimit?: { perKey?: RateLimit | false; refusalsPerAddress?: RateLimit | false } | false;
   /** Where causes of 5xx answers and background failures are logged. Default `console.error`. */

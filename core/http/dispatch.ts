@@ -28,8 +28,8 @@ export interface HandlerOptions<S extends Side> {
   /** How each auth kind authenticates. */
   authenticate: { [A in AuthOf<S>]: Authenticator<S["callers"][A], S["deps"]> };
   /**
-   * Refused credentials per client address: checked before anything else (an address over it gets
-   * `429` for every request), and told of each `401` of the `counted` auth kinds.
+   * Refused credentials per client address: told of each `401` of the `counted` auth kinds, it turns
+   * an address's refusals past its budget into `429` (valid credentials are served whatever the address).
    */
   refusalsPerAddress?: { limit: RefusalsPerAddress; counted: readonly AuthOf<S>[] };
   /** The side's rate limits, by the name routes give in `limit`; a missing one is off. */
@@ -66,7 +66,6 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
 
   return async function handle(req: Request): Promise<Response> {
     try {
-      perAddress?.check(req);
       const { route, params } = match(req.method, pathnameOf(req.url));
       if (deps === undefined) await ready;
       const services = deps as S["deps"];
@@ -75,7 +74,7 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
         caller = await authenticate[route.auth](req, services);
       } catch (error) {
         if (perAddress && counted.has(route.auth) && isSvcError(error) && error.code === "UNAUTHORIZED") {
-          perAddress.refused(req);
+          perAddress.refused(req); // past the address's budget: 429 instead of 401
         }
         throw error;
       }

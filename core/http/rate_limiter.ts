@@ -34,8 +34,6 @@ export type RateDecision =
 export interface RateLimiter {
   /** Takes a token for `caller`, or refuses. */
   take(caller: string, now?: number): RateDecision;
-  /** Milliseconds until `caller` has a token again (0 when it has one now), taking nothing. */
-  wait(caller: string, now?: number): number;
   /** How many callers are tracked (for tests and metrics). */
   readonly size: number;
 }
@@ -91,12 +89,6 @@ export function createRateLimiter(rate: RateLimit): RateLimiter {
       const first = !bucket.refused;
       bucket.refused = true;
       return { allowed: false, retryAfterMs: Math.ceil((1 - bucket.tokens) / perMs), first };
-    },
-    wait(caller, now = Date.now()) {
-      const bucket = buckets.get(caller);
-      if (bucket === undefined) return 0;
-      const tokens = Math.min(limit, bucket.tokens + (now - bucket.at) * perMs);
-      return tokens >= 1 ? 0 : Math.ceil((1 - tokens) / perMs);
     },
     get size() {
       return buckets.size;

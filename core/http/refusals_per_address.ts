@@ -1,32 +1,29 @@
 /**
  * A limit on refused credentials per client address: every refused attempt
  * (a `401` on a credential the side checks) takes a token of the address's
- * bucket, and while the bucket is empty every request from that address is
- * answered `429 RATE_LIMITED` with `Retry-After` before any credential lookup
- * or write. A bucket holds `limit` tokens and refills at `limit` per
- * `windowMs`, so an address gets `limit` refused attempts at once and then
- * `limit` per window; one that stops being refused is served again as soon as
- * a token is back. Requests with no known address ({@linkcode clientAddress})
- * are not limited. IPv6 addresses count per /64 (one host usually holds a
- * whole /64). Memory is bounded as in {@linkcode createRateLimiter}.
+ * bucket, and while the bucket is empty a refused credential from that address
+ * is answered `429 RATE_LIMITED` with `Retry-After` instead of `401`. Only
+ * refusals are limited: a valid credential from the same address is always
+ * served, so the clients behind one proxy's address never lock each other out
+ * (nor out of a hybrid app's revoke mirror). A bucket holds `limit` tokens and
+ * refills at `limit` per `windowMs`, so an address gets `limit` refused
+ * attempts at once and then `limit` per window. Requests with no known address
+ * ({@linkcode clientAddress}) are not limited. IPv6 addresses count per /64
+ * (one host usually holds a whole /64). Memory is bounded as in
+ * {@linkcode createRateLimiter}.
  *
  * @module
  */
 import { clientAddress } from "./client_address.ts";
 import { createRateLimiter, type RateLimit, rateLimited } from "./rate_limiter.ts";
 
-/** Counts refused credentials per client address, and refuses the addresses over the limit. */
+/** Counts refused credentials per client address, and answers 429 to an address's refusals past the limit. */
 export interface RefusalsPerAddress {
   /**
-   * Throws `429 RATE_LIMITED` (with `Retry-After`) when the request's address has no refused attempt left.
+   * Counts a refused credential from the request's address, and throws `429 RATE_LIMITED` (with
+   * `Retry-After`) when the address had no refused attempt left.
    *
-   * @param req The request.
-   */
-  check(req: Request): void;
-  /**
-   * Counts a refused credential from the request's address.
-   *
-   * @param req The request.
+   * @param req The request whose credential was refused.
    */
   refused(req: Request): void;
   /** How many addresses are tracked. */
@@ -43,9 +40,9 @@ export interface RefusalsPerAddress {
  *
  * const limit = createRefusalsPerAddress({ limit: 10, windowMs: 60_000 });
  * const req = withClientAddress(new Request("http://localhost/svc/agent/run"), "203.0.113.7");
- * for (let i = 0; i < 10; i++) limit.refused(req);
+ * for (let i = 0; i < 10; i++) limit.refused(req); // ten 401s
  * try {
- *   limit.check(req);
+ *   limit.refused(req);
  * } catch (error) {
  *   console.log((error as { code: string }).code); // RATE_LIMITED
  * }
@@ -59,15 +56,11 @@ export interface RefusalsPerAddress {
 export function createRefusalsPerAddress(rate: RateLimit, now: () => number = Date.now): RefusalsPerAddress {
   const buckets = createRateLimiter(rate);
   return {
-    check(req) {
-      const address = clientAddress(req);
-      if (address === null || buckets.size === 0) return;
-      const waitMs = buckets.wait(addressKey(address), now());
-      if (waitMs > 0) throw rateLimited(waitMs);
-    },
     refused(req) {
       const address = clientAddress(req);
-      if (address !== null) buckets.take(addressKey(address), now());
+      if (address === null) return;
+      const decision = buckets.take(addressKey(address), now());
+      if (!decision.allowed) throw rateLimited(decision.retryAfterMs);
     },
     get size() {
       return buckets.size;

@@ -1,5 +1,5 @@
-// Refused credentials per client address (issue 13, finding 2): an address
-// past its budget is refused with 429 until a token is back; requests with no
+// Refused credentials per client address (issue 13, finding 2): an address's
+// refusals past its budget are 429 until a token is back; requests with no
 // known address are never limited; memory stays bounded.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -19,28 +19,22 @@ function refusal(check: () => void): { retryAfter: string } | null {
   }
 }
 
-test("an address past its refused attempts is refused with Retry-After until a token is back; others are not", () => {
+test("an address's refusals past its budget are 429 with Retry-After until a token is back; others are not", () => {
   let now = 0;
   const limit = createRefusalsPerAddress({ limit: 3, windowMs: 60_000 }, () => now);
   const a = from("198.51.100.1");
-  for (let i = 0; i < 3; i++) {
-    assert.equal(refusal(() => limit.check(a)), null, `attempt ${i + 1} may go on`);
-    limit.refused(a);
-  }
-  assert.deepEqual(refusal(() => limit.check(a)), { retryAfter: "20" }, "one token is back in 60 s / 3");
-  assert.equal(refusal(() => limit.check(from("198.51.100.2"))), null, "another address is unaffected");
+  for (let i = 0; i < 3; i++) assert.equal(refusal(() => limit.refused(a)), null, `refusal ${i + 1} stays a 401`);
+  assert.deepEqual(refusal(() => limit.refused(a)), { retryAfter: "20" }, "one token is back in 60 s / 3");
+  assert.equal(refusal(() => limit.refused(from("198.51.100.2"))), null, "another address is unaffected");
   now = 19_999;
-  assert.notEqual(refusal(() => limit.check(a)), null, "still refused just before the token is back");
+  assert.notEqual(refusal(() => limit.refused(a)), null, "still 429 just before the token is back");
   now = 20_000;
-  assert.equal(refusal(() => limit.check(a)), null, "served again once a token is back");
+  assert.equal(refusal(() => limit.refused(a)), null, "a 401 again once a token is back");
 });
 
 test("requests with no known address are never limited by address", () => {
   const limit = createRefusalsPerAddress({ limit: 1, windowMs: 60_000 });
-  for (let i = 0; i < 10; i++) {
-    assert.equal(refusal(() => limit.check(from(null))), null);
-    limit.refused(from(null));
-  }
+  for (let i = 0; i < 10; i++) assert.equal(refusal(() => limit.refused(from(null))), null);
   assert.equal(limit.size, 0, "nothing is tracked for them");
 });
 
@@ -48,8 +42,8 @@ test("an IPv6 client counts per /64, so cycling through its own addresses does n
   const limit = createRefusalsPerAddress({ limit: 2, windowMs: 60_000 });
   limit.refused(from("2001:db8:1:2::1"));
   limit.refused(from("2001:db8:1:2:ffff:ffff:ffff:ffff"));
-  assert.notEqual(refusal(() => limit.check(from("2001:0db8:0001:0002::abcd"))), null);
-  assert.equal(refusal(() => limit.check(from("2001:db8:1:3::1"))), null, "the next /64 is someone else");
+  assert.notEqual(refusal(() => limit.refused(from("2001:0db8:0001:0002::abcd"))), null);
+  assert.equal(refusal(() => limit.refused(from("2001:db8:1:3::1"))), null, "the next /64 is someone else");
 });
 
 test("addressKey keeps IPv4 as it is, unmaps IPv4-mapped IPv6, and cuts IPv6 to its /64", () => {
@@ -63,6 +57,8 @@ test("addressKey keeps IPv4 as it is, unmaps IPv4-mapped IPv6, and cuts IPv6 to 
 
 test("memory stays bounded however many addresses are refused", () => {
   const limit = createRefusalsPerAddress({ limit: 1, windowMs: 60_000, maxEntries: 100 });
-  for (let i = 0; i < 5000; i++) limit.refused(from(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`));
+  for (let i = 0; i < 5000; i++) {
+    assert.equal(refusal(() => limit.refused(from(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`))), null);
+  }
   assert.ok(limit.size <= 100, `${limit.size} addresses tracked`);
 });
