@@ -101,6 +101,41 @@ describe("a revoked key used over and over", () => {
   });
 });
 
+describe("a valid key that names a fresh unknown intent on every request", () => {
+  test("writes a handful of rows and outbox items, not one per request, with the count and a few of the names", async () => {
+    const t = await startTestCloud();
+    const dir = tempDir("svc-intents-");
+    const svc = notesSvc({
+      mode: "hybrid",
+      storage: `file:${dir.file("app.db")}`,
+      cloud: { endpoint: "http://127.0.0.1:1", projectId: t.project.id, sdkSecret: t.project.secret, retryMinMs: 5 },
+    });
+    try {
+      const { id, key } = await mint(svc, "alice", ["notes:read"]);
+      const statuses = new Map<number, number>();
+      for (let i = 0; i < 1000; i++) {
+        const status = (await run(svc, key, `unknown.${i}.${"x".repeat(150)}`)).status;
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      }
+      assert.deepEqual([...statuses], [[404, 600], [429, 400]], "refused up to the default rate, then limited");
+      const rows = await svc.violations({ keyId: id, limit: 200 });
+      const waiting = await svc.sync(); // the cloud is unreachable: everything waits, the key's mirror first
+      assert.ok(rows.length <= 3, `${rows.length} rows for 1000 distinct unknown intents`);
+      assert.ok(waiting <= 4, `${waiting} outbox items (one a key mirror) for 1000 distinct unknown intents`);
+      const unknown = rows.filter((r) => r.kind === "UNKNOWN_INTENT");
+      assert.equal(unknown.reduce((n, r) => n + Number(r.metadata.repeats ?? 1), 0), 600, "every refusal counted");
+      assert.ok(unknown.some((r) => r.intent?.startsWith("unknown.0.")), "the first intent is kept");
+      const named = unknown.flatMap((r) => (r.metadata.intents as string[] | undefined) ?? []);
+      assert.ok(named.length >= 2 && named.length <= 5, `${named.length} intents named`);
+      assert.ok(named.every((n) => n.length <= 100), "each name cut short");
+    } finally {
+      await svc.close();
+      await t.close();
+      dir.remove();
+    }
+  });
+});
+
 describe("violation retention at the cloud", () => {
   test("is 30 days by default", () => {
     assert.equal(DEFAULT_VIOLATION_RETENTION_MS, 30 * 24 * 60 * 60 * 1000);
