@@ -39,6 +39,22 @@ test("an intent named with a glued key is echoed and stored redacted", async () 
   }
 });
 
+test("a run the fallback answers echoes its intent name with any key redacted", async () => {
+  const svc = notesSvc({ onAgentIntent: (intent) => ({ handled: intent.length }) });
+  try {
+    const { key } = await mint(svc, "alice", ["notes:read"]);
+    for (const intent of [KEY, `x${KEY}`, `do.${SECRET}.now`]) {
+      const res = await run(svc, key, intent);
+      assert.equal(res.status, 200);
+      const text = await res.text();
+      assert.ok(!text.includes(BODY.slice(0, 8)), text);
+      assert.equal(JSON.parse(text).intent, redactSecrets(intent));
+    }
+  } finally {
+    await svc.close();
+  }
+});
+
 test("MCP's error for an unknown tool does not echo a key in the tool name", async () => {
   const svc: Svc = notesSvc();
   const { key } = await mint(svc, "alice", ["notes:read"]);
