@@ -88,3 +88,24 @@ test("a failing handler's error that holds a key reaches the log redacted", asyn
     await svc.close();
   }
 });
+
+test("a failing handler's error whose cause holds a key reaches the log with the cause redacted", async () => {
+  const causes: string[] = [];
+  const svc = notesSvc({
+    logger: (_message, cause) => {
+      for (let c = cause, i = 0; c instanceof Error && i < 10; c = c.cause, i++) causes.push(`${c.message} ${c.stack}`);
+    },
+    onAgentIntent: () => {
+      throw new Error("upstream failed", { cause: new Error("refused", { cause: new Error(`token ${KEY}`) }) });
+    },
+  });
+  try {
+    const { key } = await mint(svc, "alice", ["notes:read"]);
+    assert.equal((await run(svc, key, "other.intent")).status, 500);
+    assert.equal(causes.length, 3, "the whole chain is logged");
+    assert.ok(causes[2].includes("token svc_live_…"), causes[2]);
+    assert.ok(!causes.join("\n").includes(BODY.slice(0, 8)), causes.join("\n"));
+  } finally {
+    await svc.close();
+  }
+});
