@@ -87,6 +87,8 @@ export interface AppStorage {
    * @returns The `AUTO_REVOKED` violation, or `null` when the key stays active.
    */
   autoRevoke(keyId: string, policy: AutoRevokePolicy, at: string, options?: MirrorOption): Promise<Violation | null>;
+  /** Whether the database lives in memory only (forgotten when closed): `main` has no file. */
+  inMemory(): Promise<boolean>;
   /** Releases the database, when this storage opened it. */
   close(): Promise<void>;
 }

@@ -76,13 +76,7 @@ export function createSvc(config: SvcConfig): Svc {
   if (mode !== "local" && !config.cloud) {
     throw new Error(`mode "${mode}" needs cloud: { endpoint, projectId, sdkSecret }`);
   }
-  if (mode === "hybrid" && isInMemory(config.storage)) {
-    throw new Error(
-      'mode "hybrid" keeps its agent keys in `storage` and mirrors them to the cloud: on :memory: the app would ' +
-        "forget them at a restart while the cloud still accepts them. Give `storage` a file: (or remote) URL, " +
-        'such as "file:./data/app.db", or a libSQL Client',
-    );
-  }
+  if (mode === "hybrid" && isInMemory(config.storage)) throw new Error(HYBRID_IN_MEMORY);
   const log = redactingLogger(config.logger ?? defaultLogger);
   const bodyLimit = config.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const rate = <K extends keyof typeof DEFAULT_SVC_RATE_LIMITS>(which: K) =>
@@ -118,6 +112,7 @@ export function createSvc(config: SvcConfig): Svc {
 
   const deps: Promise<AppDeps> = (async () => {
     storage = await openAppStorage(config.storage ?? ":memory:", { authToken: config.storageAuthToken });
+    if (mode === "hybrid" && await storage.inMemory()) throw new Error(HYBRID_IN_MEMORY); // an injected Client
     const sharedInbox = config.sharedInbox ?? false;
     if (cloud) {
       const { retryMinMs, retryMaxMs } = config.cloud!;
@@ -263,6 +258,11 @@ export function createSvc(config: SvcConfig): Svc {
     },
   };
 }
+
+/** Why hybrid mode refuses an in-memory `storage` (a URL, at once; an injected Client, when `ready` settles). */
+const HYBRID_IN_MEMORY = 'mode "hybrid" keeps its agent keys in `storage` and mirrors them to the cloud: on :memory: ' +
+  "the app would forget them at a restart while the cloud still accepts them. Give `storage` a file: (or remote) " +
+  'URL, such as "file:./data/app.db", or a libSQL Client on one';
 
 /** Whether a storage setting is an in-memory database (the default). */
 function isInMemory(storage: SvcConfig["storage"]): boolean {

@@ -237,6 +237,13 @@ class LibsqlAppStorage implements AppStorage {
     return revoked.violation;
   }
 
+  async inMemory(): Promise<boolean> {
+    // An in-memory (or temporary) database reports an empty file name for `main`; a remote one may refuse the pragma.
+    const rs = await this.#db.execute("PRAGMA database_list").catch(() => null);
+    const main = rs?.rows.find((r) => r.name === "main");
+    return main !== undefined && (main.file === null || main.file === "");
+  }
+
   close(): Promise<void> {
     this.#db.close();
     return Promise.resolve();

@@ -26,6 +26,10 @@ for (const [name, open] of backends.list) {
     });
     after(() => storage.close());
 
+    test("says whether its database lives in memory only", async () => {
+      assert.equal(await storage.inMemory(), name === ":memory:");
+    });
+
     test("stores keys and finds them by id and hash; lists a user's keys oldest first", async () => {
       const second = await keyOf("ann", "ann", "2025-01-02T00:00:00.000Z");
       const first = await keyOf("ann", "ann", "2025-01-01T00:00:00.000Z");
