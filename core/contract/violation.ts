@@ -73,6 +73,9 @@ export interface ViolationReport {
 /** {@linkcode Severity}. */
 export const severitySchema: z.ZodType<Severity> = z.enum(["info", "warning", "severe"]);
 
+/** How long violations are kept by default, at the cloud and in the app: 30 days. */
+export const DEFAULT_VIOLATION_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
 /** The most violations in one batched report. */
 export const VIOLATION_BATCH_LIMIT = 100;
 /** The longest intent, user id and message a report may carry, in characters. */
@@ -198,7 +201,9 @@ export function repeatedViolation(
     ...first,
     id: crypto.randomUUID(),
     message: `Repeated ${repeats} more times since ${since}`,
-    metadata: named.length > 1 ? { repeats, since, first: first.id, intents: named } : { repeats, since, first: first.id },
+    metadata: named.length > 1
+      ? { repeats, since, first: first.id, intents: named }
+      : { repeats, since, first: first.id },
     createdAt: new Date().toISOString(),
   };
 }

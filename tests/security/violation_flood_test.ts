@@ -6,6 +6,8 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createRefusalCoalescer } from "../../core/http/refusal_coalescer.ts";
 import { DEFAULT_VIOLATION_RETENTION_MS } from "../../cloud/create_cloud.ts";
+import { openAppStorage } from "../../core/app/libsql_app_storage.ts";
+import { newViolation, type Violation } from "../../core/contract/violation.ts";
 import { mint, notesSvc, run } from "../fixtures/notes_svc.ts";
 import { tempDir } from "../fixtures/temp_dir.ts";
 import { startTestCloud } from "../fixtures/test_cloud.ts";
@@ -159,6 +161,39 @@ describe("violation retention at the cloud", () => {
       assert.equal(total, 1, "the old violation was purged, the new one kept");
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe("violation retention in the app", () => {
+  const DAY = 24 * 60 * 60 * 1000;
+  const madeAt = (daysAgo: number): Violation => ({
+    ...newViolation("REVOKED_KEY", { keyId: crypto.randomUUID(), userId: "ann", message: "revoked key used" }),
+    createdAt: new Date(Date.now() - daysAgo * DAY).toISOString(),
+  });
+
+  /** The app's violations after an app ran on the file once, with `overrides`. */
+  async function afterOneRun(file: string, overrides: Parameters<typeof notesSvc>[0]): Promise<string[]> {
+    const svc = notesSvc({ storage: `file:${file}`, ...overrides });
+    assert.equal((await mint(svc, "bob", [])).agentId, "bob", "requests are served meanwhile");
+    await svc.close(); // waits for the purge made at start
+    const storage = await openAppStorage(`file:${file}`);
+    const left = (await storage.listViolations({ limit: 100 })).map((v) => v.id);
+    await storage.close();
+    return left;
+  }
+
+  test("purges the app's violations older than 30 days at start, and keeps the rest", async () => {
+    const dir = tempDir("svc-retention-");
+    try {
+      const storage = await openAppStorage(`file:${dir.file("app.db")}`);
+      const [old, recent] = [madeAt(31), madeAt(29)];
+      await storage.insertViolations([old, recent]);
+      await storage.close();
+      assert.deepEqual(await afterOneRun(dir.file("app.db"), {}), [recent.id]);
+      assert.deepEqual(await afterOneRun(dir.file("app.db"), { violationRetentionMs: 28 * DAY }), []);
+    } finally {
+      dir.remove();
     }
   });
 });
