@@ -23,6 +23,21 @@ test("createSvc refuses hybrid mode on the default or an explicit in-memory stor
   }
 });
 
+test("createSvc refuses a retention, purge interval or outbox limit that is not a positive number", () => {
+  for (const bad of [0, -1, Number.NaN, Infinity]) {
+    assert.throws(() => notesSvc({ violationRetentionMs: bad }), /violationRetentionMs must be a positive number/);
+    assert.throws(() => notesSvc({ purgeIntervalMs: bad }), /purgeIntervalMs must be a positive number/);
+    assert.throws(
+      () => notesSvc({ mode: "hybrid", storage: "file:x.db", cloud: { ...cloud, setAsideRetentionMs: bad } }),
+      /cloud.setAsideRetentionMs must be a positive number/,
+    );
+    assert.throws(
+      () => notesSvc({ mode: "hybrid", storage: "file:x.db", cloud: { ...cloud, outboxLimit: bad } }),
+      /cloud.outboxLimit must be a positive number of items/,
+    );
+  }
+});
+
 test("createSvc accepts hybrid mode on a database file", async () => {
   const dir = tempDir("svc-modes-");
   const svc = notesSvc({ mode: "hybrid", cloud, storage: `file:${dir.file("app.db")}` });
