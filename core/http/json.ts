@@ -137,9 +137,7 @@ function redactError(error: Error, depth: number): Error {
     (!(error instanceof AggregateError) || errors === error.errors) &&
     redactedFields.every(([, v], i) => v === fields[i][1]);
   if (unchanged) return error;
-  const copy = error instanceof AggregateError
-    ? new AggregateError(errors as unknown[], message)
-    : new Error(message);
+  const copy = error instanceof AggregateError ? new AggregateError(errors as unknown[], message) : new Error(message);
   copy.name = error.name;
   copy.stack = stack;
   if ("cause" in error) copy.cause = cause;
