@@ -65,6 +65,8 @@ export function startRetention(options: RetentionOptions): Retention {
   }
 
   const timer = setInterval(purge, options.purgeIntervalMs ?? Math.min(retentionMs, MAX_PURGE_INTERVAL_MS));
+  // Where timers can be unreferenced (Node, Bun), this one alone does not keep the process running; `close()` stops it.
+  (timer as { unref?: () => void }).unref?.();
   purge();
   return {
     purge,

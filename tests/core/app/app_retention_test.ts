@@ -48,7 +48,9 @@ test("purges again every interval, as the clock moves on", async () => {
       return reads === 1 ? T0 + DAY : T0 + 3 * DAY; // at the first pass the violation is a day old, then three
     },
   });
+  const keepAlive = setInterval(() => {}, 1000); // the purge timer is unreferenced: hold the event loop meanwhile
   await second;
+  clearInterval(keepAlive);
   await retention.close(); // waits for the second pass
   assert.deepEqual(await storage.listViolations({ limit: 10 }), []);
   await storage.close();
