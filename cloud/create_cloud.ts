@@ -4,6 +4,7 @@
  * @module
  */
 import { SvcError } from "../core/contract/errors.ts";
+import { DEFAULT_VIOLATION_RETENTION_MS } from "../core/contract/violation.ts";
 import type { DatabaseInput } from "../core/db/database.ts";
 import { createHandler } from "../core/http/dispatch.ts";
 import {
@@ -25,8 +26,7 @@ import { createDashboard, DASHBOARD_PREFIX, type DashboardSettings } from "./das
 
 /** How long acknowledged items are kept by default: 7 days. */
 export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
-/** How long violations are kept by default: 30 days. */
-export const DEFAULT_VIOLATION_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+export { DEFAULT_VIOLATION_RETENTION_MS };
 
 /**
  * The cloud's rate limits when `rateLimit` is not given: 6000 SDK writes a minute

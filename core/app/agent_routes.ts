@@ -9,6 +9,7 @@ import { z } from "zod";
 import { errorEnvelopeSchema } from "../contract/error_envelope.ts";
 import { jsonDepth, storedText } from "../contract/limits.ts";
 import { agentManifestSchema } from "../contract/manifest.ts";
+import { redactSecrets } from "../contract/secrets.ts";
 import { json } from "../http/json.ts";
 import { defineRoute } from "./app_side.ts";
 
@@ -54,7 +55,8 @@ export const agentRoutes = [
     },
     async run({ caller, body }, { runner }) {
       const result = await runner.run(caller, body.intent, body.payload);
-      return json({ ok: true, intent: body.intent, result: result ?? null });
+      // The name is the agent's text: a key pasted into it is not echoed (to the agent's logs, or a proxy's).
+      return json({ ok: true, intent: redactSecrets(body.intent), result: result ?? null });
     },
   }),
 ];

@@ -105,4 +105,9 @@ export const APP_MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 5,
+    name: "violations found by age, for their retention",
+    statements: ["CREATE INDEX app_violations_by_time ON app_violations (created_at)"],
+  },
 ];

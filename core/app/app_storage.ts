@@ -22,6 +22,16 @@ export interface OutboxItem {
   attempts: number;
 }
 
+/** What {@linkcode AppStorage.purgeOutbox} deletes. */
+export interface OutboxPurge {
+  /** Failed attempts after which a violation report is set aside. */
+  maxAttempts: number;
+  /** Set-aside reports made before this time (ISO 8601) are deleted. */
+  setAsideBefore: string;
+  /** The most violation reports kept, waiting or set aside. */
+  limit: number;
+}
+
 /** Whether a write also queues its record for the cloud, in the same transaction. */
 export interface MirrorOption {
   /** Queue the record in the outbox (hybrid mode). */
@@ -71,6 +81,16 @@ export interface AppStorage {
   outboxFailed(seqs: readonly number[]): Promise<void>;
   /** How many items wait: every key record, and the violations not set aside. */
   outboxSize(maxAttempts?: number): Promise<number>;
+  /**
+   * Deletes from the outbox the violation reports set aside (failed `maxAttempts` times) that were made
+   * before `setAsideBefore`, then, while more than `limit` violation reports remain, the oldest set-aside
+   * ones and then the oldest waiting ones. Key records are never deleted here. In short chunks.
+   *
+   * @returns How many were deleted for their age (`expired`) and over the limit (`dropped`).
+   */
+  purgeOutbox(options: OutboxPurge): Promise<{ expired: number; dropped: number }>;
+  /** Deletes violations made before `before`, in short chunks; the count deleted. */
+  purgeViolations(before: string): Promise<number>;
   /** The newest violations first. */
   listViolations(options: { limit: number; keyId?: string }): Promise<Violation[]>;
   /** The last seq of the cloud's revocation feed applied here (0 before the first). */
@@ -87,6 +107,8 @@ export interface AppStorage {
    * @returns The `AUTO_REVOKED` violation, or `null` when the key stays active.
    */
   autoRevoke(keyId: string, policy: AutoRevokePolicy, at: string, options?: MirrorOption): Promise<Violation | null>;
+  /** Whether the database lives in memory only (forgotten when closed): `main` has no file. */
+  inMemory(): Promise<boolean>;
   /** Releases the database, when this storage opened it. */
   close(): Promise<void>;
 }

@@ -19,6 +19,7 @@ import { type CloudClient, createCloudClient, type EmitResult, type EventInput }
 import { cloudKeys } from "./cloud_keys.ts";
 import { autoRevokePolicySchema } from "../contract/auto_revoke.ts";
 import { followRevocations, type RevocationFollower } from "./revocation_follower.ts";
+import { type Retention, startRetention } from "./app_retention.ts";
 import { compileIntents } from "./intents.ts";
 import { createIntentRunner } from "./intent_runner.ts";
 import type { KeyService, VerifiedKey } from "./key_service.ts";
@@ -76,13 +77,9 @@ export function createSvc(config: SvcConfig): Svc {
   if (mode !== "local" && !config.cloud) {
     throw new Error(`mode "${mode}" needs cloud: { endpoint, projectId, sdkSecret }`);
   }
-  if (mode === "hybrid" && isInMemory(config.storage)) {
-    throw new Error(
-      'mode "hybrid" keeps its agent keys in `storage` and mirrors them to the cloud: on :memory: the app would ' +
-        "forget them at a restart while the cloud still accepts them. Give `storage` a file: (or remote) URL, " +
-        'such as "file:./data/app.db", or a libSQL Client',
-    );
-  }
+  if (mode === "hybrid" && isInMemory(config.storage)) throw new Error(HYBRID_IN_MEMORY);
+  for (const name of ["violationRetentionMs", "purgeIntervalMs"] as const) positive(config[name], name);
+  for (const name of ["setAsideRetentionMs", "outboxLimit"] as const) positive(config.cloud?.[name], `cloud.${name}`);
   const log = redactingLogger(config.logger ?? defaultLogger);
   const bodyLimit = config.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const rate = <K extends keyof typeof DEFAULT_SVC_RATE_LIMITS>(which: K) =>
@@ -105,6 +102,7 @@ export function createSvc(config: SvcConfig): Svc {
   let keys: KeyService | undefined;
   let outbox: Outbox | undefined;
   let follower: RevocationFollower | undefined;
+  let retention: Retention | undefined;
   const closing = new AbortController();
   const recorder = createViolationRecorder({
     storage: () => storage!,
@@ -118,10 +116,11 @@ export function createSvc(config: SvcConfig): Svc {
 
   const deps: Promise<AppDeps> = (async () => {
     storage = await openAppStorage(config.storage ?? ":memory:", { authToken: config.storageAuthToken });
+    if (mode === "hybrid" && await storage.inMemory()) throw new Error(HYBRID_IN_MEMORY); // an injected Client
     const sharedInbox = config.sharedInbox ?? false;
     if (cloud) {
-      const { retryMinMs, retryMaxMs } = config.cloud!;
-      outbox = createOutbox({ storage, cloud, log, retryMinMs, retryMaxMs });
+      const { retryMinMs, retryMaxMs, setAsideRetentionMs, outboxLimit: limit } = config.cloud!;
+      outbox = createOutbox({ storage, cloud, log, retryMinMs, retryMaxMs, setAsideRetentionMs, limit });
       uploadManifest({
         cloud,
         entries: [...intents.values()].map((i) => i.manifest),
@@ -147,6 +146,8 @@ export function createSvc(config: SvcConfig): Svc {
         onRevoked: (revocations) => revocations.forEach((r) => inCloud?.dropRevoked(r.keyId, r.revokedAt)),
       });
     }
+    const { violationRetentionMs, purgeIntervalMs } = config;
+    retention = startRetention({ storage, outbox, violationRetentionMs, purgeIntervalMs, log });
     const runner = createIntentRunner({
       intents,
       strictIntents: config.strictIntents ?? false,
@@ -254,6 +255,7 @@ export function createSvc(config: SvcConfig): Svc {
     async close() {
       closing.abort();
       await ready.catch(() => {});
+      await retention?.close();
       await recorder.settle();
       await follower?.close();
       await outbox?.close();
@@ -262,6 +264,18 @@ export function createSvc(config: SvcConfig): Svc {
       await storage?.close();
     },
   };
+}
+
+/** Why hybrid mode refuses an in-memory `storage` (a URL, at once; an injected Client, when `ready` settles). */
+const HYBRID_IN_MEMORY = 'mode "hybrid" keeps its agent keys in `storage` and mirrors them to the cloud: on :memory: ' +
+  "the app would forget them at a restart while the cloud still accepts them. Give `storage` a file: (or remote) " +
+  'URL, such as "file:./data/app.db", or a libSQL Client on one';
+
+/** Refuses an option that is given but is not a positive number. */
+function positive(value: number | undefined, name: string): void {
+  if (value !== undefined && !(value > 0 && Number.isFinite(value))) {
+    throw new Error(`${name} must be a positive number of ${name.endsWith("Ms") ? "milliseconds" : "items"}`);
+  }
 }
 
 /** Whether a storage setting is an in-memory database (the default). */

@@ -8,11 +8,12 @@ import type { Executor, ResultSet, SqlRow, Statement } from "../db/executor.ts";
 import { type DatabaseInput, migrate, openDatabase, type OpenDatabaseOptions } from "../db/database.ts";
 import { APP_MIGRATIONS, APP_MIGRATIONS_TABLE } from "./app_migrations.ts";
 import type { AgentIdKind, KeyRecord } from "../contract/agent_keys.ts";
-import type { AppStorage, MirrorOption, OutboxItem } from "./app_storage.ts";
+import type { AppStorage, MirrorOption, OutboxItem, OutboxPurge } from "./app_storage.ts";
 import { type Severity, type Violation, VIOLATION_COLUMNS, violationValues } from "../contract/violation.ts";
 import { type ChangeCache, createChangeCache } from "../db/change_cache.ts";
 import type { AutoRevokePolicy } from "../contract/auto_revoke.ts";
 import { autoRevokeKey, readRevocationCursor, writeRevocations } from "./libsql_revocations.ts";
+import { purgeOutbox, purgeViolations } from "./libsql_retention.ts";
 
 /** Keys whose record is kept in process, by hash. */
 const KEY_CACHE_SIZE = 50_000;
@@ -207,6 +208,14 @@ class LibsqlAppStorage implements AppStorage {
     return Number(rs.rows[0].n);
   }
 
+  purgeOutbox(options: OutboxPurge): Promise<{ expired: number; dropped: number }> {
+    return purgeOutbox(this.#db, options);
+  }
+
+  purgeViolations(before: string): Promise<number> {
+    return purgeViolations(this.#db, before);
+  }
+
   async listViolations(options: { limit: number; keyId?: string }): Promise<Violation[]> {
     const where = options.keyId === undefined ? "" : "WHERE key_id = ?";
     const rs = await this.#db.execute({
@@ -235,6 +244,13 @@ class LibsqlAppStorage implements AppStorage {
     if (revoked === null) return null;
     this.#keys.delete(revoked.hash); // the next request of the key reads the revocation
     return revoked.violation;
+  }
+
+  async inMemory(): Promise<boolean> {
+    // An in-memory (or temporary) database reports an empty file name for `main`; a remote one may refuse the pragma.
+    const rs = await this.#db.execute("PRAGMA database_list").catch(() => null);
+    const main = rs?.rows.find((r) => r.name === "main");
+    return main !== undefined && (main.file === null || main.file === "");
   }
 
   close(): Promise<void> {

@@ -10,6 +10,13 @@
  * dropped; a violation that keeps failing is set aside after
  * `setAsideAfter` tries (it stays in the app's own violation list).
  *
+ * Nothing grows without bound: set-aside violation reports are deleted
+ * `setAsideRetentionMs` after they were made (7 days), and past `limit`
+ * violation reports (10,000) the oldest are dropped, set-aside ones first; each
+ * deletion is logged with its count. Key records are never set aside and never
+ * deleted unsent: one is dropped only when the cloud refuses it for good, and
+ * that is logged with the key's id.
+ *
  * @module
  */
 import { type CloudClient, isTransient } from "./cloud_client.ts";
@@ -32,10 +39,20 @@ export interface OutboxOptions {
   retryMaxMs?: number;
   /** Failed tries after which a violation is set aside. Default {@linkcode OUTBOX_SET_ASIDE_AFTER}. */
   setAsideAfter?: number;
+  /** How long a set-aside violation report is kept, in milliseconds from when it was made. Default 7 days. */
+  setAsideRetentionMs?: number;
+  /** The most violation reports kept, waiting or set aside. Default {@linkcode OUTBOX_LIMIT}. */
+  limit?: number;
+  /** The clock, in milliseconds since the epoch. Default `Date.now`. */
+  now?: () => number;
 }
 
 /** Failed tries after which a queued violation is set aside, by default. */
 export const OUTBOX_SET_ASIDE_AFTER = 10;
+/** How long set-aside violation reports are kept, by default: 7 days. */
+export const OUTBOX_SET_ASIDE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+/** The most violation reports the outbox keeps, by default (key records are not counted). */
+export const OUTBOX_LIMIT = 10_000;
 
 /** The outbox's controls. */
 export interface Outbox {
@@ -43,12 +60,19 @@ export interface Outbox {
   kick(): void;
   /** Sends what is queued now, ignoring any backoff; resolves with how many items still wait. */
   sync(): Promise<number>;
+  /** Deletes set-aside violation reports past their retention, and the oldest ones over the limit. */
+  purge(): Promise<void>;
   /** Stops sending; queued items stay in storage for the next start. */
   close(): Promise<void>;
-  /** Items refused for good (dropped) and violations set aside, since the start. */
-  readonly stats: { refused: number; setAside: number };
+  /**
+   * Items refused for good (dropped), violations set aside, and violation reports deleted for their
+   * age (`expired`) or over the limit (`overLimit`), since the start.
+   */
+  readonly stats: { refused: number; setAside: number; expired: number; overLimit: number };
 }
 
+/** A day, in milliseconds. */
+const DAY_MS = 24 * 60 * 60 * 1000;
 /** Items read from storage at once. */
 const HEAD = 100;
 /** The largest batch of violations, in bytes of JSON (a quarter of the cloud's default body limit). */
@@ -71,7 +95,11 @@ export function createOutbox(options: OutboxOptions): Outbox {
   let closed = false;
 
   const setAsideAfter = options.setAsideAfter ?? OUTBOX_SET_ASIDE_AFTER;
-  const stats = { refused: 0, setAside: 0 };
+  const retentionMs = options.setAsideRetentionMs ?? OUTBOX_SET_ASIDE_RETENTION_MS;
+  const limit = options.limit ?? OUTBOX_LIMIT;
+  const now = options.now ?? Date.now;
+  const stats = { refused: 0, setAside: 0, expired: 0, overLimit: 0 };
+  let purging: Promise<void> | undefined;
 
   /** Sends one key record (its latest state). */
   async function sendKey(item: OutboxItem): Promise<void> {
@@ -103,7 +131,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
         return true;
       }
       stats.refused++;
-      log(`the cloud refused a queued ${items[0].kind}; it is dropped`, error);
+      const what = items[0].kind === "key" ? `key record (key ${items[0].ref})` : "violation report";
+      log(`the cloud refused a queued ${what}; it is dropped`, error);
     }
     await storage.outboxDone(items.map((i) => i.seq));
     return true;
@@ -117,6 +146,38 @@ export function createOutbox(options: OutboxOptions): Outbox {
       stats.setAside += setAside;
       log(`${setAside} violation reports failed ${setAsideAfter} times and are set aside`, error);
     }
+    await purge(); // while the cloud fails, reports pile up: keep them bounded
+  }
+
+  /** One purge at a time; a call during one waits for it. */
+  function purge(): Promise<void> {
+    purging ??= (async () => {
+      try {
+        const setAsideBefore = new Date(now() - retentionMs).toISOString();
+        const { expired, dropped } = await storage.purgeOutbox({ maxAttempts: setAsideAfter, setAsideBefore, limit });
+        stats.expired += expired;
+        stats.overLimit += dropped;
+        if (expired > 0) {
+          log(
+            `${expired} violation reports set aside after ${setAsideAfter} failed tries were deleted from the outbox, ` +
+              `made over ${Number((retentionMs / DAY_MS).toFixed(2))} days ago; the cloud never got them`,
+            undefined,
+          );
+        }
+        if (dropped > 0) {
+          log(
+            `${dropped} violation reports were dropped from the outbox, over its limit of ${limit}; ` +
+              "the cloud never got them",
+            undefined,
+          );
+        }
+      } catch (error) {
+        log("the outbox could not be purged", error);
+      } finally {
+        purging = undefined;
+      }
+    })();
+    return purging;
   }
 
   /** Sends items until the queue is empty or a unit fails; `true` when empty. */
@@ -159,6 +220,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
     return running;
   }
 
+  purge();
   run();
   return {
     kick() {
@@ -171,13 +233,16 @@ export function createOutbox(options: OutboxOptions): Outbox {
       }
       await running;
       await run();
+      await purging;
       return await storage.outboxSize(setAsideAfter);
     },
+    purge,
     stats,
     async close() {
       closed = true;
       if (timer !== undefined) clearTimeout(timer);
       await running;
+      await purging;
     },
   };
 }

@@ -28,6 +28,16 @@ export interface SvcCloudConfig extends CloudConfig {
   retryMaxMs?: number;
   /** How long cloud mode trusts a key verification, in milliseconds. Default 2000. */
   keyCacheTtlMs?: number;
+  /**
+   * How long a violation report the outbox set aside (after 10 failed tries) is kept, in milliseconds
+   * from when it was made; then it is deleted, and logged. Default 7 days.
+   */
+  setAsideRetentionMs?: number;
+  /**
+   * The most violation reports the outbox keeps, waiting or set aside; past it the oldest are dropped
+   * (set-aside ones first) and the count logged. Key records are never dropped. Default 10000.
+   */
+  outboxLimit?: number;
 }
 
 /** The configuration of `createSvc`. */
@@ -46,6 +56,13 @@ export interface SvcConfig {
   onAgentIntent?: FallbackHandler;
   /** Called with every recorded violation. */
   onViolation?: (violation: Violation) => void | Promise<void>;
+  /** How long the app keeps its own violations, in milliseconds. Default 30 days (as the cloud). */
+  violationRetentionMs?: number;
+  /**
+   * How often old violations (and the outbox's expired reports) are purged, in milliseconds; also once
+   * at start, in the background. Default: the retention, at most an hour.
+   */
+  purgeIntervalMs?: number;
   /** `local` (default), `hybrid` or `cloud`. */
   mode?: SvcMode;
   /** Endpoint, projectId and sdkSecret: required in hybrid and cloud modes. */

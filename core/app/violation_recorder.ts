@@ -1,14 +1,15 @@
 /**
  * Recording what an agent key was refused: each refusal becomes a violation,
- * repeated ones of one key (same kind and intent) are coalesced into one row
- * and a count per window, the rows go through the bounded violation queue,
+ * repeated ones of one key and kind are coalesced into one row and a count per
+ * window (whatever intent the agent names: a fresh name per request must not
+ * cost a row each), the rows go through the bounded violation queue,
  * the local auto-revoke policy is applied to what was stored, and the app's
  * `onViolation` is told of each one.
  *
  * @module
  */
 import { type AutoRevokePolicy, countsToward } from "../contract/auto_revoke.ts";
-import { repeatedViolation, type Violation } from "../contract/violation.ts";
+import { REPEATED_INTENTS, repeatedViolation, type Violation } from "../contract/violation.ts";
 import type { ErrorLogger } from "../http/json.ts";
 import { createRefusalCoalescer } from "../http/refusal_coalescer.ts";
 import type { AppStorage } from "./app_storage.ts";
@@ -16,6 +17,21 @@ import { createViolationQueue } from "./violation_queue.ts";
 
 /** The window in which repeated refusals of one key are recorded once, with a count: one minute. */
 export const REFUSAL_WINDOW_MS = 60_000;
+
+/** A window's first refusal and the distinct intents named in it (a few, in order). */
+interface Refusals {
+  first: Violation;
+  intents: string[];
+}
+
+/** Notes a repeat's intent, up to {@linkcode REPEATED_INTENTS}`.max` distinct ones. */
+function withIntentOf(kept: Refusals, repeat: Refusals): Refusals {
+  const intent = repeat.first.intent;
+  if (intent !== null && kept.intents.length < REPEATED_INTENTS.max && !kept.intents.includes(intent)) {
+    kept.intents.push(intent);
+  }
+  return kept;
+}
 
 /** What {@linkcode createViolationRecorder} is built from. */
 export interface ViolationRecorderOptions {
@@ -50,7 +66,7 @@ export interface ViolationRecorder {
 export function createViolationRecorder(options: ViolationRecorderOptions): ViolationRecorder {
   const { mirror, autoRevoke, onViolation, log } = options;
   const inFlight = new Set<Promise<unknown>>();
-  const refusals = createRefusalCoalescer<Violation>({ windowMs: REFUSAL_WINDOW_MS });
+  const refusals = createRefusalCoalescer<Refusals>({ windowMs: REFUSAL_WINDOW_MS, merge: withIntentOf });
   const queue = createViolationQueue({
     write: async (batch) => {
       await options.storage().insertViolations(batch, { mirror });
@@ -84,7 +100,7 @@ export function createViolationRecorder(options: ViolationRecorderOptions): Viol
   /** Stores the counts of closed windows (of every window, with `all`). */
   function storeRepeats(all = false): void {
     for (const { item, repeats, since } of refusals.closed(Date.now(), all)) {
-      store(repeatedViolation(item, repeats, new Date(since).toISOString()));
+      store(repeatedViolation(item.first, repeats, new Date(since).toISOString(), item.intents));
     }
   }
 
@@ -97,8 +113,10 @@ export function createViolationRecorder(options: ViolationRecorderOptions): Viol
     // A refusal the policy counts is stored every time, so that the policy revokes at exactly the
     // threshold: at most `threshold` rows per key and policy window, then the key is revoked.
     record(violation) {
-      const key = `${violation.keyId}\u0000${violation.kind}\u0000${violation.intent ?? ""}`;
-      if (countedByPolicy(violation) || refusals.note(key, violation)) store(violation);
+      // Per key and kind only (the kind fixes the severity): the intent is the agent's to choose.
+      const key = `${violation.keyId}\u0000${violation.kind}`;
+      const refusal = { first: violation, intents: violation.intent === null ? [] : [violation.intent] };
+      if (countedByPolicy(violation) || refusals.note(key, refusal)) store(violation);
       storeRepeats();
     },
     async settle() {

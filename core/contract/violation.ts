@@ -73,6 +73,9 @@ export interface ViolationReport {
 /** {@linkcode Severity}. */
 export const severitySchema: z.ZodType<Severity> = z.enum(["info", "warning", "severe"]);
 
+/** How long violations are kept by default, at the cloud and in the app: 30 days. */
+export const DEFAULT_VIOLATION_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
 /** The most violations in one batched report. */
 export const VIOLATION_BATCH_LIMIT = 100;
 /** The longest intent, user id and message a report may carry, in characters. */
@@ -172,21 +175,35 @@ export function newViolation(
   };
 }
 
+/** The most distinct intents a summary of repeated refusals names, and the characters kept of each. */
+export const REPEATED_INTENTS = { max: 5, chars: 100 } as const;
+
 /**
  * The summary of a window of repeated refusals: the first one's key, user, kind
- * and intent, with the number of repeats after it in `metadata.repeats`.
+ * and intent, with the number of repeats after it in `metadata.repeats` and, when
+ * given, the first few distinct intents of the window in `metadata.intents`
+ * (at most {@linkcode REPEATED_INTENTS}`.max`, each cut to `.chars` characters).
  *
  * @param first The violation recorded when the window opened.
  * @param repeats Refusals after it in the window.
  * @param since When the window opened (ISO 8601).
+ * @param intents Distinct intents asked for in the window, the first one's first.
  * @returns A new record, made now.
  */
-export function repeatedViolation(first: Violation, repeats: number, since: string): Violation {
+export function repeatedViolation(
+  first: Violation,
+  repeats: number,
+  since: string,
+  intents: readonly string[] = [],
+): Violation {
+  const named = intents.slice(0, REPEATED_INTENTS.max).map((i) => fitText(i, REPEATED_INTENTS.chars));
   return {
     ...first,
     id: crypto.randomUUID(),
     message: `Repeated ${repeats} more times since ${since}`,
-    metadata: { repeats, since, first: first.id },
+    metadata: named.length > 1
+      ? { repeats, since, first: first.id, intents: named }
+      : { repeats, since, first: first.id },
     createdAt: new Date().toISOString(),
   };
 }

@@ -10,16 +10,18 @@
  */
 
 /** Options of {@linkcode createRefusalCoalescer}. */
-export interface RefusalCoalescerOptions {
+export interface RefusalCoalescerOptions<T> {
   /** The window, in milliseconds. */
   windowMs: number;
   /** Most windows tracked at once. Default 10000. */
   maxEntries?: number;
+  /** Folds a repeat into what its window keeps (by default the first item is kept as it is). */
+  merge?: (kept: T, repeat: T) => T;
 }
 
 /** The repeats of one closed window. */
 export interface RepeatedRefusals<T> {
-  /** What was noted first in the window. */
+  /** What was noted first in the window (with the repeats folded in, given `merge`). */
   item: T;
   /** Refusals after the first. */
   repeats: number;
@@ -57,8 +59,8 @@ interface Window<T> {
  * @returns The coalescer.
  * @throws {RangeError} When `windowMs` is not positive.
  */
-export function createRefusalCoalescer<T>(options: RefusalCoalescerOptions): RefusalCoalescer<T> {
-  const { windowMs } = options;
+export function createRefusalCoalescer<T>(options: RefusalCoalescerOptions<T>): RefusalCoalescer<T> {
+  const { windowMs, merge } = options;
   if (!(windowMs > 0)) throw new RangeError("windowMs must be > 0");
   const maxEntries = options.maxEntries ?? 10_000;
   // In order of opening: the oldest windows come first.
@@ -83,6 +85,7 @@ export function createRefusalCoalescer<T>(options: RefusalCoalescerOptions): Ref
       const w = windows.get(caller);
       if (w !== undefined) {
         w.repeats++;
+        if (merge) w.item = merge(w.item, item);
         return false;
       }
       for (const [oldest, ow] of windows) {

@@ -6,6 +6,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createCloudClient, isTransient } from "../../core/app/cloud_client.ts";
+import { openAppStorage } from "../../core/app/libsql_app_storage.ts";
+import { mintAgentKey } from "../../core/contract/agent_keys.ts";
 import { newViolation, violationReportSchema } from "../../core/contract/violation.ts";
 import type { RunningServer } from "../../core/http/serve_options.ts";
 import type { Svc } from "../../mod.ts";
@@ -113,16 +115,57 @@ describe("the hybrid outbox behind a proxy", () => {
   });
 
   test("reports many violations in a few batched requests", async () => {
-    const c = await mint(svc, "carol", ["notes:read"]);
+    // One refusal for each of 120 keys: repeats of one key and kind would be coalesced into one row.
+    const keys = [];
+    for (let i = 0; i < 120; i++) keys.push(await mint(svc, `carol${i}`, ["notes:read"]));
     await svc.sync();
     const posts = proxy.violationPosts;
-    for (let i = 0; i < 120; i++) await run(svc, c.key, `nothing.here.${i}`);
+    for (const c of keys) await run(svc, c.key, "nothing.here");
     await svc.violations();
     assert.equal(await svc.sync(), 0);
     const sent = proxy.violationPosts - posts;
     assert.ok(sent >= 1 && sent <= 3, `${sent} requests for 120 violations`);
-    const listed = await t.sdk("GET", `/v1/sdk/violations?keyId=${c.id}&limit=200`);
+    const listed = await t.sdk("GET", "/v1/sdk/violations?kind=UNKNOWN_INTENT&limit=200");
     assert.equal(listed.body.total, 120);
+  });
+});
+
+describe("what an earlier run left set aside in the outbox", () => {
+  test("is deleted after 7 days and logged, while a key mirror that failed as often is kept", async () => {
+    const DAY = 24 * 60 * 60 * 1000;
+    const dir = tempDir("svc-setaside-");
+    const file = dir.file("app.db");
+    const logged: string[] = [];
+    try {
+      const storage = await openAppStorage(`file:${file}`);
+      const { record } = await mintAgentKey("alice", { name: "k", scopes: [], agentId: "alice" });
+      await storage.insertKey(record, "user", { mirror: true });
+      const reports = [8, 9, 1].map((daysAgo) => ({
+        ...newViolation("FORBIDDEN_SCOPE", { keyId: record.id, userId: "alice", message: "refused" }),
+        createdAt: new Date(Date.now() - daysAgo * DAY).toISOString(),
+      }));
+      await storage.insertViolations(reports, { mirror: true });
+      const seqs = (await storage.outboxHead(100)).map((i) => i.seq);
+      for (let i = 0; i < 12; i++) await storage.outboxFailed(seqs); // all set aside, the key's mirror too often
+      await storage.close();
+
+      const svc = notesSvc({
+        mode: "hybrid",
+        storage: `file:${file}`,
+        cloud: { endpoint: "http://127.0.0.1:1", projectId: "prj_x", sdkSecret: "svcs_x", retryMinMs: 60_000 },
+        logger: (message) => logged.push(message),
+      });
+      await svc.ready;
+      await svc.close(); // waits for the purge made at start
+
+      const after = await openAppStorage(`file:${file}`);
+      const refs = (await after.outboxHead(100)).map((i) => i.ref);
+      await after.close();
+      assert.deepEqual(refs, [record.id, reports[2].id], "the key mirror and the recent report stay");
+      assert.ok(logged.some((l) => l.startsWith("2 violation reports set aside")), logged.join("\n"));
+    } finally {
+      dir.remove();
+    }
   });
 });
 

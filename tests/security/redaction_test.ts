@@ -39,6 +39,22 @@ test("an intent named with a glued key is echoed and stored redacted", async () 
   }
 });
 
+test("a run the fallback answers echoes its intent name with any key redacted", async () => {
+  const svc = notesSvc({ onAgentIntent: (intent) => ({ handled: intent.length }) });
+  try {
+    const { key } = await mint(svc, "alice", ["notes:read"]);
+    for (const intent of [KEY, `x${KEY}`, `do.${SECRET}.now`]) {
+      const res = await run(svc, key, intent);
+      assert.equal(res.status, 200);
+      const text = await res.text();
+      assert.ok(!text.includes(BODY.slice(0, 8)), text);
+      assert.equal(JSON.parse(text).intent, redactSecrets(intent));
+    }
+  } finally {
+    await svc.close();
+  }
+});
+
 test("MCP's error for an unknown tool does not echo a key in the tool name", async () => {
   const svc: Svc = notesSvc();
   const { key } = await mint(svc, "alice", ["notes:read"]);
@@ -68,6 +84,27 @@ test("a failing handler's error that holds a key reaches the log redacted", asyn
     assert.equal((await run(svc, key, "other.intent")).status, 500);
     assert.ok(logged.length > 0);
     assert.ok(!logged.join("\n").includes(BODY.slice(0, 8)), logged.join("\n"));
+  } finally {
+    await svc.close();
+  }
+});
+
+test("a failing handler's error whose cause holds a key reaches the log with the cause redacted", async () => {
+  const causes: string[] = [];
+  const svc = notesSvc({
+    logger: (_message, cause) => {
+      for (let c = cause, i = 0; c instanceof Error && i < 10; c = c.cause, i++) causes.push(`${c.message} ${c.stack}`);
+    },
+    onAgentIntent: () => {
+      throw new Error("upstream failed", { cause: new Error("refused", { cause: new Error(`token ${KEY}`) }) });
+    },
+  });
+  try {
+    const { key } = await mint(svc, "alice", ["notes:read"]);
+    assert.equal((await run(svc, key, "other.intent")).status, 500);
+    assert.equal(causes.length, 3, "the whole chain is logged");
+    assert.ok(causes[2].includes("token svc_live_…"), causes[2]);
+    assert.ok(!causes.join("\n").includes(BODY.slice(0, 8)), causes.join("\n"));
   } finally {
     await svc.close();
   }

@@ -6,6 +6,8 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createRefusalCoalescer } from "../../core/http/refusal_coalescer.ts";
 import { DEFAULT_VIOLATION_RETENTION_MS } from "../../cloud/create_cloud.ts";
+import { openAppStorage } from "../../core/app/libsql_app_storage.ts";
+import { newViolation, type Violation } from "../../core/contract/violation.ts";
 import { mint, notesSvc, run } from "../fixtures/notes_svc.ts";
 import { tempDir } from "../fixtures/temp_dir.ts";
 import { startTestCloud } from "../fixtures/test_cloud.ts";
@@ -101,6 +103,41 @@ describe("a revoked key used over and over", () => {
   });
 });
 
+describe("a valid key that names a fresh unknown intent on every request", () => {
+  test("writes a handful of rows and outbox items, not one per request, with the count and a few of the names", async () => {
+    const t = await startTestCloud();
+    const dir = tempDir("svc-intents-");
+    const svc = notesSvc({
+      mode: "hybrid",
+      storage: `file:${dir.file("app.db")}`,
+      cloud: { endpoint: "http://127.0.0.1:1", projectId: t.project.id, sdkSecret: t.project.secret, retryMinMs: 5 },
+    });
+    try {
+      const { id, key } = await mint(svc, "alice", ["notes:read"]);
+      const statuses = new Map<number, number>();
+      for (let i = 0; i < 1000; i++) {
+        const status = (await run(svc, key, `unknown.${i}.${"x".repeat(150)}`)).status;
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      }
+      assert.deepEqual([...statuses], [[404, 600], [429, 400]], "refused up to the default rate, then limited");
+      const rows = await svc.violations({ keyId: id, limit: 200 });
+      const waiting = await svc.sync(); // the cloud is unreachable: everything waits, the key's mirror first
+      assert.ok(rows.length <= 3, `${rows.length} rows for 1000 distinct unknown intents`);
+      assert.ok(waiting <= 4, `${waiting} outbox items (one a key mirror) for 1000 distinct unknown intents`);
+      const unknown = rows.filter((r) => r.kind === "UNKNOWN_INTENT");
+      assert.equal(unknown.reduce((n, r) => n + Number(r.metadata.repeats ?? 1), 0), 600, "every refusal counted");
+      assert.ok(unknown.some((r) => r.intent?.startsWith("unknown.0.")), "the first intent is kept");
+      const named = unknown.flatMap((r) => (r.metadata.intents as string[] | undefined) ?? []);
+      assert.ok(named.length >= 2 && named.length <= 5, `${named.length} intents named`);
+      assert.ok(named.every((n) => n.length <= 100), "each name cut short");
+    } finally {
+      await svc.close();
+      await t.close();
+      dir.remove();
+    }
+  });
+});
+
 describe("violation retention at the cloud", () => {
   test("is 30 days by default", () => {
     assert.equal(DEFAULT_VIOLATION_RETENTION_MS, 30 * 24 * 60 * 60 * 1000);
@@ -124,6 +161,39 @@ describe("violation retention at the cloud", () => {
       assert.equal(total, 1, "the old violation was purged, the new one kept");
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe("violation retention in the app", () => {
+  const DAY = 24 * 60 * 60 * 1000;
+  const madeAt = (daysAgo: number): Violation => ({
+    ...newViolation("REVOKED_KEY", { keyId: crypto.randomUUID(), userId: "ann", message: "revoked key used" }),
+    createdAt: new Date(Date.now() - daysAgo * DAY).toISOString(),
+  });
+
+  /** The app's violations after an app ran on the file once, with `overrides`. */
+  async function afterOneRun(file: string, overrides: Parameters<typeof notesSvc>[0]): Promise<string[]> {
+    const svc = notesSvc({ storage: `file:${file}`, ...overrides });
+    assert.equal((await mint(svc, "bob", [])).agentId, "bob", "requests are served meanwhile");
+    await svc.close(); // waits for the purge made at start
+    const storage = await openAppStorage(`file:${file}`);
+    const left = (await storage.listViolations({ limit: 100 })).map((v) => v.id);
+    await storage.close();
+    return left;
+  }
+
+  test("purges the app's violations older than 30 days at start, and keeps the rest", async () => {
+    const dir = tempDir("svc-retention-");
+    try {
+      const storage = await openAppStorage(`file:${dir.file("app.db")}`);
+      const [old, recent] = [madeAt(31), madeAt(29)];
+      await storage.insertViolations([old, recent]);
+      await storage.close();
+      assert.deepEqual(await afterOneRun(dir.file("app.db"), {}), [recent.id]);
+      assert.deepEqual(await afterOneRun(dir.file("app.db"), { violationRetentionMs: 28 * DAY }), []);
+    } finally {
+      dir.remove();
     }
   });
 });

@@ -26,6 +26,10 @@ for (const [name, open] of backends.list) {
     });
     after(() => storage.close());
 
+    test("says whether its database lives in memory only", async () => {
+      assert.equal(await storage.inMemory(), name === ":memory:");
+    });
+
     test("stores keys and finds them by id and hash; lists a user's keys oldest first", async () => {
       const second = await keyOf("ann", "ann", "2025-01-02T00:00:00.000Z");
       const first = await keyOf("ann", "ann", "2025-01-01T00:00:00.000Z");
@@ -123,6 +127,48 @@ for (const [name, open] of backends.list) {
       await storage.outboxDone([queued[0].seq]);
       assert.equal(await storage.outboxSize(), 2);
       assert.deepEqual((await storage.outboxHead(1)).map((i) => i.seq), [queued[1].seq]);
+    });
+
+    test("deletes violations made before a time, in chunks, and keeps the later ones", async () => {
+      const keyId = crypto.randomUUID();
+      const at = (createdAt: string) => ({
+        ...newViolation("UNKNOWN_INTENT", { keyId, userId: "ivy", message: "unknown" }),
+        createdAt,
+      });
+      const old = Array.from({ length: 2500 }, () => at("2020-01-01T00:00:00.000Z"));
+      const kept = [at("2021-01-01T00:00:00.000Z"), at("2022-01-01T00:00:00.000Z")];
+      await storage.insertViolations([...old, ...kept]);
+      assert.equal(await storage.purgeViolations("2021-01-01T00:00:00.000Z"), 2500);
+      assert.deepEqual((await storage.listViolations({ keyId, limit: 10 })).map((v) => v.id), [kept[1].id, kept[0].id]);
+      assert.equal(await storage.purgeViolations("2021-01-01T00:00:00.000Z"), 0);
+    });
+
+    test("purges set-aside violation reports by age and the oldest over the limit, never a key record", async () => {
+      for (const item of await storage.outboxHead(10_000)) await storage.outboxDone([item.seq]);
+      const key = await keyOf("joe", "joe", "2020-01-01T00:00:00.000Z");
+      await storage.insertKey(key, "user", { mirror: true });
+      const report = (n: number, createdAt: string) => ({
+        ...newViolation("FORBIDDEN_SCOPE", { keyId: key.id, userId: "joe", message: `m${n}` }),
+        createdAt,
+      });
+      const old = [report(0, "2020-01-01T00:00:00.000Z"), report(1, "2020-01-02T00:00:00.000Z")];
+      const recent = [report(2, "2020-02-01T00:00:00.000Z"), report(3, "2020-02-02T00:00:00.000Z")];
+      const waiting = [4, 5, 6].map((n) => report(n, "2020-01-01T00:00:00.000Z"));
+      await storage.insertViolations([...old, ...recent, ...waiting], { mirror: true });
+      const setAside = new Set([key.id, ...old.map((v) => v.id), ...recent.map((v) => v.id)]);
+      const failing = (await storage.outboxHead(100)).filter((i) => setAside.has(i.ref)).map((i) => i.seq);
+      for (let i = 0; i < 20; i++) await storage.outboxFailed(failing);
+      const refs = async () => (await storage.outboxHead(100)).map((i) => i.ref);
+      const set = { maxAttempts: 10, setAsideBefore: "2020-01-15T00:00:00.000Z" };
+
+      assert.deepEqual(await storage.purgeOutbox({ ...set, limit: 100 }), { expired: 2, dropped: 0 });
+      assert.deepEqual(await refs(), [key.id, ...recent.map((v) => v.id), ...waiting.map((v) => v.id)]);
+      assert.deepEqual(await storage.purgeOutbox({ ...set, limit: 4 }), { expired: 0, dropped: 1 });
+      assert.deepEqual(await refs(), [key.id, recent[1].id, ...waiting.map((v) => v.id)], "set-aside ones go first");
+      assert.deepEqual(await storage.purgeOutbox({ ...set, limit: 1 }), { expired: 0, dropped: 3 });
+      assert.deepEqual(await refs(), [key.id, waiting[2].id], "then the oldest waiting ones");
+      assert.equal((await storage.outboxHead(1))[0].attempts, 20, "the key record stays, however often it failed");
+      await storage.outboxDone((await storage.outboxHead(100)).map((i) => i.seq));
     });
   });
 }

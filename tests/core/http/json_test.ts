@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { errorResponse, readJson } from "../../../core/http/json.ts";
+import { errorResponse, readJson, REDACT_DEPTH, redactingLogger } from "../../../core/http/json.ts";
 import { isSvcError, SvcError } from "../../../core/contract/errors.ts";
 import { createRouter } from "../../../core/http/router.ts";
 
@@ -67,6 +67,63 @@ describe("errorResponse()", () => {
     const foreign = Object.assign(new Error("x"), { name: "SvcError", code: "NOT_FOUND", status: 404 });
     assert.ok(isSvcError(foreign));
     assert.ok(!isSvcError(Object.assign(new Error("x"), { name: "SvcError", code: "NOT_FOUND", status: 500 })));
+  });
+});
+
+describe("redactingLogger()", () => {
+  const KEY = `svc_live_${"K".repeat(40)}`;
+  const SECRET = `svcs_${"S".repeat(40)}`;
+
+  /** Everything a logger could print of a cause: messages, stacks, fields, causes, nested errors. */
+  function printable(value: unknown, seen = new Set<unknown>()): string {
+    if (typeof value !== "object" || value === null || seen.has(value)) return String(value);
+    seen.add(value);
+    const parts = value instanceof Error ? [value.name, value.message, value.stack ?? ""] : [];
+    for (const k of Object.getOwnPropertyNames(value)) {
+      parts.push(k, printable((value as Record<string, unknown>)[k], seen));
+    }
+    return parts.join("\n");
+  }
+
+  function logged(cause: unknown): unknown {
+    let seen: unknown;
+    redactingLogger((_message, c) => seen = c)("failed", cause);
+    return seen;
+  }
+
+  test("redacts a key in an error's nested causes, keeping their names, messages and fields", () => {
+    const inner = Object.assign(new TypeError(`bad token ${KEY}`), { code: "E_TOKEN", detail: { token: SECRET } });
+    const middle = new Error("upstream refused", { cause: inner });
+    const outer = new Error("the intent failed", { cause: middle });
+    const seen = logged(outer) as Error;
+    assert.ok(!printable(seen).includes("KKKKKKKK"), printable(seen));
+    assert.ok(!printable(seen).includes("SSSSSSSS"), printable(seen));
+    assert.equal(seen.message, "the intent failed");
+    const seenInner = (seen.cause as Error).cause as Error & { code: string; detail: { token: string } };
+    assert.equal(seenInner.name, "TypeError");
+    assert.equal(seenInner.message, "bad token svc_live_…");
+    assert.equal(seenInner.code, "E_TOKEN");
+    assert.equal(seenInner.detail.token, "svcs_…");
+    assert.ok(seenInner.stack?.includes("bad token svc_live_…"));
+    assert.ok(printable(outer).includes("KKKKKKKK"), "the thrown error itself is left alone");
+  });
+
+  test("redacts causes that are strings, plain objects or an AggregateError's errors", () => {
+    for (const cause of [KEY, { token: KEY }, [KEY], new AggregateError([new Error(KEY)], "several")]) {
+      const seen = logged(new Error("failed", { cause }));
+      assert.ok(!printable(seen).includes("KKKKKKKK"), printable(seen));
+    }
+  });
+
+  test("passes a cause with nothing to redact as it is, and stops at a bounded depth", () => {
+    const clean = new Error("plain", { cause: new Error("also plain") });
+    assert.equal(logged(clean), clean);
+    const loop: Error = new Error(`loop ${KEY}`);
+    loop.cause = loop;
+    assert.ok(!printable(logged(loop)).includes("KKKKKKKK"), "a cycle ends");
+    let deep: unknown = KEY;
+    for (let i = 0; i < REDACT_DEPTH + 5; i++) deep = { inner: deep };
+    assert.ok(!printable(logged(deep)).includes("KKKKKKKK"), "too deep is cut, not passed");
   });
 });
 

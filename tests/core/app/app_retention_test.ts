@@ -1,0 +1,66 @@
+// The app's own violations are kept for a retention (30 days by default, as at
+// the cloud), purged at start and then periodically, in the background. On
+// real libSQL, with a controlled clock: no test waits for the wall clock.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { startRetention } from "../../../core/app/app_retention.ts";
+import { openAppStorage } from "../../../core/app/libsql_app_storage.ts";
+import { DEFAULT_VIOLATION_RETENTION_MS, newViolation, type Violation } from "../../../core/contract/violation.ts";
+
+const DAY = 24 * 60 * 60 * 1000;
+const T0 = Date.parse("2025-06-01T00:00:00.000Z");
+
+function madeAt(ms: number): Violation {
+  return {
+    ...newViolation("REVOKED_KEY", { keyId: crypto.randomUUID(), userId: "ann", message: "m" }),
+    createdAt: new Date(ms).toISOString(),
+  };
+}
+
+test("the app keeps its violations 30 days by default, as the cloud does", () => {
+  assert.equal(DEFAULT_VIOLATION_RETENTION_MS, 30 * DAY);
+});
+
+test("purges violations older than the retention at start, keeping the rest", async () => {
+  const storage = await openAppStorage(":memory:");
+  const [old, kept] = [madeAt(T0 - 31 * DAY), madeAt(T0 - 29 * DAY)];
+  await storage.insertViolations([old, kept]);
+  const retention = startRetention({ storage, log: () => {}, now: () => T0 });
+  await retention.close(); // waits for the purge made at start
+  assert.deepEqual((await storage.listViolations({ limit: 10 })).map((v) => v.id), [kept.id]);
+  await storage.close();
+});
+
+test("purges again every interval, as the clock moves on", async () => {
+  const storage = await openAppStorage(":memory:");
+  const v = madeAt(T0);
+  await storage.insertViolations([v]);
+  let reads = 0;
+  let secondPass = () => {};
+  const second = new Promise<void>((resolve) => secondPass = resolve);
+  const retention = startRetention({
+    storage,
+    log: () => {},
+    violationRetentionMs: 2 * DAY,
+    purgeIntervalMs: 5,
+    now: () => {
+      if (++reads === 2) secondPass();
+      return reads === 1 ? T0 + DAY : T0 + 3 * DAY; // at the first pass the violation is a day old, then three
+    },
+  });
+  const keepAlive = setInterval(() => {}, 1000); // the purge timer is unreferenced: hold the event loop meanwhile
+  await second;
+  clearInterval(keepAlive);
+  await retention.close(); // waits for the second pass
+  assert.deepEqual(await storage.listViolations({ limit: 10 }), []);
+  await storage.close();
+});
+
+test("logs a failed purge and goes on", async () => {
+  const storage = await openAppStorage(":memory:");
+  await storage.close();
+  const logged: string[] = [];
+  const retention = startRetention({ storage, log: (message) => logged.push(message), now: () => T0 });
+  await retention.close();
+  assert.deepEqual(logged, ["purging old violations failed"]);
+});
