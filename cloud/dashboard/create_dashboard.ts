@@ -10,7 +10,8 @@ import type { InboxWaiters } from "../inbox_waiters.ts";
 import type { CloudStorage } from "../storage/cloud_storage.ts";
 import { trustedPost } from "./csrf.ts";
 import { messagePage } from "./fragments.ts";
-import { readForm } from "./forms.ts";
+import { FORM_LIMIT, readForm } from "./forms.ts";
+import { isSvcError } from "../../core/contract/errors.ts";
 import type { PageContext, ProjectContext } from "./page_context.ts";
 import { asset, redirect } from "./responses.ts";
 import { createReveals } from "./reveals.ts";
@@ -90,7 +91,10 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     }
     const storage = await options.storage;
     const deps = { storage, limiter, limits };
-    const form = req.method === "POST" ? await readForm(req) : new URLSearchParams();
+    const form = req.method === "POST"
+      ? await readForm(req).catch((e) => tooLarge(e, visit.secure))
+      : new URLSearchParams();
+    if (form instanceof Response) return form;
     if (form === null) return messagePage(400, "Bad request", "The form could not be read.", visit.secure);
 
     if (path === `${DASHBOARD_PREFIX}/sign-in`) {
@@ -134,6 +138,14 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       }
     },
   };
+}
+
+/** The answer to a form over {@linkcode FORM_LIMIT}: the connection closes, its body never read to the end. */
+async function tooLarge(error: unknown, secure: boolean): Promise<Response> {
+  if (!isSvcError(error) || error.status !== 413) throw error;
+  const res = await messagePage(413, "Form too large", `A form may hold at most ${FORM_LIMIT / 1024} KiB.`, secure);
+  for (const [name, value] of Object.entries(error.headers ?? {})) res.headers.set(name, value);
+  return res;
 }
 
 /** Finds the page of a path, checks the role, and loads the project of project pages. */
