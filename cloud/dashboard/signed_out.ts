@@ -37,7 +37,9 @@ export interface Visit {
   req: Request;
   /** The time, in milliseconds. */
   now: number;
-  /** Over https. */
+  /** The dashboard's origin as browsers see it: its public URL's, else the request's. */
+  origin: string;
+  /** Over https (the origin's scheme). */
   secure: boolean;
   /** The client's address, or `null`. */
   address: string | null;
@@ -87,7 +89,7 @@ ${problem ? notice("error", problem.message) : ""}
  * @returns A redirect with the session cookie, or the form again with the reason.
  */
 export async function signIn(deps: SignedOutDeps, visit: Visit, form: URLSearchParams): Promise<Response> {
-  if (!await trustedPost(visit.req, form, cookiesOf(visit.req).get(PRE_SESSION_COOKIE))) {
+  if (!await trustedPost(visit.req, form, cookiesOf(visit.req).get(PRE_SESSION_COOKIE), visit.origin)) {
     return signInPage(visit, { status: 403, message: "The form expired or came from another site. Try again." });
   }
   const email = field(form, "email").toLowerCase().slice(0, 254);
@@ -178,7 +180,7 @@ const setupGone = "This setup link was already used or has expired. Sign in, or 
  * @returns A redirect with the session cookie, or the form again with the reason.
  */
 export async function setUp(deps: SignedOutDeps, visit: Visit, form: URLSearchParams): Promise<Response> {
-  if (!await trustedPost(visit.req, form, cookiesOf(visit.req).get(PRE_SESSION_COOKIE))) {
+  if (!await trustedPost(visit.req, form, cookiesOf(visit.req).get(PRE_SESSION_COOKIE), visit.origin)) {
     return messagePage(
       403,
       "Refused",
