@@ -111,6 +111,17 @@ describe("dashboard sign-in", () => {
     assert.equal((await attempt(OPERATOR_PASSWORD)).status, 303);
   });
 
+  test("an email that is no operator's slows down like an operator's, from any address, so a wait tells nothing", async () => {
+    const attempt = async () => {
+      const browser = formClient(t.cloud.handle);
+      await browser.get("/dashboard/sign-in");
+      return (await browser.post("/dashboard/sign-in", { email: "nobody@example.com", password: "guess" })).status;
+    };
+    for (let i = 0; i < 5; i++) assert.equal(await attempt(), 401, "five failures are free");
+    assert.equal(await attempt(), 429, "then the email waits, from a sixth address too");
+    clock += 2 * MINUTE;
+  });
+
   test("a session ends after the idle time and at the absolute limit, and at sign-out", async () => {
     const browser = await signedIn(t, "sessions@example.com");
     clock += 29 * MINUTE;
