@@ -5,7 +5,7 @@
  * @module
  */
 import { clientAddress } from "../core/http/client_address.ts";
-import type { CloudStorage } from "./storage/cloud_storage.ts";
+import type { AuditEntryInput, CloudStorage } from "./storage/cloud_storage.ts";
 
 /** Who did something, and from which address when known. */
 export interface AuditActor {
@@ -52,7 +52,18 @@ export interface AuditEntry {
  * @returns When appended.
  */
 export async function recordAudit(storage: CloudStorage, by: AuditActor, entry: AuditEntry): Promise<void> {
-  await storage.appendAudit({
+  await storage.appendAudit(auditRecord(by, entry));
+}
+
+/**
+ * The audit entry as stored, for a write that appends it in its own transaction.
+ *
+ * @param by Who did it, and from where.
+ * @param entry What happened.
+ * @returns The entry with its defaults filled in.
+ */
+export function auditRecord(by: AuditActor, entry: AuditEntry): AuditEntryInput {
+  return {
     projectId: entry.projectId ?? null,
     actor: by.actor,
     action: entry.action,
@@ -60,5 +71,5 @@ export async function recordAudit(storage: CloudStorage, by: AuditActor, entry: 
     detail: entry.detail ?? {},
     sourceAddress: by.sourceAddress,
     createdAt: new Date(entry.at ?? Date.now()).toISOString(),
-  });
+  };
 }

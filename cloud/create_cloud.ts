@@ -23,6 +23,7 @@ import { CLOUD_PREFIX, type CloudDeps, cloudRoutes, type CloudSide } from "./rou
 import { openCloudStorage } from "./storage/libsql_cloud_storage.ts";
 import { pathnameOf } from "../core/http/router.ts";
 import { createDashboard, DASHBOARD_PREFIX, type DashboardSettings } from "./dashboard/create_dashboard.ts";
+import { publicOrigin } from "./dashboard/public_url.ts";
 
 /** How long acknowledged items are kept by default: 7 days. */
 export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -75,7 +76,10 @@ export interface CloudOptions {
   rateLimit?:
     | { perProject?: RateLimit | false; perAgentKey?: RateLimit | false; refusalsPerAddress?: RateLimit | false }
     | false;
-  /** The operators' dashboard under `/dashboard` (default on); `false` turns it off, an object tunes it. */
+  /**
+   * The operators' dashboard under `/dashboard` (default on); `false` turns it off, an object tunes it
+   * (`publicUrl` behind a TLS proxy, session lifetimes, sign-in limits).
+   */
   dashboard?: boolean | DashboardSettings;
 }
 
@@ -95,6 +99,7 @@ export interface Cloud {
  *
  * @param options The database and limits.
  * @returns The handler, its readiness and `close()`.
+ * @throws {TypeError} When `dashboard.publicUrl` is not an http(s) origin.
  *
  * @example Serve the cloud on Deno
  * ```ts ignore
@@ -118,6 +123,9 @@ export function createCloud(options: CloudOptions): Cloud {
   let closing = false;
   let purgeTimer: ReturnType<typeof setInterval> | undefined;
 
+  const { dashboard: dash = true } = options;
+  // Checked before the database opens, so a wrong public URL leaves nothing running.
+  if (typeof dash === "object" && dash.publicUrl !== undefined) publicOrigin(dash.publicUrl);
   const opened = openCloudStorage(options.db, { authToken: options.authToken });
   const ready = opened.then(async (storage) => {
     if (closing) return;
@@ -132,7 +140,6 @@ export function createCloud(options: CloudOptions): Cloud {
     await purge(); // the first pass before `ready`, so it never races the first requests
   });
   ready.catch(() => {}); // surfaced through `ready` and every request's 500
-  const { dashboard: dash = true } = options;
   const dashboard = dash === false
     ? undefined
     : createDashboard({ ...(dash === true ? {} : dash), storage: opened, waiters, logger: log });

@@ -7,7 +7,7 @@
  */
 import { ulid } from "ulid";
 import { hashSecret, mintSecret, SDK_SECRET_PREFIX } from "../core/contract/secrets.ts";
-import { type AuditActor, CLI_ACTOR, recordAudit } from "./audit_actor.ts";
+import { type AuditActor, auditRecord, CLI_ACTOR, recordAudit } from "./audit_actor.ts";
 import type { CloudStorage, ProjectRecord } from "./storage/cloud_storage.ts";
 
 /** A new project and its sdkSecret, which exists only here. */
@@ -92,7 +92,8 @@ export async function renameProject(
 }
 
 /**
- * Deletes a project with everything it holds; its audit entries stay.
+ * Deletes a project with everything it holds, and records it in the audit log
+ * in the same transaction; its earlier audit entries stay.
  *
  * @param storage The cloud's storage.
  * @param projectId The project.
@@ -105,12 +106,7 @@ export async function deleteProject(
   by: AuditActor = CLI_ACTOR,
 ): Promise<boolean> {
   const before = await storage.findProject(projectId);
-  if (before === null || !await storage.deleteProject(projectId)) return false;
-  await recordAudit(storage, by, {
-    projectId,
-    action: "project.delete",
-    target: projectId,
-    detail: { name: before.name },
-  });
-  return true;
+  if (before === null) return false;
+  const entry = { projectId, action: "project.delete", target: projectId, detail: { name: before.name } };
+  return await storage.deleteProject(projectId, auditRecord(by, entry));
 }

@@ -16,6 +16,7 @@ import { type CloudOptions, createCloud, DEFAULT_CLOUD_RATE_LIMITS } from "../cr
 import { reachableUrl } from "../../adapters/_reachable_url.ts";
 import { openCloudStorage } from "../storage/libsql_cloud_storage.ts";
 import { createSetupLink } from "../dashboard/setup_link.ts";
+import { publicOrigin } from "../dashboard/public_url.ts";
 import { type DatabaseTarget, displayUrl } from "./database_url.ts";
 import { CommandError } from "./project_commands.ts";
 import type { CommandLine } from "./usage.ts";
@@ -28,6 +29,8 @@ export interface ServeOptions {
   host: string;
   /** Serve the dashboard at `/dashboard` (default `true`). */
   dashboard?: boolean;
+  /** The dashboard's origin as browsers see it behind a TLS proxy (`https://svc.example.com`), checked. */
+  publicUrl?: string;
   /** The cloud's rate limits. */
   rateLimit?: CloudOptions["rateLimit"];
 }
@@ -37,7 +40,8 @@ export const DEFAULT_HOST = "127.0.0.1";
 
 /**
  * Reads `serve`'s options from the command line: `--port` (8787), `--host`
- * (127.0.0.1), `--rate-limit-project`, `--rate-limit-agent` and `--rate-limit-refusals` (per minute; 0 is off).
+ * (127.0.0.1), `--no-dashboard`, `--public-url` (an http(s) origin), `--rate-limit-project`,
+ * `--rate-limit-agent` and `--rate-limit-refusals` (per minute; 0 is off).
  *
  * @param line The parsed command line.
  * @returns The options.
@@ -46,10 +50,17 @@ export const DEFAULT_HOST = "127.0.0.1";
 export function serveOptions(line: CommandLine): ServeOptions {
   const port = Number(line.port ?? 8787);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CommandError("USAGE", "--port must be 0..65535");
+  let publicUrl: string | undefined;
+  try {
+    publicUrl = line.publicUrl === undefined ? undefined : publicOrigin(line.publicUrl);
+  } catch (error) {
+    throw new CommandError("USAGE", `--public-url: ${(error as Error).message}`);
+  }
   return {
     port,
     host: line.host ?? DEFAULT_HOST,
     dashboard: !line.noDashboard,
+    publicUrl,
     rateLimit: {
       perProject: perMinute("--rate-limit-project", line.rateLimitProject, DEFAULT_CLOUD_RATE_LIMITS.perProject.limit),
       perAgentKey: perMinute("--rate-limit-agent", line.rateLimitAgent, DEFAULT_CLOUD_RATE_LIMITS.perAgentKey.limit),
@@ -78,12 +89,17 @@ function perMinute(
  * Serves the cloud until SIGINT or SIGTERM.
  *
  * @param target The database.
- * @param options Port, address and rate limits.
+ * @param options Port, address, dashboard, public URL and rate limits.
  * @returns When the server has stopped.
  */
 export async function runServe(target: DatabaseTarget, options: ServeOptions): Promise<void> {
   const dashboard = options.dashboard ?? true;
-  const cloud = createCloud({ db: target.url, authToken: target.authToken, rateLimit: options.rateLimit, dashboard });
+  const cloud = createCloud({
+    db: target.url,
+    authToken: target.authToken,
+    rateLimit: options.rateLimit,
+    dashboard: dashboard && { publicUrl: options.publicUrl },
+  });
   await cloud.ready;
   const setupLink = dashboard ? await setupLinkFor(target) : null;
   const serveHere = "Deno" in globalThis ? denoServe : "Bun" in globalThis ? bunServe : nodeServe;
@@ -109,11 +125,12 @@ export async function runServe(target: DatabaseTarget, options: ServeOptions): P
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
   const url = reachableUrl(options.host, server.port);
+  const browsers = options.publicUrl ?? url; // where browsers reach the dashboard
   console.log(`svc cloud listening on ${url}/v1 (db: ${displayUrl(target.url)})`);
-  if (dashboard) console.log(`dashboard: ${url}/dashboard`);
+  if (dashboard) console.log(`dashboard: ${browsers}/dashboard`);
   if (setupLink) {
     console.log(
-      `No operator yet. Create the first admin within 1 hour with this one-time link:\n  ${url}${setupLink}\n` +
+      `No operator yet. Create the first admin within 1 hour with this one-time link:\n  ${browsers}${setupLink}\n` +
         "or run: admin create --email YOU@EXAMPLE.COM (password on stdin)",
     );
   }

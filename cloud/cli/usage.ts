@@ -9,7 +9,8 @@ import { parseArgs } from "node:util";
 export const USAGE = `svc-cloud: the self-hostable cloud of @svc/agent-access (/v1 on libSQL)
 
 Usage:
-  svc-cloud serve [--port N] [--host H] [--db URL]   Serve /v1 (default port 8787, host 127.0.0.1)
+  svc-cloud serve [--port N] [--host H] [--db URL] [--public-url URL]
+                                                      Serve /v1 and /dashboard (default port 8787, host 127.0.0.1)
   svc-cloud project create --name NAME [--json]       Create a project; prints its id and sdkSecret once
   svc-cloud project rotate-secret PROJECT_ID [--json] Replace a project's sdkSecret; the old one stops at once
   svc-cloud project list [--json]                     List projects
@@ -40,6 +41,8 @@ Options:
   --rate-limit-refusals N Refused credentials per minute per client address; past it the address gets 429
                           (default 100; 0 turns it off)
   --no-dashboard  Serve /v1 only, without the dashboard at /dashboard
+  --public-url URL  The dashboard's address as browsers see it behind a TLS proxy, an origin such as
+                    https://svc.example.com: Origin check, Secure cookies and HSTS (X-Forwarded-Proto is never trusted)
 
 Environment:
   SVC_DB_URL         Database URL when --db is not given
@@ -70,6 +73,8 @@ export interface CommandLine {
   role?: string;
   /** `--no-dashboard`. */
   noDashboard: boolean;
+  /** `--public-url`. */
+  publicUrl?: string;
   /** `--auto-revoke-threshold`. */
   autoRevokeThreshold?: string;
   /** `--auto-revoke-window` (minutes). */
@@ -116,6 +121,7 @@ export function parseCommandLine(args: string[]): CommandLine {
       email: { type: "string" },
       role: { type: "string" },
       "no-dashboard": { type: "boolean", default: false },
+      "public-url": { type: "string" },
       "auto-revoke-threshold": { type: "string" },
       "auto-revoke-window": { type: "string" },
       "auto-revoke": { type: "string" },
@@ -141,6 +147,7 @@ export function parseCommandLine(args: string[]): CommandLine {
     email: values.email,
     role: values.role,
     noDashboard: values["no-dashboard"] ?? false,
+    publicUrl: values["public-url"],
     autoRevokeThreshold: values["auto-revoke-threshold"],
     autoRevokeWindow: values["auto-revoke-window"],
     autoRevoke: values["auto-revoke"],

@@ -10,7 +10,8 @@ import type { InboxWaiters } from "../inbox_waiters.ts";
 import type { CloudStorage } from "../storage/cloud_storage.ts";
 import { trustedPost } from "./csrf.ts";
 import { messagePage } from "./fragments.ts";
-import { readForm } from "./forms.ts";
+import { FORM_LIMIT, readForm } from "./forms.ts";
+import { isSvcError } from "../../core/contract/errors.ts";
 import type { PageContext, ProjectContext } from "./page_context.ts";
 import { asset, redirect } from "./responses.ts";
 import { createReveals } from "./reveals.ts";
@@ -21,12 +22,20 @@ import { csrfToken } from "./csrf.ts";
 import { STYLESHEET } from "./style.ts";
 import { type Page, PAGES } from "./pages.ts";
 import { clientAddress } from "../../core/http/client_address.ts";
+import { publicOrigin } from "./public_url.ts";
 
 /** The prefix the dashboard answers under. */
 export const DASHBOARD_PREFIX = "/dashboard";
 
-/** How the dashboard behaves: session lifetimes, sign-in limits, the clock and the client's address. */
+/** How the dashboard behaves: its public URL, session lifetimes, sign-in limits, the clock and the client's address. */
 export interface DashboardSettings {
+  /**
+   * The address browsers use, when a proxy in front terminates TLS: an http(s) origin such as
+   * `https://svc.example.com` (no path). Form posts must come from it (the Origin check), and when it is
+   * `https://` the cookies get `Secure` and every answer `Strict-Transport-Security`. Default: the
+   * request's own URL, which behind such a proxy is `http://`. `X-Forwarded-Proto` is never trusted.
+   */
+  publicUrl?: string;
   /** A session ends after this long without a request, in milliseconds (default 30 minutes). */
   sessionIdleMs?: number;
   /** A session ends this long after sign-in, in milliseconds (default 12 hours). */
@@ -58,8 +67,9 @@ export interface Dashboard {
 /**
  * Creates the dashboard.
  *
- * @param options The storage, session lifetimes, sign-in limits and clock.
+ * @param options The storage, public URL, session lifetimes, sign-in limits and clock.
  * @returns The handler.
+ * @throws {TypeError} When `publicUrl` is not an http(s) origin.
  *
  * @example Serve the dashboard next to the cloud
  * ```ts ignore
@@ -78,19 +88,26 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   const reveals = createReveals();
   const now = options.now ?? Date.now;
   const address = options.clientAddress ?? clientAddress;
+  const site = options.publicUrl === undefined ? null : publicOrigin(options.publicUrl);
+  /** The origin browsers post from: the public URL's, else the request's own. */
+  const originOf = (url: URL) => site ?? url.origin;
   const log = options.logger ?? ((message: string, cause: unknown) => console.error(`[svc] ${message}`, cause));
 
   async function serve(req: Request): Promise<Response> {
     const url = new URL(req.url);
     const path = url.pathname.replace(/\/+$/, "") || "/";
-    const visit: Visit = { req, now: now(), secure: url.protocol === "https:", address: address(req) };
+    const origin = originOf(url);
+    const visit: Visit = { req, now: now(), origin, secure: origin.startsWith("https:"), address: address(req) };
     if (path === `${DASHBOARD_PREFIX}/style.css`) return asset(STYLESHEET, "text/css; charset=utf-8", visit.secure);
     if (req.method !== "GET" && req.method !== "POST") {
       return messagePage(405, "Method not allowed", "Use the links and buttons of the dashboard.", visit.secure);
     }
     const storage = await options.storage;
     const deps = { storage, limiter, limits };
-    const form = req.method === "POST" ? await readForm(req) : new URLSearchParams();
+    const form = req.method === "POST"
+      ? await readForm(req).catch((e) => tooLarge(e, visit.secure))
+      : new URLSearchParams();
+    if (form instanceof Response) return form;
     if (form === null) return messagePage(400, "Bad request", "The form could not be read.", visit.secure);
 
     if (path === `${DASHBOARD_PREFIX}/sign-in`) {
@@ -101,7 +118,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     }
     const session = await currentSession(storage, req, visit.now, limits);
     if (!session) return redirect(`${DASHBOARD_PREFIX}/sign-in`, visit.secure);
-    if (req.method === "POST" && !await trustedPost(req, form, session.token)) {
+    if (req.method === "POST" && !await trustedPost(req, form, session.token, origin)) {
       return messagePage(403, "Refused", "The form expired or came from another site. Reload the page.", visit.secure);
     }
     if (path === `${DASHBOARD_PREFIX}/sign-out` && req.method === "POST") {
@@ -122,18 +139,27 @@ export function createDashboard(options: DashboardOptions): Dashboard {
 
   return {
     async handle(req) {
-      const path = new URL(req.url).pathname;
-      if (path !== DASHBOARD_PREFIX && !path.startsWith(`${DASHBOARD_PREFIX}/`)) {
-        return messagePage(404, "Not found", "There is no such page.", false);
+      const url = new URL(req.url);
+      const secure = originOf(url).startsWith("https:");
+      if (url.pathname !== DASHBOARD_PREFIX && !url.pathname.startsWith(`${DASHBOARD_PREFIX}/`)) {
+        return messagePage(404, "Not found", "There is no such page.", secure);
       }
       try {
         return await serve(req);
       } catch (error) {
         log("A dashboard page failed", error);
-        return messagePage(500, "Something went wrong", "The page failed; the cause is in the log.", false);
+        return messagePage(500, "Something went wrong", "The page failed; the cause is in the log.", secure);
       }
     },
   };
+}
+
+/** The answer to a form over {@linkcode FORM_LIMIT}: the connection closes, its body never read to the end. */
+async function tooLarge(error: unknown, secure: boolean): Promise<Response> {
+  if (!isSvcError(error) || error.status !== 413) throw error;
+  const res = await messagePage(413, "Form too large", `A form may hold at most ${FORM_LIMIT / 1024} KiB.`, secure);
+  for (const [name, value] of Object.entries(error.headers ?? {})) res.headers.set(name, value);
+  return res;
 }
 
 /** Finds the page of a path, checks the role, and loads the project of project pages. */

@@ -28,13 +28,19 @@ export function csrfToken(seed: string): Promise<string> {
  * @param req The request.
  * @param form The posted form.
  * @param seed The session token or the pre-session cookie's value, or `undefined` when there is none.
+ * @param origin The dashboard's origin as browsers see it (its public URL's, else the request's).
  * @returns `true` when the post is the site's own.
  */
-export async function trustedPost(req: Request, form: URLSearchParams, seed: string | undefined): Promise<boolean> {
+export async function trustedPost(
+  req: Request,
+  form: URLSearchParams,
+  seed: string | undefined,
+  origin: string,
+): Promise<boolean> {
   const site = req.headers.get("sec-fetch-site");
   if (site !== null && site !== "same-origin" && site !== "none") return false;
-  const origin = req.headers.get("origin");
-  if (origin !== null && origin !== "null" && origin !== new URL(req.url).origin) return false;
+  const from = req.headers.get("origin");
+  if (from !== null && from !== "null" && from !== origin) return false;
   const given = form.get(CSRF_FIELD);
   if (!seed || !given) return false;
   return timingSafeEqual(given, await csrfToken(seed));

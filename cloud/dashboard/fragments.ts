@@ -88,7 +88,7 @@ export function notice(kind: "error" | "notice" | "success", message: string | H
  * @param status The status.
  * @param title The heading.
  * @param message The text.
- * @param secure Whether the request came over https.
+ * @param secure Whether browsers reach the dashboard over https.
  * @returns The response.
  */
 export function messagePage(status: number, title: string, message: string, secure: boolean): Promise<Response> {

@@ -24,7 +24,9 @@ export interface PageContext {
   reveals: Reveals;
   /** The time of the request, in milliseconds. */
   now: number;
-  /** Whether the request came over https. */
+  /** The dashboard's origin as browsers see it: its public URL's, else the request's. */
+  origin: string;
+  /** Whether browsers reach it over https (the origin's scheme). */
   secure: boolean;
   /** The client's address, or `null`. */
   address: string | null;

@@ -13,7 +13,7 @@ export type Html = ReturnType<typeof html>;
 /**
  * The headers every dashboard response carries.
  *
- * @param secure Whether the request came over https (adds HSTS).
+ * @param secure Whether browsers reach the dashboard over https (adds HSTS).
  * @returns The headers.
  */
 export function securityHeaders(secure: boolean): Headers {
@@ -36,7 +36,7 @@ export function securityHeaders(secure: boolean): Headers {
  * An HTML page.
  *
  * @param body The document.
- * @param secure Whether the request came over https.
+ * @param secure Whether browsers reach the dashboard over https.
  * @param status The status (default 200).
  * @param cookies `Set-Cookie` values.
  * @returns The response.
@@ -52,7 +52,7 @@ export async function htmlPage(body: Html, secure: boolean, status = 200, cookie
  * A `303 See Other` after a form, so a reload never posts again.
  *
  * @param location Where to go (a path under `/dashboard`).
- * @param secure Whether the request came over https.
+ * @param secure Whether browsers reach the dashboard over https.
  * @param cookies `Set-Cookie` values.
  * @returns The response.
  */
@@ -68,7 +68,7 @@ export function redirect(location: string, secure: boolean, cookies: string[] = 
  *
  * @param body The content.
  * @param type Its media type.
- * @param secure Whether the request came over https.
+ * @param secure Whether browsers reach the dashboard over https.
  * @returns The response, cacheable for an hour.
  */
 export function asset(body: string, type: string, secure: boolean): Response {

@@ -55,7 +55,7 @@ export function cookiesOf(req: Request): Map<string, string> {
  *
  * @param name The cookie.
  * @param value Its value (empty with `maxAgeSeconds` 0 to clear it).
- * @param secure Whether to add `Secure` (the request came over https).
+ * @param secure Whether to add `Secure` (browsers reach the dashboard over https).
  * @param maxAgeSeconds Lifetime; omitted for a browser-session cookie.
  * @returns The header value.
  */

@@ -14,7 +14,7 @@ import { field } from "./forms.ts";
 import { DECOY_HASH, verifyPassword } from "./passwords.ts";
 import { type Html, htmlPage, redirect } from "./responses.ts";
 import { cookie, cookiesOf, openSession, PRE_SESSION_COOKIE, SESSION_COOKIE, type SessionLimits } from "./sessions.ts";
-import type { SignInLimiter } from "./sign_in_limiter.ts";
+import type { SignInAttempt, SignInLimiter } from "./sign_in_limiter.ts";
 import { acceptTotp, recoveryCodeHash } from "./second_factor.ts";
 import { mintSecret } from "../../core/contract/secrets.ts";
 import { hashSecret } from "../../core/contract/secrets.ts";
@@ -37,7 +37,9 @@ export interface Visit {
   req: Request;
   /** The time, in milliseconds. */
   now: number;
-  /** Over https. */
+  /** The dashboard's origin as browsers see it: its public URL's, else the request's. */
+  origin: string;
+  /** Over https (the origin's scheme). */
   secure: boolean;
   /** The client's address, or `null`. */
   address: string | null;
@@ -87,12 +89,13 @@ ${problem ? notice("error", problem.message) : ""}
  * @returns A redirect with the session cookie, or the form again with the reason.
  */
 export async function signIn(deps: SignedOutDeps, visit: Visit, form: URLSearchParams): Promise<Response> {
-  if (!await trustedPost(visit.req, form, cookiesOf(visit.req).get(PRE_SESSION_COOKIE))) {
+  if (!await trustedPost(visit.req, form, cookiesOf(visit.req).get(PRE_SESSION_COOKIE), visit.origin)) {
     return signInPage(visit, { status: 403, message: "The form expired or came from another site. Try again." });
   }
   const email = field(form, "email").toLowerCase().slice(0, 254);
-  const keys = [`address:${visit.address ?? "unknown"}`, `account:${email}`];
-  const wait = deps.limiter.waitMs(keys, visit.now);
+  const operator = await deps.storage.findOperatorByEmail(email);
+  const attempt: SignInAttempt = { address: visit.address, email, operator: operator !== null };
+  const wait = deps.limiter.waitMs(attempt, visit.now);
   if (wait > 0) {
     const response = await signInPage(visit, {
       status: 429,
@@ -101,15 +104,14 @@ export async function signIn(deps: SignedOutDeps, visit: Visit, form: URLSearchP
     response.headers.set("retry-after", String(Math.ceil(wait / 1000)));
     return response;
   }
-  const operator = await deps.storage.findOperatorByEmail(email);
   const password = (form.get("password") ?? "").slice(0, 1000);
   const passwordOk = await verifyPassword(password, operator?.passwordHash ?? await DECOY_HASH);
   if (!operator || !passwordOk || !await secondFactorOk(deps.storage, operator, field(form, "code"), visit.now)) {
-    deps.limiter.fail(keys, visit.now);
+    deps.limiter.fail(attempt, visit.now);
     await record(deps.storage, visit, email, "operator.sign_in_failed", operator === null ? null : operator.id);
     return signInPage(visit, { status: 401, message: "Wrong email, password or code." });
   }
-  deps.limiter.clear([keys[1]]);
+  deps.limiter.succeed(attempt);
   const token = await openSession(deps.storage, operator, visit.address, visit.now, deps.limits);
   await record(deps.storage, visit, operator.email, "operator.sign_in", operator.id);
   const maxAge = Math.floor(deps.limits.maxMs / 1000);
@@ -178,7 +180,7 @@ const setupGone = "This setup link was already used or has expired. Sign in, or 
  * @returns A redirect with the session cookie, or the form again with the reason.
  */
 export async function setUp(deps: SignedOutDeps, visit: Visit, form: URLSearchParams): Promise<Response> {
-  if (!await trustedPost(visit.req, form, cookiesOf(visit.req).get(PRE_SESSION_COOKIE))) {
+  if (!await trustedPost(visit.req, form, cookiesOf(visit.req).get(PRE_SESSION_COOKIE), visit.origin)) {
     return messagePage(
       403,
       "Refused",

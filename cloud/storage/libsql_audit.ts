@@ -3,8 +3,8 @@
  *
  * @module
  */
-import type { Executor, SqlRow } from "../../core/db/executor.ts";
-import type { AuditEntry, AuditStorage } from "./audit_storage.ts";
+import type { Executor, SqlRow, Statement } from "../../core/db/executor.ts";
+import type { AuditEntry, AuditEntryInput, AuditStorage } from "./audit_storage.ts";
 import { integer, listFilter, parsed, text, textOrNull } from "../../core/db/rows.ts";
 
 /**
@@ -15,12 +15,8 @@ import { integer, listFilter, parsed, text, textOrNull } from "../../core/db/row
  */
 export function auditStorage(db: Executor): AuditStorage {
   return {
-    async appendAudit(e) {
-      const rs = await db.execute({
-        sql: `INSERT INTO cloud_audit (project_id, actor, action, target, detail, source_address, created_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-        args: [e.projectId, e.actor, e.action, e.target, JSON.stringify(e.detail), e.sourceAddress, e.createdAt],
-      });
+    async appendAudit(entry) {
+      const rs = await db.execute(auditInsert(entry));
       return integer(rs.rows[0], "id");
     },
     async listAudit(query) {
@@ -35,6 +31,22 @@ export function auditStorage(db: Executor): AuditStorage {
       ], "read");
       return { entries: page.rows.map(toEntry), total: integer(count.rows[0], "total") };
     },
+  };
+}
+
+/**
+ * The one statement that appends an audit entry (returning its `id`), for
+ * {@linkcode AuditStorage.appendAudit} and for writes that must be audited in
+ * their own transaction (a project's deletion, an automatic revoke).
+ *
+ * @param e The entry.
+ * @returns The statement.
+ */
+export function auditInsert(e: AuditEntryInput): Statement {
+  return {
+    sql: `INSERT INTO cloud_audit (project_id, actor, action, target, detail, source_address, created_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    args: [e.projectId, e.actor, e.action, e.target, JSON.stringify(e.detail), e.sourceAddress, e.createdAt],
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import type { Executor } from "../../core/db/executor.ts";
 import type { ProjectAdminStorage } from "./project_admin_storage.ts";
+import { auditInsert } from "./libsql_audit.ts";
 
 /** The administration part of {@linkcode ProjectAdminStorage}. */
 export type ProjectAdministration = Pick<
@@ -38,13 +39,19 @@ export function projectAdministration(db: Executor): ProjectAdministration {
       const rs = await db.execute({ sql: "UPDATE cloud_projects SET name = ? WHERE id = ?", args: [name, id] });
       return rs.rowsAffected === 1;
     },
-    async deleteProject(id) {
-      // One write transaction: the project and everything it holds go together, or nothing does.
-      const results = await db.batch([
-        ...PROJECT_TABLES.map((table) => ({ sql: `DELETE FROM ${table} WHERE project_id = ?`, args: [id] })),
-        { sql: "DELETE FROM cloud_projects WHERE id = ?", args: [id] },
-      ], "write");
-      return results[results.length - 1].rowsAffected === 1;
+    deleteProject(id, audit) {
+      // One write transaction: the project, everything it holds and the audit entry saying so go together, or
+      // nothing does (no unaudited delete after a crash, no entry for a delete that did not happen).
+      return db.transaction(async (tx) => {
+        const found = await tx.execute({ sql: "SELECT 1 FROM cloud_projects WHERE id = ?", args: [id] });
+        if (found.rows.length === 0) return false;
+        for (const table of PROJECT_TABLES) {
+          await tx.execute({ sql: `DELETE FROM ${table} WHERE project_id = ?`, args: [id] });
+        }
+        await tx.execute({ sql: "DELETE FROM cloud_projects WHERE id = ?", args: [id] });
+        await tx.execute(auditInsert(audit));
+        return true;
+      }, "write");
     },
     async setProjectRetention(id, retentionMs, at) {
       const rs = await db.execute({

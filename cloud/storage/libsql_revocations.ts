@@ -11,6 +11,7 @@ import type { Revocation, RevocationReason } from "../../core/contract/revocatio
 import { VIOLATION_COLUMNS, violationValues } from "../../core/contract/violation.ts";
 import { integer, parsed, text, textOrNull } from "../../core/db/rows.ts";
 import type { RevocationStorage } from "./revocation_storage.ts";
+import { auditInsert } from "./libsql_audit.ts";
 
 /**
  * Feed and policy queries on an executor.
@@ -78,11 +79,15 @@ export function revocationStorage(db: Executor): RevocationStorage {
           sql: `INSERT INTO cloud_violations (project_id, ${VIOLATION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           args: [projectId, ...violationValues(violation)],
         });
-        await tx.execute({
-          sql: `INSERT INTO cloud_audit (project_id, actor, action, target, detail, source_address, created_at)
-                VALUES (?, 'system', 'key.revoke', ?, ?, NULL, ?)`,
-          args: [projectId, keyId, JSON.stringify({ reason, count, threshold: policy.threshold }), at],
-        });
+        await tx.execute(auditInsert({
+          projectId,
+          actor: "system",
+          action: "key.revoke",
+          target: keyId,
+          detail: { reason, count, threshold: policy.threshold },
+          sourceAddress: null,
+          createdAt: at,
+        }));
         return { revokedAt: at, count, violation };
       }, "write");
     },

@@ -8,6 +8,7 @@
 import type { KeyRecord } from "../../core/contract/agent_keys.ts";
 import type { InboxItem } from "../../core/contract/inbox_item.ts";
 import type { Severity } from "../../core/contract/violation.ts";
+import type { AuditEntryInput } from "./audit_storage.ts";
 
 /** A key's state for filtering. */
 export type KeyStatus = "active" | "revoked";
@@ -77,8 +78,11 @@ export interface ViolationBucket {
 export interface ProjectAdminStorage {
   /** Renames a project; `false` when unknown. */
   renameProject(id: string, name: string): Promise<boolean>;
-  /** Deletes a project with its keys, claims, manifest, violations, events and settings; `false` when unknown. */
-  deleteProject(id: string): Promise<boolean>;
+  /**
+   * Deletes a project with its keys, claims, manifest, violations, events and settings, and appends `audit`,
+   * in one transaction; `false` (and nothing written) when unknown.
+   */
+  deleteProject(id: string, audit: AuditEntryInput): Promise<boolean>;
   /** Sets (or, with `null`, clears) the project's retention; `false` when the project is unknown. */
   setProjectRetention(id: string, retentionMs: number | null, at: string): Promise<boolean>;
 

@@ -6,7 +6,7 @@
  */
 import { isSvcError, SvcError } from "../contract/errors.ts";
 import { redactSecrets } from "../contract/secrets.ts";
-import { concatBytes } from "./bytes.ts";
+import { readBody } from "./bytes.ts";
 
 /** Where unexpected errors go. Only causes of 5xx answers are passed here. */
 export type ErrorLogger = (message: string, cause: unknown) => void;
@@ -159,43 +159,16 @@ export async function readJson(req: Request, limit: number = DEFAULT_BODY_LIMIT)
   if (type === null || !/^application\/json\s*(;|$)/i.test(type)) {
     throw new SvcError("INVALID_JSON", "Content-Type must be application/json");
   }
-  const declared = req.headers.get("content-length");
-  if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
-  const text = await readText(req, limit);
+  const bytes = await readBody(req, limit);
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new SvcError("INVALID_JSON", "Request body is not valid UTF-8");
+  }
   try {
     return JSON.parse(text);
   } catch {
     throw new SvcError("INVALID_JSON", "Request body is not valid JSON");
   }
-}
-
-async function readText(req: Request, limit: number): Promise<string> {
-  if (req.body === null) return "";
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(limit);
-    }
-    chunks.push(value);
-  }
-  const bytes = concatBytes(chunks, size);
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw new SvcError("INVALID_JSON", "Request body is not valid UTF-8");
-  }
-}
-
-function tooLarge(limit: number): SvcError {
-  // `Connection: close`: the rest of the body is never read, so the connection cannot carry another request.
-  return new SvcError("PAYLOAD_TOO_LARGE", `Request body exceeds ${limit} bytes`, {
-    details: { limit },
-    headers: { connection: "close" },
-  });
 }

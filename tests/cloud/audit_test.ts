@@ -99,6 +99,39 @@ describe("GET /v1/sdk/audit", () => {
     assert.deepEqual(page.entries.map((e) => e.action), ["project.delete", "project.create"]);
     assert.deepEqual(page.entries[0].detail, { name: "doomed" });
   });
+
+  test("a project's deletion and its audit entry are one transaction: when the entry fails, the project stays", async () => {
+    const p = await t.newProject("kept");
+    // A forced failure of the audit write, as a crash between the two would be.
+    await t.client.execute(`CREATE TRIGGER refuse_delete_entry BEFORE INSERT ON cloud_audit
+      WHEN NEW.action = 'project.delete' BEGIN SELECT RAISE(ABORT, 'forced'); END`);
+    try {
+      await assert.rejects(deleteProject(t.storage, p.id), /forced/);
+    } finally {
+      await t.client.execute("DROP TRIGGER refuse_delete_entry");
+    }
+    assert.equal((await t.storage.findProject(p.id))?.name, "kept", "the project is still there");
+    assert.equal((await t.sdk("GET", "/v1/sdk/intents", { as: p })).status, 200, "and its secret still works");
+    const deletions = await t.storage.listAudit({ projectId: p.id, action: "project.delete", limit: 10, offset: 0 });
+    assert.equal(deletions.total, 0);
+  });
+
+  test("when a project's deletion fails, or the project does not exist, no audit entry is written", async () => {
+    const p = await t.newProject("undeletable");
+    await t.client.execute(`CREATE TRIGGER refuse_project_delete BEFORE DELETE ON cloud_projects
+      BEGIN SELECT RAISE(ABORT, 'forced'); END`);
+    try {
+      await assert.rejects(deleteProject(t.storage, p.id), /forced/);
+    } finally {
+      await t.client.execute("DROP TRIGGER refuse_project_delete");
+    }
+    assert.ok(await t.storage.findProject(p.id));
+    assert.equal(await deleteProject(t.storage, "prj_01JABCDEFGHJKMNPQRSTVWXYZ0"), false);
+    for (const projectId of [p.id, "prj_01JABCDEFGHJKMNPQRSTVWXYZ0"]) {
+      const entries = await t.storage.listAudit({ projectId, action: "project.delete", limit: 10, offset: 0 });
+      assert.equal(entries.total, 0, projectId);
+    }
+  });
 });
 
 test(`over a real socket (${runtime}'s adapter), sourceAddress is the client's address, 127.0.0.1`, async () => {

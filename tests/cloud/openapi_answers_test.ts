@@ -5,6 +5,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { cloudRoutes } from "../../cloud/routes/cloud_routes.ts";
 import { hashSecret } from "../../core/contract/secrets.ts";
+import { deleteProject } from "../../cloud/projects.ts";
 import { type AnswerChecker, answerChecker, expectedStatuses } from "../fixtures/openapi_answers.ts";
 import { ROUTES, setThrowawayKeyId } from "../fixtures/route_samples.ts";
 import { type Answer, event, type Project, startTestCloud, type TestCloud } from "../fixtures/test_cloud.ts";
@@ -121,7 +122,7 @@ test("a policy change for a project deleted after its request was authenticated 
   // The body is read after authentication: the project goes when the route first asks for it.
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      assert.equal(await t.storage.deleteProject(doomed.id), true);
+      assert.equal(await deleteProject(t.storage, doomed.id), true);
       controller.enqueue(text);
       controller.close();
     },

@@ -2,8 +2,15 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { cliCommand, finished, run, serve, start } from "../../fixtures/subprocess.ts";
+import { cliCommand, finished, printed, run, serve, start } from "../../fixtures/subprocess.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
+import { formClient } from "../dashboard/form_client.ts";
+import { OPERATOR_PASSWORD as PASSWORD } from "../dashboard/operator_fixture.ts";
+import { serveOptions } from "../../../cloud/cli/serve.ts";
+import { parseCommandLine } from "../../../cloud/cli/usage.ts";
+
+/** The dashboard's form client over a real socket (redirects not followed). */
+const overSocket = (url: string) => formClient((req) => fetch(req, { redirect: "manual" }), url);
 
 const dir = tempDir();
 after(() => dir.remove());
@@ -51,4 +58,62 @@ test("--version prints the package version", async () => {
   assert.equal(plain.stdout, `svc-cloud ${deno.version}\n`);
   const json = await run([...cliCommand(), "--version", "--json"], dir.path);
   assert.deepEqual(JSON.parse(json.stdout), { name: deno.name, version: deno.version });
+});
+
+test("--public-url https://…: a sign-in over the real socket from that origin gets a Secure cookie and HSTS; without it, neither", async () => {
+  const db = `file:${dir.file("public.db")}`;
+  const publicUrl = "https://svc.example.test";
+  const proxied = await serve(cliCommand(), dir.path, {}, ["--db", db, "--public-url", publicUrl]);
+  try {
+    assert.equal((await printed(proxied, /^dashboard: (\S+)$/m))[1], `${publicUrl}/dashboard`);
+    const link = (await printed(proxied, /^ {2}(\S+\/dashboard\/setup\?token=\S+)$/m))[1];
+    assert.ok(link.startsWith(`${publicUrl}/dashboard/setup?token=`), link);
+
+    const setup = overSocket(proxied.url);
+    await setup.get(link.slice(publicUrl.length));
+    const created = await setup.post(link.slice(publicUrl.length), { email: "ops@example.com", password: PASSWORD }, {
+      headers: { origin: publicUrl },
+    });
+    assert.equal(created.status, 303, created.text);
+
+    const browser = overSocket(proxied.url);
+    await browser.get("/dashboard/sign-in");
+    const res = await browser.post("/dashboard/sign-in", { email: "ops@example.com", password: PASSWORD }, {
+      headers: { origin: publicUrl },
+    });
+    assert.equal(res.status, 303, res.text);
+    assert.match(res.headers.getSetCookie().find((c) => c.startsWith("svc_session=")) ?? "", /; Secure/);
+    assert.equal(res.headers.get("strict-transport-security"), "max-age=31536000");
+  } finally {
+    proxied.child.kill("SIGTERM");
+    await proxied.done;
+  }
+
+  const plain = await serve(cliCommand(), dir.path, {}, ["--db", db]);
+  try {
+    assert.equal((await printed(plain, /^dashboard: (\S+)$/m))[1], `${plain.url}/dashboard`);
+    const browser = overSocket(plain.url);
+    await browser.get("/dashboard/sign-in");
+    const res = await browser.post("/dashboard/sign-in", { email: "ops@example.com", password: PASSWORD }, {
+      headers: { origin: plain.url },
+    });
+    assert.equal(res.status, 303, res.text);
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith("svc_session="));
+    assert.ok(cookie && !cookie.includes("Secure"), String(cookie));
+    assert.equal(res.headers.get("strict-transport-security"), null);
+  } finally {
+    plain.child.kill("SIGTERM");
+    await plain.done;
+  }
+});
+
+test("--public-url refuses anything but an http(s) origin with a usage error", () => {
+  for (const bad of ["svc.example.com", "ftp://svc.example.com", "https://svc.example.com/dashboard"]) {
+    assert.throws(() => serveOptions(parseCommandLine(["serve", "--public-url", bad])), {
+      code: "USAGE",
+      message: /^--public-url: The public URL must be an http:\/\/ or https:\/\/ origin/,
+    }, bad);
+  }
+  const given = serveOptions(parseCommandLine(["serve", "--public-url", "https://svc.example.com:443/"]));
+  assert.equal(given.publicUrl, "https://svc.example.com");
 });

@@ -146,6 +146,25 @@ describe("dashboard pages", () => {
     assert.equal((await admin.post(`${base}/inbox/carol/discard`, { inboxId: "x" })).status, 400);
   });
 
+  test("intents: the allowed scopes of the app are shown apart from each intent's required scopes", async () => {
+    const project = await t.newProject("Scoped");
+    const intents = [
+      { name: "orders.refund", title: "Refund", requiredScopes: ["orders:write"], input: {}, output: {} },
+      { name: "orders.list", title: "List", requiredScopes: [], input: {}, output: {} },
+    ];
+    const scopes = ["orders:read", "orders:write", "reports:export"];
+    assert.equal((await t.sdk("PUT", "/v1/sdk/intents", { body: { intents, scopes }, as: project })).status, 200);
+    const page = (await admin.get(`/dashboard/projects/${project.id}/intents`)).text;
+    const [beforeIntents, ...sections] = page.split("<section");
+    const section = (name: string) => sections.find((s) => s.includes(`id="intent-${name}"`))!.split("</section>")[0];
+    assert.match(beforeIntents, /Allowed scopes: orders:read, orders:write, reports:export\./);
+    assert.match(section("orders.refund"), /Required scopes: orders:write</);
+    assert.match(section("orders.list"), /Required scopes: none</);
+    for (const name of ["orders.refund", "orders.list"]) {
+      assert.doesNotMatch(section(name), /reports:export|orders:read|Allowed scopes/, name);
+    }
+  });
+
   test("intents: the uploaded manifest and when it was uploaded", async () => {
     const intent = {
       name: "orders.refund",
@@ -243,6 +262,40 @@ describe("dashboard pages", () => {
     const all = await admin.get("/dashboard/audit?since=2000-01-01");
     assert.match(all.text, /operator\.sign_in/);
     assert.match((await admin.get("/dashboard/audit?since=nonsense")).text, /was ignored/);
+  });
+
+  test("the audit log pages: 60 entries are 50 on page 1 and the other 10 on page 2, with next and previous links", async () => {
+    const project = await t.newProject("Paged");
+    for (let i = 0; i < 60; i++) {
+      await t.storage.appendAudit({
+        projectId: project.id,
+        actor: "cli",
+        action: "test.paged",
+        target: `entry-${String(i).padStart(2, "0")}`,
+        detail: {},
+        sourceAddress: null,
+        createdAt: new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString(),
+      });
+    }
+    const log = `/dashboard/projects/${project.id}/audit`;
+    const targets = (text: string) => [...text.matchAll(/<td>(entry-\d\d)<\/td>/g)].map((m) => m[1]);
+    const first = await admin.get(`${log}?action=test.paged`);
+    assert.match(first.text, /<strong>60<\/strong> entries/);
+    assert.match(first.text, /Page 1 of 2/);
+    const shown = targets(first.text);
+    assert.equal(shown.length, 50);
+    assert.deepEqual([shown[0], shown[49]], ["entry-59", "entry-10"], "newest first");
+    assert.match(first.text, new RegExp(`<a href="${log}\\?action=test.paged&amp;page=2" rel="next">Next page</a>`));
+    assert.doesNotMatch(first.text, /rel="prev"/);
+
+    const second = await admin.get(`${log}?action=test.paged&page=2`);
+    assert.match(second.text, /Page 2 of 2/);
+    assert.deepEqual(targets(second.text), Array.from({ length: 10 }, (_, i) => `entry-0${9 - i}`), "the rest");
+    assert.match(
+      second.text,
+      new RegExp(`<a href="${log}\\?action=test.paged&amp;page=1" rel="prev">Previous page</a>`),
+    );
+    assert.doesNotMatch(second.text, /rel="next"/);
   });
 
   test("a revoke in the dashboard wakes the revocation feed's waiting poll at once, not at its next re-check", async () => {

@@ -1,31 +1,63 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createSignInLimiter } from "../../../cloud/dashboard/sign_in_limiter.ts";
+import { createSignInLimiter, MAX_TRACKED, type SignInAttempt } from "../../../cloud/dashboard/sign_in_limiter.ts";
+
+const attempt = (address: string | null, email: string, operator = true): SignInAttempt => ({
+  address,
+  email,
+  operator,
+});
 
 test("the sign-in limiter lets 5 failures through, then waits 1 s doubling up to the cap", () => {
   const limiter = createSignInLimiter({ freeFailures: 5, baseDelayMs: 1000, maxDelayMs: 8000 });
-  const key = ["account:a@example.com"];
+  const a = attempt("10.0.0.1", "a@example.com");
   for (let i = 0; i < 5; i++) {
-    assert.equal(limiter.waitMs(key, 0), 0);
-    limiter.fail(key, 0);
+    assert.equal(limiter.waitMs(a, 0), 0);
+    limiter.fail(a, 0);
   }
-  assert.equal(limiter.waitMs(key, 0), 1000);
-  assert.equal(limiter.waitMs(key, 400), 600);
+  assert.equal(limiter.waitMs(a, 0), 1000);
+  assert.equal(limiter.waitMs(a, 400), 600);
   const waits = [];
   for (let t = 1000; t < 10_000; t += 1000) {
-    limiter.fail(key, t);
-    waits.push(limiter.waitMs(key, t));
+    limiter.fail(a, t);
+    waits.push(limiter.waitMs(a, t));
   }
   assert.deepEqual(waits.slice(0, 5), [2000, 4000, 8000, 8000, 8000]);
 });
 
-test("the sign-in limiter waits for the worst of several keys, forgets after the window, and clears", () => {
+test("the sign-in limiter waits for the worse of address and account, forgets after the window, and clears", () => {
   const limiter = createSignInLimiter({ freeFailures: 1, baseDelayMs: 1000, windowMs: 60_000 });
-  limiter.fail(["address:1"], 0);
-  assert.equal(limiter.waitMs(["address:1", "account:x"], 0), 1000);
-  assert.equal(limiter.waitMs(["account:x"], 0), 0);
-  assert.equal(limiter.waitMs(["address:1"], 60_001), 0, "failures older than the window are forgotten");
-  limiter.fail(["account:x"], 70_000);
-  limiter.clear(["account:x"]);
-  assert.equal(limiter.waitMs(["account:x"], 70_000), 0);
+  limiter.fail(attempt("10.0.0.1", "someone@example.com"), 0);
+  assert.equal(limiter.waitMs(attempt("10.0.0.1", "x@example.com"), 0), 1000, "the address waits for any email");
+  assert.equal(limiter.waitMs(attempt("10.0.0.2", "someone@example.com"), 0), 1000, "the account, from any address");
+  assert.equal(limiter.waitMs(attempt("10.0.0.2", "x@example.com"), 0), 0);
+  assert.equal(limiter.waitMs(attempt("10.0.0.1", "x@example.com"), 60_001), 0, "older than the window: forgotten");
+  limiter.fail(attempt("10.0.0.3", "x@example.com"), 70_000);
+  limiter.succeed(attempt("10.0.0.3", "x@example.com"));
+  assert.equal(limiter.waitMs(attempt("10.0.0.4", "x@example.com"), 70_000), 0, "a success clears the account");
+  assert.equal(limiter.waitMs(attempt("10.0.0.3", "y@example.com"), 70_000), 1000, "but not the address");
+});
+
+test("20,000 failures from distinct addresses, with made-up emails, do not reset an operator account's backoff", () => {
+  const limiter = createSignInLimiter({ freeFailures: 5, baseDelayMs: 1000, maxDelayMs: 15 * 60_000 });
+  const target = (address: string) => attempt(address, "ops@example.com");
+  for (let i = 0; i < 10; i++) limiter.fail(target(`10.1.0.${i}`), 0);
+  const before = limiter.waitMs(target("10.9.9.9"), 0);
+  assert.equal(before, 32_000);
+  assert.equal(2 * MAX_TRACKED, 20_000);
+  for (let i = 0; i < 2 * MAX_TRACKED; i++) {
+    limiter.fail(attempt(`198.51.${i >> 8}.${i & 255}`, `made-up-${i}@example.com`, false), 1);
+  }
+  assert.equal(limiter.waitMs(target("10.9.9.9"), 0), before, "the account's count survived the churn");
+  for (let i = 0; i < 2 * MAX_TRACKED; i++) limiter.fail(attempt(`203.0.${i >> 8}.${i & 255}`, "", false), 2);
+  assert.equal(limiter.waitMs(target("10.9.9.9"), 0), before);
+});
+
+test("a made-up email is slowed down like an operator's, so a wait does not tell which emails are operators", () => {
+  const limiter = createSignInLimiter({ freeFailures: 2, baseDelayMs: 1000 });
+  for (const operator of [true, false]) {
+    const email = `${operator}@example.com`;
+    for (let i = 0; i < 3; i++) limiter.fail(attempt(`10.2.${operator}.${i}`, email, operator), 0);
+    assert.equal(limiter.waitMs(attempt("10.3.0.1", email, operator), 0), 2000, email);
+  }
 });

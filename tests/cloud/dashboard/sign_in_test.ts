@@ -3,7 +3,7 @@
 // CSRF, roles, security headers and the second factor.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { startTestCloud, type TestCloud } from "../../fixtures/test_cloud.ts";
+import { event, startTestCloud, type TestCloud } from "../../fixtures/test_cloud.ts";
 import { createSetupLink } from "../../../cloud/dashboard/setup_link.ts";
 import { totpCode } from "../../../cloud/dashboard/second_factor.ts";
 import { type FormClient, formClient, signedIn, testAddress } from "./form_client.ts";
@@ -111,6 +111,17 @@ describe("dashboard sign-in", () => {
     assert.equal((await attempt(OPERATOR_PASSWORD)).status, 303);
   });
 
+  test("an email that is no operator's slows down like an operator's, from any address, so a wait tells nothing", async () => {
+    const attempt = async () => {
+      const browser = formClient(t.cloud.handle);
+      await browser.get("/dashboard/sign-in");
+      return (await browser.post("/dashboard/sign-in", { email: "nobody@example.com", password: "guess" })).status;
+    };
+    for (let i = 0; i < 5; i++) assert.equal(await attempt(), 401, "five failures are free");
+    assert.equal(await attempt(), 429, "then the email waits, from a sixth address too");
+    clock += 2 * MINUTE;
+  });
+
   test("a session ends after the idle time and at the absolute limit, and at sign-out", async () => {
     const browser = await signedIn(t, "sessions@example.com");
     clock += 29 * MINUTE;
@@ -205,6 +216,27 @@ describe("dashboard sign-in", () => {
     assert.equal((await t.storage.findProjectKey(t.project.id, key.id))?.revokedAt, null);
     assert.equal((await t.storage.findProject(t.project.id))?.name, "Test");
     assert.equal((await t.sdk("GET", "/v1/sdk/intents")).status, 200, "the secret was not rotated");
+  });
+
+  test("a viewer's forged posts to discard an inbox item and to change the retention are refused and change nothing", async () => {
+    const viewer = await signedIn(t, "viewer-posts@example.com", "viewer");
+    const base = `/dashboard/projects/${t.project.id}`;
+    await t.sdk("POST", "/v1/events", { body: event("viewer-stuck", "vera") });
+    const [item] = (await t.storage.peekInbox(t.project.id, "vera", 10, 0)).items;
+    const retention = (await t.storage.projectPolicy(t.project.id)).retentionMs;
+    await viewer.get(`${base}/inbox/vera`);
+    const discard = await viewer.post(`${base}/inbox/vera/discard`, { inboxId: String(item.inboxId) });
+    assert.equal(discard.status, 403);
+    assert.match(discard.text, /Viewers can read but not change anything/);
+    const keep = await viewer.post(`${base}/settings/retention`, { days: "1" });
+    assert.equal(keep.status, 403);
+    const waiting = await t.storage.peekInbox(t.project.id, "vera", 10, 0);
+    assert.deepEqual(waiting.items.map((i) => i.eventId), ["viewer-stuck"], "the item is still waiting");
+    assert.equal((await t.storage.projectPolicy(t.project.id)).retentionMs, retention, "the retention is unchanged");
+    for (const action of ["inbox.discard", "policy.retention"]) {
+      const entries = await t.storage.listAudit({ action, limit: 10, offset: 0 });
+      assert.ok(!entries.entries.some((e) => e.actor === "viewer-posts@example.com"), action);
+    }
   });
 
   test("every answer carries the security headers", async () => {

@@ -198,7 +198,7 @@ for (const [name, open] of backends.list) {
       assert.equal((await storage.projectPolicy(project.id)).retentionMs, null);
       assert.equal(await storage.setProjectRetention("prj_unknown", 1, AT), false);
 
-      await storage.appendAudit({
+      const entry = {
         projectId: project.id,
         actor: "cli",
         action: "project.delete",
@@ -206,8 +206,8 @@ for (const [name, open] of backends.list) {
         detail: {},
         sourceAddress: null,
         createdAt: AT,
-      });
-      assert.equal(await storage.deleteProject(project.id), true);
+      };
+      assert.equal(await storage.deleteProject(project.id, entry), true);
       assert.equal(await storage.findProject(project.id), null);
       assert.equal(await storage.findKeyByHash(record.hash), null);
       assert.equal((await storage.listViolations(project.id, { limit: 10, offset: 0 })).total, 0);
@@ -215,8 +215,9 @@ for (const [name, open] of backends.list) {
       assert.deepEqual(await storage.inboxBacklog(project.id), []);
       assert.deepEqual(await storage.getManifest(project.id), { intents: [], scopes: [], updatedAt: null });
       const audit = { projectId: project.id, action: "project.delete", limit: 10, offset: 0 };
-      assert.equal((await storage.listAudit(audit)).total, 1);
-      assert.equal(await storage.deleteProject(project.id), false);
+      assert.equal((await storage.listAudit(audit)).total, 1, "the delete wrote its own audit entry");
+      assert.equal(await storage.deleteProject(project.id, entry), false);
+      assert.equal((await storage.listAudit(audit)).total, 1, "an unknown project's delete writes no entry");
     });
 
     test("purges acknowledged items by a project's own retention, and the rest by the default", async () => {
