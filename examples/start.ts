@@ -94,7 +94,7 @@ Ctrl-C stops both. Paste these lines into another terminal, in this folder:
 4. Have the app emit an event: alice writes a note in the app itself, and the app tells her agent:
    curl -s -X POST ${A}/notes -b session=alice ${json} -d '{"title":"Call Bob"}'
 
-   Look at it waiting in the dashboard: ${C}/dashboard/projects/${project.projectId}/inbox
+   Look at it waiting in the dashboard: ${C}/dashboard/projects/${project.projectId}/inbox/alice
 
 5. Read it with the agent client (examples/agent.ts), which acknowledges it once handled:
    SVC_KEY=$KEY APP_URL=${A} CLOUD_URL=${C} npm run agent -- --once
@@ -102,8 +102,9 @@ Ctrl-C stops both. Paste these lines into another terminal, in this folder:
 6. The inbox is now empty (acknowledged items are not delivered again):
    curl -s "${C}/v1/agent/inbox?cursor=0" ${agentBearer}
 
-7. Look at the violation, the key and the audit log in the dashboard:
-   ${C}/dashboard/projects/${project.projectId}/violations
+7. In the dashboard (sign in as its line above says), see the violation of step 3 and the event your agent handled:
+   echo "${C}/dashboard/projects/${project.projectId}/violations?key=$KEY_ID"
+   echo "${C}/dashboard/projects/${project.projectId}/inbox/alice?status=acknowledged"
 `);
 
 let stopping = false;

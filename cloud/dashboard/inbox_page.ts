@@ -1,7 +1,8 @@
 /**
  * A project's inboxes: per agentId the items waiting, the oldest's age and the
- * most deliveries; one inbox's waiting events; an admin may discard a stuck
- * item (recorded in the audit log). Reading here counts no delivery.
+ * most deliveries; one inbox's items, waiting, acknowledged (until purged) or
+ * all; an admin may discard a stuck item (recorded in the audit log). Reading
+ * here counts no delivery.
  *
  * @module
  */
@@ -9,17 +10,27 @@ import { html } from "hono/html";
 import { age, messagePage, notice, PAGE_SIZE, pageOffset, pager, time } from "./fragments.ts";
 import { csrfField, layout } from "./layout.ts";
 import { audit, type ProjectContext } from "./page_context.ts";
-import { htmlPage, redirect } from "./responses.ts";
+import { type Html, htmlPage, redirect } from "./responses.ts";
+import type { InboxItemStatus } from "../storage/cloud_storage.ts";
+
+/** What one inbox's page shows: `?status=`, waiting items by default. */
+const SHOWN = {
+  waiting: { label: "Waiting", caption: "Waiting items, oldest first", count: "items waiting in" },
+  acknowledged: { label: "Acknowledged", caption: "Acknowledged items, newest first", count: "acknowledged items in" },
+  all: { label: "All", caption: "All items, newest first", count: "items in" },
+} as const;
 
 /**
- * The inboxes of a project with waiting items.
+ * The inboxes of a project with waiting items, and a way to open any inbox.
  *
- * @param ctx The request.
- * @returns The page.
+ * @param ctx The request (`agentId` opens that inbox).
+ * @returns The page, or a redirect to the inbox asked for.
  */
 export async function inboxesPage(ctx: ProjectContext): Promise<Response> {
-  const backlog = await ctx.storage.inboxBacklog(ctx.project.id);
   const base = `/dashboard/projects/${ctx.project.id}/inbox`;
+  const wanted = ctx.url.searchParams.get("agentId")?.trim();
+  if (wanted) return redirect(`${base}/${encodeURIComponent(wanted)}?status=all`, ctx.secure);
+  const backlog = await ctx.storage.inboxBacklog(ctx.project.id);
   const rows = backlog.map((b) =>
     html`
       <tr>
@@ -46,20 +57,31 @@ export async function inboxesPage(ctx: ProjectContext): Promise<Response> {
       </table>
     `
     : html`<p>No item is waiting in any inbox.</p>`;
-  return htmlPage(layout(ctx, { title: "Inbox", section: "Inbox", project: ctx.project, body }), ctx.secure);
+  const open = html`<form class="filters" method="get" action="${base}">
+  <div><label for="agent-id">agentId</label><input id="agent-id" name="agentId" required></div>
+  <button type="submit">Open inbox</button>
+</form>`;
+  return htmlPage(
+    layout(ctx, { title: "Inbox", section: "Inbox", project: ctx.project, body: html`${open}${body}` }),
+    ctx.secure,
+  );
 }
 
 /**
- * The waiting items of one inbox, oldest first.
+ * One inbox's items: waiting (oldest first), acknowledged or all (newest first).
  *
- * @param ctx The request.
+ * @param ctx The request (`status`: `waiting`, `acknowledged` or `all`; `page`).
  * @param params The agentId.
  * @returns The page.
  */
 export async function inboxPage(ctx: ProjectContext, [agentId]: string[]): Promise<Response> {
+  const given = ctx.url.searchParams.get("status");
+  const shown = given === "acknowledged" || given === "all" ? given : "waiting";
   const offset = pageOffset(ctx.url);
-  const page = await ctx.storage.peekInbox(ctx.project.id, agentId, PAGE_SIZE, offset);
-  const action = `/dashboard/projects/${ctx.project.id}/inbox/${encodeURIComponent(agentId)}/discard`;
+  const status: InboxItemStatus | undefined = shown === "all" ? undefined : shown;
+  const page = await ctx.storage.peekInbox(ctx.project.id, agentId, { status, limit: PAGE_SIZE, offset });
+  const base = `/dashboard/projects/${ctx.project.id}/inbox`;
+  const path = `${base}/${encodeURIComponent(agentId)}`;
   const admin = ctx.session.operator.role === "admin";
   const items = page.items.map((i) =>
     html`
@@ -68,12 +90,13 @@ export async function inboxPage(ctx: ProjectContext, [agentId]: string[]): Promi
         <td><code>${i.eventId}</code></td>
         <td>${i.type}</td>
         <td>${time(i.createdAt)}</td>
+        <td>${i.acknowledgedAt === null ? html`<span class="muted">waiting</span>` : time(i.acknowledgedAt)}</td>
         <td>${i.deliveries}</td>
         <td>
           <pre>${JSON.stringify(i.payload, null, 2)}</pre>
         </td>
-        <td>${admin
-          ? html`<form method="post" action="${action}">${csrfField(ctx)}
+        <td>${admin && i.acknowledgedAt === null
+          ? html`<form method="post" action="${path}/discard">${csrfField(ctx)}
     <input type="hidden" name="inboxId" value="${i.inboxId}">
     <button type="submit" class="danger" aria-label="Discard event ${i.eventId}">Discard</button></form>`
           : ""}</td>
@@ -82,15 +105,19 @@ export async function inboxPage(ctx: ProjectContext, [agentId]: string[]): Promi
   );
   const body = html`
     ${ctx.url.searchParams.get("discarded") ? notice("success", "The item was discarded.") : ""}
-    <p><strong>${page.total}</strong> items waiting in <code>${agentId}</code>.</p>
+    ${statusForm(path, shown)}
+    <p><strong>${page.total}</strong> ${SHOWN[shown].count} <code>${agentId}</code>.${shown === "waiting" ? "" : html`
+      Acknowledged items are kept for the project's retention (see Settings), then purged.
+    `}</p>
     <table>
-      <caption class="visually-hidden">Waiting items, oldest first</caption>
+      <caption class="visually-hidden">${SHOWN[shown].caption}</caption>
       <thead>
         <tr>
           <th scope="col">inboxId</th>
           <th scope="col">eventId</th>
           <th scope="col">Type</th>
           <th scope="col">Created</th>
+          <th scope="col">Acknowledged</th>
           <th scope="col">Deliveries</th>
           <th scope="col">Payload</th>
           <th scope="col">Actions</th>
@@ -99,12 +126,28 @@ export async function inboxPage(ctx: ProjectContext, [agentId]: string[]): Promi
       <tbody>${items}</tbody>
     </table>
     ${pager(ctx.url, page.total, offset)}
-    <p><a href="/dashboard/projects/${ctx.project.id}/inbox">All inboxes</a></p>
+    <p><a href="${base}">All inboxes</a></p>
   `;
   return htmlPage(
     layout(ctx, { title: `Inbox ${agentId}`, section: "Inbox", project: ctx.project, body }),
     ctx.secure,
   );
+}
+
+function statusForm(path: string, shown: keyof typeof SHOWN): Html {
+  const options = (Object.keys(SHOWN) as (keyof typeof SHOWN)[]).map((value) =>
+    html`
+      <option value="${value}" ${value === shown
+        ? html`
+          selected
+        `
+        : ""}>${SHOWN[value].label}</option>
+    `
+  );
+  return html`<form class="filters" method="get" action="${path}">
+  <div><label for="status">Status</label><select id="status" name="status">${options}</select></div>
+  <button type="submit">Filter</button>
+</form>`;
 }
 
 /**

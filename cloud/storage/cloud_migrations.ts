@@ -296,4 +296,14 @@ export const cloudMigrations: readonly Migration[] = [
       "ALTER TABLE cloud_operators ADD COLUMN totp_step INTEGER",
     ],
   },
+  {
+    version: 8,
+    name: "an inbox's acknowledged items by agent",
+    statements: [
+      // The dashboard's view of one inbox's acknowledged items, newest first, and their count; partial like
+      // cloud_events_waiting, so the agents' polls keep the small index of waiting items to themselves.
+      `CREATE INDEX cloud_events_acknowledged_by_agent ON cloud_events (project_id, agent_id, inbox_id)
+        WHERE acked_at IS NOT NULL`,
+    ],
+  },
 ];

@@ -231,11 +231,14 @@ export type { AuditEntry, AuditEntryInput, AuditPage, AuditQuery, AuditStorage }
 export type {
   BucketUnit,
   InboxBacklog,
+  InboxItemStatus,
   InboxPage,
+  InboxQuery,
   KeyCounts,
   KeyPage,
   KeyQuery,
   KeyStatus,
+  PeekedInboxItem,
   ProjectAdminStorage,
   ViolationBucket,
 } from "./project_admin_storage.ts";

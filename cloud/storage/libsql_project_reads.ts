@@ -7,7 +7,7 @@
 import type { Executor, SqlRow, SqlValue } from "../../core/db/executor.ts";
 import type { ProjectAdminStorage } from "./project_admin_storage.ts";
 import type { Severity } from "../../core/contract/violation.ts";
-import { integer, text } from "../../core/db/rows.ts";
+import { integer, text, textOrNull } from "../../core/db/rows.ts";
 import { KEY_COLUMNS, toKey } from "./libsql_keys.ts";
 import { toItem } from "./libsql_events.ts";
 
@@ -76,18 +76,28 @@ export function projectReads(db: Executor, settle: () => Promise<void>): Project
         maxDeliveries: integer(row, "max_deliveries"),
       }));
     },
-    async peekInbox(projectId, agentId, limit, offset) {
+    async peekInbox(projectId, agentId, query) {
       await settle();
-      const where = "project_id = ? AND agent_id = ? AND acked_at IS NULL";
+      // Waiting and acknowledged items each have a partial index; both at once is the merge of the two.
+      const states = query.status === undefined ? ["waiting", "acknowledged"] : [query.status];
+      const where = (state: string) =>
+        `FROM cloud_events WHERE project_id = ? AND agent_id = ? AND acked_at IS ${
+          state === "waiting" ? "" : "NOT "
+        }NULL`;
+      const args = states.flatMap(() => [projectId, agentId]);
+      const order = query.status === "waiting" ? "inbox_id" : "inbox_id DESC";
       const [page, count] = await db.batch([
         {
-          sql: `SELECT * FROM cloud_events WHERE ${where} ORDER BY inbox_id LIMIT ? OFFSET ?`,
-          args: [projectId, agentId, limit, offset],
+          sql: `${states.map((s) => `SELECT * ${where(s)}`).join(" UNION ALL ")} ORDER BY ${order} LIMIT ? OFFSET ?`,
+          args: [...args, query.limit, query.offset],
         },
-        { sql: `SELECT COUNT(*) AS total FROM cloud_events WHERE ${where}`, args: [projectId, agentId] },
+        { sql: `SELECT ${states.map((s) => `(SELECT COUNT(*) ${where(s)})`).join(" + ")} AS total`, args },
       ], "read");
       return {
-        items: page.rows.map((row) => toItem(row, integer(row, "deliveries"))),
+        items: page.rows.map((row) => ({
+          ...toItem(row, integer(row, "deliveries")),
+          acknowledgedAt: textOrNull(row, "acked_at"),
+        })),
         total: integer(count.rows[0], "total"),
       };
     },

@@ -53,11 +53,33 @@ export interface InboxBacklog {
   maxDeliveries: number;
 }
 
-/** Waiting items of one inbox and their count. */
+/** An inbox item's state. */
+export type InboxItemStatus = "waiting" | "acknowledged";
+
+/** Filter and page of one inbox's items. */
+export interface InboxQuery {
+  /** Only waiting or only acknowledged items; both when absent. */
+  status?: InboxItemStatus;
+  /** Page size. */
+  limit: number;
+  /** Rows to skip. */
+  offset: number;
+}
+
+/** An inbox item as an operator sees it: with when it was acknowledged. */
+export interface PeekedInboxItem extends InboxItem {
+  /** ISO 8601 of the acknowledgement (by the agent, or an operator's discard), or `null` while waiting. */
+  acknowledgedAt: string | null;
+}
+
+/** Items of one inbox and the count of all matches. */
 export interface InboxPage {
-  /** Oldest first; `deliveries` as counted so far (reading here counts none). */
-  items: InboxItem[];
-  /** Count of every waiting item of the inbox. */
+  /**
+   * Waiting items oldest first (the order the agent gets them); acknowledged or all items newest first.
+   * `deliveries` as counted so far (reading here counts none).
+   */
+  items: PeekedInboxItem[];
+  /** Count of every match. */
   total: number;
 }
 
@@ -95,8 +117,8 @@ export interface ProjectAdminStorage {
 
   /** Every inbox of the project with waiting items, the oldest backlog first. */
   inboxBacklog(projectId: string): Promise<InboxBacklog[]>;
-  /** Waiting items of one inbox, oldest first, without counting a delivery. */
-  peekInbox(projectId: string, agentId: string, limit: number, offset: number): Promise<InboxPage>;
+  /** Items of one inbox (waiting, acknowledged and not yet purged, or both), without counting a delivery. */
+  peekInbox(projectId: string, agentId: string, query: InboxQuery): Promise<InboxPage>;
   /** Acknowledges one waiting item on an operator's behalf; `false` when it is not waiting in the project. */
   discardInboxItem(projectId: string, inboxId: number, at: string): Promise<boolean>;
 

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { type Finished, finished, repoRoot, run, start } from "../fixtures/subprocess.ts";
 import { runtime } from "../fixtures/runtime.ts";
 import { tempDir } from "../fixtures/temp_dir.ts";
+import { formClient } from "../cloud/dashboard/form_client.ts";
 
 const skip = runtime !== "node" && "runs on Node only: it drives Deno as a subprocess";
 const deno = join(repoRoot, "node_modules", ".bin", "deno");
@@ -24,9 +25,9 @@ interface Started {
   cloud: string;
 }
 
-/** Starts examples/start.ts and resolves once its walk-through is printed. */
-function npmStart(env: Record<string, string>): Promise<Started> {
-  const child = start([deno, "run", "-A", ...config, join(repoRoot, "examples", "start.ts")], dir.path, env);
+/** Starts examples/start.ts (in the shared folder, or `cwd`) and resolves once its walk-through is printed. */
+function npmStart(env: Record<string, string>, cwd = dir.path): Promise<Started> {
+  const child = start([deno, "run", "-A", ...config, join(repoRoot, "examples", "start.ts")], cwd, env);
   const done = finished(child);
   let seen = "";
   return new Promise((resolve, reject) => {
@@ -34,7 +35,8 @@ function npmStart(env: Record<string, string>): Promise<Started> {
       seen += chunk;
       const app = /^App +(http:\S+)/m.exec(seen)?.[1];
       const cloud = /^Cloud +(http:\S+)/m.exec(seen)?.[1];
-      if (app && cloud && seen.includes("6. The inbox")) resolve({ child, done, stdout: () => seen, app, cloud });
+      const printed = /\n7\. [\s\S]*\n\n$/.test(seen); // the walk-through's last step and its end
+      if (app && cloud && printed) resolve({ child, done, stdout: () => seen, app, cloud });
     });
     done.then((f) => reject(new Error(`npm start exited early (${f.code}): ${f.stderr}`)));
   });
@@ -42,17 +44,21 @@ function npmStart(env: Record<string, string>): Promise<Started> {
 
 /** Signs in as alice, mints a key, and waits until the hybrid mirror has brought it to the cloud. */
 async function mintKey(started: Started): Promise<string> {
+  return (await mintKeyRecord(started)).key;
+}
+
+async function mintKeyRecord(started: Started): Promise<{ key: string; id: string }> {
   const minted = await fetch(`${started.app}/svc/keys`, {
     method: "POST",
     headers: { cookie: "session=alice", "content-type": "application/json" },
     body: JSON.stringify({ name: "agent", scopes: ["notes:read", "notes:write"] }),
   });
   assert.equal(minted.status, 201);
-  const { key } = await minted.json();
+  const { key, id } = await minted.json();
   for (let i = 0; i < 200; i++) {
     const res = await fetch(`${started.cloud}/v1/agent/inbox`, { headers: { authorization: `Bearer ${key}` } });
     await res.body?.cancel();
-    if (res.status === 200) return key;
+    if (res.status === 200) return { key, id };
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error("the key never reached the cloud");
@@ -77,6 +83,69 @@ test("npm start serves on APP_PORT and CLOUD_PORT and carries both into every li
     assert.doesNotMatch(out, /0\.0\.0\.0|:8000|:8787/);
   } finally {
     await stop(started);
+  }
+});
+
+test("npm start prints the dashboard and its setup link; its last links show the violation and the event", {
+  skip,
+}, async () => {
+  const fresh = tempDir("svc-start-fresh-");
+  const started = await npmStart({ APP_PORT: "0", CLOUD_PORT: "0" }, fresh.path);
+  try {
+    const out = started.stdout();
+    const c = started.cloud.replace(/[.]/g, "\\.");
+    const setup = new RegExp(
+      `^Dashboard ${c}/dashboard +first run: open ${c}(/dashboard/setup\\?token=\\S+) within 1 hour`,
+      "m",
+    )
+      .exec(out)?.[1];
+    assert.ok(setup, out);
+    const links = new RegExp(
+      `^7\\. .*dashboard.*\\n +echo "${c}(/dashboard/projects/prj_\\w+/violations\\?key=)\\$KEY_ID"\\n +echo "${c}(\\S+/inbox/alice\\?status=acknowledged)"$`,
+      "m",
+    ).exec(out);
+    assert.ok(links, out);
+    // Steps 1 to 6 as a newcomer pastes them: a key, a refused intent, a note that tells the agent, its ack.
+    const { key, id } = await mintKeyRecord(started);
+    const agent = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+    const refused = await fetch(`${started.app}/svc/agent/run`, {
+      method: "POST",
+      headers: agent,
+      body: JSON.stringify({ intent: "notes.delete", payload: { id: "00000000-0000-4000-8000-000000000000" } }),
+    });
+    assert.equal(refused.status, 403);
+    const note = await fetch(`${started.app}/notes`, {
+      method: "POST",
+      headers: { cookie: "session=alice", "content-type": "application/json" },
+      body: JSON.stringify({ title: "Call Bob" }),
+    });
+    assert.equal(note.status, 201);
+    const { items } = await (await fetch(`${started.cloud}/v1/agent/inbox?cursor=0`, { headers: agent })).json();
+    const ack = await fetch(`${started.cloud}/v1/agent/ack`, {
+      method: "POST",
+      headers: agent,
+      body: JSON.stringify({ inboxIds: items.map((i: { inboxId: number }) => i.inboxId) }),
+    });
+    assert.equal(ack.status, 200);
+    // Step 7: the setup link creates the admin, and the two links show the violation and the event.
+    const browser = formClient((req) => fetch(req, { redirect: "manual" }), started.cloud);
+    assert.equal((await browser.get(setup)).status, 200);
+    const created = await browser.post(setup, { email: "me@example.com", password: "a long enough password" });
+    assert.equal(created.status, 303, created.text);
+    let violations = "";
+    for (let i = 0; i < 100 && !violations.includes("FORBIDDEN_SCOPE"); i++) {
+      if (i) await new Promise((resolve) => setTimeout(resolve, 50)); // the app reports it in the background
+      violations = (await browser.get(`${links[1]}${id}`)).text;
+    }
+    assert.match(violations, /<strong>1<\/strong> violations match/);
+    assert.match(violations, /FORBIDDEN_SCOPE[\s\S]*notes\.delete/);
+    const inbox = await browser.get(links[2]);
+    assert.equal(inbox.status, 200);
+    assert.match(inbox.text, /<strong>1<\/strong> acknowledged items in <code>alice<\/code>/);
+    assert.match(inbox.text, /note\.created[\s\S]*Call Bob/);
+  } finally {
+    await stop(started);
+    fresh.remove();
   }
 });
 

@@ -1,37 +1,31 @@
-// The dashboard in a real browser: Debian's Chromium driven by playwright-core,
-// against `cloud/main.ts serve` as a real process (Deno by default; set
+// The dashboard in a real browser: Chromium driven by playwright-core, against
+// `cloud/main.ts serve` as a real process (Deno by default; set
 // SVC_DASHBOARD_RUNTIME=node or bun) on a real socket and a real libSQL file.
-// axe-core checks every page; UPDATE_SCREENSHOTS=1 writes docs/dashboard-*.png.
+// axe-core checks every page and state; UPDATE_SCREENSHOTS=1 writes
+// docs/dashboard-*.png. The other runtimes get a short run in browser_runtimes_test.ts.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { runtime } from "../../fixtures/runtime.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
-import { adminCreate, type CloudRuntime, serveCloud, type ServedCloud } from "./cloud_subprocess.ts";
+import { type AxeFindings, axeFindings, inChromium, launchChromium } from "../../fixtures/chromium.ts";
+import { adminCreate, DASHBOARD_RUNTIME, serveCloud, type ServedCloud } from "./cloud_subprocess.ts";
+import { type Operator, signIn as signInAt } from "./browser_sign_in.ts";
 import { type Seeded, seedProject } from "./seed_project.ts";
 import { createClient } from "@libsql/client";
 import { withSvc } from "../../../mod.ts";
+import { totpCode } from "../../../cloud/dashboard/second_factor.ts";
 import { notesSvc } from "../../fixtures/notes_svc.ts";
 import { listen, mintOverHttp, refusedWithin } from "../../fixtures/servers.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const why = runtime !== "node"
-  ? "one runtime drives the browser"
-  : !existsSync(CHROMIUM)
-  ? "Chromium is not installed (apt-get install -y chromium)"
-  : false;
 const root = fileURLToPath(new URL("../../../", import.meta.url));
-const cloudRuntime = (process.env.SVC_DASHBOARD_RUNTIME ?? "deno") as CloudRuntime;
 const ADMIN = { email: "admin@example.com", password: "a long admin password" };
 const VIEWER = { email: "viewer@example.com", password: "a long viewer password" };
 
-const title = `the dashboard in Chromium, served by the cloud on ${cloudRuntime}`;
-// Bun's runner ignores `skip` on a describe: skip one test in its place.
-if (why) test(title, { skip: why }, () => {});
-else {describe(title, () => {
+const title = `the dashboard in Chromium, served by the cloud on ${DASHBOARD_RUNTIME}`;
+inChromium(title, () =>
+  describe(title, () => {
     const dir = tempDir();
     const db = `file:${dir.file("dashboard.db")}`;
     let cloud: ServedCloud;
@@ -39,50 +33,35 @@ else {describe(title, () => {
     let admin: BrowserContext;
     let page: Page;
     let seeded: Seeded;
-    const axeResults = new Map<string, string[]>();
+    let viewer: Page;
+    const axeResults = new Map<string, AxeFindings>();
 
     before(async () => {
-      cloud = await serveCloud(cloudRuntime, db);
-      const { chromium } = await import("playwright-core");
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
-      });
+      [cloud, browser] = await Promise.all([serveCloud(DASHBOARD_RUNTIME, db), launchChromium()]);
       admin = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       page = await admin.newPage();
     });
     after(async () => {
       if (axeResults.size) {
-        console.log("axe-core, serious or critical violations per page:");
-        for (const [name, found] of axeResults) console.log(`  ${name}: ${found.length ? found.join(", ") : "none"}`);
+        console.log(`axe-core on ${axeResults.size} pages and states: serious or critical violations [others]`);
+        for (const [name, { serious, other }] of axeResults) {
+          console.log(`  ${name}: ${serious.length ? serious.join(", ") : "none"}${other.length ? ` [${other}]` : ""}`);
+        }
       }
       await browser?.close();
       await cloud?.stop();
       dir.remove();
     });
 
-    /** Runs axe-core on the page; records and returns the serious or critical violations. */
+    /** Runs axe-core on the page; records what it finds and fails on a serious or critical violation. */
     async function axe(name: string, on: Page = page): Promise<void> {
-      await on.evaluate(readFileSync(`${root}node_modules/axe-core/axe.min.js`, "utf8"));
-      const found: string[] = await on.evaluate(async () => {
-        // deno-lint-ignore no-explicit-any
-        const { violations } = await (globalThis as any).axe.run((globalThis as any).document, {
-          resultTypes: ["violations"],
-        });
-        return violations
-          .filter((v: { impact: string }) => v.impact === "serious" || v.impact === "critical")
-          .map((v: { id: string; nodes: unknown[] }) => `${v.id} (${v.nodes.length})`);
-      });
+      const found = await axeFindings(on);
       axeResults.set(name, found);
-      assert.deepEqual(found, [], `axe-core on ${name}`);
+      assert.deepEqual(found.serious, [], `axe-core on ${name}`);
     }
 
-    async function signIn(on: Page, who: { email: string; password: string }, code = ""): Promise<void> {
-      await on.goto(`${cloud.url}/dashboard/sign-in`);
-      await on.getByLabel("Email").fill(who.email);
-      await on.getByLabel("Password").fill(who.password);
-      if (code) await on.getByLabel("Code").fill(code);
-      await on.getByRole("button", { name: "Sign in" }).click();
+    function signIn(on: Page, who: Operator, code = ""): Promise<void> {
+      return signInAt(on, cloud.url, who, code);
     }
 
     test("the setup link creates the first admin, once", async () => {
@@ -106,6 +85,7 @@ else {describe(title, () => {
       await axe("Sign in");
       await signIn(page, { ...ADMIN, password: "not the password" });
       assert.match(await page.getByRole("alert").textContent() ?? "", /Wrong email, password or code/);
+      await axe("Sign in, wrong password (401)");
       await signIn(page, ADMIN);
       assert.equal(new URL(page.url()).pathname, "/dashboard/projects");
       await axe("Projects");
@@ -152,6 +132,17 @@ else {describe(title, () => {
       await page.getByRole("link", { name: seeded.agentId }).click();
       assert.match(await page.textContent("main") ?? "", /order\.paid/);
       await axe("Inbox of one agentId");
+      await page.getByRole("button", { name: "Discard event evt_0" }).click();
+      assert.match(await page.getByRole("status").textContent() ?? "", /The item was discarded/);
+      await page.getByLabel("Status").selectOption("acknowledged");
+      await page.getByRole("button", { name: "Filter" }).click();
+      assert.match(await page.textContent("main") ?? "", /1 acknowledged items in/);
+      assert.equal(await page.locator("tbody tr").count(), 1);
+      assert.match(
+        await page.locator("tbody tr td").nth(4).textContent() ?? "",
+        /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/,
+      );
+      await axe("Inbox of one agentId, acknowledged items");
       await page.getByRole("link", { name: "Settings" }).click();
       await page.getByLabel("Violations that revoke a key").fill("3");
       await page.getByRole("button", { name: "Save auto-revoke" }).click();
@@ -168,6 +159,22 @@ else {describe(title, () => {
       await axe("Audit log (all projects)");
       await page.getByRole("link", { name: ADMIN.email }).click();
       await axe("Account");
+    });
+
+    test("an unknown project is a 404 page and a malformed violations filter a 400 page, both accessible", async () => {
+      const unknown = await page.goto(`${cloud.url}/dashboard/projects/prj_00000000000000000000000000/keys`);
+      assert.equal(unknown?.status(), 404);
+      assert.match(await page.getByRole("alert").textContent() ?? "", /There is no such project/);
+      await axe("Not found (404), unknown project");
+      await page.goto(`${cloud.url}/dashboard/projects/${seeded.projectId}/violations`);
+      await page.getByLabel("Since").fill("yesterday");
+      const [answer] = await Promise.all([
+        page.waitForResponse((r) => r.url().includes("since=yesterday")),
+        page.getByRole("button", { name: "Filter" }).click(),
+      ]);
+      assert.equal(answer.status(), 400);
+      assert.match(await page.getByRole("alert").textContent() ?? "", /Check the filters\. since:/);
+      await axe("Violations, malformed filter (400)");
     });
 
     test("with JavaScript off: revoke, and the agent's next inbox poll gets 401", async () => {
@@ -233,23 +240,69 @@ else {describe(title, () => {
       assert.equal(await page.getByRole("link", { name: "Forged" }).count(), 0);
     });
 
-    test("a viewer reads but cannot mutate, even with a forged post carrying a valid token", async () => {
-      const created = await adminCreate(cloudRuntime, db, VIEWER.email, "viewer", VIEWER.password);
+    test("a viewer reads every project page, each accessible, without a control that changes anything", async () => {
+      const created = await adminCreate(DASHBOARD_RUNTIME, db, VIEWER.email, "viewer", VIEWER.password);
       assert.equal(created.code, 0, created.stderr);
-      const context = await browser.newContext();
-      const viewer = await context.newPage();
+      viewer = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
       await signIn(viewer, VIEWER);
       assert.equal(await viewer.getByRole("button", { name: "Create project" }).count(), 0);
-      await viewer.goto(`${cloud.url}/dashboard/projects/${seeded.projectId}/keys`);
+      await axe("Viewer: Projects", viewer);
+      await viewer.getByRole("link", { name: "Acme Shop" }).click();
+      await axe("Viewer: Overview", viewer);
+      for (const [section, text] of [["Keys", /support-bot/], ["Intents", /Uploaded/], ["Violations", /match/]]) {
+        await viewer.getByRole("navigation", { name: "Main" }).getByRole("link", {
+          name: section as string,
+          exact: true,
+        }).click();
+        assert.match(await viewer.textContent("main") ?? "", text as RegExp);
+        await axe(`Viewer: ${section}`, viewer);
+      }
       assert.equal(await viewer.getByRole("button", { name: /^Revoke/ }).count(), 0);
-      const csrf = await viewer.locator("input[name=csrf]").first().getAttribute("value");
+      await viewer.getByRole("link", { name: "Inbox" }).click();
+      await axe("Viewer: Inbox", viewer);
+      await viewer.getByRole("link", { name: seeded.agentId }).click();
+      assert.match(await viewer.textContent("main") ?? "", /order\.paid/);
+      assert.equal(await viewer.getByRole("button", { name: /^Discard/ }).count(), 0);
+      await axe("Viewer: Inbox of one agentId", viewer);
+      await viewer.getByRole("link", { name: "Settings" }).click();
+      assert.ok(await viewer.getByRole("button", { name: "Rotate secret" }).isDisabled());
+      await axe("Viewer: Settings", viewer);
+      await viewer.getByRole("link", { name: "Audit log" }).click();
+      await axe("Viewer: Audit log", viewer);
+    });
+
+    test("a viewer who opens an admin's form and posts it, or forges a post with a valid token, gets a 403", async () => {
+      await viewer.goto(`${cloud.url}/dashboard/projects/${seeded.projectId}/settings/rotate`);
+      await axe("Viewer: Rotate confirmation (an admin's form)", viewer);
+      const [refused] = await Promise.all([
+        viewer.waitForResponse((r) => r.request().method() === "POST"),
+        viewer.getByRole("button", { name: "Rotate secret" }).click(),
+      ]);
+      assert.equal(refused.status(), 403);
+      assert.match(await viewer.getByRole("alert").textContent() ?? "", /Viewers can read but not change anything/);
+      await axe("Refused (403), a viewer's post", viewer);
+      const csrf = await viewer.request.get(`${cloud.url}/dashboard/projects/${seeded.projectId}/keys`)
+        .then(async (r) => /name="csrf" value="([^"]+)"/.exec(await r.text())![1]);
       const forged = await viewer.request.post(`${cloud.url}/dashboard/projects/${seeded.projectId}/settings/rotate`, {
-        form: { csrf: csrf! },
+        form: { csrf },
         maxRedirects: 0,
       });
       assert.equal(forged.status(), 403);
       assert.equal((await sdk(seeded.secret)).status, 200, "the secret was not rotated");
-      await context.close();
+    });
+
+    test("a viewer turns on two-factor sign-in: the enrolment page and the recovery codes are accessible", async () => {
+      await viewer.goto(`${cloud.url}/dashboard/account`);
+      await axe("Viewer: Account", viewer);
+      await viewer.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
+      const secret = await viewer.locator("#totp-secret").textContent();
+      assert.match(secret ?? "", /^[A-Z2-7]{32}$/);
+      await axe("Two-factor enrolment", viewer);
+      await viewer.getByLabel("Code").fill(totpCode(secret!, Date.now()));
+      await viewer.getByRole("button", { name: "Confirm" }).click();
+      assert.equal(await viewer.locator("#recovery-codes li").count(), 10);
+      await axe("Two-factor recovery codes", viewer);
+      await viewer.context().close();
     });
 
     test("a session ends after its idle time and after its absolute lifetime: the next page asks to sign in", async () => {
@@ -281,6 +334,7 @@ else {describe(title, () => {
       for (let i = 0; i < 5; i++) await signIn(guesser, { ...VIEWER, password: `guess number ${i}` });
       await signIn(guesser, VIEWER);
       assert.match(await guesser.getByRole("alert").textContent() ?? "", /Too many failed attempts/);
+      await axe("Sign in, slowed down (429)", guesser);
       await context.close();
     });
 
@@ -299,7 +353,7 @@ else {describe(title, () => {
         headers: { authorization: `Bearer ${secret}`, "x-svc-project": seeded.projectId },
       });
     }
-  });}
+  }));
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

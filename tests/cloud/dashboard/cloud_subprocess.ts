@@ -10,6 +10,9 @@ const bin = (name: string) => `${root}node_modules/.bin/${name}`;
 
 export type CloudRuntime = "node" | "deno" | "bun";
 
+/** The runtime of the browser tests' full run (SVC_DASHBOARD_RUNTIME, default deno); the others get a short run. */
+export const DASHBOARD_RUNTIME = (process.env.SVC_DASHBOARD_RUNTIME ?? "deno") as CloudRuntime;
+
 export function cloudCommand(runtime: CloudRuntime): string[] {
   const main = `${root}cloud/main.ts`;
   if (runtime === "deno") return [bin("deno"), "run", "-A", main];

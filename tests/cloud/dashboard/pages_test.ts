@@ -165,6 +165,26 @@ describe("dashboard pages", () => {
     }
   });
 
+  test("inbox: an inbox's acknowledged items with when, all its items, and any inbox opened by agentId", async () => {
+    await t.sdk("POST", "/v1/events", { body: event("handled-1", "dave") });
+    const { key } = await t.mintKey("dave");
+    const polled = (await t.agent(key, "GET", "/v1/agent/inbox")).body.items;
+    await t.agent(key, "POST", "/v1/agent/ack", { body: { inboxIds: [polled[0].inboxId] } });
+    await t.sdk("POST", "/v1/events", { body: event("waiting-2", "dave") });
+    const waiting = await admin.get(`${base}/inbox/dave`);
+    assert.match(waiting.text, /<strong>1<\/strong> items waiting in <code>dave<\/code>/);
+    assert.doesNotMatch(waiting.text, /handled-1/);
+    const acknowledged = await admin.get(`${base}/inbox/dave?status=acknowledged`);
+    assert.match(acknowledged.text, /<strong>1<\/strong> acknowledged items in <code>dave<\/code>/);
+    assert.match(acknowledged.text, /handled-1<\/code><\/td>(?:(?!<\/tr>)[\s\S])*<time datetime="20\d\d-/);
+    assert.doesNotMatch(acknowledged.text, /waiting-2|Discard/);
+    const all = await admin.get(`${base}/inbox/dave?status=all`);
+    assert.match(all.text, /waiting-2[\s\S]*handled-1/, "newest first");
+    assert.equal((all.text.match(/>Discard</g) ?? []).length, 1, "only a waiting item can be discarded");
+    const opened = await admin.get(`${base}/inbox?agentId=+dave+`);
+    assert.deepEqual([opened.status, opened.location], [303, `${base}/inbox/dave?status=all`]);
+  });
+
   test("intents: the uploaded manifest and when it was uploaded", async () => {
     const intent = {
       name: "orders.refund",

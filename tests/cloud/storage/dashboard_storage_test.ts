@@ -278,18 +278,47 @@ for (const [name, open] of backends.list) {
         { agentId: "a", waiting: 2, oldestAt: "2025-01-01T00:00:00.000Z", maxDeliveries: 2 },
         { agentId: "b", waiting: 1, oldestAt: AT, maxDeliveries: 0 },
       ]);
-      const peek = await storage.peekInbox(project.id, "a", 10, 0);
+      const peek = await storage.peekInbox(project.id, "a", { status: "waiting", limit: 10, offset: 0 });
       assert.equal(peek.total, 2);
       assert.deepEqual(peek.items.map((i) => [i.eventId, i.payload, i.deliveries]), [["a1", { n: 1 }, 2], [
         "a2",
         { n: 2 },
         0,
       ]]);
-      assert.deepEqual((await storage.peekInbox(project.id, "a", 10, 0)).items.map((i) => i.deliveries), [2, 0]);
+      const again = await storage.peekInbox(project.id, "a", { status: "waiting", limit: 10, offset: 0 });
+      assert.deepEqual(again.items.map((i) => i.deliveries), [2, 0]);
       assert.equal(await storage.discardInboxItem("prj_other", peek.items[0].inboxId, AT), false);
       assert.equal(await storage.discardInboxItem(project.id, peek.items[0].inboxId, AT), true);
       assert.equal(await storage.discardInboxItem(project.id, peek.items[0].inboxId, AT), false);
       assert.deepEqual((await storage.listInbox(project.id, "a", 0, 10)).map((i) => i.eventId), ["a2"]);
+    });
+
+    test("shows an inbox's acknowledged items newest first with their time, and all items merged", async () => {
+      const { project } = await createProject(storage, "Acknowledged");
+      const events = ["e1", "e2", "e3", "e4"].map((eventId) => ({ eventId, type: "t", agentId: "a", payload: {} }));
+      const ids = (await storage.appendEvents(project.id, events, AT)).map((r) => r.inboxId);
+      await storage.appendEvents(project.id, [{ eventId: "other", type: "t", agentId: "b", payload: {} }], AT);
+      await storage.listInbox(project.id, "a", 0, 10);
+      await storage.acknowledge(project.id, "a", [ids[0], ids[2]], "2025-03-01T12:05:00.000Z");
+      await storage.discardInboxItem(project.id, ids[3], "2025-03-01T12:06:00.000Z");
+      const peek = (status: "waiting" | "acknowledged" | undefined, limit = 10, offset = 0) =>
+        storage.peekInbox(project.id, "a", { status, limit, offset });
+      const acknowledged = await peek("acknowledged");
+      assert.equal(acknowledged.total, 3);
+      assert.deepEqual(acknowledged.items.map((i) => [i.eventId, i.acknowledgedAt, i.deliveries]), [
+        ["e4", "2025-03-01T12:06:00.000Z", 1],
+        ["e3", "2025-03-01T12:05:00.000Z", 1],
+        ["e1", "2025-03-01T12:05:00.000Z", 1],
+      ]);
+      const waiting = await peek("waiting");
+      assert.deepEqual([waiting.total, waiting.items.map((i) => [i.eventId, i.acknowledgedAt])], [1, [["e2", null]]]);
+      const all = await peek(undefined);
+      assert.deepEqual([all.total, all.items.map((i) => i.eventId)], [4, ["e4", "e3", "e2", "e1"]]);
+      const second = await peek(undefined, 2, 2);
+      assert.deepEqual([second.total, second.items.map((i) => i.eventId)], [4, ["e2", "e1"]]);
+      assert.deepEqual((await storage.peekInbox("prj_other", "a", { limit: 10, offset: 0 })).total, 0);
+      await storage.purgeAcknowledged("2025-03-01T12:05:30.000Z");
+      assert.deepEqual((await peek("acknowledged")).items.map((i) => i.eventId), ["e4"], "purged items are gone");
     });
 
     test("counts violations by hour and by day and severity, from the triggers", async () => {

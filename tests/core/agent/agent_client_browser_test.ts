@@ -3,22 +3,16 @@
 // origin that serves an app's /svc and a cloud's /v1.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import * as nodeModule from "node:module";
 import { withSvc } from "../../../mod.ts";
 import { mint, notesSvc } from "../../fixtures/notes_svc.ts";
 import { startTestCloud } from "../../fixtures/test_cloud.ts";
 import { listen } from "../../fixtures/servers.ts";
-import { runtime } from "../../fixtures/runtime.ts";
+import { inChromium, launchChromium } from "../../fixtures/chromium.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
 const strip = (nodeModule as { stripTypeScriptTypes?: (code: string) => string }).stripTypeScriptTypes;
-const why = runtime !== "node"
-  ? "one runtime drives the browser"
-  : !existsSync(CHROMIUM) && !process.env.CI
-  ? "Chromium is not installed (.ci/run installs it)"
-  : false;
 
 const PAGE = `<!doctype html><script type="module">
   import { AgentClient } from "/core/agent/agent_client.ts";
@@ -37,48 +31,44 @@ const PAGE = `<!doctype html><script type="module">
   window.__result = result;
 </script>`;
 
-test("the agent client runs unchanged in a browser: intents, run, a typed refusal, the inbox and its ack", {
-  skip: why,
-}, async () => {
-  const svc = notesSvc();
-  const cloud = await startTestCloud();
-  const appKey = (await mint(svc, "alice", ["notes:read"])).key;
-  const { key: cloudKey, agentId } = await cloud.mintKey("alice");
-  await cloud.sdk("POST", "/v1/events", { body: { eventId: "e1", type: "hello", agentId, payload: { hi: 1 } } });
-  const root = fileURLToPath(new URL("../../../", import.meta.url));
-  const app = withSvc(svc);
-  const server = await listen((req) => {
-    const { pathname } = new URL(req.url);
-    if (pathname === "/") return new Response(PAGE, { headers: { "content-type": "text/html" } });
-    if (pathname === "/keys.json") return Response.json({ appKey, cloudKey });
-    if (/^\/core\/[a-z_/]+\.ts$/.test(pathname)) {
-      const code = strip!(readFileSync(root + pathname.slice(1), "utf8"));
-      return new Response(code, { headers: { "content-type": "text/javascript" } });
-    }
-    if (pathname.startsWith("/v1/")) return cloud.cloud.handle(req);
-    return app(req);
-  });
-  const { chromium } = await import("playwright-core");
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
-  });
-  try {
-    const page = await browser.newPage();
-    await page.goto(server.url);
-    await page.waitForFunction(() => (globalThis as { __result?: unknown }).__result, undefined, { timeout: 15_000 });
-    const result = await page.evaluate(() => (globalThis as { __result?: unknown }).__result);
-    assert.deepEqual(result, {
-      allowed: ["notes.list", "notes.broken", "notes.missing", "notes.lies"],
-      run: { notes: ["a", "b"] },
-      refused: "FORBIDDEN_SCOPE",
-      event: { hi: 1 },
-      after: 0,
+const title = "the agent client runs unchanged in a browser: intents, run, a typed refusal, the inbox and its ack";
+inChromium(title, () =>
+  test(title, async () => {
+    const svc = notesSvc();
+    const cloud = await startTestCloud();
+    const appKey = (await mint(svc, "alice", ["notes:read"])).key;
+    const { key: cloudKey, agentId } = await cloud.mintKey("alice");
+    await cloud.sdk("POST", "/v1/events", { body: { eventId: "e1", type: "hello", agentId, payload: { hi: 1 } } });
+    const root = fileURLToPath(new URL("../../../", import.meta.url));
+    const app = withSvc(svc);
+    const server = await listen((req) => {
+      const { pathname } = new URL(req.url);
+      if (pathname === "/") return new Response(PAGE, { headers: { "content-type": "text/html" } });
+      if (pathname === "/keys.json") return Response.json({ appKey, cloudKey });
+      if (/^\/core\/[a-z_/]+\.ts$/.test(pathname)) {
+        const code = strip!(readFileSync(root + pathname.slice(1), "utf8"));
+        return new Response(code, { headers: { "content-type": "text/javascript" } });
+      }
+      if (pathname.startsWith("/v1/")) return cloud.cloud.handle(req);
+      return app(req);
     });
-  } finally {
-    await browser.close();
-    await server.close();
-    await cloud.close();
-    await svc.close();
-  }
-});
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.goto(server.url);
+      await page.waitForFunction(() => (globalThis as { __result?: unknown }).__result, undefined, { timeout: 15_000 });
+      const result = await page.evaluate(() => (globalThis as { __result?: unknown }).__result);
+      assert.deepEqual(result, {
+        allowed: ["notes.list", "notes.broken", "notes.missing", "notes.lies"],
+        run: { notes: ["a", "b"] },
+        refused: "FORBIDDEN_SCOPE",
+        event: { hi: 1 },
+        after: 0,
+      });
+    } finally {
+      await browser.close();
+      await server.close();
+      await cloud.close();
+      await svc.close();
+    }
+  }));
