@@ -222,7 +222,7 @@ describe("dashboard sign-in", () => {
     const viewer = await signedIn(t, "viewer-posts@example.com", "viewer");
     const base = `/dashboard/projects/${t.project.id}`;
     await t.sdk("POST", "/v1/events", { body: event("viewer-stuck", "vera") });
-    const [item] = (await t.storage.peekInbox(t.project.id, "vera", 10, 0)).items;
+    const [item] = (await t.storage.peekInbox(t.project.id, "vera", { limit: 10, offset: 0 })).items;
     const retention = (await t.storage.projectPolicy(t.project.id)).retentionMs;
     await viewer.get(`${base}/inbox/vera`);
     const discard = await viewer.post(`${base}/inbox/vera/discard`, { inboxId: String(item.inboxId) });
@@ -230,7 +230,7 @@ describe("dashboard sign-in", () => {
     assert.match(discard.text, /Viewers can read but not change anything/);
     const keep = await viewer.post(`${base}/settings/retention`, { days: "1" });
     assert.equal(keep.status, 403);
-    const waiting = await t.storage.peekInbox(t.project.id, "vera", 10, 0);
+    const waiting = await t.storage.peekInbox(t.project.id, "vera", { limit: 10, offset: 0 });
     assert.deepEqual(waiting.items.map((i) => i.eventId), ["viewer-stuck"], "the item is still waiting");
     assert.equal((await t.storage.projectPolicy(t.project.id)).retentionMs, retention, "the retention is unchanged");
     for (const action of ["inbox.discard", "policy.retention"]) {
