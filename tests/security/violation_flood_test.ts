@@ -21,6 +21,25 @@ async function revoke(svc: ReturnType<typeof notesSvc>, user: string, id: string
   assert.equal(res.status, 200);
 }
 
+/** A hybrid app on a file whose cloud cannot be reached, so everything it reports waits in its outbox. */
+async function cutOffHybridApp(): Promise<{ svc: ReturnType<typeof notesSvc>; close(): Promise<void> }> {
+  const t = await startTestCloud();
+  const dir = tempDir("svc-flood-");
+  const svc = notesSvc({
+    mode: "hybrid",
+    storage: `file:${dir.file("app.db")}`,
+    cloud: { endpoint: "http://127.0.0.1:1", projectId: t.project.id, sdkSecret: t.project.secret, retryMinMs: 5 },
+  });
+  return {
+    svc,
+    async close() {
+      await svc.close();
+      await t.close();
+      dir.remove();
+    },
+  };
+}
+
 describe("the refusal coalescer", () => {
   test("lets the first refusal of a window through and counts the rest", () => {
     const c = createRefusalCoalescer<string>({ windowMs: 1000 });
@@ -62,13 +81,7 @@ describe("a revoked key used over and over", () => {
   });
 
   test("in hybrid mode leaves a bounded outbox and the next revocation is not delayed", async () => {
-    const t = await startTestCloud();
-    const dir = tempDir("svc-flood-");
-    const svc = notesSvc({
-      mode: "hybrid",
-      storage: `file:${dir.file("app.db")}`,
-      cloud: { endpoint: "http://127.0.0.1:1", projectId: t.project.id, sdkSecret: t.project.secret, retryMinMs: 5 },
-    });
+    const { svc, close } = await cutOffHybridApp();
     try {
       const { id, key } = await mint(svc, "alice", ["notes:read"]);
       await revoke(svc, "alice", id);
@@ -77,9 +90,7 @@ describe("a revoked key used over and over", () => {
       const waiting = await svc.sync(); // the cloud is unreachable: everything waits
       assert.ok(waiting <= 5, `${waiting} items wait for the cloud after ${FLOOD} refused requests`);
     } finally {
-      await svc.close();
-      await t.close();
-      dir.remove();
+      await close();
     }
   });
 
@@ -105,13 +116,7 @@ describe("a revoked key used over and over", () => {
 
 describe("a valid key that names a fresh unknown intent on every request", () => {
   test("writes a handful of rows and outbox items, not one per request, with the count and a few of the names", async () => {
-    const t = await startTestCloud();
-    const dir = tempDir("svc-intents-");
-    const svc = notesSvc({
-      mode: "hybrid",
-      storage: `file:${dir.file("app.db")}`,
-      cloud: { endpoint: "http://127.0.0.1:1", projectId: t.project.id, sdkSecret: t.project.secret, retryMinMs: 5 },
-    });
+    const { svc, close } = await cutOffHybridApp();
     try {
       const { id, key } = await mint(svc, "alice", ["notes:read"]);
       const statuses = new Map<number, number>();
@@ -131,9 +136,7 @@ describe("a valid key that names a fresh unknown intent on every request", () =>
       assert.ok(named.length >= 2 && named.length <= 5, `${named.length} intents named`);
       assert.ok(named.every((n) => n.length <= 100), "each name cut short");
     } finally {
-      await svc.close();
-      await t.close();
-      dir.remove();
+      await close();
     }
   });
 });
