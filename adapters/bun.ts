@@ -2,8 +2,11 @@
  * Bun adapter: serve a fetch handler (such as `withSvc(svc, app)`) with
  * `Bun.serve`. For Elysia apps, see `@svc/agent-access/adapters/elysia`.
  * Each request carries the client's address (`clientAddress(req)`, from
- * `server.requestIP`). `Bun.serve` cannot cap connections: of
- * `ServeOptions.connections` only the idle timeout applies.
+ * `server.requestIP`). `Bun.serve` cannot cap connections nor take a head or
+ * request timeout: of `ServeOptions.connections` only the idle timeout applies.
+ * On its own (Bun 1.4.5, tests/adapters/bun_idle_test.ts) Bun closes a
+ * connection whose first request head is not whole within about 10 s, and one
+ * whose later request (head or body) is not whole within the idle timeout.
  *
  * @example Serve /svc and an app on Bun
  * ```ts
@@ -54,7 +57,7 @@ const BUN_MAX_IDLE_S = 255;
  *
  * @param fetch The handler.
  * @param options Port (default 8000), hostname (default `0.0.0.0`) and `connections.idleTimeoutMs`
- *   (default 60 s, at most 255 s; Bun has no connection cap nor a separate header timeout).
+ *   (default 60 s, at most 255 s; Bun has no connection cap, nor a head or request timeout to set).
  * @returns The listening server; its `url` is an address a client can open.
  */
 export function serve(fetch: FetchHandler, options: ServeOptions = {}): Promise<RunningServer> {

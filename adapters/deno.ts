@@ -4,7 +4,8 @@
  * `Deno.serve` has no socket policy of its own: it exits when file descriptors
  * run out and keeps slow-header connections open. So the adapter listens itself
  * and relays each connection (core/http/relay_server.ts: a cap on connections
- * from the open-file limit, header and idle timeouts, accept failures survived)
+ * from the open-file limit, head, request and idle timeouts on every request of a
+ * connection, accept failures survived)
  * to a `Deno.serve` on a loopback port, started again if it ever stops. Deno cannot raise its open-file limit: for many connections,
  * start it under a higher `ulimit -n`. Each request carries the client's real address
  * (`clientAddress(req)`), not the relay's.
@@ -73,11 +74,17 @@ export function serve(fetch: FetchHandler, options: ServeOptions = {}): Promise<
       accept: () => listener.accept(),
       closeListener: () => listener.close(),
       connect: (port) => Deno.connect({ hostname: "127.0.0.1", port }),
-      start(clientAddressOf) {
-        const server = Deno.serve(
-          { port: 0, hostname: "127.0.0.1", onListen() {} },
-          (req, info) => fetch(withClientAddress(req, () => clientAddressOf(info.remoteAddr.port))),
-        );
+      start(relayed) {
+        const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (req, info) => {
+          const port = info.remoteAddr.port;
+          // Only Deno.upgradeWebSocket makes a 101: from here on the relay passes frames, untimed.
+          const seen = (response: Response) => {
+            if (response.status === 101) relayed.upgraded(port);
+            return response;
+          };
+          const answer = fetch(withClientAddress(req, () => relayed.clientAddressOf(port)));
+          return answer instanceof Response ? seen(answer) : answer.then(seen);
+        });
         return { port: server.addr.port, finished: server.finished, shutdown: () => server.shutdown() };
       },
       openFileLimits: () => Deno.readTextFileSync("/proc/self/limits"),

@@ -3,8 +3,8 @@
  * requests into Web Requests (each carries the client's address: srvx's
  * `request.ip`, read by `clientAddress(req)`). Node's server applies
  * `ServeOptions.connections`: past the cap a new connection is closed at once,
- * a request head must arrive within the header timeout, and a silent
- * connection is closed after the idle timeout.
+ * a request head must arrive within the header timeout and the whole request
+ * within the request timeout, and a silent connection is closed after the idle timeout.
  *
  * @example Serve /svc and an app on Node
  * ```ts
@@ -60,6 +60,7 @@ export async function serve(fetch: FetchHandler, options: ServeOptions = {}): Pr
     gracefulShutdown: false,
     node: {
       headersTimeout: limits.headerTimeoutMs,
+      requestTimeout: Math.max(limits.requestTimeoutMs, limits.headerTimeoutMs), // Node refuses a shorter one
       // How often Node checks the header timeout (its default, 30 s, would let a slow head stay that long).
       connectionsCheckingInterval: Math.min(1000, limits.headerTimeoutMs),
       keepAliveTimeout: Math.min(NODE_KEEP_ALIVE_MS, limits.idleTimeoutMs), // between requests

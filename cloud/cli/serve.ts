@@ -1,7 +1,8 @@
 /**
  * `serve`: the cloud through the running runtime's adapter (on Deno, behind
- * the connection guard: a connection cap from the open-file limit, header and
- * idle timeouts, accept failures survived), stopping cleanly on SIGINT and
+ * the connection guard: a connection cap from the open-file limit, head,
+ * request and idle timeouts on every request of a connection, accept failures
+ * survived; on Bun and in the single binary, Bun's own limits), stopping cleanly on SIGINT and
  * SIGTERM: no new connections, waiting long polls answered, in-flight requests
  * finished, the database closed. No runtime can raise its own open-file limit:
  * start it under `ulimit -n` as high as the connections you expect, times three.

@@ -7,9 +7,16 @@
  *   files") is logged once, retried with backoff, and the server keeps going
  *   (clients wait in the backlog or are refused meanwhile);
  * - caps concurrent connections: past `maxConnections` a new one is closed at once;
- * - closes a connection whose first request head has not arrived within
- *   `headerTimeoutMs` (slow-header attacks) and one silent both ways for
- *   `idleTimeoutMs`.
+ * - times every request of a connection (core/http/request_framing.ts): its head
+ *   must arrive within `headerTimeoutMs` of its first byte (the first request's, of
+ *   the connection's opening) and the whole request within `requestTimeoutMs`, else
+ *   the connection is closed (slow-header and slow-body attacks, kept-alive or not);
+ * - closes a connection silent both ways for `idleTimeoutMs` (also between requests).
+ *
+ * A connection the server switches to another protocol (a WebSocket, told by
+ * {@linkcode ConnectionGuard.upgraded}) is no longer read as requests: only the
+ * idle timeout applies. The HTTP/2 preface (cleartext HTTP/2 with prior knowledge,
+ * which the guard cannot time) is refused.
  *
  * It moves bytes with the connection's own `read` and `write` into one small
  * buffer per direction (what `Deno.Conn` offers): Web streams on the same
@@ -19,6 +26,7 @@
  */
 import type { ErrorLogger } from "./json.ts";
 import { concatBytes } from "./bytes.ts";
+import { MAX_HEAD_BYTES, requestFraming } from "./request_framing.ts";
 
 /** One end of a TCP connection (what `Deno.Conn` gives as `localAddr` and `remoteAddr`). */
 export interface ConnectionEnd {
@@ -48,8 +56,13 @@ export interface TcpConnection {
 export interface ConnectionLimits {
   /** Most connections served at once; more are closed at once. Default 256. */
   maxConnections?: number;
-  /** Time for the first request head (up to its blank line), in milliseconds. Default 10000. */
+  /** Time for each request head (up to its empty line), from its first byte, in milliseconds. Default 10000. */
   headerTimeoutMs?: number;
+  /**
+   * Time for each whole request (head and body), from its first byte, in milliseconds; never less
+   * than `headerTimeoutMs`. Default 300000 (Node's own).
+   */
+  requestTimeoutMs?: number;
   /** Time a connection may stay silent both ways, in milliseconds (above the 20 s long poll). Default 60000. */
   idleTimeoutMs?: number;
 }
@@ -58,18 +71,26 @@ export interface ConnectionLimits {
 export const DEFAULT_CONNECTION_LIMITS: Required<ConnectionLimits> = {
   maxConnections: 256,
   headerTimeoutMs: 10_000,
+  requestTimeoutMs: 300_000,
   idleTimeoutMs: 60_000,
 };
 
+/**
+ * What the server behind may tell and ask about a relayed connection, by the
+ * local port of the relay's connection to it (what the server sees as its peer's
+ * port), while the pair is open.
+ */
+export interface RelayedConnections {
+  /** The client's address. */
+  clientAddressOf(relayPort: number): string | undefined;
+  /** The server switched the connection to another protocol (answered 101, as for a WebSocket). */
+  upgraded(relayPort: number): void;
+}
+
 /** A running guard. */
-export interface ConnectionGuard {
+export interface ConnectionGuard extends RelayedConnections {
   /** Connections being relayed. */
   readonly active: number;
-  /**
-   * The client's address behind a relayed connection, by the local port of the
-   * connection to the server (what the server sees as its peer's port), while the pair is open.
-   */
-  clientAddressOf(relayPort: number): string | undefined;
   /** Stops accepting (call it before closing the listener, so the closed listener is not taken for a failure). */
   stopAccepting(): void;
   /**
@@ -79,11 +100,10 @@ export interface ConnectionGuard {
   close(graceMs?: number): Promise<void>;
 }
 
-const HEAD_END = [13, 10, 13, 10];
 /** The buffer of each direction of a relayed connection: requests and answers pass in pieces of at most this. */
 const CHUNK = 8 * 1024;
-/** Longest request head kept while waiting for its end; a longer one is left to the server to refuse. */
-const MAX_HEAD = 64 * 1024;
+/** How cleartext HTTP/2 with prior knowledge opens ("PRI * HTTP/2.0"). */
+const HTTP2_PREFACE = "PRI * HTTP/2";
 
 /**
  * Accepts connections with `accept` and relays each to a fresh `upstream()`
@@ -102,10 +122,15 @@ export function guardConnections(
   log: ErrorLogger,
 ): ConnectionGuard {
   const defined = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
-  const { maxConnections, headerTimeoutMs, idleTimeoutMs } = { ...DEFAULT_CONNECTION_LIMITS, ...defined };
+  const { maxConnections, headerTimeoutMs, requestTimeoutMs, idleTimeoutMs } = {
+    ...DEFAULT_CONNECTION_LIMITS,
+    ...defined,
+  };
+  /** How often each connection's deadlines are checked: a late one is closed up to this much later. */
+  const checkEveryMs = Math.max(10, Math.min(1000, idleTimeoutMs, headerTimeoutMs, requestTimeoutMs));
   const open = new Set<() => void>();
-  /** The client's address by the relay's local port towards the server, for each open pair. */
-  const clients = new Map<number, string>();
+  /** Each open pair by the relay's local port towards the server: the client's address, and how to stop timing it. */
+  const pairs = new Map<number, { address?: string; upgraded(): void }>();
   let closed = false;
   let refusing = false;
 
@@ -138,36 +163,69 @@ export function guardConnections(
     let up: TcpConnection | undefined;
     let last = Date.now();
     const touch = () => last = Date.now();
+    /** When the current request's first byte came (the first request's: when the connection opened). */
+    let started = last;
+    /** When the current request is late (checked with the idle timeout); none between requests. */
+    let deadline = last + headerTimeoutMs;
+    const notDue = () => {
+      deadline = Infinity;
+    };
+    let upgraded = false;
+    let firstHead: Uint8Array | undefined;
     const end = () => {
       if (!open.delete(end)) return;
       clearInterval(watch);
-      clearTimeout(headTimer);
       // Forgotten before the port is freed, so a later pair reusing it never finds this client.
-      if (up?.localAddr) clients.delete(up.localAddr.port);
+      if (up?.localAddr) pairs.delete(up.localAddr.port);
       closeQuietly(conn);
       if (up) closeQuietly(up);
     };
     open.add(end);
-    const headTimer = setTimeout(end, headerTimeoutMs);
-    const watch = setInterval(() => Date.now() - last > idleTimeoutMs && end(), Math.min(idleTimeoutMs, 1000));
+    const watch = setInterval(() => {
+      const now = Date.now();
+      if (now > deadline || now - last > idleTimeoutMs) end();
+    }, checkEveryMs);
+    const frame = requestFraming({
+      started() {
+        if (deadline !== Infinity) return; // the first request, timed since the connection opened
+        started = Date.now();
+        deadline = started + headerTimeoutMs;
+      },
+      headEnded(head) {
+        firstHead ??= head;
+        deadline = started + Math.max(requestTimeoutMs, headerTimeoutMs);
+      },
+      ended: notDue,
+    });
+    const fromClient = (bytes: Uint8Array) => {
+      touch();
+      if (!upgraded) frame(bytes);
+    };
 
     (async () => {
-      const fromClient = new Uint8Array(CHUNK);
-      const head = await readHead(conn, fromClient);
-      clearTimeout(headTimer);
-      if (head === null || !open.has(end)) return end();
+      const buffer = new Uint8Array(CHUNK);
+      const early = await readFirstHead(conn, buffer, fromClient, () => firstHead !== undefined);
+      if (early === null || !open.has(end) || startsWith(early, HTTP2_PREFACE)) return end();
       up = await upstream().catch((error) => {
         log("the server cannot take the connection", error);
         return undefined;
       });
       if (up === undefined) return end();
       if (!open.has(end)) return closeQuietly(up); // ended (timed out, closing) while connecting
-      if (up.localAddr && conn.remoteAddr) clients.set(up.localAddr.port, conn.remoteAddr.hostname);
+      if (up.localAddr) {
+        pairs.set(up.localAddr.port, {
+          address: conn.remoteAddr?.hostname,
+          upgraded() {
+            upgraded = true;
+            notDue();
+          },
+        });
+      }
       touch();
       const server = up;
       const forward = (async () => {
-        await writeAll(server, head);
-        await pump(conn, server, fromClient, touch);
+        await writeAll(server, early);
+        await pump(conn, server, buffer, fromClient);
         await server.closeWrite(); // the client half-closed: let the answer come back
       })();
       forward.catch(() => {}); // a client gone early ends the way back too
@@ -181,7 +239,10 @@ export function guardConnections(
       return open.size;
     },
     clientAddressOf(relayPort) {
-      return clients.get(relayPort);
+      return pairs.get(relayPort)?.address;
+    },
+    upgraded(relayPort) {
+      pairs.get(relayPort)?.upgraded();
     },
     stopAccepting() {
       closed = true;
@@ -196,32 +257,47 @@ export function guardConnections(
   };
 }
 
-/** Reads until the end of the first request head, into `buffer`; what was read, or `null` when the peer closed first. */
-async function readHead(conn: TcpConnection, buffer: Uint8Array): Promise<Uint8Array | null> {
+/**
+ * Reads until `headEnded()` (the first request head has ended) or more than
+ * {@linkcode MAX_HEAD_BYTES} came (left to the server to refuse), passing each
+ * piece to `seen`: all that was read, or `null` when the peer closed first.
+ */
+async function readFirstHead(
+  conn: TcpConnection,
+  buffer: Uint8Array,
+  seen: (bytes: Uint8Array) => void,
+  headEnded: () => boolean,
+): Promise<Uint8Array | null> {
   const chunks: Uint8Array[] = [];
   let size = 0;
-  let matched = 0;
-  for (;;) {
+  while (!headEnded() && size <= MAX_HEAD_BYTES) {
     const n = await conn.read(buffer);
     if (n === null) return null;
     const chunk = buffer.slice(0, n);
+    seen(chunk);
     chunks.push(chunk);
     size += n;
-    for (const byte of chunk) {
-      matched = byte === HEAD_END[matched] ? matched + 1 : byte === HEAD_END[0] ? 1 : 0;
-      if (matched === HEAD_END.length) return concatBytes(chunks, size);
-    }
-    if (size > MAX_HEAD) return concatBytes(chunks, size);
   }
+  return concatBytes(chunks, size);
 }
 
-/** Copies bytes from one connection to the other until the first one ends. */
-async function pump(from: TcpConnection, to: TcpConnection, buffer: Uint8Array, touch: () => void): Promise<void> {
+function startsWith(bytes: Uint8Array, text: string): boolean {
+  return new TextDecoder().decode(bytes.subarray(0, text.length)) === text;
+}
+
+/** Copies bytes from one connection to the other until the first one ends, showing each piece to `seen` first. */
+async function pump(
+  from: TcpConnection,
+  to: TcpConnection,
+  buffer: Uint8Array,
+  seen: (bytes: Uint8Array) => void,
+): Promise<void> {
   for (;;) {
     const n = await from.read(buffer);
     if (n === null) return;
-    touch();
-    await writeAll(to, buffer.subarray(0, n));
+    const bytes = buffer.subarray(0, n);
+    seen(bytes);
+    await writeAll(to, bytes);
   }
 }
 

@@ -5,11 +5,17 @@
  * server is started again whenever it stops with an error (Deno's, when file
  * descriptors run out). The connection cap follows the open-file limit. The
  * inner server sees every client as 127.0.0.1: it asks the relay for the real
- * address by the port its peer connected from.
+ * address by the port its peer connected from, and tells it by the same port
+ * when it switched a connection to a WebSocket.
  *
  * @module
  */
-import { type ConnectionLimits, guardConnections, type TcpConnection } from "./connection_guard.ts";
+import {
+  type ConnectionLimits,
+  guardConnections,
+  type RelayedConnections,
+  type TcpConnection,
+} from "./connection_guard.ts";
 import type { ErrorLogger } from "./json.ts";
 import { connectionBudget } from "./serve_options.ts";
 
@@ -79,9 +85,10 @@ export interface RelayParts {
   /**
    * Starts the inner server on a free loopback port.
    *
-   * @param clientAddressOf The client's address behind a relayed connection, by the port the server sees it come from.
+   * @param relayed The client's address behind a relayed connection, and where to say it was upgraded,
+   *   by the port the server sees it come from.
    */
-  start(clientAddressOf: (relayPort: number) => string | undefined): StartedServer;
+  start(relayed: RelayedConnections): StartedServer;
   /** The text of `/proc/self/limits` (throws where there is none). */
   openFileLimits(): string;
 }
@@ -100,7 +107,11 @@ export function relayServer(
   log: ErrorLogger,
 ): { close(): Promise<void> } {
   // Asked per request, once the guard exists (the inner server takes its first connection after that).
-  const inner = keepServing(() => parts.start((relayPort) => guard.clientAddressOf(relayPort)), log);
+  const relayed: RelayedConnections = {
+    clientAddressOf: (relayPort) => guard.clientAddressOf(relayPort),
+    upgraded: (relayPort) => guard.upgraded(relayPort),
+  };
+  const inner = keepServing(() => parts.start(relayed), log);
   let limitsText: string | undefined;
   try {
     limitsText = parts.openFileLimits();

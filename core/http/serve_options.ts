@@ -16,8 +16,8 @@ export interface ServeOptions {
   hostname?: string;
   /**
    * Connection cap and timeouts ({@linkcode DEFAULT_CONNECTION_LIMITS}; the cap defaults to what the
-   * open-file limit leaves room for, see {@linkcode connectionBudget}). Deno and Node apply all three;
-   * Bun only the idle timeout (`Bun.serve` has no cap nor header timeout).
+   * open-file limit leaves room for, see {@linkcode connectionBudget}). Deno and Node apply all four;
+   * Bun only the idle timeout (`Bun.serve` has no cap, and its own head and request timeouts, see SECURITY.md).
    */
   connections?: ConnectionLimits;
 }

@@ -1,26 +1,18 @@
 // Issue 13, finding 3 on Node: adapters/node applies ServeOptions.connections
 // to Node's server: past maxConnections a new connection is closed while the
 // ones held are served, and the server takes new ones once some close; a
-// request head that does not arrive in time, and a silent connection, are closed.
+// request head that does not arrive in time, a kept-alive connection's next
+// request that does not, and a silent connection, are closed.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { connect, type Socket } from "node:net";
 import { serve } from "../../adapters/node.ts";
-import { keepAlive } from "../fixtures/raw_http.ts";
+import { keepAlive, slowRequest, within } from "../fixtures/raw_http.ts";
 import { runtime } from "../fixtures/runtime.ts";
 
 const hello = () => new Response("hello");
 const skip = runtime !== "node" &&
   "Node's own server (Deno's and Bun's node:http differ; they have their own adapters)";
-
-/** Whether `closed` settles within `ms`. */
-async function within(closed: Promise<void>, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<false>((r) => timer = setTimeout(() => r(false), ms));
-  const result = await Promise.race([closed.then(() => true as const), late]);
-  clearTimeout(timer);
-  return result;
-}
 
 /** Opens a connection and sends a partial request head; `closed` settles when the server ends or closes it. */
 function slowHead(port: number): { socket: Socket; closed: Promise<void> } {
@@ -77,6 +69,23 @@ describe("adapters/node's connection limits", { skip }, () => {
     } finally {
       idle?.close();
       slow?.socket.destroy();
+      await server.close();
+    }
+  });
+
+  test("a kept-alive connection whose next request does not arrive whole within requestTimeoutMs is closed", async () => {
+    const server = await serve(async (req) => new Response(await req.text().catch(() => "")), {
+      port: 0,
+      hostname: "127.0.0.1",
+      connections: { headerTimeoutMs: 300, requestTimeoutMs: 1_000 },
+    });
+    const head = "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 300\r\n\r\n";
+    const slow = slowRequest(server.port, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", head, "b".repeat(300), 100);
+    try {
+      assert.equal(await within(slow.answered, 5_000), true, "the first request is answered");
+      assert.equal(await within(slow.closed, 5_000), true, "the trickling connection was closed");
+    } finally {
+      slow.stop();
       await server.close();
     }
   });

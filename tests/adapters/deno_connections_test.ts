@@ -1,0 +1,113 @@
+// Issue 13, finding 3 on Deno: adapters/deno's relay times every request of a
+// kept-alive connection, not only the first (a slow next head or body is
+// closed), closes a silent connection, leaves WebSockets to the idle timeout,
+// and refuses cleartext HTTP/2. Short limits through ServeOptions.connections.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { connect } from "node:net";
+import { serve } from "../../adapters/deno.ts";
+import { keepAlive, slowRequest, within } from "../fixtures/raw_http.ts";
+import { runtime } from "../fixtures/runtime.ts";
+
+const skip = runtime !== "deno" && "Deno.serve exists only on Deno";
+const ok = () => new Response("ok");
+const GET = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+/** A request head that takes 30 s at one byte every 100 ms. */
+const LONG_HEAD = `GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: ${"a".repeat(260)}\r\n\r\n`;
+
+describe("adapters/deno's timeouts on kept-alive connections", { skip }, () => {
+  test("a kept-alive connection that trickles its next request head is closed after headerTimeoutMs", async () => {
+    const server = await serve(ok, { port: 0, hostname: "127.0.0.1", connections: { headerTimeoutMs: 500 } });
+    const slow = slowRequest(server.port, GET, "", LONG_HEAD, 100);
+    try {
+      assert.equal(await within(slow.answered, 5_000), true, "the first request is answered");
+      assert.equal(await within(slow.closed, 5_000), true, "the trickling connection was closed");
+      assert.equal(await (await fetch(server.url)).text(), "ok");
+    } finally {
+      slow.stop();
+      await server.close();
+    }
+  });
+
+  test("a kept-alive connection that trickles a request body is closed after requestTimeoutMs", async () => {
+    const server = await serve(async (req) => new Response(await req.text().catch(() => "")), {
+      port: 0,
+      hostname: "127.0.0.1",
+      connections: { headerTimeoutMs: 300, requestTimeoutMs: 1_000 },
+    });
+    const head = "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 300\r\n\r\n";
+    const slow = slowRequest(server.port, GET, head, "b".repeat(300), 100);
+    try {
+      assert.equal(await within(slow.answered, 5_000), true, "the first request is answered");
+      assert.equal(await within(slow.closed, 5_000), true, "the trickling connection was closed");
+    } finally {
+      slow.stop();
+      await server.close();
+    }
+  });
+
+  test("a connection quiet between requests outlives the head and request timeouts, then idleTimeoutMs closes it", async () => {
+    const server = await serve(ok, {
+      port: 0,
+      hostname: "127.0.0.1",
+      connections: { headerTimeoutMs: 200, requestTimeoutMs: 200, idleTimeoutMs: 1_500 },
+    });
+    const connection = await keepAlive(server.port);
+    try {
+      assert.equal(await connection.get(), "ok");
+      assert.equal(await within(connection.closed, 600), false, "not closed by the head or request timeout");
+      assert.equal(await connection.get(), "ok", "the next request on it is answered");
+      assert.equal(await within(connection.closed, 5_000), true, "the silent connection was closed");
+    } finally {
+      connection.close();
+      await server.close();
+    }
+  });
+
+  test("a WebSocket outlives the head and request timeouts", async () => {
+    const echoing = (req: Request) => {
+      const { socket, response } = Deno.upgradeWebSocket(req);
+      socket.onmessage = (event) => socket.send(event.data);
+      return response;
+    };
+    const server = await serve(echoing, {
+      port: 0,
+      hostname: "127.0.0.1",
+      connections: { headerTimeoutMs: 200, requestTimeoutMs: 200 },
+    });
+    const ws = new WebSocket(server.url.replace("http", "ws"));
+    const closed = new Promise<void>((r) => ws.onclose = () => r());
+    try {
+      await new Promise((resolve, reject) => [ws.onopen, ws.onerror] = [resolve, reject]);
+      const echo = (text: string) => {
+        const echoed = new Promise((r) => ws.onmessage = (event) => r(event.data));
+        ws.send(text);
+        return echoed;
+      };
+      assert.equal(await echo("hello"), "hello"); // frames, not a request head: nothing may time them
+      assert.equal(await within(closed, 800), false, "open past both timeouts");
+      assert.equal(await echo("still there"), "still there");
+    } finally {
+      ws.close();
+      await closed;
+      await server.close();
+    }
+  });
+
+  test("cleartext HTTP/2 (prior knowledge), which the relay cannot time, is refused", async () => {
+    const server = await serve(ok, { port: 0, hostname: "127.0.0.1" });
+    const socket = connect(server.port, "127.0.0.1");
+    let received = 0;
+    socket.on("data", (d) => received += d.length);
+    socket.on("error", () => {});
+    const closed = new Promise<void>((r) => socket.once("close", () => r()));
+    try {
+      socket.write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
+      assert.equal(await within(closed, 5_000), true, "the connection was closed");
+      assert.equal(received, 0, "nothing was answered");
+    } finally {
+      socket.destroy();
+      await server.close();
+    }
+  });
+});
