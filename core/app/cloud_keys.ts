@@ -4,8 +4,11 @@
  * by the key's hash (never its plaintext), in a bounded map; a revoke made
  * through this app, or one the revocation feed brings, drops the entry at once.
  * A verification still in flight when a revoke starts is never cached, and
- * answers the key as revoked when the revoke was of that key. An unreachable
- * cloud fails closed.
+ * answers the key as revoked when the revoke was of that key. A key the cloud
+ * refused is remembered (by hash, bounded, for the same few seconds: an unknown
+ * or revoked key never becomes valid), so an agent repeating a refused key costs
+ * the cloud one verification per few seconds, not one per request. An
+ * unreachable cloud fails closed.
  *
  * @module
  */
@@ -18,9 +21,9 @@ import { hashSecret, KEY_START_LENGTH } from "../contract/secrets.ts";
 export interface CloudKeysOptions {
   /** Whether agentId `default` may be minted. */
   sharedInbox: boolean;
-  /** How long a verification is trusted, in milliseconds. Default 2000. */
+  /** How long a verification (or a refusal) is trusted, in milliseconds. Default 2000. */
   cacheTtlMs?: number;
-  /** Most verifications kept. Default 10000. */
+  /** Most verifications kept, and most refusals. Default 10000. */
   cacheMax?: number;
 }
 
@@ -44,6 +47,8 @@ export function cloudKeys(cloud: CloudClient, options: CloudKeysOptions): CloudK
   const ttl = options.cacheTtlMs ?? 2000;
   const max = options.cacheMax ?? 10_000;
   const cache = new Map<string, { key: VerifiedKey; expires: number }>();
+  /** Hashes the cloud refused, with when that stops being trusted (oldest first). */
+  const refused = new Map<string, number>();
   const hashById = new Map<string, string>();
   /** Bumped when a revoke starts and ends: a verification that saw it change is not cached. */
   let revokes = 0;
@@ -72,6 +77,11 @@ export function cloudKeys(cloud: CloudClient, options: CloudKeysOptions): CloudK
     }
     cache.set(hash, { key, expires: Date.now() + ttl });
     hashById.set(key.id, hash);
+  }
+
+  function rememberRefused(hash: string): void {
+    if (refused.size >= max) refused.delete(refused.keys().next().value!);
+    refused.set(hash, Date.now() + ttl);
   }
 
   return {
@@ -113,9 +123,15 @@ export function cloudKeys(cloud: CloudClient, options: CloudKeysOptions): CloudK
       const hit = cache.get(hash);
       if (hit !== undefined && hit.expires > Date.now()) return hit.key;
       if (hit !== undefined) cache.delete(hash);
+      const refusedUntil = refused.get(hash);
+      if (refusedUntil !== undefined && refusedUntil > Date.now()) return null;
+      refused.delete(hash);
       const started = revokes;
       const found = await cloud.verifyKey(secret);
-      if (found === null) return null;
+      if (found === null) {
+        rememberRefused(hash);
+        return null;
+      }
       const revoked = revokedLately.get(found.id);
       if (revoked !== undefined) return { ...found, revokedAt: revoked.revokedAt };
       const key: VerifiedKey = { ...found, revokedAt: null };
@@ -125,6 +141,7 @@ export function cloudKeys(cloud: CloudClient, options: CloudKeysOptions): CloudK
     dropRevoked,
     close() {
       cache.clear();
+      refused.clear();
       hashById.clear();
       revokedLately.clear();
       return Promise.resolve();

@@ -1,5 +1,6 @@
 // Cloud mode's verification cache against a real cloud over a socket, with a
-// cloud client whose verify answers late (the race of issue 13, finding 6).
+// cloud client whose verify answers late (the race of issue 13, finding 6), and
+// one that counts the verifications it asks for.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -61,6 +62,22 @@ describe("cloud mode's verification cache", () => {
     assert.ok(await keys.verify(minted.secret), "the cache still trusts it: the feed has not spoken");
     keys.dropRevoked(minted.key.id, new Date().toISOString());
     assert.equal(await keys.verify(minted.secret), null);
+    await keys.close();
+  });
+
+  test("asks the cloud once per cache period about a refused key, however often the agent repeats it", async () => {
+    const real = createCloudClient(cloud.appConfig());
+    let asked = 0;
+    const counting: CloudClient = { ...real, verifyKey: (secret) => (asked++, real.verifyKey(secret)) };
+    const keys = cloudKeys(counting, { sharedInbox: false, cacheTtlMs: 60_000, cacheMax: 3 });
+    const minted = await keys.mint("carol", { name: "k", scopes: [] });
+    assert.equal((await cloud.sdk("DELETE", `/v1/sdk/keys/${minted.key.id}`)).status, 200);
+    for (let i = 0; i < 200; i++) assert.equal(await keys.verify(minted.secret), null);
+    assert.equal(asked, 1, "one verification for 200 uses of the revoked key");
+    for (let i = 0; i < 5; i++) assert.equal(await keys.verify(`svc_live_${"x".repeat(32)}${i}`), null);
+    assert.equal(asked, 6, "each unknown key is asked about once");
+    assert.equal(await keys.verify(minted.secret), null);
+    assert.equal(asked, 7, "at most 3 refusals are remembered: the oldest was forgotten and asked again");
     await keys.close();
   });
 });
