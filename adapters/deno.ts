@@ -23,7 +23,7 @@
  * @module
  */
 import type { FetchHandler } from "../core/app/mount.ts";
-import type { TcpConnection } from "../core/http/connection_guard.ts";
+import type { TcpConnection } from "../core/http/tcp_connection.ts";
 import { withClientAddress } from "../core/http/client_address.ts";
 import { defaultLogger as log } from "../core/http/json.ts";
 import { relayServer } from "../core/http/relay_server.ts";

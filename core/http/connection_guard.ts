@@ -18,39 +18,12 @@
  * idle timeout applies. The HTTP/2 preface (cleartext HTTP/2 with prior knowledge,
  * which the guard cannot time) is refused.
  *
- * It moves bytes with the connection's own `read` and `write` into one small
- * buffer per direction (what `Deno.Conn` offers): Web streams on the same
- * sockets cost about four times as much per request.
- *
  * @module
  */
 import type { ErrorLogger } from "./json.ts";
 import { concatBytes } from "./bytes.ts";
-import { MAX_HEAD_BYTES, requestFraming } from "./request_framing.ts";
-
-/** One end of a TCP connection (what `Deno.Conn` gives as `localAddr` and `remoteAddr`). */
-export interface ConnectionEnd {
-  /** The IP address. */
-  readonly hostname: string;
-  /** The port. */
-  readonly port: number;
-}
-
-/** A TCP connection (what `Deno.Conn` is). */
-export interface TcpConnection {
-  /** This side's address (the relay's outgoing port is how the server tells connections apart). */
-  readonly localAddr?: ConnectionEnd;
-  /** The peer's address. */
-  readonly remoteAddr?: ConnectionEnd;
-  /** Reads bytes from the peer into `buffer`: how many, or `null` at the end. */
-  read(buffer: Uint8Array): Promise<number | null>;
-  /** Writes bytes to the peer: how many of `data` were written. */
-  write(data: Uint8Array): Promise<number>;
-  /** Ends the sending side (half close). */
-  closeWrite(): Promise<void>;
-  /** Closes the connection. */
-  close(): void;
-}
+import { requestFraming } from "./request_framing.ts";
+import { closeQuietly, pump, type TcpConnection, writeAll } from "./tcp_connection.ts";
 
 /** The limits of {@linkcode guardConnections}. */
 export interface ConnectionLimits {
@@ -102,6 +75,8 @@ export interface ConnectionGuard extends RelayedConnections {
 
 /** The buffer of each direction of a relayed connection: requests and answers pass in pieces of at most this. */
 const CHUNK = 8 * 1024;
+/** The most read of the first request before connecting to the server (the rest of a longer head follows as it comes). */
+const MAX_HEAD_BYTES = 64 * 1024;
 /** How cleartext HTTP/2 with prior knowledge opens ("PRI * HTTP/2.0"). */
 const HTTP2_PREFACE = "PRI * HTTP/2";
 
@@ -171,7 +146,7 @@ export function guardConnections(
       deadline = Infinity;
     };
     let upgraded = false;
-    let firstHead: Uint8Array | undefined;
+    let headSeen = false;
     const end = () => {
       if (!open.delete(end)) return;
       clearInterval(watch);
@@ -191,8 +166,8 @@ export function guardConnections(
         started = Date.now();
         deadline = started + headerTimeoutMs;
       },
-      headEnded(head) {
-        firstHead ??= head;
+      headEnded() {
+        headSeen = true;
         deadline = started + Math.max(requestTimeoutMs, headerTimeoutMs);
       },
       ended: notDue,
@@ -204,7 +179,7 @@ export function guardConnections(
 
     (async () => {
       const buffer = new Uint8Array(CHUNK);
-      const early = await readFirstHead(conn, buffer, fromClient, () => firstHead !== undefined);
+      const early = await readFirstHead(conn, buffer, fromClient, () => headSeen);
       if (early === null || !open.has(end) || startsWith(early, HTTP2_PREFACE)) return end();
       up = await upstream().catch((error) => {
         log("the server cannot take the connection", error);
@@ -259,7 +234,7 @@ export function guardConnections(
 
 /**
  * Reads until `headEnded()` (the first request head has ended) or more than
- * {@linkcode MAX_HEAD_BYTES} came (left to the server to refuse), passing each
+ * {@linkcode MAX_HEAD_BYTES} came (Deno.serve refuses a head over 64 KiB), passing each
  * piece to `seen`: all that was read, or `null` when the peer closed first.
  */
 async function readFirstHead(
@@ -283,32 +258,4 @@ async function readFirstHead(
 
 function startsWith(bytes: Uint8Array, text: string): boolean {
   return new TextDecoder().decode(bytes.subarray(0, text.length)) === text;
-}
-
-/** Copies bytes from one connection to the other until the first one ends, showing each piece to `seen` first. */
-async function pump(
-  from: TcpConnection,
-  to: TcpConnection,
-  buffer: Uint8Array,
-  seen: (bytes: Uint8Array) => void,
-): Promise<void> {
-  for (;;) {
-    const n = await from.read(buffer);
-    if (n === null) return;
-    const bytes = buffer.subarray(0, n);
-    seen(bytes);
-    await writeAll(to, bytes);
-  }
-}
-
-async function writeAll(to: TcpConnection, data: Uint8Array): Promise<void> {
-  for (let at = 0; at < data.byteLength;) at += await to.write(data.subarray(at));
-}
-
-function closeQuietly(conn: TcpConnection): void {
-  try {
-    conn.close();
-  } catch {
-    // already closed
-  }
 }

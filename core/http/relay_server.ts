@@ -10,12 +10,8 @@
  *
  * @module
  */
-import {
-  type ConnectionLimits,
-  guardConnections,
-  type RelayedConnections,
-  type TcpConnection,
-} from "./connection_guard.ts";
+import { type ConnectionLimits, guardConnections, type RelayedConnections } from "./connection_guard.ts";
+import type { TcpConnection } from "./tcp_connection.ts";
 import type { ErrorLogger } from "./json.ts";
 import { connectionBudget } from "./serve_options.ts";
 

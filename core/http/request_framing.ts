@@ -2,33 +2,32 @@
  * Where each request a client sends on an HTTP/1.1 connection begins, where its
  * head ends and where its body ends, read from the bytes as they pass (the
  * connection guard times every request by it). It reads only what framing
- * needs: the empty line that ends a head, `Content-Length`,
- * `Transfer-Encoding` and chunk sizes. The server behind still parses every
- * request and refuses what is malformed.
+ * needs, line by line as the bytes arrive, keeping none of them (so a head of
+ * any size is framed): the empty line that ends a head, `Content-Length`,
+ * `Transfer-Encoding` and chunk sizes. Empty lines between requests are
+ * ignored (RFC 9112 §2.2: some clients end a body with CRLF). The server behind
+ * still parses every request and refuses what is malformed.
  *
  * @module
  */
-import { concatBytes } from "./bytes.ts";
 
 /** What {@linkcode requestFraming} reports, as the bytes arrive. */
 export interface RequestEvents {
   /** The first byte of a request arrived. */
   started(): void;
-  /** The request's head ended (`head`: its first {@linkcode MAX_HEAD_BYTES} bytes); its body, if any, follows. */
-  headEnded(head: Uint8Array): void;
+  /** The request's head ended; its body, if any, follows. */
+  headEnded(): void;
   /** The request ended, body included. */
   ended(): void;
 }
 
-/** The longest part of a request head kept for reading its framing headers. */
-export const MAX_HEAD_BYTES = 64 * 1024;
-
 const CR = 13;
 const LF = 10;
-const decoder = new TextDecoder();
+const COLON = 58;
+const ZERO = 48;
+const NAME_LIMIT = "transfer-encoding".length;
 
 type Phase = "between" | "head" | "body" | "chunk-size" | "chunk-line" | "chunk-data" | "chunk-end" | "trailers";
-
 /**
  * Follows the requests of one connection.
  *
@@ -52,47 +51,56 @@ type Phase = "between" | "head" | "body" | "chunk-size" | "chunk-line" | "chunk-
 export function requestFraming(events: RequestEvents): (bytes: Uint8Array) => void {
   let phase: Phase = "between";
   let lineHasText = false; // the current line of a head or of the trailers holds more than CR
-  let sawLine = false; // the head has a line of text (empty lines before the request line are skipped)
+  let inFields = false; // past the request line
+  let name = ""; // the current header line's name, lower-cased, up to NAME_LIMIT + 1 characters
+  let field: "name" | "length" | "other" = "name"; // what of the current header line is being read
+  let length = 0; // the head's Content-Length (its last value)
+  let chunked = false; // the head has a Transfer-Encoding
   let remaining = 0; // body or chunk bytes still to come
-  let head: Uint8Array[] = [];
-  let headSize = 0;
 
   /** Ends a line of a head or of the trailers: true when it was the empty line that ends them. */
   const endOfLine = (): boolean => {
-    const last = !lineHasText && sawLine;
-    sawLine ||= lineHasText;
-    lineHasText = false;
+    const last = !lineHasText;
+    [lineHasText, name, field] = [false, "", "name"];
     return last;
   };
   const endRequest = () => {
     phase = "between";
     events.ended();
   };
+  /** Reads one byte (not a line feed) of a header line: its name up to the colon, a Content-Length's digits. */
+  const readField = (byte: number) => {
+    if (field === "length") {
+      // Other characters (a list, a sign) make the head one the server refuses, then closes.
+      if (byte >= ZERO && byte <= ZERO + 9) length = length * 10 + byte - ZERO;
+    } else if (field === "name" && byte === COLON) {
+      field = name === "content-length" ? "length" : "other";
+      if (field === "length") length = 0; // the last of several (the server refuses unequal ones)
+      // Any transfer coding: the server refuses a request whose last one is not chunked, and closes.
+      chunked ||= name === "transfer-encoding";
+    } else if (field === "name" && name.length <= NAME_LIMIT) name += String.fromCharCode(byte).toLowerCase();
+  };
 
   return (bytes) => {
-    let headFrom = phase === "head" ? 0 : -1;
-    const keepHead = (to: number) => {
-      if (headFrom < 0 || headSize >= MAX_HEAD_BYTES) return;
-      const part = bytes.slice(headFrom, Math.min(to, headFrom + MAX_HEAD_BYTES - headSize));
-      head.push(part);
-      headSize += part.byteLength;
-    };
     for (let at = 0; at < bytes.byteLength;) {
       const byte = bytes[at];
       switch (phase) {
         case "between":
+          if (byte === CR || byte === LF) { // an empty line before a request
+            at++;
+            continue;
+          }
           phase = "head";
-          [lineHasText, sawLine, head, headSize, headFrom] = [false, false, [], 0, at];
+          [lineHasText, inFields, name, field, length, chunked] = [false, false, "", "name", 0, false];
           events.started();
           continue; // the same byte, as part of the head
         case "head":
           at++;
-          if (byte !== LF) lineHasText ||= byte !== CR;
-          else if (endOfLine()) {
-            keepHead(at);
-            headFrom = -1;
-            endHead();
-          }
+          if (byte !== LF) {
+            lineHasText ||= byte !== CR;
+            if (inFields) readField(byte);
+          } else if (endOfLine()) endHead();
+          else inFields = true;
           continue;
         case "body":
         case "chunk-data": {
@@ -126,34 +134,18 @@ export function requestFraming(events: RequestEvents): (bytes: Uint8Array) => vo
           continue;
       }
     }
-    keepHead(bytes.byteLength);
   };
 
   function endHead(): void {
-    const whole = concatBytes(head, headSize);
-    events.headEnded(whole);
-    const length = bodyLength(decoder.decode(whole));
-    if (length === "chunked") [phase, remaining] = ["chunk-size", 0];
+    events.headEnded();
+    if (chunked) [phase, remaining] = ["chunk-size", 0];
     else if (length > 0) [phase, remaining] = ["body", length];
     else endRequest();
   }
 
   function endChunkSize(): Phase {
     if (remaining > 0) return "chunk-data";
-    [lineHasText, sawLine] = [false, true]; // the last chunk: trailer lines up to an empty one
+    lineHasText = false; // the last chunk: trailer lines up to an empty one
     return "trailers";
   }
-}
-
-/** How a request's body is framed, from its head: a length (0 without one) or chunked. */
-function bodyLength(head: string): number | "chunked" {
-  let length = 0;
-  for (const line of head.split("\n").slice(1)) {
-    const colon = line.indexOf(":");
-    const name = line.slice(0, colon).trim().toLowerCase();
-    // Any transfer coding: the server refuses a request whose last one is not chunked, and closes.
-    if (name === "transfer-encoding") return "chunked";
-    if (name === "content-length") length = Number(line.slice(colon + 1).trim()) || 0;
-  }
-  return length;
 }

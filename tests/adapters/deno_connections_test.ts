@@ -1,7 +1,8 @@
 // Issue 13, finding 3 on Deno: adapters/deno's relay times every request of a
 // kept-alive connection, not only the first (a slow next head or body is
-// closed), closes a silent connection, leaves WebSockets to the idle timeout,
-// and refuses cleartext HTTP/2. Short limits through ServeOptions.connections.
+// closed, also after a head over 64 KiB), ignores an empty line between requests,
+// closes a silent connection, leaves WebSockets to the idle timeout, and refuses
+// cleartext HTTP/2. Short limits through ServeOptions.connections.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { connect } from "node:net";
@@ -40,6 +41,43 @@ describe("adapters/deno's timeouts on kept-alive connections", { skip }, () => {
     try {
       assert.equal(await within(slow.answered, 5_000), true, "the first request is answered");
       assert.equal(await within(slow.closed, 5_000), true, "the trickling connection was closed");
+    } finally {
+      slow.stop();
+      await server.close();
+    }
+  });
+
+  test("a 70 KiB head declaring a 999999999-byte body, then a trickled body, is closed by requestTimeoutMs at the latest", async () => {
+    const server = await serve(async (req) => new Response(await req.text().catch(() => "")), {
+      port: 0,
+      hostname: "127.0.0.1",
+      connections: { headerTimeoutMs: 500, requestTimeoutMs: 1_500 },
+    });
+    const pad = `X-Pad: ${"a".repeat(70 * 1024)}\r\n`;
+    const head = `POST / HTTP/1.1\r\nHost: 127.0.0.1\r\n${pad}Content-Length: 999999999\r\n\r\n`;
+    // A body that would pass for short requests (each within the head timeout) if the head were misread.
+    // Deno.serve 2.9 refuses a head over 64 KiB (400) and closes; the relay must not depend on it.
+    const slow = slowRequest(server.port, "", head, "a\r\n\r\n".repeat(100), 50);
+    try {
+      assert.equal(await within(slow.closed, 5_000), true, "the trickling connection was closed");
+    } finally {
+      slow.stop();
+      await server.close();
+    }
+  });
+
+  test("a connection that ends a body with an extra CRLF is left to idleTimeoutMs, not headerTimeoutMs", async () => {
+    const server = await serve(async (req) => new Response(await req.text()), {
+      port: 0,
+      hostname: "127.0.0.1",
+      connections: { headerTimeoutMs: 200, requestTimeoutMs: 200, idleTimeoutMs: 1_500 },
+    });
+    const post = "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\nhi\r\n";
+    const slow = slowRequest(server.port, post, "", "", 50);
+    try {
+      assert.equal(await within(slow.answered, 5_000), true, "the post is answered");
+      assert.equal(await within(slow.closed, 600), false, "not closed by the head timeout");
+      assert.equal(await within(slow.closed, 5_000), true, "the silent connection was closed");
     } finally {
       slow.stop();
       await server.close();

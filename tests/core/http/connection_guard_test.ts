@@ -3,7 +3,8 @@
 // times, then accepts from a real listener on 127.0.0.1.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { guardConnections, type TcpConnection } from "../../../core/http/connection_guard.ts";
+import { guardConnections } from "../../../core/http/connection_guard.ts";
+import type { TcpConnection } from "../../../core/http/tcp_connection.ts";
 import { runtime } from "../../fixtures/runtime.ts";
 
 const skip = runtime !== "deno" && "the guard relays Deno.Conn connections (Deno's adapter)";
