@@ -124,8 +124,9 @@ export function createCloud(options: CloudOptions): Cloud {
   let purgeTimer: ReturnType<typeof setInterval> | undefined;
 
   const { dashboard: dash = true } = options;
-  // Checked before the database opens, so a wrong public URL leaves nothing running.
-  if (typeof dash === "object" && dash.publicUrl !== undefined) publicOrigin(dash.publicUrl);
+  const { publicUrl, ...dashboardSettings } = dash === true || dash === false ? {} : dash;
+  // Checked once, before the database opens, so a wrong public URL leaves nothing running.
+  const site = publicUrl === undefined ? null : publicOrigin(publicUrl);
   const opened = openCloudStorage(options.db, { authToken: options.authToken });
   const ready = opened.then(async (storage) => {
     if (closing) return;
@@ -142,7 +143,7 @@ export function createCloud(options: CloudOptions): Cloud {
   ready.catch(() => {}); // surfaced through `ready` and every request's 500
   const dashboard = dash === false
     ? undefined
-    : createDashboard({ ...(dash === true ? {} : dash), storage: opened, waiters, logger: log });
+    : createDashboard({ ...dashboardSettings, site, storage: opened, waiters, logger: log });
 
   const deps: Promise<CloudDeps> = opened.then((storage) => ({
     storage,

@@ -12,9 +12,10 @@ import { csrfField, layout } from "./layout.ts";
 import { audit, type PageContext } from "./page_context.ts";
 import { type Html, htmlPage } from "./responses.ts";
 import { acceptTotp, newRecoveryCodes, newTotpSecret, totpUri } from "./second_factor.ts";
+import { overHttps } from "./visit.ts";
 
 function accountFrame(ctx: PageContext, body: Html, status = 200): Promise<Response> {
-  return htmlPage(layout(ctx, { title: "Account", section: "Account", body }), ctx.secure, status);
+  return htmlPage(layout(ctx, { title: "Account", section: "Account", body }), overHttps(ctx), status);
 }
 
 /**

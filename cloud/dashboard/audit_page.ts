@@ -9,6 +9,7 @@ import { notice, PAGE_SIZE, pageOffset, pager, time } from "./fragments.ts";
 import { layout } from "./layout.ts";
 import type { PageContext, ProjectContext } from "./page_context.ts";
 import { htmlPage } from "./responses.ts";
+import { overHttps } from "./visit.ts";
 
 /**
  * The audit log of a project, or of the whole cloud when `ctx` has no project.
@@ -51,5 +52,5 @@ export async function auditPage(ctx: PageContext | ProjectContext): Promise<Resp
     </table>
     ${pager(ctx.url, page.total, offset)}
   `;
-  return htmlPage(layout(ctx, { title: "Audit log", section: "Audit log", project, body }), ctx.secure);
+  return htmlPage(layout(ctx, { title: "Audit log", section: "Audit log", project, body }), overHttps(ctx));
 }

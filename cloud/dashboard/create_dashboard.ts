@@ -16,13 +16,14 @@ import type { PageContext, ProjectContext } from "./page_context.ts";
 import { asset, redirect } from "./responses.ts";
 import { createReveals } from "./reveals.ts";
 import { currentSession, type SessionLimits } from "./sessions.ts";
-import { setUp, setupPage, signIn, signInPage, signOut, type Visit } from "./signed_out.ts";
+import { setUp, setupPage, signIn, signInPage, signOut } from "./signed_out.ts";
+import type { Visit } from "./visit.ts";
 import { createSignInLimiter, type SignInLimits } from "./sign_in_limiter.ts";
 import { csrfToken } from "./csrf.ts";
 import { STYLESHEET } from "./style.ts";
 import { type Page, PAGES } from "./pages.ts";
 import { clientAddress } from "../../core/http/client_address.ts";
-import { publicOrigin } from "./public_url.ts";
+import { overHttps } from "./visit.ts";
 
 /** The prefix the dashboard answers under. */
 export const DASHBOARD_PREFIX = "/dashboard";
@@ -48,8 +49,10 @@ export interface DashboardSettings {
   clientAddress?: (req: Request) => string | null;
 }
 
-/** Options of {@linkcode createDashboard}. */
-export interface DashboardOptions extends DashboardSettings {
+/** Options of {@linkcode createDashboard}: the settings, with the public URL checked once by the cloud. */
+export interface DashboardOptions extends Omit<DashboardSettings, "publicUrl"> {
+  /** The origin of `publicUrl`, checked by `publicOrigin`, or `null` for the request's own. */
+  site: string | null;
   /** The cloud's storage, or the promise of it while it opens. */
   storage: CloudStorage | Promise<CloudStorage>;
   /** The cloud's long-poll wake-ups, so a revoke here reaches the revocation feed's polls at once. */
@@ -67,9 +70,8 @@ export interface Dashboard {
 /**
  * Creates the dashboard.
  *
- * @param options The storage, public URL, session lifetimes, sign-in limits and clock.
+ * @param options The storage, checked public origin, session lifetimes, sign-in limits and clock.
  * @returns The handler.
- * @throws {TypeError} When `publicUrl` is not an http(s) origin.
  *
  * @example Serve the dashboard next to the cloud
  * ```ts ignore
@@ -88,27 +90,22 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   const reveals = createReveals();
   const now = options.now ?? Date.now;
   const address = options.clientAddress ?? clientAddress;
-  const site = options.publicUrl === undefined ? null : publicOrigin(options.publicUrl);
   /** The origin browsers post from: the public URL's, else the request's own. */
-  const originOf = (url: URL) => site ?? url.origin;
+  const site = options.site;
   const log = options.logger ?? ((message: string, cause: unknown) => console.error(`[svc] ${message}`, cause));
 
-  async function serve(req: Request): Promise<Response> {
-    const url = new URL(req.url);
+  async function serve(visit: Visit, url: URL, secure: boolean): Promise<Response> {
+    const { req } = visit;
     const path = url.pathname.replace(/\/+$/, "") || "/";
-    const origin = originOf(url);
-    const visit: Visit = { req, now: now(), origin, secure: origin.startsWith("https:"), address: address(req) };
-    if (path === `${DASHBOARD_PREFIX}/style.css`) return asset(STYLESHEET, "text/css; charset=utf-8", visit.secure);
+    if (path === `${DASHBOARD_PREFIX}/style.css`) return asset(STYLESHEET, "text/css; charset=utf-8", secure);
     if (req.method !== "GET" && req.method !== "POST") {
-      return messagePage(405, "Method not allowed", "Use the links and buttons of the dashboard.", visit.secure);
+      return messagePage(405, "Method not allowed", "Use the links and buttons of the dashboard.", secure);
     }
     const storage = await options.storage;
     const deps = { storage, limiter, limits };
-    const form = req.method === "POST"
-      ? await readForm(req).catch((e) => tooLarge(e, visit.secure))
-      : new URLSearchParams();
+    const form = req.method === "POST" ? await readForm(req).catch((e) => tooLarge(e, secure)) : new URLSearchParams();
     if (form instanceof Response) return form;
-    if (form === null) return messagePage(400, "Bad request", "The form could not be read.", visit.secure);
+    if (form === null) return messagePage(400, "Bad request", "The form could not be read.", secure);
 
     if (path === `${DASHBOARD_PREFIX}/sign-in`) {
       return req.method === "POST" ? signIn(deps, visit, form) : signInPage(visit);
@@ -117,9 +114,9 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       return req.method === "POST" ? setUp(deps, visit, form) : setupPage(deps, visit);
     }
     const session = await currentSession(storage, req, visit.now, limits);
-    if (!session) return redirect(`${DASHBOARD_PREFIX}/sign-in`, visit.secure);
-    if (req.method === "POST" && !await trustedPost(req, form, session.token, origin)) {
-      return messagePage(403, "Refused", "The form expired or came from another site. Reload the page.", visit.secure);
+    if (!session) return redirect(`${DASHBOARD_PREFIX}/sign-in`, secure);
+    if (req.method === "POST" && !await trustedPost(req, form, session.token, visit.origin)) {
+      return messagePage(403, "Refused", "The form expired or came from another site. Reload the page.", secure);
     }
     if (path === `${DASHBOARD_PREFIX}/sign-out` && req.method === "POST") {
       return signOut(storage, visit, session.operator.email, session.token);
@@ -140,12 +137,13 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   return {
     async handle(req) {
       const url = new URL(req.url);
-      const secure = originOf(url).startsWith("https:");
+      const visit: Visit = { req, now: now(), origin: site ?? url.origin, address: address(req) };
+      const secure = overHttps(visit);
       if (url.pathname !== DASHBOARD_PREFIX && !url.pathname.startsWith(`${DASHBOARD_PREFIX}/`)) {
         return messagePage(404, "Not found", "There is no such page.", secure);
       }
       try {
-        return await serve(req);
+        return await serve(visit, url, secure);
       } catch (error) {
         log("A dashboard page failed", error);
         return messagePage(500, "Something went wrong", "The page failed; the cause is in the log.", secure);
@@ -164,22 +162,22 @@ async function tooLarge(error: unknown, secure: boolean): Promise<Response> {
 
 /** Finds the page of a path, checks the role, and loads the project of project pages. */
 async function dispatch(ctx: PageContext, path: string): Promise<Response> {
-  if (path === "/") return redirect(`${DASHBOARD_PREFIX}/projects`, ctx.secure);
+  if (path === "/") return redirect(`${DASHBOARD_PREFIX}/projects`, overHttps(ctx));
   for (const page of PAGES) {
     const match = page.path.exec(path);
     if (!match || !page.methods.includes(ctx.req.method as "GET" | "POST")) continue;
     if (ctx.req.method === "POST" && page.admin && ctx.session.operator.role !== "admin") {
-      return messagePage(403, "Refused", "Viewers can read but not change anything.", ctx.secure);
+      return messagePage(403, "Refused", "Viewers can read but not change anything.", overHttps(ctx));
     }
     const params = match.slice(1).map(decodeURIComponent);
     return await run(page, ctx, params);
   }
-  return messagePage(404, "Not found", "There is no such page.", ctx.secure);
+  return messagePage(404, "Not found", "There is no such page.", overHttps(ctx));
 }
 
 async function run(page: Page, ctx: PageContext, params: string[]): Promise<Response> {
   if (!page.project) return page.handle(ctx, params);
   const project = await ctx.storage.findProject(params[0]);
-  if (!project) return messagePage(404, "Not found", "There is no such project.", ctx.secure);
+  if (!project) return messagePage(404, "Not found", "There is no such project.", overHttps(ctx));
   return page.handle({ ...ctx, project } as ProjectContext, params.slice(1));
 }

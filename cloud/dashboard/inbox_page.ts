@@ -12,6 +12,7 @@ import { csrfField, layout } from "./layout.ts";
 import { audit, type ProjectContext } from "./page_context.ts";
 import { type Html, htmlPage, redirect } from "./responses.ts";
 import type { InboxItemStatus } from "../storage/cloud_storage.ts";
+import { overHttps } from "./visit.ts";
 
 /** What one inbox's page shows: `?status=`, waiting items by default. */
 const SHOWN = {
@@ -29,7 +30,7 @@ const SHOWN = {
 export async function inboxesPage(ctx: ProjectContext): Promise<Response> {
   const base = `/dashboard/projects/${ctx.project.id}/inbox`;
   const wanted = ctx.url.searchParams.get("agentId")?.trim();
-  if (wanted) return redirect(`${base}/${encodeURIComponent(wanted)}?status=all`, ctx.secure);
+  if (wanted) return redirect(`${base}/${encodeURIComponent(wanted)}?status=all`, overHttps(ctx));
   const backlog = await ctx.storage.inboxBacklog(ctx.project.id);
   const rows = backlog.map((b) =>
     html`
@@ -63,7 +64,7 @@ export async function inboxesPage(ctx: ProjectContext): Promise<Response> {
 </form>`;
   return htmlPage(
     layout(ctx, { title: "Inbox", section: "Inbox", project: ctx.project, body: html`${open}${body}` }),
-    ctx.secure,
+    overHttps(ctx),
   );
 }
 
@@ -130,7 +131,7 @@ export async function inboxPage(ctx: ProjectContext, [agentId]: string[]): Promi
   `;
   return htmlPage(
     layout(ctx, { title: `Inbox ${agentId}`, section: "Inbox", project: ctx.project, body }),
-    ctx.secure,
+    overHttps(ctx),
   );
 }
 
@@ -160,11 +161,14 @@ function statusForm(path: string, shown: keyof typeof SHOWN): Html {
 export async function discardPost(ctx: ProjectContext, [agentId]: string[]): Promise<Response> {
   const inboxId = Number(ctx.form.get("inboxId"));
   if (!Number.isSafeInteger(inboxId) || inboxId <= 0) {
-    return messagePage(400, "Bad request", "inboxId must be a positive integer.", ctx.secure);
+    return messagePage(400, "Bad request", "inboxId must be a positive integer.", overHttps(ctx));
   }
   if (!await ctx.storage.discardInboxItem(ctx.project.id, inboxId, new Date(ctx.now).toISOString())) {
-    return messagePage(404, "Not found", "That item is not waiting in this project.", ctx.secure);
+    return messagePage(404, "Not found", "That item is not waiting in this project.", overHttps(ctx));
   }
   await audit(ctx, ctx.project.id, "inbox.discard", String(inboxId), { agentId });
-  return redirect(`/dashboard/projects/${ctx.project.id}/inbox/${encodeURIComponent(agentId)}?discarded=1`, ctx.secure);
+  return redirect(
+    `/dashboard/projects/${ctx.project.id}/inbox/${encodeURIComponent(agentId)}?discarded=1`,
+    overHttps(ctx),
+  );
 }

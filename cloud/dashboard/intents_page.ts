@@ -10,6 +10,7 @@ import { time } from "./fragments.ts";
 import { layout } from "./layout.ts";
 import type { ProjectContext } from "./page_context.ts";
 import { htmlPage } from "./responses.ts";
+import { overHttps } from "./visit.ts";
 
 /**
  * The intents page.
@@ -41,5 +42,5 @@ export async function intentsPage(ctx: ProjectContext): Promise<Response> {
       manifest.scopes.length ? manifest.scopes.join(", ") : "none"
     }.</p>
 ${intents}`;
-  return htmlPage(layout(ctx, { title: "Intents", section: "Intents", project: ctx.project, body }), ctx.secure);
+  return htmlPage(layout(ctx, { title: "Intents", section: "Intents", project: ctx.project, body }), overHttps(ctx));
 }

@@ -14,6 +14,7 @@ import { operatorActor, type ProjectContext } from "./page_context.ts";
 import { revokeProjectKey } from "../key_revocation.ts";
 import { htmlPage, redirect } from "./responses.ts";
 import { messagePage } from "./fragments.ts";
+import { overHttps } from "./visit.ts";
 
 /**
  * The keys page.
@@ -91,7 +92,7 @@ export async function keysPage(ctx: ProjectContext): Promise<Response> {
     </table>
     ${pager(ctx.url, page.total, offset)}
   `;
-  return htmlPage(layout(ctx, { title: "Keys", section: "Keys", project: ctx.project, body }), ctx.secure);
+  return htmlPage(layout(ctx, { title: "Keys", section: "Keys", project: ctx.project, body }), overHttps(ctx));
 }
 
 /**
@@ -103,7 +104,7 @@ export async function keysPage(ctx: ProjectContext): Promise<Response> {
  */
 export async function revokeKeyPage(ctx: ProjectContext, [keyId]: string[]): Promise<Response> {
   const key = await ctx.storage.findProjectKey(ctx.project.id, keyId);
-  if (!key) return messagePage(404, "Not found", "There is no such key in this project.", ctx.secure);
+  if (!key) return messagePage(404, "Not found", "There is no such key in this project.", overHttps(ctx));
   const base = `/dashboard/projects/${ctx.project.id}`;
   const body = key.revokedAt !== null
     ? html`${notice("notice", "This key is already revoked.")}<p><a href="${base}/keys">Back to the keys</a></p>`
@@ -115,7 +116,7 @@ connected app through the revocation feed. This cannot be undone.</p>
   <button type="submit" class="danger">Revoke key</button>
   <a href="${base}/keys">Cancel</a>
 </form>`;
-  return htmlPage(layout(ctx, { title: "Revoke key", section: "Keys", project: ctx.project, body }), ctx.secure);
+  return htmlPage(layout(ctx, { title: "Revoke key", section: "Keys", project: ctx.project, body }), overHttps(ctx));
 }
 
 /**
@@ -127,7 +128,7 @@ connected app through the revocation feed. This cannot be undone.</p>
  */
 export async function revokeKeyPost(ctx: ProjectContext, [keyId]: string[]): Promise<Response> {
   const key = await ctx.storage.findProjectKey(ctx.project.id, keyId);
-  if (!key) return messagePage(404, "Not found", "There is no such key in this project.", ctx.secure);
+  if (!key) return messagePage(404, "Not found", "There is no such key in this project.", overHttps(ctx));
   await revokeProjectKey(ctx, ctx.project.id, keyId, "dashboard", operatorActor(ctx));
-  return redirect(`/dashboard/projects/${ctx.project.id}/keys?revoked=1`, ctx.secure);
+  return redirect(`/dashboard/projects/${ctx.project.id}/keys?revoked=1`, overHttps(ctx));
 }

@@ -11,6 +11,7 @@ import { age, time } from "./fragments.ts";
 import { layout } from "./layout.ts";
 import type { ProjectContext } from "./page_context.ts";
 import { htmlPage } from "./responses.ts";
+import { overHttps } from "./visit.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -49,5 +50,5 @@ ${violationChart("chart-24h", "Violations of the last 24 hours, by hour and seve
 <h2>Violations, last 30 days</h2>
 ${violationChart("chart-30d", "Violations of the last 30 days, by day and severity", days, byDay)}
 <p><a href="${base}/violations">See the violations</a></p>`;
-  return htmlPage(layout(ctx, { title: "Overview", section: "Overview", project: ctx.project, body }), ctx.secure);
+  return htmlPage(layout(ctx, { title: "Overview", section: "Overview", project: ctx.project, body }), overHttps(ctx));
 }

@@ -9,11 +9,10 @@ import type { InboxWaiters } from "../inbox_waiters.ts";
 import type { Reveals } from "./reveals.ts";
 import type { Session } from "./sessions.ts";
 import { type AuditActor, recordAudit } from "../audit_actor.ts";
+import type { Visit } from "./visit.ts";
 
 /** A signed-in request. */
-export interface PageContext {
-  /** The request. */
-  req: Request;
+export interface PageContext extends Visit {
   /** Its URL. */
   url: URL;
   /** The cloud's storage. */
@@ -22,14 +21,6 @@ export interface PageContext {
   waiters: InboxWaiters;
   /** Secrets waiting to be shown once. */
   reveals: Reveals;
-  /** The time of the request, in milliseconds. */
-  now: number;
-  /** The dashboard's origin as browsers see it: its public URL's, else the request's. */
-  origin: string;
-  /** Whether browsers reach it over https (the origin's scheme). */
-  secure: boolean;
-  /** The client's address, or `null`. */
-  address: string | null;
   /** The session and its operator. */
   session: Session;
   /** The token every form of the page carries. */

@@ -11,6 +11,7 @@ import { notice, time } from "./fragments.ts";
 import { csrfField, layout } from "./layout.ts";
 import { operatorActor, type PageContext, type ProjectContext } from "./page_context.ts";
 import { htmlPage, redirect } from "./responses.ts";
+import { overHttps } from "./visit.ts";
 
 /** The longest project name. */
 export const MAX_PROJECT_NAME = 100;
@@ -61,7 +62,7 @@ ${problem ? notice("error", problem) : ""}
       : html`<p>No project yet.</p>`
   }
 ${create}`;
-  return htmlPage(layout(ctx, { title: "Projects", section: "Projects", body }), ctx.secure, problem ? 400 : 200);
+  return htmlPage(layout(ctx, { title: "Projects", section: "Projects", body }), overHttps(ctx), problem ? 400 : 200);
 }
 
 /**
@@ -77,7 +78,7 @@ export async function createProjectPost(ctx: PageContext): Promise<Response> {
   }
   const { project, sdkSecret } = await createProject(ctx.storage, name, operatorActor(ctx));
   const reveal = ctx.reveals.put({ projectId: project.id, sdkSecret }, ctx.now);
-  return redirect(`/dashboard/projects/${project.id}/secret?reveal=${reveal}`, ctx.secure);
+  return redirect(`/dashboard/projects/${project.id}/secret?reveal=${reveal}`, overHttps(ctx));
 }
 
 /**
@@ -103,6 +104,6 @@ export function secretPage(ctx: ProjectContext): Promise<Response> {
 <p><a href="/dashboard/projects/${ctx.project.id}">Go to the project</a></p>`;
   return htmlPage(
     layout(ctx, { title: "Project secret", section: "Settings", project: ctx.project, body }),
-    ctx.secure,
+    overHttps(ctx),
   );
 }

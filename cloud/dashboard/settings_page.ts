@@ -17,6 +17,7 @@ import { csrfField, layout } from "./layout.ts";
 import { operatorActor, type ProjectContext } from "./page_context.ts";
 import { MAX_PROJECT_NAME } from "./projects_page.ts";
 import { type Html, htmlPage, redirect } from "./responses.ts";
+import { overHttps } from "./visit.ts";
 
 const DONE: Record<string, string> = {
   renamed: "The project is renamed.",
@@ -85,7 +86,7 @@ ${
 </form>`;
   return htmlPage(
     layout(ctx, { title: "Settings", section: "Settings", project: ctx.project, body }),
-    ctx.secure,
+    overHttps(ctx),
     problem ? 400 : 200,
   );
 }
@@ -121,7 +122,7 @@ from the next request on: every app using it stops reaching the cloud until it i
 </form>`;
   return htmlPage(
     layout(ctx, { title: "Rotate secret", section: "Settings", project: ctx.project, body }),
-    ctx.secure,
+    overHttps(ctx),
   );
 }
 
@@ -135,7 +136,7 @@ export async function rotatePost(ctx: ProjectContext): Promise<Response> {
   const sdkSecret = await rotateSdkSecret(ctx.storage, ctx.project.id, operatorActor(ctx));
   if (sdkSecret === null) return gone(ctx);
   const reveal = ctx.reveals.put({ projectId: ctx.project.id, sdkSecret }, ctx.now);
-  return redirect(`/dashboard/projects/${ctx.project.id}/secret?reveal=${reveal}`, ctx.secure);
+  return redirect(`/dashboard/projects/${ctx.project.id}/secret?reveal=${reveal}`, overHttps(ctx));
 }
 
 /**
@@ -191,15 +192,15 @@ export async function deletePost(ctx: ProjectContext): Promise<Response> {
     return settingsPage(ctx, "The typed name does not match the project's name; nothing was deleted.");
   }
   if (!await deleteProject(ctx.storage, ctx.project.id, operatorActor(ctx))) return gone(ctx);
-  return redirect("/dashboard/projects", ctx.secure);
+  return redirect("/dashboard/projects", overHttps(ctx));
 }
 
 /** The settings again, with what was done. */
 function done(ctx: ProjectContext, what: keyof typeof DONE): Response {
-  return redirect(`/dashboard/projects/${ctx.project.id}/settings?done=${what}`, ctx.secure);
+  return redirect(`/dashboard/projects/${ctx.project.id}/settings?done=${what}`, overHttps(ctx));
 }
 
 /** The project went away while the form was filled in. */
 function gone(ctx: ProjectContext): Promise<Response> {
-  return messagePage(404, "Not found", "There is no such project.", ctx.secure);
+  return messagePage(404, "Not found", "There is no such project.", overHttps(ctx));
 }

@@ -20,6 +20,7 @@ import { mintSecret } from "../../core/contract/secrets.ts";
 import { hashSecret } from "../../core/contract/secrets.ts";
 import { newOperator, operatorInputProblem } from "./operators.ts";
 import { recordAudit } from "../audit_actor.ts";
+import { overHttps, type Visit } from "./visit.ts";
 
 /** What the signed-out pages need. */
 export interface SignedOutDeps {
@@ -31,26 +32,12 @@ export interface SignedOutDeps {
   limits: SessionLimits;
 }
 
-/** A signed-out request. */
-export interface Visit {
-  /** The request. */
-  req: Request;
-  /** The time, in milliseconds. */
-  now: number;
-  /** The dashboard's origin as browsers see it: its public URL's, else the request's. */
-  origin: string;
-  /** Over https (the origin's scheme). */
-  secure: boolean;
-  /** The client's address, or `null`. */
-  address: string | null;
-}
-
 /** The pre-session cookie's value, minting one (and its `Set-Cookie`) when absent. */
 function preSession(visit: Visit): { seed: string; cookies: string[] } {
   const seed = cookiesOf(visit.req).get(PRE_SESSION_COOKIE);
   if (seed && /^[A-Za-z0-9]{40}$/.test(seed)) return { seed, cookies: [] };
   const fresh = mintSecret("");
-  return { seed: fresh, cookies: [cookie(PRE_SESSION_COOKIE, fresh, visit.secure)] };
+  return { seed: fresh, cookies: [cookie(PRE_SESSION_COOKIE, fresh, overHttps(visit))] };
 }
 
 /**
@@ -77,7 +64,7 @@ ${problem ? notice("error", problem.message) : ""}
   <button type="submit">Sign in</button>
 </form>
 </main>`;
-  return htmlPage(document("Sign in", body), visit.secure, problem?.status ?? 200, cookies);
+  return htmlPage(document("Sign in", body), overHttps(visit), problem?.status ?? 200, cookies);
 }
 
 /**
@@ -115,7 +102,7 @@ export async function signIn(deps: SignedOutDeps, visit: Visit, form: URLSearchP
   const token = await openSession(deps.storage, operator, visit.address, visit.now, deps.limits);
   await record(deps.storage, visit, operator.email, "operator.sign_in", operator.id);
   const maxAge = Math.floor(deps.limits.maxMs / 1000);
-  return redirect("/dashboard/projects", visit.secure, [cookie(SESSION_COOKIE, token, visit.secure, maxAge)]);
+  return redirect("/dashboard/projects", overHttps(visit), [cookie(SESSION_COOKIE, token, overHttps(visit), maxAge)]);
 }
 
 async function secondFactorOk(storage: CloudStorage, op: OperatorRecord, code: string, now: number): Promise<boolean> {
@@ -136,7 +123,7 @@ async function secondFactorOk(storage: CloudStorage, op: OperatorRecord, code: s
 export async function signOut(storage: CloudStorage, visit: Visit, email: string, token: string): Promise<Response> {
   await storage.deleteSession(await hashSecret(token));
   await record(storage, visit, email, "operator.sign_out", null);
-  return redirect("/dashboard/sign-in", visit.secure, [cookie(SESSION_COOKIE, "", visit.secure, 0)]);
+  return redirect("/dashboard/sign-in", overHttps(visit), [cookie(SESSION_COOKIE, "", overHttps(visit), 0)]);
 }
 
 /**
@@ -150,7 +137,7 @@ export async function signOut(storage: CloudStorage, visit: Visit, email: string
 export async function setupPage(deps: SignedOutDeps, visit: Visit, problem?: string): Promise<Response> {
   const token = new URL(visit.req.url).searchParams.get("token") ?? "";
   if (!await deps.storage.setupTokenValid(await hashSecret(token), iso(visit.now))) {
-    return messagePage(410, "Setup link used or expired", setupGone, visit.secure);
+    return messagePage(410, "Setup link used or expired", setupGone, overHttps(visit));
   }
   const { seed, cookies } = preSession(visit);
   const body: Html = html`<main>
@@ -165,7 +152,7 @@ ${problem ? notice("error", problem) : ""}
   <button type="submit">Create admin</button>
 </form>
 </main>`;
-  return htmlPage(document("Set up", body), visit.secure, problem ? 400 : 200, cookies);
+  return htmlPage(document("Set up", body), overHttps(visit), problem ? 400 : 200, cookies);
 }
 
 const setupGone = "This setup link was already used or has expired. Sign in, or ask for a new link: restart " +
@@ -185,7 +172,7 @@ export async function setUp(deps: SignedOutDeps, visit: Visit, form: URLSearchPa
       403,
       "Refused",
       "The form expired or came from another site. Open the link again.",
-      visit.secure,
+      overHttps(visit),
     );
   }
   const email = field(form, "email");
@@ -195,12 +182,12 @@ export async function setUp(deps: SignedOutDeps, visit: Visit, form: URLSearchPa
   const operator = await newOperator(email, "admin", password, visit.now);
   const token = new URL(visit.req.url).searchParams.get("token") ?? "";
   if (!await deps.storage.setupFirstOperator(await hashSecret(token), operator, iso(visit.now))) {
-    return messagePage(410, "Setup link used or expired", setupGone, visit.secure);
+    return messagePage(410, "Setup link used or expired", setupGone, overHttps(visit));
   }
   await record(deps.storage, visit, operator.email, "operator.setup", operator.id);
   const session = await openSession(deps.storage, operator, visit.address, visit.now, deps.limits);
   const maxAge = Math.floor(deps.limits.maxMs / 1000);
-  return redirect("/dashboard/projects", visit.secure, [cookie(SESSION_COOKIE, session, visit.secure, maxAge)]);
+  return redirect("/dashboard/projects", overHttps(visit), [cookie(SESSION_COOKIE, session, overHttps(visit), maxAge)]);
 }
 
 function record(

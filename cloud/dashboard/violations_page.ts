@@ -14,6 +14,7 @@ import { notice, PAGE_SIZE, pageOffset, pager, time } from "./fragments.ts";
 import { layout } from "./layout.ts";
 import type { ProjectContext } from "./page_context.ts";
 import { type Html, htmlPage } from "./responses.ts";
+import { overHttps } from "./visit.ts";
 
 /**
  * The violations page.
@@ -33,7 +34,7 @@ export async function violationsPage(ctx: ProjectContext): Promise<Response> {
     const body = html`${form}${notice("error", `Check the filters. ${reasons}`)}`;
     return htmlPage(
       layout(ctx, { title: "Violations", section: "Violations", project: ctx.project, body }),
-      ctx.secure,
+      overHttps(ctx),
       400,
     );
   }
@@ -81,7 +82,7 @@ export async function violationsPage(ctx: ProjectContext): Promise<Response> {
   `;
   return htmlPage(
     layout(ctx, { title: "Violations", section: "Violations", project: ctx.project, body }),
-    ctx.secure,
+    overHttps(ctx),
   );
 }
 

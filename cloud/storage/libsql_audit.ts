@@ -37,16 +37,26 @@ export function auditStorage(db: Executor): AuditStorage {
 /**
  * The one statement that appends an audit entry (returning its `id`), for
  * {@linkcode AuditStorage.appendAudit} and for writes that must be audited in
- * their own transaction (a project's deletion, an automatic revoke).
+ * their own transaction or batch (a project's deletion, an automatic revoke).
  *
  * @param e The entry.
+ * @param condition An SQL condition (with its arguments) the entry is written under; without it, always.
  * @returns The statement.
  */
-export function auditInsert(e: AuditEntryInput): Statement {
+export function auditInsert(e: AuditEntryInput, condition?: Statement): Statement {
   return {
     sql: `INSERT INTO cloud_audit (project_id, actor, action, target, detail, source_address, created_at)
-          VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-    args: [e.projectId, e.actor, e.action, e.target, JSON.stringify(e.detail), e.sourceAddress, e.createdAt],
+          SELECT ?, ?, ?, ?, ?, ?, ? WHERE ${condition?.sql ?? "1"} RETURNING id`,
+    args: [
+      e.projectId,
+      e.actor,
+      e.action,
+      e.target,
+      JSON.stringify(e.detail),
+      e.sourceAddress,
+      e.createdAt,
+      ...condition?.args ?? [],
+    ],
   };
 }
 

@@ -39,19 +39,17 @@ export function projectAdministration(db: Executor): ProjectAdministration {
       const rs = await db.execute({ sql: "UPDATE cloud_projects SET name = ? WHERE id = ?", args: [name, id] });
       return rs.rowsAffected === 1;
     },
-    deleteProject(id, audit) {
-      // One write transaction: the project, everything it holds and the audit entry saying so go together, or
-      // nothing does (no unaudited delete after a crash, no entry for a delete that did not happen).
-      return db.transaction(async (tx) => {
-        const found = await tx.execute({ sql: "SELECT 1 FROM cloud_projects WHERE id = ?", args: [id] });
-        if (found.rows.length === 0) return false;
-        for (const table of PROJECT_TABLES) {
-          await tx.execute({ sql: `DELETE FROM ${table} WHERE project_id = ?`, args: [id] });
-        }
-        await tx.execute({ sql: "DELETE FROM cloud_projects WHERE id = ?", args: [id] });
-        await tx.execute(auditInsert(audit));
-        return true;
-      }, "write");
+    async deleteProject(id, audit) {
+      // One batch, atomic and in one round trip: the audit entry (written only if the project exists), then
+      // everything the project holds, then the project. All of it or nothing (no unaudited delete after a
+      // crash, no entry for a delete that did not happen); the project's own DELETE says whether it existed.
+      const exists = { sql: "EXISTS (SELECT 1 FROM cloud_projects WHERE id = ?)", args: [id] };
+      const results = await db.batch([
+        auditInsert(audit, exists),
+        ...PROJECT_TABLES.map((table) => ({ sql: `DELETE FROM ${table} WHERE project_id = ?`, args: [id] })),
+        { sql: "DELETE FROM cloud_projects WHERE id = ?", args: [id] },
+      ], "write");
+      return results[results.length - 1].rowsAffected === 1;
     },
     async setProjectRetention(id, retentionMs, at) {
       const rs = await db.execute({

@@ -1,6 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createSignInLimiter, MAX_TRACKED, type SignInAttempt } from "../../../cloud/dashboard/sign_in_limiter.ts";
+import {
+  createSignInLimiter,
+  MADE_UP_SLOTS,
+  MAX_TRACKED,
+  type SignInAttempt,
+} from "../../../cloud/dashboard/sign_in_limiter.ts";
 
 const attempt = (address: string | null, email: string, operator = true): SignInAttempt => ({
   address,
@@ -60,4 +65,26 @@ test("a made-up email is slowed down like an operator's, so a wait does not tell
     for (let i = 0; i < 3; i++) limiter.fail(attempt(`10.2.${operator}.${i}`, email, operator), 0);
     assert.equal(limiter.waitMs(attempt("10.3.0.1", email, operator), 0), 2000, email);
   }
+});
+
+test("a flood of 10,000 made-up emails leaves a waiting made-up email waiting, exactly like an operator's", () => {
+  const limiter = createSignInLimiter({ freeFailures: 5, baseDelayMs: 1000, maxDelayMs: 15 * 60_000 });
+  const victims = [attempt("10.4.0.1", "victim@x", false), attempt("10.4.0.1", "ops@x", true)];
+  for (const victim of victims) {
+    for (let i = 0; i < 6; i++) limiter.fail({ ...victim, address: `10.4.1.${i}` }, 0);
+    assert.ok(limiter.waitMs({ ...victim, address: "10.4.2.1" }, 0) > 0, victim.email);
+  }
+  // Ten thousand fresh made-up emails from a handful of addresses (the limiter's own bookkeeping, not its waits).
+  for (let i = 0; i < 10_000; i++) limiter.fail(attempt(`2001:db8:${i % 4}::${i}`, `fresh-${i}@x`, false), 1);
+  for (const victim of victims) {
+    assert.ok(limiter.waitMs({ ...victim, address: "10.4.2.1" }, 1) > 0, `${victim.email} still waits`);
+  }
+  assert.equal(MADE_UP_SLOTS, 4096, "made-up emails are counted in a fixed table, whatever the volume");
+});
+
+test("failures from one IPv6 /64 count against one address, whatever the host part", () => {
+  const limiter = createSignInLimiter({ freeFailures: 3, baseDelayMs: 1000 });
+  for (let i = 1; i <= 3; i++) limiter.fail(attempt(`2001:db8:1:2::${i}`, `a${i}@example.com`, false), 0);
+  assert.equal(limiter.waitMs(attempt("2001:db8:1:2:ffff::9", "b@example.com", false), 0), 1000, "same /64");
+  assert.equal(limiter.waitMs(attempt("2001:db8:1:3::1", "b@example.com", false), 0), 0, "another /64");
 });

@@ -24,6 +24,18 @@ function operator(email: string, role: OperatorRecord["role"] = "admin"): Operat
   };
 }
 
+function deletion(projectId: string) {
+  return {
+    projectId,
+    actor: "cli",
+    action: "project.delete",
+    target: projectId,
+    detail: {},
+    sourceAddress: null as string | null,
+    createdAt: AT,
+  };
+}
+
 function violation(keyId: string, severity: "info" | "warning" | "severe", createdAt: string) {
   return {
     id: crypto.randomUUID(),
@@ -198,15 +210,7 @@ for (const [name, open] of backends.list) {
       assert.equal((await storage.projectPolicy(project.id)).retentionMs, null);
       assert.equal(await storage.setProjectRetention("prj_unknown", 1, AT), false);
 
-      const entry = {
-        projectId: project.id,
-        actor: "cli",
-        action: "project.delete",
-        target: project.id,
-        detail: {},
-        sourceAddress: null,
-        createdAt: AT,
-      };
+      const entry = deletion(project.id);
       assert.equal(await storage.deleteProject(project.id, entry), true);
       assert.equal(await storage.findProject(project.id), null);
       assert.equal(await storage.findKeyByHash(record.hash), null);
@@ -219,6 +223,18 @@ for (const [name, open] of backends.list) {
       assert.equal(await storage.deleteProject(project.id, entry), false);
       assert.equal((await storage.listAudit(audit)).total, 1, "an unknown project's delete writes no entry");
     });
+
+    if (name.startsWith("remote")) {
+      test("deletes a project, with its audit entry, in one round trip to the remote database", async () => {
+        const { project } = await createProject(storage, "One trip");
+        const entry = { ...deletion(project.id), sourceAddress: "203.0.113.7" };
+        const before = backends.remoteRequests();
+        assert.equal(await storage.deleteProject(project.id, entry), true);
+        assert.equal(backends.remoteRequests() - before, 1, "one request: a batch, not a transaction held open");
+        const audit = { projectId: project.id, action: "project.delete", limit: 10, offset: 0 };
+        assert.equal((await storage.listAudit(audit)).entries[0]?.sourceAddress, "203.0.113.7");
+      });
+    }
 
     test("purges acknowledged items by a project's own retention, and the rest by the default", async () => {
       const own = (await createProject(storage, "Short retention")).project.id;
