@@ -24,6 +24,7 @@ import { openCloudStorage } from "./storage/libsql_cloud_storage.ts";
 import { pathnameOf } from "../core/http/router.ts";
 import { createDashboard, DASHBOARD_PREFIX, type DashboardSettings } from "./dashboard/create_dashboard.ts";
 import { publicOrigin } from "./dashboard/public_url.ts";
+import { MAX_PURGE_INTERVAL_MS, type PurgeSchedule, schedulePurge } from "../core/db/purge_schedule.ts";
 
 /** How long acknowledged items are kept by default: 7 days. */
 export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -121,7 +122,7 @@ export function createCloud(options: CloudOptions): Cloud {
   const refusalsPerAddress = refusalRate ? createRefusalsPerAddress(refusalRate) : undefined;
   const inFlight = new Set<Promise<Response>>();
   let closing = false;
-  let purgeTimer: ReturnType<typeof setInterval> | undefined;
+  let purges: PurgeSchedule | undefined;
 
   const { dashboard: dash = true } = options;
   const { publicUrl, ...dashboardSettings } = dash === true || dash === false ? {} : dash;
@@ -137,8 +138,8 @@ export function createCloud(options: CloudOptions): Cloud {
       await storage.purgeAcknowledged(before).catch((error) => log("Purging acknowledged items failed", error));
       await storage.purgeViolations(violationsBefore).catch((error) => log("Purging old violations failed", error));
     };
-    purgeTimer = setInterval(purge, options.purgeIntervalMs ?? Math.min(retentionMs, 60 * 60 * 1000));
-    await purge(); // the first pass before `ready`, so it never races the first requests
+    purges = schedulePurge(purge, options.purgeIntervalMs ?? Math.min(retentionMs, MAX_PURGE_INTERVAL_MS));
+    await purges.purge(); // joins the first pass: done before `ready`, so it never races the first requests
   });
   ready.catch(() => {}); // surfaced through `ready` and every request's 500
   const dashboard = dash === false
@@ -197,9 +198,9 @@ export function createCloud(options: CloudOptions): Cloud {
     async close() {
       if (closing) return;
       closing = true;
-      clearInterval(purgeTimer);
+      const purged = purges?.close(); // stops the timer; storage closes after a purge under way
       waiters.close();
-      await Promise.allSettled([...inFlight]);
+      await Promise.allSettled([...inFlight, purged]);
       await deps.then((d) => d.refusals.flush()).catch((error) => log("Recording repeated refusals failed", error));
       const storage = await opened.catch(() => null);
       await storage?.close();

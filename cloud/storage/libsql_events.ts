@@ -8,6 +8,7 @@ import type { Executor, SqlRow, SqlValue } from "../../core/db/executor.ts";
 import type { CloudStorage, InboxItem } from "./cloud_storage.ts";
 import { integer, parsed, placeholders, text } from "../../core/db/rows.ts";
 import type { GroupCommit } from "../../core/db/group_commit.ts";
+import { deleteInChunks } from "../../core/db/chunked_delete.ts";
 
 /** The event and inbox part of {@linkcode CloudStorage}, and the write-back of delivery counts. */
 export type EventStorage =
@@ -28,9 +29,6 @@ export type EventStorage =
 export const DELIVERY_FLUSH_MS = 1_000;
 /** Items with a delivery count not written yet, at most; more forces a write at once. */
 const PENDING_DELIVERIES_LIMIT = 50_000;
-
-/** Rows deleted per purge transaction, so a large purge never holds the write lock for long. */
-const PURGE_CHUNK = 5000;
 
 /**
  * Event and inbox queries on a database.
@@ -160,18 +158,9 @@ export function eventStorage(db: Executor, group: GroupCommit): EventStorage {
   };
 }
 
-/** Deletes acknowledged items matching `where`, a chunk per transaction; the count deleted. */
-async function purgeChunks(db: Executor, where: string, args: SqlValue[]): Promise<number> {
-  let purged = 0;
-  for (;;) {
-    const rs = await db.execute({
-      sql: `DELETE FROM cloud_events WHERE inbox_id IN (
-              SELECT inbox_id FROM cloud_events WHERE acked_at IS NOT NULL AND ${where} LIMIT ?)`,
-      args: [...args, PURGE_CHUNK],
-    });
-    purged += rs.rowsAffected;
-    if (rs.rowsAffected < PURGE_CHUNK) return purged;
-  }
+/** Deletes acknowledged items matching `where`, a chunk per statement; the count deleted. */
+function purgeChunks(db: Executor, where: string, args: SqlValue[]): Promise<number> {
+  return deleteInChunks(db, { table: "cloud_events", where: `acked_at IS NOT NULL AND ${where}`, args });
 }
 
 /**

@@ -8,11 +8,10 @@ import type { CloudStorage, Severity, ViolationQuery, ViolationRecord } from "./
 import { integer, listFilter, parsed, text, textOrNull } from "../../core/db/rows.ts";
 import { VIOLATION_COLUMNS, violationValues } from "../../core/contract/violation.ts";
 import type { GroupCommit } from "../../core/db/group_commit.ts";
+import { deleteInChunks } from "../../core/db/chunked_delete.ts";
 
 /** Rows per multi-row INSERT (10 values each, far below SQLite's variable limit). */
 const ROWS_PER_INSERT = 50;
-/** Rows deleted per purge statement. */
-const PURGE_CHUNK = 1000;
 
 /** The violation part of {@linkcode CloudStorage}. */
 export type ViolationStorage = Pick<
@@ -49,18 +48,8 @@ export function violationStorage(db: Executor, group: GroupCommit): ViolationSto
       }
       await db.batch(statements, "write");
     },
-    async purgeViolations(before) {
-      let purged = 0;
-      for (;;) {
-        // In chunks, so a large purge never holds the write lock for long.
-        const rs = await db.execute({
-          sql: `DELETE FROM cloud_violations WHERE rowid IN
-                (SELECT rowid FROM cloud_violations WHERE created_at < ? LIMIT ${PURGE_CHUNK})`,
-          args: [before],
-        });
-        purged += rs.rowsAffected;
-        if (rs.rowsAffected < PURGE_CHUNK) return purged;
-      }
+    purgeViolations(before) {
+      return deleteInChunks(db, { table: "cloud_violations", where: "created_at < ?", args: [before] });
     },
     async listViolations(projectId, query) {
       const { where, args } = filter(projectId, query);

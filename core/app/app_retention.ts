@@ -2,7 +2,8 @@
  * How long the app keeps what it records: violations older than the
  * retention are deleted, and the outbox is purged of set-aside and surplus
  * violation reports, once at start and then every interval, in the
- * background (requests never wait for it; deletes run in short chunks).
+ * background (requests never wait for it; deletes run in short chunks). The
+ * outbox is purged here only: not when it starts, nor after a failed send.
  *
  * @module
  */
@@ -10,9 +11,7 @@ import { DEFAULT_VIOLATION_RETENTION_MS } from "../contract/violation.ts";
 import type { ErrorLogger } from "../http/json.ts";
 import type { AppStorage } from "./app_storage.ts";
 import type { Outbox } from "./outbox.ts";
-
-/** The longest time between two purges, by default: an hour. */
-const MAX_PURGE_INTERVAL_MS = 60 * 60 * 1000;
+import { MAX_PURGE_INTERVAL_MS, type PurgeSchedule, schedulePurge } from "../db/purge_schedule.ts";
 
 /** Options of {@linkcode startRetention}. */
 export interface RetentionOptions {
@@ -30,49 +29,23 @@ export interface RetentionOptions {
   now?: () => number;
 }
 
-/** The running retention. */
-export interface Retention {
-  /** Purges now (or joins the purge under way). */
-  purge(): Promise<void>;
-  /** Stops the timer and waits for a purge under way. */
-  close(): Promise<void>;
-}
-
 /**
  * Purges at once, then every interval.
  *
  * @param options Storage, outbox, retention, interval, logger and clock.
- * @returns The retention.
+ * @returns The running schedule: `purge()` now, `close()` to stop.
  */
-export function startRetention(options: RetentionOptions): Retention {
+export function startRetention(options: RetentionOptions): PurgeSchedule {
   const { storage, outbox, log } = options;
   const retentionMs = options.violationRetentionMs ?? DEFAULT_VIOLATION_RETENTION_MS;
   const now = options.now ?? Date.now;
-  let running: Promise<void> | undefined;
-
-  function purge(): Promise<void> {
-    running ??= (async () => {
-      try {
-        await storage.purgeViolations(new Date(now() - retentionMs).toISOString());
-      } catch (error) {
-        log("purging old violations failed", error);
-      }
-      await outbox?.purge(); // logs its own failures
-    })().finally(() => {
-      running = undefined;
-    });
-    return running;
+  async function purge(): Promise<void> {
+    try {
+      await storage.purgeViolations(new Date(now() - retentionMs).toISOString());
+    } catch (error) {
+      log("purging old violations failed", error);
+    }
+    await outbox?.purge(); // logs its own failures
   }
-
-  const timer = setInterval(purge, options.purgeIntervalMs ?? Math.min(retentionMs, MAX_PURGE_INTERVAL_MS));
-  // Where timers can be unreferenced (Node, Bun), this one alone does not keep the process running; `close()` stops it.
-  (timer as { unref?: () => void }).unref?.();
-  purge();
-  return {
-    purge,
-    async close() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return schedulePurge(purge, options.purgeIntervalMs ?? Math.min(retentionMs, MAX_PURGE_INTERVAL_MS));
 }

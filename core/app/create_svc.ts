@@ -19,7 +19,8 @@ import { type CloudClient, createCloudClient, type EmitResult, type EventInput }
 import { cloudKeys } from "./cloud_keys.ts";
 import { autoRevokePolicySchema } from "../contract/auto_revoke.ts";
 import { followRevocations, type RevocationFollower } from "./revocation_follower.ts";
-import { type Retention, startRetention } from "./app_retention.ts";
+import { startRetention } from "./app_retention.ts";
+import type { PurgeSchedule } from "../db/purge_schedule.ts";
 import { compileIntents } from "./intents.ts";
 import { createIntentRunner } from "./intent_runner.ts";
 import type { KeyService, VerifiedKey } from "./key_service.ts";
@@ -102,7 +103,7 @@ export function createSvc(config: SvcConfig): Svc {
   let keys: KeyService | undefined;
   let outbox: Outbox | undefined;
   let follower: RevocationFollower | undefined;
-  let retention: Retention | undefined;
+  let retention: PurgeSchedule | undefined;
   const closing = new AbortController();
   const recorder = createViolationRecorder({
     storage: () => storage!,

@@ -6,11 +6,9 @@
  *
  * @module
  */
-import type { Executor, SqlValue } from "../db/executor.ts";
+import type { Executor } from "../db/executor.ts";
+import { deleteInChunks } from "../db/chunked_delete.ts";
 import type { OutboxPurge } from "./app_storage.ts";
-
-/** Rows deleted per statement. */
-const PURGE_CHUNK = 1000;
 
 /**
  * Deletes violations made before `before`.
@@ -21,7 +19,7 @@ const PURGE_CHUNK = 1000;
  */
 export function purgeViolations(db: Executor, before: string): Promise<number> {
   // Every match goes, in any order: no ORDER BY, so the search runs on app_violations_by_time.
-  return deleteChunks(db, "app_violations", "created_at < ?", [before], Infinity, "");
+  return deleteInChunks(db, { table: "app_violations", where: "created_at < ?", args: [before] });
 }
 
 /**
@@ -35,35 +33,16 @@ export function purgeViolations(db: Executor, before: string): Promise<number> {
  */
 export async function purgeOutbox(db: Executor, options: OutboxPurge): Promise<{ expired: number; dropped: number }> {
   const { maxAttempts, setAsideBefore, limit } = options;
+  const table = "app_outbox";
   const setAside = "kind <> 'key' AND attempts >= ?";
   const waiting = "kind <> 'key' AND attempts < ?";
-  const expired = await deleteChunks(db, "app_outbox", `${setAside} AND created_at < ?`, [maxAttempts, setAsideBefore]);
+  const old = `${setAside} AND created_at < ?`;
+  const expired = await deleteInChunks(db, { table, where: old, args: [maxAttempts, setAsideBefore] });
   const rs = await db.execute("SELECT COUNT(*) AS n FROM app_outbox WHERE kind <> 'key'");
   const excess = Number(rs.rows[0].n) - limit;
   let dropped = 0;
-  if (excess > 0) dropped = await deleteChunks(db, "app_outbox", setAside, [maxAttempts], excess);
-  if (excess > dropped) dropped += await deleteChunks(db, "app_outbox", waiting, [maxAttempts], excess - dropped);
+  const oldest = { table, args: [maxAttempts], orderBy: "seq" };
+  if (excess > 0) dropped = await deleteInChunks(db, { ...oldest, where: setAside, most: excess });
+  if (excess > dropped) dropped += await deleteInChunks(db, { ...oldest, where: waiting, most: excess - dropped });
   return { expired, dropped };
-}
-
-/** Deletes rows matching `where`, at most `most`, oldest (by `seq`) first unless `order` says otherwise. */
-async function deleteChunks(
-  db: Executor,
-  table: string,
-  where: string,
-  args: SqlValue[],
-  most = Infinity,
-  order = "ORDER BY seq",
-): Promise<number> {
-  let deleted = 0;
-  while (deleted < most) {
-    const chunk = Math.min(PURGE_CHUNK, most - deleted);
-    const rs = await db.execute({
-      sql: `DELETE FROM ${table} WHERE seq IN (SELECT seq FROM ${table} WHERE ${where} ${order} LIMIT ?)`,
-      args: [...args, chunk],
-    });
-    deleted += rs.rowsAffected;
-    if (rs.rowsAffected < chunk) break;
-  }
-  return deleted;
 }

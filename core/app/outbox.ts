@@ -13,7 +13,11 @@
  * Nothing grows without bound: set-aside violation reports are deleted
  * `setAsideRetentionMs` after they were made (7 days), and past `limit`
  * violation reports (10,000) the oldest are dropped, set-aside ones first; each
- * deletion is logged with its count. Key records are never set aside and never
+ * deletion is logged with its count. Both happen in `purge()`, which the app's
+ * retention calls at start and then hourly (`purgeIntervalMs`): not after each
+ * failed send, which would count the reports on every retry, so between two
+ * purges the outbox may hold more than `limit` reports, by as many as were
+ * recorded meanwhile. Key records are never set aside and never
  * deleted unsent: one is dropped only when the cloud refuses it for good, and
  * that is logged with the key's id.
  *
@@ -79,7 +83,8 @@ const HEAD = 100;
 const BATCH_BYTES = 256 * 1024;
 
 /**
- * Starts an outbox and sends what an earlier run left in it.
+ * Starts an outbox and sends what an earlier run left in it. It does not purge
+ * itself: `purge()` does, called by the app's retention at start and hourly.
  *
  * @param options Storage, cloud, logger and retry delays.
  * @returns The outbox.
@@ -146,7 +151,6 @@ export function createOutbox(options: OutboxOptions): Outbox {
       stats.setAside += setAside;
       log(`${setAside} violation reports failed ${setAsideAfter} times and are set aside`, error);
     }
-    await purge(); // while the cloud fails, reports pile up: keep them bounded
   }
 
   /** One purge at a time; a call during one waits for it. */
@@ -220,7 +224,6 @@ export function createOutbox(options: OutboxOptions): Outbox {
     return running;
   }
 
-  purge();
   run();
   return {
     kick() {

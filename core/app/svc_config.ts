@@ -35,7 +35,8 @@ export interface SvcCloudConfig extends CloudConfig {
   setAsideRetentionMs?: number;
   /**
    * The most violation reports the outbox keeps, waiting or set aside; past it the oldest are dropped
-   * (set-aside ones first) and the count logged. Key records are never dropped. Default 10000.
+   * (set-aside ones first) and the count logged. Checked at start and every `purgeIntervalMs`, so between
+   * two checks the outbox may hold more. Key records are never dropped. Default 10000.
    */
   outboxLimit?: number;
 }

@@ -5,6 +5,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { startRetention } from "../../../core/app/app_retention.ts";
 import { openAppStorage } from "../../../core/app/libsql_app_storage.ts";
+import { createCloudClient } from "../../../core/app/cloud_client.ts";
+import { createOutbox } from "../../../core/app/outbox.ts";
 import { DEFAULT_VIOLATION_RETENTION_MS, newViolation, type Violation } from "../../../core/contract/violation.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -63,4 +65,19 @@ test("logs a failed purge and goes on", async () => {
   const retention = startRetention({ storage, log: (message) => logged.push(message), now: () => T0 });
   await retention.close();
   assert.deepEqual(logged, ["purging old violations failed"]);
+});
+
+test("purges the outbox once at start, however the outbox's start and the retention's interleave", async () => {
+  const storage = await openAppStorage(":memory:");
+  let purges = 0;
+  const purgeOutbox = storage.purgeOutbox.bind(storage);
+  storage.purgeOutbox = (options) => (purges++, purgeOutbox(options));
+  const cloud = createCloudClient({ endpoint: "http://127.0.0.1:1", projectId: "prj_x", sdkSecret: "svcs_x" });
+  const outbox = createOutbox({ storage, cloud, log: () => {}, retryMinMs: 60_000, now: () => T0 });
+  await outbox.sync(); // the outbox has started and done what it does at start
+  const retention = startRetention({ storage, outbox, log: () => {}, now: () => T0 });
+  await retention.close();
+  await outbox.close();
+  assert.equal(purges, 1, "by the retention only");
+  await storage.close();
 });

@@ -52,7 +52,8 @@ test("deletes reports set aside longer than the retention, logging how many, and
     retryMinMs: 60_000,
     now: () => NOW,
   });
-  await outbox.close(); // waits for the purge made at start
+  await outbox.purge(); // the app's retention calls it at start and hourly
+  await outbox.close();
   const refs = (await storage.outboxHead(100)).map((i) => i.ref);
   assert.deepEqual(refs, [record.id, recent.id], "the key record (failed 50 times) and the recent report stay");
   assert.equal(outbox.stats.expired, 2);
@@ -77,10 +78,25 @@ test("keeps at most `limit` reports while the cloud is down, dropping the oldest
     limit: 5,
     now: () => NOW,
   });
+  await outbox.purge();
   await outbox.close();
   const refs = (await storage.outboxHead(100)).map((i) => i.ref);
   assert.deepEqual(refs, waiting.slice(5).map((v) => v.id), "set-aside reports went first, then the oldest waiting");
   assert.equal(outbox.stats.overLimit, 7);
   assert.ok(logged.some((l) => l.startsWith("7 violation reports were dropped from the outbox, over its limit of 5")));
+  await storage.close();
+});
+
+test("a failed send leaves the purge to the app's retention: the outbox is not counted on every retry", async () => {
+  const storage = await openAppStorage(":memory:");
+  let purges = 0;
+  const purgeOutbox = storage.purgeOutbox.bind(storage);
+  storage.purgeOutbox = (options) => (purges++, purgeOutbox(options));
+  await queue(storage, [report(1, "a")], 0);
+  const outbox = createOutbox({ storage, cloud: unreachable, log: () => {}, retryMinMs: 60_000, now: () => NOW });
+  assert.equal(await outbox.sync(), 1, "the send failed and the report waits");
+  await outbox.close();
+  assert.equal(purges, 0, "neither at start nor after the failed send");
+  assert.equal((await storage.outboxHead(10))[0].attempts, 2, "both tries were counted");
   await storage.close();
 });

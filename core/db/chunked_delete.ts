@@ -1,0 +1,56 @@
+/**
+ * Deleting many rows without holding the write lock for long: a chunk of rows per statement.
+ *
+ * @module
+ */
+import type { Executor, SqlValue } from "./executor.ts";
+
+/** Rows deleted per statement, so a large purge never holds the write lock for long. */
+export const DELETE_CHUNK = 1000;
+
+/** What {@linkcode deleteInChunks} deletes. */
+export interface RowsToDelete {
+  /** The table (one with a rowid). */
+  table: string;
+  /** The condition on its rows, with `?` for `args`. */
+  where: string;
+  /** The condition's values. */
+  args?: readonly SqlValue[];
+  /** At most this many rows. Default: every match. */
+  most?: number;
+  /**
+   * Which rows go first when `most` cuts (the terms of an ORDER BY, such as `"rowid"`). Default: any order,
+   * so the search may use whatever index serves `where`.
+   */
+  orderBy?: string;
+}
+
+/**
+ * Deletes the rows matching a condition, {@linkcode DELETE_CHUNK} per statement, until none is left or
+ * `most` are gone.
+ *
+ * @param db The database.
+ * @param rows The table, the condition and its values, the bound and the order.
+ * @returns How many rows were deleted.
+ *
+ * @example Delete violations older than a day
+ * ```ts ignore
+ * const before = new Date(Date.now() - 24 * 60 * 60 * 1000).toISOString();
+ * const deleted = await deleteInChunks(db, { table: "app_violations", where: "created_at < ?", args: [before] });
+ * ```
+ */
+export async function deleteInChunks(db: Executor, rows: RowsToDelete): Promise<number> {
+  const { table, where, args = [], most = Infinity } = rows;
+  const order = rows.orderBy === undefined ? "" : `ORDER BY ${rows.orderBy}`;
+  let deleted = 0;
+  while (deleted < most) {
+    const chunk = Math.min(DELETE_CHUNK, most - deleted);
+    const rs = await db.execute({
+      sql: `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE ${where} ${order} LIMIT ?)`,
+      args: [...args, chunk],
+    });
+    deleted += rs.rowsAffected;
+    if (rs.rowsAffected < chunk) break;
+  }
+  return deleted;
+}
