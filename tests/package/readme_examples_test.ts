@@ -1,21 +1,25 @@
-// README.md's request and response examples, replayed in order against a
-// running cloud and a running app (real sockets on 127.0.0.1), so the
-// documentation cannot drift from the behaviour. Credentials are filled in
+// The request and response examples of README.md and docs/guide.md, replayed
+// in order against a running cloud and a running app (real sockets on
+// 127.0.0.1), so the documentation cannot drift from the behaviour; and
+// README.md's TypeScript blocks, each the copy of a file the static checks
+// type-check. Credentials are filled in
 // as a reader would: the signed-in user on /svc/keys, the key minted above on
 // /svc/agent/*, the project's SDK auth on the SDK routes, alice's agent key on
 // /v1/agent/*. A value the README shows in an answer (an id, a key) stands for
 // the real one in later requests.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { z } from "zod";
 import { createSvc, defineIntent, type Svc } from "../../mod.ts";
 import type { RunningServer } from "../../core/http/serve_options.ts";
-import { differences, type Example, readExamples } from "../fixtures/readme_examples.ts";
+import { differences, type Example, readCodeBlocks, readExamples } from "../fixtures/readme_examples.ts";
 import { type CloudServer, listen, startCloudServer } from "../fixtures/servers.ts";
 import { tempDir } from "../fixtures/temp_dir.ts";
 
-const examples = readExamples(readFileSync("README.md", "utf8"));
+/** The Markdown files whose examples are replayed, in this order. */
+const DOCUMENTS = ["README.md", "docs/guide.md"];
+const examples = DOCUMENTS.flatMap((file) => readExamples(readFileSync(file, "utf8"), file));
 const dir = tempDir("svc-readme-");
 let cloud: CloudServer;
 let svc: Svc;
@@ -100,13 +104,13 @@ function remember(shown: unknown, actual: unknown): void {
   }
 }
 
-test("README.md holds request and response examples for both APIs", () => {
+test("README.md and docs/guide.md hold request and response examples for both APIs", () => {
   assert.ok(examples.some((e) => e.path.startsWith("/svc/")));
   assert.ok(examples.some((e) => e.path.startsWith("/v1/")));
 });
 
 for (const example of examples) {
-  test(`README.md:${example.line} ${example.method} ${example.path} answers as shown`, async () => {
+  test(`${example.file}:${example.line} ${example.method} ${example.path} answers as shown`, async () => {
     for (const answer of example.answers) {
       const res = await fetch(request(example));
       const text = await res.text();
@@ -117,3 +121,30 @@ for (const example of examples) {
     }
   });
 }
+
+const readme = readCodeBlocks(readFileSync("README.md", "utf8"));
+
+test("every TypeScript block of README.md is a file of the repository, copied verbatim", () => {
+  const typescript = readme.filter((block) => block.lang === "ts");
+  assert.ok(typescript.length >= 4, "the four quick starts");
+  for (const block of typescript) {
+    assert.ok(block.source, `README.md:${block.line}: a \`\`\`ts block needs <!-- path/to/file.ts --> above it`);
+    assert.ok(block.source.startsWith("examples/"), `README.md:${block.line}: ${block.source} is not under examples/`);
+    const file = readFileSync(block.source, "utf8");
+    assert.ok(
+      block.text === file,
+      `README.md:${block.line} differs from ${block.source}: copy the file into the block`,
+    );
+  }
+});
+
+test("every quick start under examples/quickstart/ is shown in README.md", () => {
+  const shown = new Set(readme.map((block) => block.source));
+  for (const name of readdirSync("examples/quickstart")) {
+    assert.ok(shown.has(`examples/quickstart/${name}`), `examples/quickstart/${name} is not in README.md`);
+  }
+});
+
+test("README.md has no code block in a language the tests neither run nor check", () => {
+  for (const block of readme) assert.ok(["ts", "sh"].includes(block.lang), `README.md:${block.line}: ${block.lang}`);
+});

@@ -1,4 +1,4 @@
-// README.md's "A first walk-through with curl", run by bash as a reader pastes
+// docs/operating.md's "A first walk-through with curl", run by bash as a reader pastes
 // it (npm scripts, curl, sed), against its own database and a free port
 // instead of ./data/svc.db and 8787. Runs from Node only: it drives npm.
 import { after, test } from "node:test";
@@ -16,8 +16,10 @@ const dir = tempDir("svc-walkthrough-");
 after(() => dir.remove());
 
 function walkthrough(): string {
-  const readme = readFileSync(`${repoRoot}/README.md`, "utf8");
-  const start = readme.indexOf("```sh\n", readme.indexOf("### A first walk-through with curl")) + "```sh\n".length;
+  const readme = readFileSync(`${repoRoot}/docs/operating.md`, "utf8");
+  const heading = readme.indexOf("## A first walk-through with curl");
+  assert.ok(heading >= 0, "docs/operating.md has its walk-through");
+  const start = readme.indexOf("```sh\n", heading) + "```sh\n".length;
   return readme.slice(start, readme.indexOf("```\n", start));
 }
 
@@ -59,20 +61,27 @@ function bash(
   });
 }
 
-test("the README's curl walk-through runs as written and acknowledges the event it emitted", { skip }, async () => {
-  const port = await freePort();
-  const script = walkthrough();
-  assert.ok(script.startsWith("npm run cloud &"), "the walk-through starts the cloud");
-  const adapted = script
-    .replace("npm run cloud &", `npm run cloud -- --port ${port} &`)
-    .replace("BASE=http://127.0.0.1:8787", `BASE=http://127.0.0.1:${port}`);
-  const ran = await bash(`set -euo pipefail\n${adapted}`, { ...process.env, SVC_DB_URL: `file:${dir.file("svc.db")}` });
-  assert.equal(ran.code, 0, ran.stderr);
-  const lines = ran.stdout.trim().split("\n");
-  assert.match(lines.find((line) => line.startsWith('{"projectId"')) ?? "", /"sdkSecret":"svcs_/);
-  assert.match(lines.find((line) => line.startsWith('{"violations"')) ?? "", /"total":1}$/);
-  assert.match(ran.stdout, /"kind":"FORBIDDEN_SCOPE"/);
-  assert.match(ran.stdout, /"eventId":"evt_1","type":"order.paid","agentId":"alice"/);
-  assert.equal(lines.at(-2), '{"ok":true,"acknowledged":1}');
-  assert.match(lines.at(-1)!, /^http:\/\/127\.0\.0\.1:\d+\/dashboard\/projects\/prj_[0-9A-Z]{26}\/violations$/);
-});
+test(
+  "docs/operating.md's curl walk-through runs as written and acknowledges the event it emitted",
+  { skip },
+  async () => {
+    const port = await freePort();
+    const script = walkthrough();
+    assert.ok(script.startsWith("npm run cloud &"), "the walk-through starts the cloud");
+    const adapted = script
+      .replace("npm run cloud &", `npm run cloud -- --port ${port} &`)
+      .replace("BASE=http://127.0.0.1:8787", `BASE=http://127.0.0.1:${port}`);
+    const ran = await bash(`set -euo pipefail\n${adapted}`, {
+      ...process.env,
+      SVC_DB_URL: `file:${dir.file("svc.db")}`,
+    });
+    assert.equal(ran.code, 0, ran.stderr);
+    const lines = ran.stdout.trim().split("\n");
+    assert.match(lines.find((line) => line.startsWith('{"projectId"')) ?? "", /"sdkSecret":"svcs_/);
+    assert.match(lines.find((line) => line.startsWith('{"violations"')) ?? "", /"total":1}$/);
+    assert.match(ran.stdout, /"kind":"FORBIDDEN_SCOPE"/);
+    assert.match(ran.stdout, /"eventId":"evt_1","type":"order.paid","agentId":"alice"/);
+    assert.equal(lines.at(-2), '{"ok":true,"acknowledged":1}');
+    assert.match(lines.at(-1)!, /^http:\/\/127\.0\.0\.1:\d+\/dashboard\/projects\/prj_[0-9A-Z]{26}\/violations$/);
+  },
+);
