@@ -1,4 +1,5 @@
 // Quick start on Node 22 or newer: `node node.ts` (README.md shows how to mint a key and run the intent).
+// Node 22.18+ runs TypeScript as is; before that, `node --experimental-strip-types node.ts`.
 import { z } from "zod";
 import { createSvc, defineIntent, withSvc } from "@svc/agent-access";
 import { serve } from "@svc/agent-access/adapters/node"; // srvx under the hood
