@@ -16,6 +16,7 @@ import type { RunningServer } from "../../core/http/serve_options.ts";
 import { differences, type Example, readCodeBlocks, readExamples } from "../fixtures/readme_examples.ts";
 import { type CloudServer, listen, startCloudServer } from "../fixtures/servers.ts";
 import { tempDir } from "../fixtures/temp_dir.ts";
+import { repoRoot, run } from "../fixtures/subprocess.ts";
 
 /** The Markdown files whose examples are replayed, in this order. */
 const DOCUMENTS = ["README.md", "docs/guide.md"];
@@ -136,6 +137,12 @@ test("every TypeScript block of README.md is a file of the repository, copied ve
       `README.md:${block.line} differs from ${block.source}: copy the file into the block`,
     );
   }
+});
+
+test("the files README.md copies type-check with deno check", { timeout: 120_000 }, async () => {
+  const sources = readme.flatMap((block) => block.source ? [block.source] : []);
+  const checked = await run([`${repoRoot}node_modules/.bin/deno`, "check", ...sources], repoRoot);
+  assert.equal(checked.code, 0, checked.stderr);
 });
 
 test("every quick start under examples/quickstart/ is shown in README.md", () => {
