@@ -3,13 +3,14 @@
 // zod schemas). `npm run docs:reference` runs it; tests/docs/reference_test.ts
 // fails when the checked-in file differs from what it would write.
 //
-// The text goes through `deno fmt` (on the PATH in npm scripts), as every Markdown file of the repository.
+// The text goes through `deno fmt` (the repository's own Deno), as every Markdown file of the repository.
 //
 // It reads the documents the way a client does, through the public entry
 // points: `GET /svc/openapi.json` of an app built with `createSvc` and
 // `GET /v1/openapi.json` of `createCloud`, so it needs no internal import.
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { createSvc, defineIntent, type ErrorCode } from "../mod.ts";
@@ -245,7 +246,9 @@ export async function renderReference(): Promise<string> {
 /** Formats Markdown as `deno fmt` does in this repository (its line width), so the file passes `deno fmt --check`. */
 function formatMarkdown(text: string): string {
   const root = fileURLToPath(new URL("..", import.meta.url));
-  const result = spawnSync("deno", ["fmt", "--ext=md", "-"], { cwd: root, input: text, encoding: "utf8" });
+  const local = join(root, "node_modules", ".bin", "deno"); // the repository's own Deno, else the one on the PATH
+  const deno = existsSync(local) ? local : "deno";
+  const result = spawnSync(deno, ["fmt", "--ext=md", "-"], { cwd: root, input: text, encoding: "utf8" });
   if (result.status !== 0) throw new Error(`deno fmt failed: ${result.stderr || result.error}`);
   return result.stdout;
 }
