@@ -31,5 +31,5 @@ const svc = createSvc({
 const myApp = (req: Request): Response => Response.json(notes.filter((n) => n.userId === userResolver(req)));
 
 // Listens on 127.0.0.1 only; pass hostname: "0.0.0.0" to listen on every interface.
-const server = await serve(withSvc(svc, myApp), { port: 3000 });
+const server = await serve(withSvc(svc, myApp), { port: Number(process.env.PORT ?? 3000) });
 console.log(`listening on ${server.url}`);

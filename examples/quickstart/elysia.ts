@@ -29,8 +29,9 @@ const svc = createSvc({
   intents,
 });
 
+const port = Number(process.env.PORT ?? 3000);
 new Elysia()
   .use(svcPlugin(svc)) // adds /svc and /svc/*
   .get("/", ({ request }) => notes.filter((n) => n.userId === userResolver(request))) // your app's own routes
-  .listen({ port: 3000, hostname: "127.0.0.1" }); // hostname: "0.0.0.0" listens on every interface
-console.log("listening on http://127.0.0.1:3000");
+  .listen({ port, hostname: "127.0.0.1" }); // hostname: "0.0.0.0" listens on every interface
+console.log(`listening on http://127.0.0.1:${port}`);
