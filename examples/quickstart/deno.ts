@@ -30,6 +30,7 @@ const svc = createSvc({
 // Your app's own routes: everything outside /svc.
 const myApp = (req: Request): Response => Response.json(notes.filter((n) => n.userId === userResolver(req)));
 
+// /svc/* to the toolkit, the rest to your app.
 // Listens on 127.0.0.1 only; pass hostname: "0.0.0.0" to listen on every interface.
-const server = await serve(withSvc(svc, myApp), { port: 8000 }); // /svc/* to the toolkit, the rest to your app
+const server = await serve(withSvc(svc, myApp), { port: Number(Deno.env.get("PORT") ?? 8000) });
 console.log(`listening on ${server.url}`);
