@@ -251,6 +251,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     },
     emitMany,
     async health() {
+      await ready; // one turn later than `opened`: the revocation follower has read its stored cursor
       const { storage, outbox, follower } = await opened;
       return { mode, revocationFeed: follower?.health() ?? null, outbox: outbox ? await storage.outboxSize() : 0 };
     },
