@@ -44,7 +44,6 @@ export type {
 } from "./core/app/svc_config.ts";
 export type { RevocationFeedHealth } from "./core/app/revocation_follower.ts";
 export type { AutoRevokePolicy } from "./core/contract/auto_revoke.ts";
-export type { Revocation, RevocationPage, RevocationReason } from "./core/contract/revocation.ts";
 export type { CloudConfig, EmitResult, EventInput } from "./core/app/cloud_client.ts";
 export { defineIntent } from "./core/app/intents.ts";
 export type {
