@@ -7,23 +7,20 @@
  * @module
  */
 import { ulid } from "ulid";
-import { SvcError } from "../contract/errors.ts";
-import { AGENT_KEY_PREFIX, bearerToken, unauthorized } from "../contract/secrets.ts";
-import { newViolation } from "../contract/violation.ts";
 import type { PurgeSchedule } from "../db/purge_schedule.ts";
 import { createHandler } from "../http/dispatch.ts";
 import { DEFAULT_BODY_LIMIT, defaultLogger, redactingLogger } from "../http/json.ts";
-import { createRateLimiter, type RateDecision, type RateLimit, rateLimited, rateOf } from "../http/rate_limiter.ts";
+import { createRateLimiter, type RateLimit, rateOf } from "../http/rate_limiter.ts";
 import { createRefusalsPerAddress } from "../http/refusals_per_address.ts";
-import { pathnameOf } from "../http/router.ts";
 import type { AppStorage } from "./app_storage.ts";
+import { authenticateAgent, limitRate, resolveUser } from "./app_callers.ts";
 import { type AppDeps, type AppSide, SVC_PREFIX } from "./app_side.ts";
 import { startRetention } from "./app_retention.ts";
 import { type CloudClient, createCloudClient, type EmitResult, type EventInput } from "./cloud_client.ts";
 import { cloudKeys } from "./cloud_keys.ts";
 import { compileIntents } from "./intents.ts";
 import { createIntentRunner } from "./intent_runner.ts";
-import type { KeyService, VerifiedKey } from "./key_service.ts";
+import type { KeyService } from "./key_service.ts";
 import { openAppStorage } from "./libsql_app_storage.ts";
 import { localKeys } from "./local_keys.ts";
 import { uploadManifest } from "./manifest_upload.ts";
@@ -33,8 +30,6 @@ import type { Svc, SvcCloudConfig, SvcConfig, SvcMode, SvcRateLimitName } from "
 import { checkSvcConfig, HYBRID_IN_MEMORY } from "./svc_config_schema.ts";
 import { svcRoutes } from "./svc_routes.ts";
 import { createViolationRecorder, type ViolationRecorder } from "./violation_recorder.ts";
-
-export type { Svc, SvcCloudConfig, SvcConfig, SvcMode } from "./svc_config.ts";
 
 /**
  * The app's rate limits when `rateLimit` is not given: each agent key may call
@@ -274,55 +269,3 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     },
   };
 }
-
-/** The signed-in user of a request, or `UNAUTHORIZED`; an id longer than the cloud keeps is refused here. */
-async function resolveUser(userResolver: SvcConfig["userResolver"], req: Request): Promise<string> {
-  const user = await userResolver(req);
-  if (typeof user !== "string" || user.length === 0) {
-    throw new SvcError("UNAUTHORIZED", "Sign in to manage agent keys");
-  }
-  if (user.length > MAX_USER_ID) {
-    throw new SvcError("VALIDATION_ERROR", "Invalid request", {
-      details: { issues: [{ path: "userId", message: `The signed-in user's id is over ${MAX_USER_ID} characters` }] },
-    });
-  }
-  return user;
-}
-
-/** The agent key of a request, or `UNAUTHORIZED`; a revoked key's use is recorded. */
-async function authenticateAgent(req: Request, { keys, recordViolation }: AppDeps): Promise<VerifiedKey> {
-  const secret = bearerToken(req, AGENT_KEY_PREFIX);
-  if (secret === null) {
-    throw unauthorized("An agent key is required: Authorization: Bearer svc_live_…");
-  }
-  const key = await keys.verify(secret);
-  if (key === null || key.revokedAt !== null) {
-    if (key !== null) {
-      recordViolation(newViolation("REVOKED_KEY", {
-        keyId: key.id,
-        userId: key.userId,
-        message: "A revoked key was used",
-        metadata: { method: req.method, path: pathnameOf(req.url).slice(0, 200) },
-      }));
-    }
-    throw unauthorized("Invalid agent key");
-  }
-  return key;
-}
-
-/** Refuses a request over the key's rate; the first refusal in a row is recorded. */
-function limitRate(key: VerifiedKey, decision: RateDecision, { recordViolation }: AppDeps): void {
-  if (decision.allowed) return;
-  if (decision.first) {
-    recordViolation(newViolation("RATE_LIMITED", {
-      keyId: key.id,
-      userId: key.userId,
-      message: "The key went over its rate limit",
-      metadata: { retryAfterMs: decision.retryAfterMs },
-    }));
-  }
-  throw rateLimited(decision.retryAfterMs);
-}
-
-/** The longest user id, as the cloud stores it. */
-const MAX_USER_ID = 200;
