@@ -3,6 +3,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createSvc, type SvcConfig } from "../../../mod.ts";
+import { createSvcWith } from "../../../core/app/create_svc.ts";
+import { mint, notesSvc, run } from "../../fixtures/notes_svc.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
 
 const cloud = { endpoint: "http://127.0.0.1:1", projectId: "prj_01JABCDEFGHJKMNPQRSTVWXYZ0", sdkSecret: "svcs_x" };
@@ -109,6 +111,34 @@ describe("createSvc accepts the contract's configurations", () => {
         const svc = createSvc({ ...base, storage, logger: () => {} });
         await svc.ready.catch(() => {}); // nothing listens on port 1: refused when opened, not when configured
         await svc.close();
+      }
+    } finally {
+      dir.remove();
+    }
+  });
+});
+
+describe("createSvcWith: the test seams, outside the public configuration", () => {
+  test("its clock reaches the retention: a violation past the retention by that clock is purged at start", async () => {
+    const dir = tempDir("svc-config-");
+    const storage = `file:${dir.file("app.db")}`;
+    const day = 86_400_000;
+    try {
+      const first = notesSvc({ storage });
+      const { key } = await mint(first, "alice", ["notes:read"]);
+      assert.equal((await run(first, key, "notes.create", { title: "x" })).status, 403);
+      assert.equal((await first.violations()).length, 1, "one FORBIDDEN_SCOPE recorded");
+      await first.close();
+      for (const [now, left] of [[Date.now, 1], [() => Date.now() + 2 * day, 0]] as const) {
+        const svc = createSvcWith({ ...base, storage, violationRetentionMs: day }, { now });
+        await svc.ready;
+        await svc.close(); // waits for the purge that starts with the app
+        const reopened = notesSvc({ storage });
+        try {
+          assert.equal((await reopened.violations()).length, left);
+        } finally {
+          await reopened.close();
+        }
       }
     } finally {
       dir.remove();
