@@ -52,7 +52,11 @@ const storageSchema = z.union([
 
 const rateSchema = z.union([
   z.literal(false),
-  z.object({ limit: z.int().min(1), windowMs: z.number().positive(), maxEntries: z.int().min(1).optional() }),
+  z.object({
+    limit: z.int({ error: "must be a whole number of requests, at least 1" }).min(1, { error: "must be at least 1" }),
+    windowMs: z.number({ error: "must be a number of milliseconds" }).positive({ error: "must be above 0" }),
+    maxEntries: z.int().min(1).optional(),
+  }),
 ], {
   error: "must be { limit, windowMs } (limit >= 1 requests per windowMs > 0 milliseconds), or false to turn it off",
 });
