@@ -34,16 +34,18 @@ function positive(name: string, unit: "milliseconds" | "items" | "bytes") {
 /** What a libSQL URL starts with (a path needs `file:`). */
 const LIBSQL_URL = /^(:memory:|file:|libsql:|https?:|wss?:)/;
 
+/** What to write instead of a `storage` string that is not a libSQL URL. */
+function notAUrl(input: string): string {
+  if (input === "") {
+    return '`storage` is empty: give a libSQL URL such as "file:./data/app.db", or leave it out for :memory:';
+  }
+  const fix = JSON.stringify(`file:${input}`);
+  return `storage ${JSON.stringify(input)} is not a libSQL URL: write ${fix} for a file ` +
+    "(or libsql://, https:// for a remote database, :memory: for none)";
+}
+
 const storageSchema = z.union([
-  z.string().refine((url) => LIBSQL_URL.test(url), {
-    error: (issue) =>
-      issue.input === ""
-        ? '`storage` is empty: give a libSQL URL such as "file:./data/app.db", or leave it out for :memory:'
-        : `storage ${JSON.stringify(issue.input)} is not a libSQL URL: write ${
-          JSON.stringify(`file:${issue.input}`)
-        } ` +
-          "for a file (or libsql://, https:// for a remote database, :memory: for none)",
-  }),
+  z.string().refine((url) => LIBSQL_URL.test(url), { error: (issue) => notAUrl(String(issue.input)) }),
   z.custom<Exclude<SvcConfig["storage"], string>>(
     (value) =>
       typeof value === "object" && value !== null && typeof (value as { execute?: unknown }).execute === "function",
