@@ -30,10 +30,20 @@
  * @module
  */
 export { createSvc, DEFAULT_SVC_RATE_LIMITS } from "./core/app/create_svc.ts";
-export type { Svc, SvcCloudConfig, SvcConfig, SvcHealth, SvcMode } from "./core/app/svc_config.ts";
+export type {
+  CloudSvcConfig,
+  HybridSvcConfig,
+  LocalSvcConfig,
+  Svc,
+  SvcCloudConfig,
+  SvcConfig,
+  SvcHealth,
+  SvcMode,
+  SvcOptions,
+  SvcRateLimitName,
+} from "./core/app/svc_config.ts";
 export type { RevocationFeedHealth } from "./core/app/revocation_follower.ts";
 export type { AutoRevokePolicy } from "./core/contract/auto_revoke.ts";
-export type { Revocation, RevocationPage, RevocationReason } from "./core/contract/revocation.ts";
 export type { CloudConfig, EmitResult, EventInput } from "./core/app/cloud_client.ts";
 export { defineIntent } from "./core/app/intents.ts";
 export type {
@@ -50,7 +60,7 @@ export type { FallbackHandler } from "./core/app/intent_runner.ts";
 export { isSvcError, SvcError } from "./core/contract/errors.ts";
 export type { ErrorCode, SvcErrorOptions } from "./core/contract/errors.ts";
 export type { ErrorLogger } from "./core/http/json.ts";
-export type { RateLimit } from "./core/http/rate_limiter.ts";
+export type { RateLimit, RateLimits } from "./core/http/rate_limiter.ts";
 export type { DatabaseInput, LibsqlClient } from "./core/db/database.ts";
 export type { Severity, Violation } from "./core/contract/violation.ts";
 export { withSvc } from "./core/app/mount.ts";

@@ -7,6 +7,7 @@
  */
 import { type DefineRoute, routeDefiner } from "../http/route.ts";
 import type { ErrorLogger } from "../http/json.ts";
+import type { Violation } from "../contract/violation.ts";
 import type { CompiledIntent } from "./intents.ts";
 import type { IntentRunner } from "./intent_runner.ts";
 import type { KeyService, VerifiedKey } from "./key_service.ts";
@@ -30,12 +31,16 @@ export interface AppDeps {
   bodyLimit: number;
   /** Where failures are logged. */
   log: ErrorLogger;
+  /** Records what an agent key was refused (never waits). */
+  recordViolation: (violation: Violation) => void;
 }
 
 /** The app side: the signed-in user (the app's `userResolver`), an agent key, or none. */
 export interface AppSide {
   /** The caller each auth kind yields. */
   callers: { user: string; agent: VerifiedKey; none: null };
+  /** Its rate limit: `perKey` counts an agent key. */
+  limits: { perKey: VerifiedKey };
   /** The services. */
   deps: AppDeps;
 }

@@ -22,6 +22,7 @@ export * from "./mcp_tools.ts";
 export * from "./mount.ts";
 export * from "./outbox.ts";
 export * from "./svc_config.ts";
+export * from "./svc_config_schema.ts";
 export * from "./svc_openapi.ts";
 export * from "./svc_routes.ts";
 export * from "./violation_queue.ts";

@@ -19,6 +19,38 @@ export interface RateLimit {
   maxEntries?: number;
 }
 
+/**
+ * A side's rate limits by name, as configured: each one a rate, or `false` to turn it off (a missing one
+ * keeps its default); `false` for the whole turns every one off.
+ *
+ * @example The app's limits, one tightened and one off
+ * ```ts
+ * import type { RateLimits } from "./rate_limiter.ts";
+ * const limits: RateLimits<"perKey" | "refusalsPerAddress"> = {
+ *   perKey: { limit: 60, windowMs: 60_000 },
+ *   refusalsPerAddress: false,
+ * };
+ * ```
+ */
+export type RateLimits<K extends string> = { readonly [P in K]?: RateLimit | false } | false;
+
+/**
+ * The rate of one named limit: the configured one, else its default; `false` when turned off.
+ *
+ * @param given The configured limits, if any.
+ * @param defaults Every limit's default rate.
+ * @param which The limit.
+ * @returns Its rate, or `false`.
+ */
+export function rateOf<K extends string>(
+  given: RateLimits<K> | undefined,
+  defaults: Readonly<Record<K, RateLimit>>,
+  which: K,
+): RateLimit | false {
+  if (given === false) return false;
+  return given?.[which] ?? defaults[which];
+}
+
 /** What the limiter decided for one request. */
 export type RateDecision =
   | { allowed: true }
