@@ -1,6 +1,7 @@
 // `npm run bench` (full, a few minutes) and `npm run bench -- --quick` (under
 // 90 s): every scenario next to its baseline, one runtime at a time, over
-// 127.0.0.1. Options: --only=app|cloud|revocation, --runtimes=deno,bun,node.
+// 127.0.0.1. Options: --only=app|cloud|events|revocation, --runtimes=deno,bun,node (events: the cloud's
+// single events at 1, 8 and 50 connections and batches, on Deno only).
 import { appBench } from "./app_bench.ts";
 import { cloudBench } from "./cloud_bench.ts";
 import { revocationBench } from "./revocation_bench.ts";
@@ -27,6 +28,7 @@ if (only === undefined || only === "app") {
   }
 }
 if (only === undefined || only === "cloud") results.push(...await cloudBench({ quick }));
+if (only === "events") results.push(...await cloudBench({ quick, eventsOnly: true }));
 if (only === undefined || only === "revocation") results.push(...await revocationBench({ samples: quick ? 20 : 100 }));
 console.log(markdownTable(results));
 writeReports(results, !quick && only === undefined && runtimes.length === 3);
