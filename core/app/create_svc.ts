@@ -6,7 +6,7 @@
  */
 import { ulid } from "ulid";
 import { SvcError } from "../contract/errors.ts";
-import { AGENT_KEY_PREFIX, bearerToken, unauthorized } from "../contract/secrets.ts";
+import { AGENT_KEY_PREFIX, bearerToken } from "../contract/secrets.ts";
 import { newViolation } from "../contract/violation.ts";
 import { createHandler } from "../http/dispatch.ts";
 import { DEFAULT_BODY_LIMIT, defaultLogger, redactingLogger } from "../http/json.ts";
@@ -31,6 +31,7 @@ import { createOutbox, type Outbox } from "./outbox.ts";
 import type { Svc, SvcConfig } from "./svc_config.ts";
 import { svcRoutes } from "./svc_routes.ts";
 import { createViolationRecorder } from "./violation_recorder.ts";
+import { INVALID_AGENT_KEY, MISSING_AGENT_KEY } from "./agent_key_refusals.ts";
 
 export type { Svc, SvcCloudConfig, SvcConfig, SvcMode } from "./svc_config.ts";
 
@@ -155,6 +156,7 @@ export function createSvc(config: SvcConfig): Svc {
       validateResults: config.validateResults ?? false,
       onAgentIntent: config.onAgentIntent,
       recordViolation,
+      repeatViolation: recorder.repeat,
     });
     const acceptsOtherIntents = !config.strictIntents && config.onAgentIntent !== undefined;
     return { keys, runner, scopes: config.scopes, intents, acceptsOtherIntents, bodyLimit, log };
@@ -188,11 +190,11 @@ export function createSvc(config: SvcConfig): Svc {
   async function authenticateAgent(req: Request, { keys }: AppDeps): Promise<VerifiedKey> {
     const secret = bearerToken(req, AGENT_KEY_PREFIX);
     if (secret === null) {
-      throw unauthorized("An agent key is required: Authorization: Bearer svc_live_…");
+      throw MISSING_AGENT_KEY;
     }
     const key = await keys.verify(secret);
     if (key === null || key.revokedAt !== null) {
-      if (key !== null) {
+      if (key !== null && !recorder.repeat(key.id, "REVOKED_KEY", null)) {
         recordViolation(newViolation("REVOKED_KEY", {
           keyId: key.id,
           userId: key.userId,
@@ -200,7 +202,7 @@ export function createSvc(config: SvcConfig): Svc {
           metadata: { method: req.method, path: pathnameOf(req.url).slice(0, 200) },
         }));
       }
-      throw unauthorized("Invalid agent key");
+      throw INVALID_AGENT_KEY;
     }
     return key;
   }
