@@ -151,6 +151,9 @@ function redactError(error: Error, depth: number): Error {
   return copy;
 }
 
+/** One strict decoder for every body (a decode without `stream` keeps no state between calls). */
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 /**
  * Reads a request body as JSON, enforcing `Content-Type: application/json` and
  * a byte limit while reading, so that an oversized body is never buffered whole.
@@ -168,7 +171,7 @@ export async function readJson(req: Request, limit: number = DEFAULT_BODY_LIMIT)
   const bytes = await readBody(req, limit);
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    text = UTF8.decode(bytes);
   } catch {
     throw new SvcError("INVALID_JSON", "Request body is not valid UTF-8");
   }
