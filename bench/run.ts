@@ -30,6 +30,7 @@ if (wanted("app")) {
     results.push(...await appBench(runtime, { ...plan, manyKeys: i === 0 ? manyKeys : 0 }));
   }
 }
+if (results.length > 0) console.error(markdownTable(results)); // kept even if a later part fails
 if (wanted("cloud")) results.push(...await cloudBench({ quick }));
 if (onlyList?.includes("events")) results.push(...await cloudBench({ quick, eventsOnly: true }));
 if (wanted("revocation")) results.push(...await revocationBench({ samples: quick ? 20 : 100 }));
