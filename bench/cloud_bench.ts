@@ -9,6 +9,7 @@ import { type BenchProject, benchProject } from "./cloud/project.ts";
 import { violationsDatabase } from "./cloud/seed_violations.ts";
 import { inboxCycle, longPoll } from "./cloud/agents.ts";
 import { idlePolls } from "./cloud/idle_polls.ts";
+import { loneWrites } from "./cloud/lone_write.ts";
 import { ratio, type Result } from "./result.ts";
 import { ROOT, runtimeCommand, type ServerProcess, startServer } from "./server_process.ts";
 import { runWrk } from "./wrk.ts";
@@ -26,7 +27,13 @@ interface Target {
  */
 export async function cloudBench(options: { quick: boolean; eventsOnly?: boolean }): Promise<Result[]> {
   const targets: Target[] = [{ name: "deno", command: runtimeCommand("deno", "cloud/main.ts") }];
-  if (options.eventsOnly) return [...await events(targets[0], options.quick), ...await idle(targets[0], options.quick)];
+  if (options.eventsOnly) {
+    return [
+      ...await events(targets[0], options.quick),
+      ...await idle(targets[0], options.quick),
+      ...await lone(options),
+    ];
+  }
   const binary = `${ROOT}dist/svc-cloud`;
   if (!existsSync(binary) && !options.quick) {
     console.error("building dist/svc-cloud…");
@@ -145,6 +152,22 @@ async function events(target: Target, quick: boolean): Promise<Result[]> {
       p99Ms: singles[0].p99,
     },
   ];
+}
+
+/** A lone write through the group commit, in this process, against the 0 ms timer it waited for before. */
+async function lone(options: { quick: boolean }): Promise<Result[]> {
+  const { afterIo, timer } = await loneWrites(options.quick ? 300 : 1000, options.quick ? 2 : 3);
+  return [{
+    scenario: "lone write through the group commit: p50 (in process, Node, file: db)",
+    runtime: "node",
+    value: Math.round(afterIo.p50 * 1000) / 1000,
+    unit: "ms p50",
+    baseline: Math.round(timer.p50 * 1000) / 1000,
+    ratio: ratio(afterIo.p50, timer.p50),
+    p50Ms: afterIo.p50,
+    p99Ms: afterIo.p99,
+    baselineIs: `the same writes with a 0 ms timer, the scheduler before issue 26 (p99 ${timer.p99.toFixed(3)} ms)`,
+  }];
 }
 
 /** The idle long polls alone (the rows of {@linkcode agents} that `--only=events` also reports). */
