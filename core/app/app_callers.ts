@@ -6,11 +6,12 @@
  * @module
  */
 import { SvcError } from "../contract/errors.ts";
-import { AGENT_KEY_PREFIX, bearerToken, unauthorized } from "../contract/secrets.ts";
+import { AGENT_KEY_PREFIX, bearerToken } from "../contract/secrets.ts";
 import { newViolation } from "../contract/violation.ts";
 import { type RateDecision, rateLimited } from "../http/rate_limiter.ts";
 import { pathnameOf } from "../http/router.ts";
 import type { AppDeps } from "./app_side.ts";
+import { INVALID_AGENT_KEY, MISSING_AGENT_KEY } from "./agent_key_refusals.ts";
 import type { VerifiedKey } from "./key_service.ts";
 import type { SvcConfig } from "./svc_config.ts";
 
@@ -41,14 +42,17 @@ export async function resolveUser(userResolver: SvcConfig["userResolver"], req: 
  * @param deps The keys and the recorder.
  * @returns The verified key.
  */
-export async function authenticateAgent(req: Request, { keys, recordViolation }: AppDeps): Promise<VerifiedKey> {
+export async function authenticateAgent(
+  req: Request,
+  { keys, recordViolation, repeatViolation }: AppDeps,
+): Promise<VerifiedKey> {
   const secret = bearerToken(req, AGENT_KEY_PREFIX);
   if (secret === null) {
-    throw unauthorized("An agent key is required: Authorization: Bearer svc_live_…");
+    throw MISSING_AGENT_KEY;
   }
   const key = await keys.verify(secret);
   if (key === null || key.revokedAt !== null) {
-    if (key !== null) {
+    if (key !== null && !repeatViolation(key.id, "REVOKED_KEY", null)) {
       recordViolation(newViolation("REVOKED_KEY", {
         keyId: key.id,
         userId: key.userId,
@@ -56,7 +60,7 @@ export async function authenticateAgent(req: Request, { keys, recordViolation }:
         metadata: { method: req.method, path: pathnameOf(req.url).slice(0, 200) },
       }));
     }
-    throw unauthorized("Invalid agent key");
+    throw INVALID_AGENT_KEY;
   }
   return key;
 }

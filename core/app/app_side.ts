@@ -10,6 +10,7 @@ import type { ErrorLogger } from "../http/json.ts";
 import type { Violation } from "../contract/violation.ts";
 import type { CompiledIntent } from "./intents.ts";
 import type { IntentRunner } from "./intent_runner.ts";
+import type { ViolationRecorder } from "./violation_recorder.ts";
 import type { KeyService, VerifiedKey } from "./key_service.ts";
 
 /** The prefix of every app route. */
@@ -33,6 +34,8 @@ export interface AppDeps {
   log: ErrorLogger;
   /** Records what an agent key was refused (never waits). */
   recordViolation: (violation: Violation) => void;
+  /** Counts a refusal as a repeat of its key's open window; `false` when it must be recorded in full. */
+  repeatViolation: ViolationRecorder["repeat"];
 }
 
 /** The app side: the signed-in user (the app's `userResolver`), an agent key, or none. */

@@ -190,6 +190,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
         validateResults: config.validateResults ?? false,
         onAgentIntent: config.onAgentIntent,
         recordViolation: recorder.record,
+        repeatViolation: recorder.repeat,
       });
       const acceptsOtherIntents = !config.strictIntents && config.onAgentIntent !== undefined;
       const deps: AppDeps = {
@@ -201,6 +202,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
         bodyLimit,
         log,
         recordViolation: recorder.record,
+        repeatViolation: recorder.repeat,
       };
       return { storage, outbox, keys, follower, retention, recorder, deps };
     } catch (error) {

@@ -10,6 +10,7 @@ import type { CompiledIntent, ManifestEntry } from "./intents.ts";
 import type { VerifiedKey } from "./key_service.ts";
 import { type Issue, toIssues } from "../http/validation.ts";
 import { newViolation, type Violation, type ViolationKind } from "../contract/violation.ts";
+import { forbiddenScopeErrors } from "./forbidden_scope_errors.ts";
 
 /** Runs an intent that is not in the registry: `(intent, payload, user) => result`. */
 export type FallbackHandler = (intent: string, payload: Record<string, unknown>, user: string) => unknown;
@@ -26,6 +27,11 @@ export interface IntentRunnerOptions {
   onAgentIntent?: FallbackHandler;
   /** Records a refusal (never awaited by the response). */
   recordViolation: (violation: Violation) => void;
+  /**
+   * Counts a refusal as a repeat of one already recorded, without building its violation
+   * (`false`: record it in full). Without it every refusal is built and recorded.
+   */
+  repeatViolation?: (keyId: string, kind: ViolationKind, intent: string | null) => boolean;
 }
 
 /** A manifest entry with whether the calling key may run it. */
@@ -46,11 +52,13 @@ export interface IntentRunner {
  * @returns The runner.
  */
 export function createIntentRunner(options: IntentRunnerOptions): IntentRunner {
-  const { intents, validateResults, recordViolation } = options;
+  const { intents, validateResults, recordViolation, repeatViolation } = options;
   const manifest = [...intents.values()].map((i) => i.manifest);
   const fallback = options.strictIntents ? undefined : options.onAgentIntent;
+  const forbidden = forbiddenScopeErrors();
 
   function refuse(key: VerifiedKey, kind: ViolationKind, intent: string, error: SvcError): never {
+    if (repeatViolation?.(key.id, kind, intent)) throw error; // counted: nothing built, nothing written
     recordViolation(newViolation(kind, {
       keyId: key.id,
       userId: key.userId,
@@ -72,12 +80,9 @@ export function createIntentRunner(options: IntentRunnerOptions): IntentRunner {
         refuse(key, "UNKNOWN_INTENT", name, new SvcError("UNKNOWN_INTENT", `Unknown intent "${name.slice(0, 200)}"`));
       }
       if (intent !== undefined) {
-        const missingScopes = intent.requiredScopes.filter((s) => !key.scopes.includes(s));
-        if (missingScopes.length) {
-          const error = new SvcError("FORBIDDEN_SCOPE", `This key lacks scopes required by "${name}"`, {
-            details: { missingScopes },
-          });
-          refuse(key, "FORBIDDEN_SCOPE", name, error);
+        if (!intent.requiredScopes.every((s) => key.scopes.includes(s))) {
+          const missingScopes = intent.requiredScopes.filter((s) => !key.scopes.includes(s));
+          refuse(key, "FORBIDDEN_SCOPE", name, forbidden(name, missingScopes));
         }
       }
       const payload = rawPayload === undefined ? {} : rawPayload;

@@ -9,7 +9,13 @@
  * @module
  */
 import { type AutoRevokePolicy, countsToward } from "../contract/auto_revoke.ts";
-import { REPEATED_INTENTS, repeatedViolation, type Violation } from "../contract/violation.ts";
+import {
+  REPEATED_INTENTS,
+  repeatedViolation,
+  type Violation,
+  VIOLATION_SEVERITY,
+  type ViolationKind,
+} from "../contract/violation.ts";
 import type { ErrorLogger } from "../http/json.ts";
 import { createRefusalCoalescer } from "../http/refusal_coalescer.ts";
 import type { AppStorage } from "./app_storage.ts";
@@ -53,6 +59,17 @@ export interface ViolationRecorderOptions {
 export interface ViolationRecorder {
   /** Records one refusal; never waits. */
   record(violation: Violation): void;
+  /**
+   * Counts a refusal as a repeat of its key's open window for that kind, without
+   * building its violation: the cheap path of a refused request. Never waits.
+   *
+   * @param keyId The refused key.
+   * @param kind What it was refused for.
+   * @param intent The intent it named, as sent (`null` for none).
+   * @returns `false` when the refusal must be recorded in full with {@linkcode ViolationRecorder.record}
+   *   (no open window, a policy that counts it, or an intent the window does not name yet).
+   */
+  repeat(keyId: string, kind: ViolationKind, intent: string | null): boolean;
   /** Stores every pending count and waits until everything recorded so far is written and told. */
   settle(): Promise<void>;
 }
@@ -118,6 +135,22 @@ export function createViolationRecorder(options: ViolationRecorderOptions): Viol
       const refusal = { first: violation, intents: violation.intent === null ? [] : [violation.intent] };
       if (countedByPolicy(violation) || refusals.note(key, refusal)) store(violation);
       storeRepeats();
+    },
+    repeat(keyId, kind, intent) {
+      if (autoRevoke !== undefined && kind !== "REVOKED_KEY") {
+        if (countsToward(autoRevoke, { kind, severity: VIOLATION_SEVERITY[kind] })) return false;
+      }
+      // The same folding as `record`: a repeat whose intent the window would add to its list goes the full way.
+      const named = intent === null || intent === "" ? null : intent;
+      const key = `${keyId}\u0000${kind}`;
+      if (named !== null) {
+        const open = refusals.peek(key);
+        if (open === undefined) return false;
+        if (open.intents.length < REPEATED_INTENTS.max && !open.intents.includes(named)) return false;
+      }
+      if (refusals.repeat(key) === undefined) return false;
+      storeRepeats();
+      return true;
     },
     async settle() {
       storeRepeats(true);

@@ -7,6 +7,7 @@
 import { isSvcError, SvcError } from "../contract/errors.ts";
 import { redactSecrets } from "../contract/secrets.ts";
 import { readBody } from "./bytes.ts";
+import { keepAnswer, prebuiltAnswer } from "./prebuilt_refusals.ts";
 
 /** Where unexpected errors go. Only causes of 5xx answers are passed here. */
 export type ErrorLogger = (message: string, cause: unknown) => void;
@@ -40,8 +41,13 @@ export function json(body: unknown, status = 200, headers?: Record<string, strin
  * @returns The error response.
  */
 export function errorResponse(error: unknown, log: ErrorLogger = defaultLogger): Response {
+  const prebuilt = prebuiltAnswer(error);
+  if (prebuilt !== undefined) return prebuilt;
   const { status, headers, body } = errorEnvelope(error, log);
-  return json(body, status, headers);
+  const text = JSON.stringify(body);
+  const init = { status, headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS };
+  keepAnswer(error, text, init);
+  return new Response(text, init);
 }
 
 /** The contract's error body. */
@@ -145,6 +151,9 @@ function redactError(error: Error, depth: number): Error {
   return copy;
 }
 
+/** One strict decoder for every body (a decode without `stream` keeps no state between calls). */
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 /**
  * Reads a request body as JSON, enforcing `Content-Type: application/json` and
  * a byte limit while reading, so that an oversized body is never buffered whole.
@@ -162,7 +171,7 @@ export async function readJson(req: Request, limit: number = DEFAULT_BODY_LIMIT)
   const bytes = await readBody(req, limit);
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    text = UTF8.decode(bytes);
   } catch {
     throw new SvcError("INVALID_JSON", "Request body is not valid UTF-8");
   }

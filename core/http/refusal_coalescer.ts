@@ -38,6 +38,15 @@ export interface RefusalCoalescer<T> {
    */
   note(caller: string, item: T, now?: number): boolean;
   /**
+   * Counts a refusal of `caller` as a repeat when a window of it is open, without
+   * building the item (nothing else changes when none is).
+   *
+   * @returns What the open window keeps (for the caller to fold the repeat into), or `undefined`.
+   */
+  repeat(caller: string, now?: number): T | undefined;
+  /** What the window of `caller` keeps, if one is tracked; changes nothing. */
+  peek(caller: string): T | undefined;
+  /**
    * Takes the repeats of windows that have closed (or, with `all`, of every window,
    * which then goes on without them).
    */
@@ -94,6 +103,16 @@ export function createRefusalCoalescer<T>(options: RefusalCoalescerOptions<T>): 
       }
       windows.set(caller, { item, since: now, repeats: 0 });
       return true;
+    },
+    repeat(caller, now = Date.now()) {
+      closeExpired(now);
+      const w = windows.get(caller);
+      if (w === undefined) return undefined;
+      w.repeats++;
+      return w.item;
+    },
+    peek(caller) {
+      return windows.get(caller)?.item;
     },
     closed(now = Date.now(), all = false) {
       closeExpired(now);
