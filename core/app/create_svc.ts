@@ -50,6 +50,7 @@ export const DEFAULT_SVC_RATE_LIMITS: { readonly perKey: RateLimit; readonly ref
  * Creates the app side of the toolkit.
  *
  * @param config Users, scopes, intents and storage.
+ * @param internal Not configuration: the toolkit's own tests inject the clock of rate limits and refusal windows.
  * @returns `handle`, `ready`, `violations` and `close`.
  *
  * @example Serve /svc beside an app's own routes on Deno
@@ -72,7 +73,8 @@ export const DEFAULT_SVC_RATE_LIMITS: { readonly perKey: RateLimit; readonly ref
  * // Deno.serve(withSvc(svc, app)); // /svc/* to the toolkit, everything else to the app
  * ```
  */
-export function createSvc(config: SvcConfig): Svc {
+export function createSvc(config: SvcConfig, internal: { readonly now?: () => number } = {}): Svc {
+  const now = internal.now ?? Date.now;
   const mode = config.mode ?? "local";
   if (!["local", "hybrid", "cloud"].includes(mode)) throw new Error(`Unknown mode "${mode}"`);
   if (mode !== "local" && !config.cloud) {
@@ -86,9 +88,9 @@ export function createSvc(config: SvcConfig): Svc {
   const rate = <K extends keyof typeof DEFAULT_SVC_RATE_LIMITS>(which: K) =>
     config.rateLimit === false ? false : config.rateLimit?.[which] ?? DEFAULT_SVC_RATE_LIMITS[which];
   const perKeyRate = rate("perKey");
-  const perKey = perKeyRate ? createRateLimiter(perKeyRate) : undefined;
+  const perKey = perKeyRate ? createRateLimiter(perKeyRate, now) : undefined;
   const perAddressRate = rate("refusalsPerAddress");
-  const refusalsPerAddress = perAddressRate ? createRefusalsPerAddress(perAddressRate) : undefined;
+  const refusalsPerAddress = perAddressRate ? createRefusalsPerAddress(perAddressRate, now) : undefined;
   const intents = compileIntents(config.intents ?? {}, config.scopes);
   const cloud: CloudClient | undefined = mode === "local" ? undefined : createCloudClient(config.cloud!);
   const mirror = mode !== "local";
@@ -112,6 +114,7 @@ export function createSvc(config: SvcConfig): Svc {
     onViolation: config.onViolation,
     stored: () => outbox?.kick(),
     log,
+    now,
   });
   const recordViolation = recorder.record;
 

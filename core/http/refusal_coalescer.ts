@@ -17,6 +17,8 @@ export interface RefusalCoalescerOptions<T> {
   maxEntries?: number;
   /** Folds a repeat into what its window keeps (by default the first item is kept as it is). */
   merge?: (kept: T, repeat: T) => T;
+  /** Milliseconds since the epoch, when `note` or `closed` is given no time. Default `Date.now` (tests inject one). */
+  now?: () => number;
 }
 
 /** The repeats of one closed window. */
@@ -60,7 +62,7 @@ interface Window<T> {
  * @throws {RangeError} When `windowMs` is not positive.
  */
 export function createRefusalCoalescer<T>(options: RefusalCoalescerOptions<T>): RefusalCoalescer<T> {
-  const { windowMs, merge } = options;
+  const { windowMs, merge, now: clock = Date.now } = options;
   if (!(windowMs > 0)) throw new RangeError("windowMs must be > 0");
   const maxEntries = options.maxEntries ?? 10_000;
   // In order of opening: the oldest windows come first.
@@ -80,7 +82,7 @@ export function createRefusalCoalescer<T>(options: RefusalCoalescerOptions<T>): 
   }
 
   return {
-    note(caller, item, now = Date.now()) {
+    note(caller, item, now = clock()) {
       closeExpired(now);
       const w = windows.get(caller);
       if (w !== undefined) {
@@ -95,7 +97,7 @@ export function createRefusalCoalescer<T>(options: RefusalCoalescerOptions<T>): 
       windows.set(caller, { item, since: now, repeats: 0 });
       return true;
     },
-    closed(now = Date.now(), all = false) {
+    closed(now = clock(), all = false) {
       closeExpired(now);
       if (all) {
         for (const w of windows.values()) {
