@@ -1,3 +1,4 @@
+// @slow: subprocesses
 // Issue 13, finding 3: the Deno adapter survives file-descriptor exhaustion
 // (refuses, logs, recovers), closes slow-header connections, and caps
 // concurrent connections. The server runs as a Deno subprocess under a low

@@ -1,3 +1,4 @@
+// @slow: subprocesses
 // Crash safety: the cloud runs as a process, takes events and acknowledgements
 // concurrently, and is killed with SIGKILL mid-stream. After a restart every
 // event that got a 2xx is stored exactly once, every acknowledged item stays

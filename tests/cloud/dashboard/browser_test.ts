@@ -1,3 +1,4 @@
+// @slow: a browser
 // The dashboard in a real browser: Chromium driven by playwright-core, against
 // `cloud/main.ts serve` as a real process (Deno by default; set
 // SVC_DASHBOARD_RUNTIME=node or bun) on a real socket and a real libSQL file.
