@@ -119,7 +119,7 @@ export function createSvc(config: SvcConfig, internal: { readonly now?: () => nu
   const recordViolation = recorder.record;
 
   const deps: Promise<AppDeps> = (async () => {
-    storage = await openAppStorage(config.storage ?? ":memory:", { authToken: config.storageAuthToken });
+    storage = await openAppStorage(config.storage ?? ":memory:", { authToken: config.storageAuthToken, now });
     if (mode === "hybrid" && await storage.inMemory()) throw new Error(HYBRID_IN_MEMORY); // an injected Client
     const sharedInbox = config.sharedInbox ?? false;
     if (cloud) {
