@@ -137,7 +137,7 @@ export function createSvc(config: SvcConfig, internal: { readonly now?: () => nu
       });
     }
     const inCloud = mode === "cloud"
-      ? cloudKeys(cloud!, { sharedInbox, cacheTtlMs: config.cloud!.keyCacheTtlMs })
+      ? cloudKeys(cloud!, { sharedInbox, cacheTtlMs: config.cloud!.keyCacheTtlMs, now })
       : undefined;
     keys = inCloud ?? localKeys(storage, { sharedInbox, log, mirror, onQueued: () => outbox?.kick() });
     if (cloud) {

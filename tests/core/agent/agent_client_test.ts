@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AgentClient, type InboxItem } from "../../../core/agent/agent_client.ts";
 import { type CloudServer, startCloudServer } from "../../fixtures/servers.ts";
+import { waitFor } from "../../fixtures/wait_for.ts";
 
 describe("AgentClient inbox", () => {
   let dir: string;
@@ -75,12 +76,12 @@ describe("AgentClient inbox", () => {
   test("waits on a long poll and gets an event emitted meanwhile", async () => {
     const { agent, agentId } = await newAgent();
     const stop = new AbortController();
-    const later = setTimeout(() => emit(agentId, 1), 100);
+    const emitted = waitFor("the agent's poll to be held", () => cloud.heldPolls() === 1).then(() => emit(agentId, 1));
     for await (const item of agent.inbox({ signal: stop.signal, wait: 5 })) {
       assert.equal(item.payload.i, 0);
       stop.abort();
     }
-    clearTimeout(later);
+    await emitted;
   });
 
   test("backs off and keeps going while the cloud is down", async () => {
