@@ -1,3 +1,4 @@
+// @slow: subprocesses (two cloud processes)
 // Long polls: one shared watcher per node (no statement while idle), wake-ups across processes through
 // data_version, and the caps on concurrent polls per key and per project.
 import { after, describe, test } from "node:test";

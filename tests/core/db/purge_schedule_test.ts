@@ -1,3 +1,4 @@
+// @slow: subprocesses (a process that must exit by itself)
 // One schedule for every purge, the app's and the cloud's: at once, then every
 // interval, one at a time, on a timer that never keeps the process running.
 import { test } from "node:test";
