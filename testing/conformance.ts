@@ -50,9 +50,14 @@ type Expect = (a: Answer) => string | undefined;
  *
  * @example Check an app in its own test suite
  * ```ts
+ * import { createSvc } from "@svc/agent-access";
  * import { assertConformance, checkSvcConformance } from "@svc/agent-access/testing";
- * declare const app: { fetch: (req: Request) => Promise<Response> };
- * const report = await checkSvcConformance(app.fetch, {
+ *
+ * const app = createSvc({
+ *   userResolver: (req) => req.headers.get("cookie") === "session=conformance" ? "conformance" : null,
+ *   scopes: ["notes:read", "notes:write"],
+ * });
+ * const report = await checkSvcConformance(app.handle, {
  *   scopes: ["notes:read", "notes:write"],
  *   signIn: { cookie: "session=conformance" },
  * });

@@ -25,6 +25,8 @@ export interface CloudKeysOptions {
   cacheTtlMs?: number;
   /** Most verifications kept, and most refusals. Default 10000. */
   cacheMax?: number;
+  /** Milliseconds since the epoch. Default `Date.now` (tests inject one). */
+  now?: () => number;
 }
 
 /** Keys in the cloud, and how the revocation feed reaches their cache. */
@@ -45,6 +47,7 @@ const IN_FLIGHT_MEMORY_MS = 60_000;
  */
 export function cloudKeys(cloud: CloudClient, options: CloudKeysOptions): CloudKeyService {
   const ttl = options.cacheTtlMs ?? 2000;
+  const clock = options.now ?? Date.now;
   const max = options.cacheMax ?? 10_000;
   const cache = new Map<string, { key: VerifiedKey; expires: number }>();
   /** Hashes the cloud refused, with when that stops being trusted (oldest first). */
@@ -60,7 +63,7 @@ export function cloudKeys(cloud: CloudClient, options: CloudKeysOptions): CloudK
     const hash = hashById.get(keyId);
     if (hash !== undefined) cache.delete(hash);
     hashById.delete(keyId);
-    const now = Date.now();
+    const now = clock();
     for (const [id, entry] of revokedLately) {
       if (now - entry.learnt < IN_FLIGHT_MEMORY_MS && revokedLately.size < max) break;
       revokedLately.delete(id);
@@ -75,13 +78,13 @@ export function cloudKeys(cloud: CloudClient, options: CloudKeysOptions): CloudK
       cache.delete(oldest);
       if (evicted) hashById.delete(evicted.key.id);
     }
-    cache.set(hash, { key, expires: Date.now() + ttl });
+    cache.set(hash, { key, expires: clock() + ttl });
     hashById.set(key.id, hash);
   }
 
   function rememberRefused(hash: string): void {
     if (refused.size >= max) refused.delete(refused.keys().next().value!);
-    refused.set(hash, Date.now() + ttl);
+    refused.set(hash, clock() + ttl);
   }
 
   return {
@@ -121,10 +124,10 @@ export function cloudKeys(cloud: CloudClient, options: CloudKeysOptions): CloudK
     async verify(secret: string): Promise<VerifiedKey | null> {
       const hash = await hashSecret(secret);
       const hit = cache.get(hash);
-      if (hit !== undefined && hit.expires > Date.now()) return hit.key;
+      if (hit !== undefined && hit.expires > clock()) return hit.key;
       if (hit !== undefined) cache.delete(hash);
       const refusedUntil = refused.get(hash);
-      if (refusedUntil !== undefined && refusedUntil > Date.now()) return null;
+      if (refusedUntil !== undefined && refusedUntil > clock()) return null;
       refused.delete(hash);
       const started = revokes;
       const found = await cloud.verifyKey(secret);

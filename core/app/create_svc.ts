@@ -83,7 +83,10 @@ export function createSvc(config: SvcConfig): Svc {
 
 /** What only the toolkit's own tests give {@linkcode createSvcWith}: not part of the public configuration. */
 export interface SvcInternals {
-  /** The clock of the outbox and the retention, in milliseconds since the epoch. Default `Date.now`. */
+  /**
+   * The clock of the outbox, the retention, the rate limits, the refusal windows and the key caches, in
+   * milliseconds since the epoch. Default `Date.now`.
+   */
   now?: () => number;
 }
 
@@ -114,16 +117,17 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
   const log = redactingLogger(config.logger ?? defaultLogger);
   const bodyLimit = config.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const perKeyRate = rateOf(config.rateLimit, DEFAULT_SVC_RATE_LIMITS, "perKey");
-  const perKey = perKeyRate ? createRateLimiter(perKeyRate) : undefined;
+  const now = internals.now ?? Date.now;
+  const perKey = perKeyRate ? createRateLimiter(perKeyRate, now) : undefined;
   const perAddressRate = rateOf(config.rateLimit, DEFAULT_SVC_RATE_LIMITS, "refusalsPerAddress");
-  const refusalsPerAddress = perAddressRate ? createRefusalsPerAddress(perAddressRate) : undefined;
+  const refusalsPerAddress = perAddressRate ? createRefusalsPerAddress(perAddressRate, now) : undefined;
   const intents = compileIntents(config.intents ?? {}, config.scopes);
   const cloud: CloudClient | undefined = cloudConfig && createCloudClient(cloudConfig);
   const closing = new AbortController();
 
   /** Opens storage and builds, in order, everything that uses it; closes storage again if a step fails. */
   async function open(): Promise<Opened> {
-    const storage = await openAppStorage(config.storage ?? ":memory:", { authToken: config.storageAuthToken });
+    const storage = await openAppStorage(config.storage ?? ":memory:", { authToken: config.storageAuthToken, now });
     try {
       if (mode === "hybrid" && await storage.inMemory()) throw new Error(HYBRID_IN_MEMORY); // an injected Client
       const sharedInbox = config.sharedInbox ?? false;
@@ -137,11 +141,11 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
         retryMaxMs,
         setAsideRetentionMs: cloudConfig?.setAsideRetentionMs,
         limit: cloudConfig?.outboxLimit,
-        now: internals.now,
+        now,
       });
       const kick = () => outbox?.kick();
       const inCloud = config.mode === "cloud" && cloud
-        ? cloudKeys(cloud, { sharedInbox, cacheTtlMs: config.cloud.keyCacheTtlMs })
+        ? cloudKeys(cloud, { sharedInbox, cacheTtlMs: config.cloud.keyCacheTtlMs, now })
         : undefined;
       const keys = inCloud ?? localKeys(storage, { sharedInbox, log, mirror, onQueued: kick });
       const follower = cloud && followRevocations({
@@ -173,7 +177,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
         violationRetentionMs,
         purgeIntervalMs,
         log,
-        now: internals.now,
+        now,
       });
       const autoRevoke = config.mode === "cloud" ? undefined : config.autoRevoke;
       const recorder = createViolationRecorder({
@@ -183,6 +187,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
         onViolation: config.onViolation,
         stored: kick,
         log,
+        now,
       });
       const runner = createIntentRunner({
         intents,

@@ -71,10 +71,6 @@ export type IntentRegistry = Record<string, Intent<any, any>> | readonly Intent<
  * @example Define an intent
  * ```ts
  * import { z } from "zod";
-import { type JsonSchema, toJsonSchema } from "../contract/json_schema.ts";
-import type { ManifestEntry } from "../contract/manifest.ts";
-
-export type { JsonSchema, ManifestEntry };
  * import { defineIntent } from "@svc/agent-access";
  *
  * const createNote = defineIntent({

@@ -24,10 +24,13 @@ const KEY_COLUMNS = "id, user_id, name, scopes, agent_id, hash, start, created_a
  * Opens the app side's storage and brings its schema up to date.
  *
  * @param input A libSQL URL or Client.
- * @param options Auth token for a remote database.
+ * @param options Auth token for a remote database; `now`, the key cache's clock (tests inject one).
  * @returns The storage.
  */
-export async function openAppStorage(input: DatabaseInput, options: OpenDatabaseOptions = {}): Promise<AppStorage> {
+export async function openAppStorage(
+  input: DatabaseInput,
+  options: OpenDatabaseOptions & { now?: () => number } = {},
+): Promise<AppStorage> {
   const executor = await openDatabase(input, options);
   try {
     await migrate(executor, APP_MIGRATIONS_TABLE, APP_MIGRATIONS);
@@ -35,7 +38,7 @@ export async function openAppStorage(input: DatabaseInput, options: OpenDatabase
     executor.close();
     throw error;
   }
-  return new LibsqlAppStorage(executor);
+  return new LibsqlAppStorage(executor, options.now);
 }
 
 /**
@@ -47,9 +50,9 @@ class LibsqlAppStorage implements AppStorage {
   #db: Executor;
   #keys: ChangeCache<string, KeyRecord | null>;
 
-  constructor(db: Executor) {
+  constructor(db: Executor, now?: () => number) {
     this.#db = db;
-    this.#keys = createChangeCache(db, { size: KEY_CACHE_SIZE });
+    this.#keys = createChangeCache(db, { size: KEY_CACHE_SIZE, now });
   }
 
   async insertKey(record: KeyRecord, kind: AgentIdKind, options: MirrorOption = {}): Promise<boolean> {

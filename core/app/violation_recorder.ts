@@ -53,6 +53,8 @@ export interface ViolationRecorderOptions {
   stored: () => void;
   /** Where failures go. */
   log: ErrorLogger;
+  /** Milliseconds since the epoch. Default `Date.now` (tests inject one). */
+  now?: () => number;
 }
 
 /** Records violations. */
@@ -83,7 +85,8 @@ export interface ViolationRecorder {
 export function createViolationRecorder(options: ViolationRecorderOptions): ViolationRecorder {
   const { mirror, autoRevoke, onViolation, log } = options;
   const inFlight = new Set<Promise<unknown>>();
-  const refusals = createRefusalCoalescer<Refusals>({ windowMs: REFUSAL_WINDOW_MS, merge: withIntentOf });
+  const now = options.now ?? Date.now;
+  const refusals = createRefusalCoalescer<Refusals>({ windowMs: REFUSAL_WINDOW_MS, merge: withIntentOf, now });
   const queue = createViolationQueue({
     write: async (batch) => {
       await options.storage().insertViolations(batch, { mirror });
@@ -116,7 +119,7 @@ export function createViolationRecorder(options: ViolationRecorderOptions): Viol
 
   /** Stores the counts of closed windows (of every window, with `all`). */
   function storeRepeats(all = false): void {
-    for (const { item, repeats, since } of refusals.closed(Date.now(), all)) {
+    for (const { item, repeats, since } of refusals.closed(now(), all)) {
       store(repeatedViolation(item.first, repeats, new Date(since).toISOString(), item.intents));
     }
   }

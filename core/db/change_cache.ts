@@ -55,6 +55,8 @@ export interface ChangeCacheOptions {
    * in every process (a rotated sdkSecret).
    */
   remote?: "bounded" | "uncached";
+  /** Milliseconds since the epoch, for the remote bound. Default `Date.now` (tests inject one). */
+  now?: () => number;
 }
 
 /**
@@ -68,13 +70,14 @@ export function createChangeCache<K, V>(db: Executor, options: ChangeCacheOption
   const entries = new Map<K, V>();
   let version = db.dataVersion();
   const uncached = version === null && options.remote === "uncached";
-  let expires = Date.now() + REMOTE_STALENESS_MS;
+  const clock = options.now ?? Date.now;
+  let expires = clock() + REMOTE_STALENESS_MS;
   /** Bumped by every delete and drop, so a read that overlapped one is not cached. */
   let generation = 0;
 
   function validate(): void {
     if (version === null) {
-      const now = Date.now();
+      const now = clock();
       if (now < expires) return;
       expires = now + REMOTE_STALENESS_MS;
     } else {

@@ -80,10 +80,11 @@ interface Bucket {
  * Creates a limiter.
  *
  * @param rate The rate and the memory bound.
+ * @param clock Milliseconds since the epoch, when `take` is given no time (tests inject one).
  * @returns The limiter.
  * @throws {RangeError} When `limit` or `windowMs` is not a positive number.
  */
-export function createRateLimiter(rate: RateLimit): RateLimiter {
+export function createRateLimiter(rate: RateLimit, clock: () => number = Date.now): RateLimiter {
   const { limit, windowMs } = rate;
   if (!(limit >= 1) || !(windowMs > 0)) throw new RangeError("rateLimit needs limit >= 1 and windowMs > 0");
   const maxEntries = rate.maxEntries ?? 10_000;
@@ -102,7 +103,7 @@ export function createRateLimiter(rate: RateLimit): RateLimiter {
   }
 
   return {
-    take(caller, now = Date.now()) {
+    take(caller, now = clock()) {
       let bucket = buckets.get(caller);
       if (bucket === undefined) {
         if (buckets.size >= maxEntries) sweep(now);

@@ -17,6 +17,8 @@ export interface RefusalCoalescerOptions<T> {
   maxEntries?: number;
   /** Folds a repeat into what its window keeps (by default the first item is kept as it is). */
   merge?: (kept: T, repeat: T) => T;
+  /** Milliseconds since the epoch, when `note` or `closed` is given no time. Default `Date.now` (tests inject one). */
+  now?: () => number;
 }
 
 /** The repeats of one closed window. */
@@ -69,7 +71,7 @@ interface Window<T> {
  * @throws {RangeError} When `windowMs` is not positive.
  */
 export function createRefusalCoalescer<T>(options: RefusalCoalescerOptions<T>): RefusalCoalescer<T> {
-  const { windowMs, merge } = options;
+  const { windowMs, merge, now: clock = Date.now } = options;
   if (!(windowMs > 0)) throw new RangeError("windowMs must be > 0");
   const maxEntries = options.maxEntries ?? 10_000;
   // In order of opening: the oldest windows come first.
@@ -89,7 +91,7 @@ export function createRefusalCoalescer<T>(options: RefusalCoalescerOptions<T>): 
   }
 
   return {
-    note(caller, item, now = Date.now()) {
+    note(caller, item, now = clock()) {
       closeExpired(now);
       const w = windows.get(caller);
       if (w !== undefined) {
@@ -104,7 +106,7 @@ export function createRefusalCoalescer<T>(options: RefusalCoalescerOptions<T>): 
       windows.set(caller, { item, since: now, repeats: 0 });
       return true;
     },
-    repeat(caller, now = Date.now()) {
+    repeat(caller, now = clock()) {
       closeExpired(now);
       const w = windows.get(caller);
       if (w === undefined) return undefined;
@@ -114,7 +116,7 @@ export function createRefusalCoalescer<T>(options: RefusalCoalescerOptions<T>): 
     peek(caller) {
       return windows.get(caller)?.item;
     },
-    closed(now = Date.now(), all = false) {
+    closed(now = clock(), all = false) {
       closeExpired(now);
       if (all) {
         for (const w of windows.values()) {

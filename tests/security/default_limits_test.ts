@@ -1,3 +1,4 @@
+// @slow: subprocesses
 // Issue 13, findings 9 and 10: protection without configuration. Rate limits
 // are on by default on both sides (the numbers are exported and documented);
 // an agent key's requests to the cloud are limited per key, apart from its
