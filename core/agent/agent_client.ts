@@ -6,15 +6,15 @@
  *
  * @module
  */
-import { ERROR_STATUS, type ErrorCode, SvcError } from "../contract/errors.ts";
-import { backoffDelay, sleep } from "../http/backoff.ts";
-import type { InboxItem } from "../contract/inbox_item.ts";
+import { ERROR_STATUS, type ErrorCode, SvcError } from "../contract/mod.ts";
+import { backoffDelay, sleep } from "../retry/mod.ts";
+import type { InboxItem } from "../contract/mod.ts";
 import type { AgentClientOptions, AgentIntent, InboxOptions, InboxPage } from "./agent_client_options.ts";
 
-export { isSvcError, SvcError } from "../contract/errors.ts";
-export type { ErrorCode } from "../contract/errors.ts";
-export type { JsonSchema } from "../app/intents.ts";
-export type { InboxItem } from "../contract/inbox_item.ts";
+export { isSvcError, SvcError } from "../contract/mod.ts";
+export type { ErrorCode } from "../contract/mod.ts";
+export type { JsonSchema } from "../intents/mod.ts";
+export type { InboxItem } from "../contract/mod.ts";
 export type { AgentClientOptions, AgentIntent, InboxOptions, InboxPage } from "./agent_client_options.ts";
 
 /**

@@ -19,11 +19,11 @@ import {
   mintAgentKey,
   type MintKeyRequest,
   publicKey,
-} from "../contract/agent_keys.ts";
-import type { KeyService, MintResult, VerifiedKey } from "./key_service.ts";
-import { hashSecret, timingSafeEqual } from "../contract/secrets.ts";
-import type { AppStorage } from "./app_storage.ts";
-import type { ErrorLogger } from "../http/json.ts";
+} from "../contract/mod.ts";
+import type { KeyService, MintResult, VerifiedKey } from "../keys/mod.ts";
+import { hashSecret, timingSafeEqual } from "../contract/mod.ts";
+import type { AppStorage } from "./storage/mod.ts";
+import type { ErrorLogger } from "../logging/mod.ts";
 
 /** `lastUsedAt` is exact to this many milliseconds. */
 export const LAST_USED_PRECISION_MS = 60_000;

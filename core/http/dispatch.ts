@@ -6,10 +6,11 @@
  *
  * @module
  */
-import { isSvcError, SvcError } from "../contract/errors.ts";
-import { type ErrorLogger, errorResponse, readJson } from "./json.ts";
+import { isSvcError, SvcError } from "../contract/mod.ts";
+import { errorResponse, readJson } from "./json.ts";
+import { type ErrorLogger } from "../logging/mod.ts";
 import type { AuthOf, Route, RouteInput, Side } from "./route.ts";
-import type { RefusalsPerAddress } from "./refusals_per_address.ts";
+import type { RefusalsPerAddress } from "../abuse/mod.ts";
 import { createRouter, pathnameOf } from "./router.ts";
 import { parseOrThrow } from "./validation.ts";
 

@@ -5,8 +5,8 @@
 // are made, set aside after repeated failures, and sent in batches.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createCloudClient, isTransient } from "../../core/app/cloud_client.ts";
-import { openAppStorage } from "../../core/app/libsql_app_storage.ts";
+import { createCloudClient, isTransient } from "../../core/app/cloud_link/cloud_client.ts";
+import { openAppStorage } from "../../core/app/storage/libsql_app_storage.ts";
 import { mintAgentKey } from "../../core/contract/agent_keys.ts";
 import { newViolation, violationReportSchema } from "../../core/contract/violation.ts";
 import type { RunningServer } from "../../core/http/serve_options.ts";

@@ -3,8 +3,8 @@
 // Retry-After; the limiter's memory stays bounded.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createCloudClient } from "../../core/app/cloud_client.ts";
-import { createRateLimiter } from "../../core/http/rate_limiter.ts";
+import { createCloudClient } from "../../core/app/cloud_link/cloud_client.ts";
+import { createRateLimiter } from "../../core/abuse/rate_limiter.ts";
 import { newViolation } from "../../core/contract/violation.ts";
 import { cloudRoutes } from "../../cloud/routes/cloud_routes.ts";
 import { asAgent, errorOf, mint, notesSvc, run, SCOPES } from "../fixtures/notes_svc.ts";

@@ -4,9 +4,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { startRetention } from "../../../core/app/app_retention.ts";
-import { openAppStorage } from "../../../core/app/libsql_app_storage.ts";
-import { createCloudClient } from "../../../core/app/cloud_client.ts";
-import { createOutbox } from "../../../core/app/outbox.ts";
+import { openAppStorage } from "../../../core/app/storage/libsql_app_storage.ts";
+import { createCloudClient } from "../../../core/app/cloud_link/cloud_client.ts";
+import { createOutbox } from "../../../core/app/cloud_link/outbox.ts";
 import { DEFAULT_VIOLATION_RETENTION_MS, newViolation, type Violation } from "../../../core/contract/violation.ts";
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -1,6 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { errorResponse, readJson, REDACT_DEPTH, redactingLogger } from "../../../core/http/json.ts";
+import { errorResponse, readJson } from "../../../core/http/json.ts";
+import { REDACT_DEPTH, redactingLogger } from "../../../core/logging/redacting_logger.ts";
 import { isSvcError, SvcError } from "../../../core/contract/errors.ts";
 import { createRouter } from "../../../core/http/router.ts";
 

@@ -1,0 +1,44 @@
+/**
+ * What `/svc` routes are given: the callers of its auth kinds (the app's
+ * signed-in user, an agent key) and the app's services, and the `defineRoute`
+ * that types a route from them.
+ *
+ * @module
+ */
+import { type DefineRoute, routeDefiner } from "../../http/mod.ts";
+import type { ErrorLogger } from "../../logging/mod.ts";
+import type { CompiledIntent } from "../../intents/mod.ts";
+import type { IntentRunner } from "../../intents/mod.ts";
+import type { KeyService, VerifiedKey } from "../../keys/mod.ts";
+
+/** The prefix of every app route. */
+export const SVC_PREFIX = "/svc";
+
+/** What every `/svc` route may use. */
+export interface AppDeps {
+  /** Where keys live. */
+  keys: KeyService;
+  /** Lists and runs intents. */
+  runner: IntentRunner;
+  /** The scopes the app supports. */
+  scopes: readonly string[];
+  /** The compiled registry, for the OpenAPI document. */
+  intents: ReadonlyMap<string, CompiledIntent>;
+  /** Whether `onAgentIntent` may take intents outside the registry. */
+  acceptsOtherIntents: boolean;
+  /** The largest request body, in bytes (for the MCP transport). */
+  bodyLimit: number;
+  /** Where failures are logged. */
+  log: ErrorLogger;
+}
+
+/** The app side: the signed-in user (the app's `userResolver`), an agent key, or none. */
+export interface AppSide {
+  /** The caller each auth kind yields. */
+  callers: { user: string; agent: VerifiedKey; none: null };
+  /** The services. */
+  deps: AppDeps;
+}
+
+/** Declares a `/svc` route. */
+export const defineRoute: DefineRoute<AppSide> = routeDefiner<AppSide>();

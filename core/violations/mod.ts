@@ -1,0 +1,6 @@
+/**
+ * Violations for both sides: the queue that batches them.
+ *
+ * @module
+ */
+export * from "./violation_queue.ts";
