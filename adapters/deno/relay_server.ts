@@ -11,7 +11,7 @@
  * @module
  */
 import { guardConnections, type RelayedConnections } from "./connection_guard.ts";
-import { type ConnectionLimits } from "../../core/http/mod.ts";
+import type { ConnectionLimits } from "../../core/http/mod.ts";
 import type { TcpConnection } from "./tcp_connection.ts";
 import type { ErrorLogger } from "../../core/logging/mod.ts";
 import { connectionBudget } from "../../core/http/mod.ts";

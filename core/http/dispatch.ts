@@ -8,7 +8,7 @@
  */
 import { isSvcError, SvcError } from "../contract/mod.ts";
 import { errorResponse, readJson } from "./json.ts";
-import { type ErrorLogger } from "../logging/mod.ts";
+import type { ErrorLogger } from "../logging/mod.ts";
 import type { AuthOf, Route, RouteInput, Side } from "./route.ts";
 import type { RefusalsPerAddress } from "../abuse/mod.ts";
 import { createRouter, pathnameOf } from "./router.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 import { errorEnvelope } from "../../http/mod.ts";
-import { type ErrorLogger } from "../../logging/mod.ts";
+import type { ErrorLogger } from "../../logging/mod.ts";
 import type { JsonSchema } from "../../intents/mod.ts";
 import type { AllowedEntry } from "../../intents/mod.ts";
 
