@@ -14,18 +14,11 @@
  *
  * @module
  */
-import { clientAddress } from "../http/mod.ts";
+import { clientAddress, type RefusalCounter } from "../http/mod.ts";
 import { createRateLimiter, type RateLimit, rateLimited } from "./rate_limiter.ts";
 
 /** Counts refused credentials per client address, and answers 429 to an address's refusals past the limit. */
-export interface RefusalsPerAddress {
-  /**
-   * Counts a refused credential from the request's address, and throws `429 RATE_LIMITED` (with
-   * `Retry-After`) when the address had no refused attempt left.
-   *
-   * @param req The request whose credential was refused.
-   */
-  refused(req: Request): void;
+export interface RefusalsPerAddress extends RefusalCounter {
   /** How many addresses are tracked. */
   readonly size: number;
 }

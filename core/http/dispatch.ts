@@ -10,7 +10,6 @@ import { isSvcError, SvcError } from "../contract/mod.ts";
 import { errorResponse, readJson } from "./json.ts";
 import type { ErrorLogger } from "../logging/mod.ts";
 import type { AuthOf, Route, RouteInput, Side } from "./route.ts";
-import type { RefusalsPerAddress } from "../abuse/mod.ts";
 import { createRouter, pathnameOf } from "./router.ts";
 import { parseOrThrow } from "./validation.ts";
 
@@ -19,6 +18,16 @@ export type Authenticator<C, D> = (req: Request, deps: D) => C | Promise<C>;
 
 /** Takes a rate-limit token for a caller, or throws `RATE_LIMITED`. */
 export type Limiter<D> = (caller: unknown, deps: D) => void;
+
+/** What counts a refused credential per client address (core/abuse's `RefusalsPerAddress`). */
+export interface RefusalCounter {
+  /**
+   * Counts a refused credential from the request's address; throws `429 RATE_LIMITED` past the limit.
+   *
+   * @param req The request whose credential was refused.
+   */
+  refused(req: Request): void;
+}
 
 /** What {@linkcode createHandler} is built from. */
 export interface HandlerOptions<S extends Side> {
@@ -32,7 +41,7 @@ export interface HandlerOptions<S extends Side> {
    * Refused credentials per client address: told of each `401` of the `counted` auth kinds, it turns
    * an address's refusals past its budget into `429` (valid credentials are served whatever the address).
    */
-  refusalsPerAddress?: { limit: RefusalsPerAddress; counted: readonly AuthOf<S>[] };
+  refusalsPerAddress?: { limit: RefusalCounter; counted: readonly AuthOf<S>[] };
   /** The side's rate limits, by the name routes give in `limit`; a missing one is off. */
   limits?: Readonly<Record<string, Limiter<S["deps"]> | undefined>>;
   /** The services routes use; requests wait until they are ready. */
