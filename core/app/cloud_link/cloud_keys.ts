@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { BoundedMap } from "../../cache/mod.ts";
 import type { CloudClient } from "./cloud_client.ts";
 import { checkAgentId, type MintKeyRequest } from "../../contract/mod.ts";
 import type { KeyService, MintResult, VerifiedKey } from "../../keys/mod.ts";
@@ -46,42 +47,33 @@ const IN_FLIGHT_MEMORY_MS = 60_000;
 export function cloudKeys(cloud: CloudClient, options: CloudKeysOptions): CloudKeyService {
   const ttl = options.cacheTtlMs ?? 2000;
   const max = options.cacheMax ?? 10_000;
-  const cache = new Map<string, { key: VerifiedKey; expires: number }>();
-  /** Hashes the cloud refused, with when that stops being trusted (oldest first). */
-  const refused = new Map<string, number>();
   const hashById = new Map<string, string>();
+  /** Verifications by hash, trusted for `ttl`; an evicted one leaves `hashById` with it. */
+  const cache = new BoundedMap<string, VerifiedKey>({
+    maxEntries: max,
+    ttlMs: ttl,
+    onEvict: (hash, key) => {
+      if (hashById.get(key.id) === hash) hashById.delete(key.id);
+    },
+  });
+  /** Hashes the cloud refused, trusted for `ttl`. */
+  const refused = new BoundedMap<string, true>({ maxEntries: max, ttlMs: ttl });
   /** Bumped when a revoke starts and ends: a verification that saw it change is not cached. */
   let revokes = 0;
   /** Keys revoked lately, with when they were revoked and when that was learnt (oldest first). */
-  const revokedLately = new Map<string, { revokedAt: string; learnt: number }>();
+  const revokedLately = new BoundedMap<string, string>({ maxEntries: max, ttlMs: IN_FLIGHT_MEMORY_MS });
 
   function dropRevoked(keyId: string, revokedAt: string): void {
     revokes++;
     const hash = hashById.get(keyId);
     if (hash !== undefined) cache.delete(hash);
     hashById.delete(keyId);
-    const now = Date.now();
-    for (const [id, entry] of revokedLately) {
-      if (now - entry.learnt < IN_FLIGHT_MEMORY_MS && revokedLately.size < max) break;
-      revokedLately.delete(id);
-    }
-    revokedLately.set(keyId, { revokedAt, learnt: now });
+    revokedLately.set(keyId, revokedAt);
   }
 
   function remember(hash: string, key: VerifiedKey): void {
-    if (cache.size >= max) {
-      const [oldest] = cache.keys();
-      const evicted = cache.get(oldest);
-      cache.delete(oldest);
-      if (evicted) hashById.delete(evicted.key.id);
-    }
-    cache.set(hash, { key, expires: Date.now() + ttl });
+    cache.set(hash, key);
     hashById.set(key.id, hash);
-  }
-
-  function rememberRefused(hash: string): void {
-    if (refused.size >= max) refused.delete(refused.keys().next().value!);
-    refused.set(hash, Date.now() + ttl);
   }
 
   return {
@@ -121,19 +113,16 @@ export function cloudKeys(cloud: CloudClient, options: CloudKeysOptions): CloudK
     async verify(secret: string): Promise<VerifiedKey | null> {
       const hash = await hashSecret(secret);
       const hit = cache.get(hash);
-      if (hit !== undefined && hit.expires > Date.now()) return hit.key;
-      if (hit !== undefined) cache.delete(hash);
-      const refusedUntil = refused.get(hash);
-      if (refusedUntil !== undefined && refusedUntil > Date.now()) return null;
-      refused.delete(hash);
+      if (hit !== undefined) return hit;
+      if (refused.has(hash)) return null;
       const started = revokes;
       const found = await cloud.verifyKey(secret);
       if (found === null) {
-        rememberRefused(hash);
+        refused.set(hash, true);
         return null;
       }
-      const revoked = revokedLately.get(found.id);
-      if (revoked !== undefined) return { ...found, revokedAt: revoked.revokedAt };
+      const revoked = revokedLately.peek(found.id);
+      if (revoked !== undefined) return { ...found, revokedAt: revoked };
       const key: VerifiedKey = { ...found, revokedAt: null };
       if (revokes === started) remember(hash, key);
       return key;

@@ -4,12 +4,23 @@
  *
  * @module
  */
-import type { Executor, ResultSet, SqlRow, Statement } from "../../db/mod.ts";
+import type { Executor, ResultSet, Statement } from "../../db/mod.ts";
 import { type DatabaseInput, migrate, openDatabase, type OpenDatabaseOptions } from "../../db/mod.ts";
 import { APP_MIGRATIONS, APP_MIGRATIONS_TABLE } from "./app_migrations.ts";
 import type { AgentIdKind, KeyRecord } from "../../contract/mod.ts";
+import {
+  insertKey,
+  type KeyTable,
+  revokeKeyOfUser,
+  selectKeyByHash,
+  selectKeyById,
+  selectKeysOfUser,
+  toKey,
+  touchKey,
+} from "../../keys/mod.ts";
+import { insertViolation, selectLatestViolations, toViolation, type ViolationTable } from "../../violations/mod.ts";
 import type { AppStorage, MirrorOption, OutboxItem, OutboxPurge } from "./app_storage.ts";
-import { type Severity, type Violation, VIOLATION_COLUMNS, violationValues } from "../../contract/mod.ts";
+import type { Violation } from "../../contract/mod.ts";
 import { type ChangeCache, createChangeCache } from "../../db/mod.ts";
 import type { AutoRevokePolicy } from "../../contract/mod.ts";
 import { autoRevokeKey, readRevocationCursor, writeRevocations } from "./libsql_revocations.ts";
@@ -18,7 +29,10 @@ import { purgeOutbox, purgeViolations } from "./libsql_retention.ts";
 /** Keys whose record is kept in process, by hash. */
 const KEY_CACHE_SIZE = 50_000;
 const OUTBOX_SELECT = "SELECT seq, kind, ref, body, attempts FROM app_outbox";
-const KEY_COLUMNS = "id, user_id, name, scopes, agent_id, hash, start, created_at, last_used_at, revoked_at";
+/** The app's keys, in the keys core's SQL. */
+const KEYS: KeyTable = { table: "app_keys" };
+/** The app's violations, in the violations core's SQL. */
+const VIOLATIONS: ViolationTable = { table: "app_violations" };
 
 /**
  * Opens the app side's storage and brings its schema up to date.
@@ -53,25 +67,12 @@ class LibsqlAppStorage implements AppStorage {
   }
 
   async insertKey(record: KeyRecord, kind: AgentIdKind, options: MirrorOption = {}): Promise<boolean> {
-    const values = [
-      record.id,
-      record.userId,
-      record.name,
-      JSON.stringify(record.scopes),
-      record.agentId,
-      record.hash,
-      record.start,
-      record.createdAt,
-      record.lastUsedAt,
-      record.revokedAt,
-    ];
     const insert = kind === "claim"
-      ? {
-        sql: `INSERT INTO app_keys (${KEY_COLUMNS}) SELECT ?,?,?,?,?,?,?,?,?,?
-              WHERE EXISTS (SELECT 1 FROM app_agent_claims WHERE agent_id = ? AND user_id = ?)`,
-        args: [...values, record.agentId, record.userId],
-      }
-      : { sql: `INSERT INTO app_keys (${KEY_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)`, args: values };
+      ? insertKey(KEYS, record, {
+        sql: "EXISTS (SELECT 1 FROM app_agent_claims WHERE agent_id = ? AND user_id = ?)",
+        args: [record.agentId, record.userId],
+      })
+      : insertKey(KEYS, record);
     const statements: Statement[] = [insert];
     if (kind === "claim") {
       statements.unshift({
@@ -91,16 +92,13 @@ class LibsqlAppStorage implements AppStorage {
   }
 
   async listKeys(userId: string): Promise<KeyRecord[]> {
-    const rs = await this.#db.execute({
-      sql: `SELECT ${KEY_COLUMNS} FROM app_keys WHERE user_id = ? ORDER BY created_at, id`,
-      args: [userId],
-    });
+    const rs = await this.#db.execute(selectKeysOfUser(KEYS, userId));
     return rs.rows.map(toKey);
   }
 
   findKeyByHash(hash: string): Promise<KeyRecord | null> {
     return this.#keys.read(hash, async () => {
-      const rs = await this.#db.execute({ sql: `SELECT ${KEY_COLUMNS} FROM app_keys WHERE hash = ?`, args: [hash] });
+      const rs = await this.#db.execute(selectKeyByHash(KEYS, hash));
       return rs.rows.length ? toKey(rs.rows[0]) : null;
     });
   }
@@ -111,11 +109,7 @@ class LibsqlAppStorage implements AppStorage {
   }
 
   async revokeKey(userId: string, id: string, at: string, options: MirrorOption = {}): Promise<KeyRecord | null> {
-    const revoke = {
-      sql:
-        `UPDATE app_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND user_id = ? RETURNING ${KEY_COLUMNS}`,
-      args: [at, id, userId],
-    };
+    const revoke = revokeKeyOfUser(KEYS, userId, id, at);
     if (!options.mirror) return this.#revoked(await this.#db.execute(revoke));
     const [rs] = await this.#db.batch([
       revoke,
@@ -136,17 +130,14 @@ class LibsqlAppStorage implements AppStorage {
   }
 
   async findKeyById(id: string): Promise<KeyRecord | null> {
-    const rs = await this.#db.execute({ sql: `SELECT ${KEY_COLUMNS} FROM app_keys WHERE id = ?`, args: [id] });
+    const rs = await this.#db.execute(selectKeyById(KEYS, id));
     return rs.rows.length ? toKey(rs.rows[0]) : null;
   }
 
   async touchKeys(usedAt: ReadonlyMap<string, string>): Promise<void> {
     if (usedAt.size === 0) return;
     await this.#db.batch(
-      [...usedAt].map(([id, at]) => ({
-        sql: "UPDATE app_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)",
-        args: [at, id, at],
-      })),
+      [...usedAt].map(([id, at]) => touchKey(KEYS, id, at)),
       "write",
     );
   }
@@ -155,10 +146,7 @@ class LibsqlAppStorage implements AppStorage {
     // One prepared statement per table, run once per row, all in one transaction.
     const statements: Statement[] = [];
     for (const v of violations) {
-      statements.push({
-        sql: `INSERT INTO app_violations (${VIOLATION_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)`,
-        args: violationValues(v),
-      });
+      statements.push(insertViolation(VIOLATIONS, v));
       if (options.mirror) {
         statements.push({
           sql: "INSERT INTO app_outbox (kind, ref, body, created_at) VALUES ('violation', ?, ?, ?)",
@@ -217,11 +205,7 @@ class LibsqlAppStorage implements AppStorage {
   }
 
   async listViolations(options: { limit: number; keyId?: string }): Promise<Violation[]> {
-    const where = options.keyId === undefined ? "" : "WHERE key_id = ?";
-    const rs = await this.#db.execute({
-      sql: `SELECT * FROM app_violations ${where} ORDER BY seq DESC LIMIT ?`,
-      args: options.keyId === undefined ? [options.limit] : [options.keyId, options.limit],
-    });
+    const rs = await this.#db.execute(selectLatestViolations(VIOLATIONS, options));
     return rs.rows.map(toViolation);
   }
 
@@ -264,34 +248,5 @@ function enqueueKey(id: string, at: string): Statement {
   return {
     sql: "INSERT INTO app_outbox (kind, ref, created_at) SELECT 'key', id, ? FROM app_keys WHERE id = ?",
     args: [at, id],
-  };
-}
-
-function toKey(row: SqlRow): KeyRecord {
-  return {
-    id: String(row.id),
-    userId: String(row.user_id),
-    name: String(row.name),
-    scopes: JSON.parse(String(row.scopes)),
-    agentId: String(row.agent_id),
-    hash: String(row.hash),
-    start: String(row.start),
-    createdAt: String(row.created_at),
-    lastUsedAt: row.last_used_at === null ? null : String(row.last_used_at),
-    revokedAt: row.revoked_at === null ? null : String(row.revoked_at),
-  };
-}
-
-function toViolation(row: SqlRow): Violation {
-  return {
-    id: String(row.id),
-    keyId: String(row.key_id),
-    userId: row.user_id === null ? null : String(row.user_id),
-    intent: row.intent === null ? null : String(row.intent),
-    kind: String(row.kind),
-    severity: String(row.severity) as Severity,
-    message: row.message === null ? null : String(row.message),
-    metadata: JSON.parse(String(row.metadata)),
-    createdAt: String(row.created_at),
   };
 }

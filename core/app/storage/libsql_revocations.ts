@@ -5,8 +5,11 @@
  * @module
  */
 import type { Executor, Statement } from "../../db/mod.ts";
-import { autoRevokedViolation, type AutoRevokePolicy, countedBy } from "../../contract/mod.ts";
-import { type Violation, VIOLATION_COLUMNS, violationValues } from "../../contract/mod.ts";
+import { autoRevokedViolation, type AutoRevokePolicy, type Violation } from "../../contract/mod.ts";
+import { countTowardAutoRevoke, insertViolation, type ViolationTable } from "../../violations/mod.ts";
+
+/** The app's violations. */
+const VIOLATIONS: ViolationTable = { table: "app_violations" };
 
 /**
  * The last applied seq of the feed.
@@ -66,32 +69,19 @@ export function autoRevokeKey(
   at: string,
   mirror: boolean,
 ): Promise<{ violation: Violation; hash: string } | null> {
-  const since = new Date(Date.parse(at) - policy.windowMinutes * 60_000).toISOString();
-  const { kinds, severities } = countedBy(policy);
-  const slots = (n: number) => Array.from({ length: n }, () => "?").join(", ");
   return db.transaction(async (tx) => {
     const key = await tx.execute({
       sql: "SELECT user_id, hash FROM app_keys WHERE id = ? AND revoked_at IS NULL",
       args: [keyId],
     });
     if (key.rows.length === 0) return null;
-    // A coalesced summary ("Repeated N more times", metadata { repeats, first }) stands for N refusals.
-    const counted = await tx.execute({
-      sql: `SELECT COALESCE(SUM(CASE WHEN json_valid(metadata) AND json_type(metadata, '$.first') = 'text'
-                AND json_type(metadata, '$.repeats') = 'integer' THEN json_extract(metadata, '$.repeats')
-                ELSE 1 END), 0) AS n FROM app_violations
-            WHERE key_id = ? AND created_at >= ? AND kind != 'AUTO_REVOKED'
-              AND (kind IN (${slots(kinds.length)}) OR severity IN (${slots(severities.length)}))`,
-      args: [keyId, since, ...kinds, ...severities],
-    });
+    // The one counting rule of both sides: a coalesced summary of N repeated refusals counts N.
+    const counted = await tx.execute(countTowardAutoRevoke(VIOLATIONS, keyId, policy, at));
     const count = Number(counted.rows[0].n);
     if (count < policy.threshold) return null;
     await tx.execute({ sql: "UPDATE app_keys SET revoked_at = ? WHERE id = ?", args: [at, keyId] });
     const violation = autoRevokedViolation({ keyId, userId: String(key.rows[0].user_id) }, policy, count);
-    await tx.execute({
-      sql: `INSERT INTO app_violations (${VIOLATION_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)`,
-      args: violationValues(violation),
-    });
+    await tx.execute(insertViolation(VIOLATIONS, violation));
     if (mirror) {
       await tx.execute({
         sql: "INSERT INTO app_outbox (kind, ref, created_at) VALUES ('key', ?, ?)",
