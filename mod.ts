@@ -34,7 +34,8 @@ export type { Svc, SvcCloudConfig, SvcConfig, SvcHealth, SvcMode } from "./core/
 export type { RevocationFeedHealth } from "./core/app/cloud_link/mod.ts";
 export type { AutoRevokePolicy } from "./core/contract/mod.ts";
 export type { Revocation, RevocationPage, RevocationReason } from "./core/contract/mod.ts";
-export type { CloudConfig, EmitResult, EventInput } from "./core/app/cloud_link/mod.ts";
+export type { CloudConfig } from "./core/app/cloud_link/mod.ts";
+export type { EmitResult, EventInput } from "./core/contract/mod.ts";
 export { defineIntent } from "./core/intents/mod.ts";
 export type {
   InferInput,

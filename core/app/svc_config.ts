@@ -3,7 +3,8 @@
  *
  * @module
  */
-import type { CloudConfig, EmitResult, EventInput } from "./cloud_link/mod.ts";
+import type { CloudConfig } from "./cloud_link/mod.ts";
+import type { EmitResult, EventInput } from "../contract/mod.ts";
 import type { DatabaseInput } from "../db/mod.ts";
 import type { ErrorLogger } from "../logging/mod.ts";
 import type { IntentRegistry } from "../intents/mod.ts";

@@ -21,6 +21,12 @@ export interface PostedEvent {
   payload: Record<string, unknown>;
 }
 
+/**
+ * An event as the app emits it, the one event input of both sides: a {@linkcode PostedEvent} whose `eventId`
+ * (the idempotency key: the same eventId is delivered once) is generated, a ULID, when absent.
+ */
+export type EventInput = Omit<PostedEvent, "eventId"> & { eventId?: string };
+
 /** What the cloud answers for one posted event. */
 export interface EmitResult {
   /** Always `true`. */

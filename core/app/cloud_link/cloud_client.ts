@@ -23,8 +23,6 @@ import type { ManifestEntry } from "../../contract/mod.ts";
 import { type RevocationPage, revocationPageSchema } from "../../contract/mod.ts";
 import { toViolationReport, type Violation } from "../../contract/mod.ts";
 
-export type { EmitResult };
-
 /** Where the cloud is and how this app authenticates to it. */
 export interface CloudConfig {
   /** Base URL of the cloud, such as `https://svc.example.com`. */
@@ -35,18 +33,6 @@ export interface CloudConfig {
   sdkSecret: string;
   /** Per-request timeout in milliseconds. Default 5000. */
   timeoutMs?: number;
-}
-
-/** An event for an agent's inbox. */
-export interface EventInput {
-  /** Event kind, chosen by the app. */
-  type: string;
-  /** The inbox: `default`, a user id, or an `agt_<uuid>`. */
-  agentId: string;
-  /** Free-form object. */
-  payload: Record<string, unknown>;
-  /** Idempotency key: the same eventId is delivered once. Generated (ULID) when absent. */
-  eventId?: string;
 }
 
 /** A key as the cloud's verify route describes it. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { backoffDelay, sleep } from "../../retry/mod.ts";
+import { retry } from "../../retry/mod.ts";
 import type { CloudClient } from "./cloud_client.ts";
 import type { ErrorLogger } from "../../logging/mod.ts";
 import type { ManifestEntry } from "../../intents/mod.ts";
@@ -37,23 +37,21 @@ export interface ManifestUpload {
  */
 export async function uploadManifest(upload: ManifestUpload): Promise<void> {
   const { cloud, entries, scopes, log, signal, retryMinMs = 500, retryMaxMs = 30_000 } = upload;
-  for (let attempt = 0; !signal.aborted; attempt++) {
-    try {
-      await cloud.putManifest(entries, scopes);
-      return;
-    } catch (error) {
-      if (attempt === 0) {
-        const refused = /sdkSecret/.test((error as Error).message);
-        log(
-          refused
-            ? `THE CLOUD REFUSED THIS APP'S CREDENTIALS (project ${upload.projectId}): check cloud.sdkSecret ` +
-              "and cloud.projectId (a rotated secret needs the new value and a redeploy). Agents keep working; " +
-              "events and reports will fail until this is fixed."
-            : "the intent manifest could not be uploaded; retrying in the background",
-          error,
-        );
-      }
-      await sleep(backoffDelay(attempt, retryMinMs, retryMaxMs), signal);
-    }
-  }
+  await retry(() => cloud.putManifest(entries, scopes), {
+    minMs: retryMinMs,
+    maxMs: retryMaxMs,
+    signal,
+    onFailure(error, attempt) {
+      if (attempt > 0) return;
+      const refused = /sdkSecret/.test((error as Error).message);
+      log(
+        refused
+          ? `THE CLOUD REFUSED THIS APP'S CREDENTIALS (project ${upload.projectId}): check cloud.sdkSecret ` +
+            "and cloud.projectId (a rotated secret needs the new value and a redeploy). Agents keep working; " +
+            "events and reports will fail until this is fixed."
+          : "the intent manifest could not be uploaded; retrying in the background",
+        error,
+      );
+    },
+  });
 }

@@ -26,7 +26,7 @@
 import { type CloudClient, isTransient } from "./cloud_client.ts";
 import type { ErrorLogger } from "../../logging/mod.ts";
 import type { AppStorage, OutboxItem } from "../storage/mod.ts";
-import { backoffDelay } from "../../retry/mod.ts";
+import { Backoff } from "../../retry/mod.ts";
 import { VIOLATION_BATCH_LIMIT } from "../../contract/mod.ts";
 
 /** Options of {@linkcode createOutbox}. */
@@ -91,9 +91,7 @@ const BATCH_BYTES = 256 * 1024;
  */
 export function createOutbox(options: OutboxOptions): Outbox {
   const { storage, cloud, log } = options;
-  const min = options.retryMinMs ?? 500;
-  const max = options.retryMaxMs ?? 30_000;
-  let failures = 0;
+  const backoff = new Backoff({ minMs: options.retryMinMs ?? 500, maxMs: options.retryMaxMs ?? 30_000 });
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> | undefined;
   let again = false;
@@ -209,12 +207,12 @@ export function createOutbox(options: OutboxOptions): Outbox {
         } catch (error) {
           log("the outbox could not be read", error);
         }
-        if (empty) failures = 0;
+        if (empty) backoff.reset();
         else if (!closed) {
           timer = setTimeout(() => {
             timer = undefined;
             run();
-          }, backoffDelay(failures++, min, max));
+          }, backoff.next());
           again = false;
         }
       } while (again && !closed);

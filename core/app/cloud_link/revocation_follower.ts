@@ -11,7 +11,7 @@
 import type { CloudClient } from "./cloud_client.ts";
 import type { AppStorage } from "../storage/mod.ts";
 import type { ErrorLogger } from "../../logging/mod.ts";
-import { backoffDelay, sleep } from "../../retry/mod.ts";
+import { Backoff } from "../../retry/mod.ts";
 import type { Revocation } from "../../contract/mod.ts";
 
 /** How the feed is followed, for `svc.health()`. */
@@ -67,8 +67,7 @@ const PAGE = 200;
  */
 export function followRevocations(options: RevocationFollowerOptions): RevocationFollower {
   const { cloud, storage, log } = options;
-  const min = options.retryMinMs ?? 500;
-  const max = options.retryMaxMs ?? 30_000;
+  const backoff = new Backoff({ minMs: options.retryMinMs ?? 500, maxMs: options.retryMaxMs ?? 30_000 });
   const wait = options.waitSeconds ?? 20;
   const stop = new AbortController();
   const startedAt = Date.now();
@@ -79,7 +78,6 @@ export function followRevocations(options: RevocationFollowerOptions): Revocatio
   const caughtUp = new Promise<void>((resolve) => markCaughtUp = resolve);
 
   async function run(): Promise<void> {
-    let failures = 0;
     let reported = false;
     try {
       cursor = await storage.revocationCursor();
@@ -97,7 +95,7 @@ export function followRevocations(options: RevocationFollowerOptions): Revocatio
         }
         cursor = page.nextSeq;
         lastSyncAt = Date.now();
-        failures = 0;
+        backoff.reset();
         if (reported) log("the revocation feed is reachable again", undefined);
         reported = false;
         connected = page.revocations.length < PAGE;
@@ -107,7 +105,7 @@ export function followRevocations(options: RevocationFollowerOptions): Revocatio
         if (stop.signal.aborted) break;
         if (!reported) log("the revocation feed cannot be followed; retrying in the background", error);
         reported = true;
-        await sleep(backoffDelay(failures++, min, max), stop.signal);
+        await backoff.wait(stop.signal);
       }
     }
   }
