@@ -1,12 +1,13 @@
 /**
  * An in-memory token bucket per caller (an agent key on `/svc/agent/run`, a
  * project on the cloud's write routes). A bucket holds `limit` tokens and
- * refills at `limit` per `windowMs`. Memory is bounded: a bucket that has
- * refilled completely is the same as no bucket, so idle buckets are swept,
- * and past `maxEntries` the least recently used one goes.
+ * refills at `limit` per `windowMs`. Memory is bounded: a bucket untouched for
+ * a window has refilled completely, the same as no bucket, so it expires, and
+ * past `maxEntries` the least recently used one goes.
  *
  * @module
  */
+import { BoundedMap } from "../cache/mod.ts";
 import { SvcError } from "../contract/mod.ts";
 
 /** A rate: at most `limit` requests per `windowMs` (bursts up to `limit`). */
@@ -54,29 +55,23 @@ interface Bucket {
 export function createRateLimiter(rate: RateLimit): RateLimiter {
   const { limit, windowMs } = rate;
   if (!(limit >= 1) || !(windowMs > 0)) throw new RangeError("rateLimit needs limit >= 1 and windowMs > 0");
-  const maxEntries = rate.maxEntries ?? 10_000;
   const perMs = limit / windowMs;
-  const buckets = new Map<string, Bucket>();
-
-  function sweep(now: number): void {
-    for (const [caller, bucket] of buckets) {
-      if (bucket.tokens + (now - bucket.at) * perMs >= limit) buckets.delete(caller);
-    }
-    // Still full of active callers: drop the least recently used (a Map keeps insertion order).
-    for (const caller of buckets.keys()) {
-      if (buckets.size < maxEntries) break;
-      buckets.delete(caller);
-    }
-  }
+  /** The time of the call being served. */
+  let clock = 0;
+  // A bucket untouched for a whole window has refilled completely, the same as no bucket: it expires then.
+  const buckets = new BoundedMap<string, Bucket>({
+    maxEntries: rate.maxEntries ?? 10_000,
+    ttlMs: windowMs,
+    now: () => clock,
+  });
 
   return {
     take(caller, now = Date.now()) {
+      clock = now;
       let bucket = buckets.get(caller);
       if (bucket === undefined) {
-        if (buckets.size >= maxEntries) sweep(now);
         bucket = { tokens: limit, at: now, refused: false };
       } else {
-        buckets.delete(caller); // re-inserted below: most recently used last
         bucket.tokens = Math.min(limit, bucket.tokens + (now - bucket.at) * perMs);
         bucket.at = now;
       }

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { BoundedMap } from "../cache/mod.ts";
 
 /** Options of {@linkcode createRefusalCoalescer}. */
 export interface RefusalCoalescerOptions<T> {
@@ -62,44 +63,39 @@ interface Window<T> {
 export function createRefusalCoalescer<T>(options: RefusalCoalescerOptions<T>): RefusalCoalescer<T> {
   const { windowMs, merge } = options;
   if (!(windowMs > 0)) throw new RangeError("windowMs must be > 0");
-  const maxEntries = options.maxEntries ?? 10_000;
-  // In order of opening: the oldest windows come first.
-  const windows = new Map<string, Window<T>>();
   const done: RepeatedRefusals<T>[] = [];
-
-  function close(caller: string, w: Window<T>): void {
-    windows.delete(caller);
+  const summarise = (w: Window<T>): void => {
     if (w.repeats > 0) done.push({ item: w.item, repeats: w.repeats, since: w.since });
-  }
-
-  function closeExpired(now: number): void {
-    for (const [caller, w] of windows) {
-      if (now - w.since < windowMs) break;
-      close(caller, w);
-    }
-  }
+  };
+  /** The time of the call being served: windows expire `windowMs` after they opened. */
+  let clock = 0;
+  // Read with peek only, so the oldest windows come first; a window closed early or expired is summarised.
+  const windows = new BoundedMap<string, Window<T>>({
+    maxEntries: options.maxEntries ?? 10_000,
+    ttlMs: windowMs,
+    now: () => clock,
+    onEvict: (_caller, w) => summarise(w),
+  });
 
   return {
     note(caller, item, now = Date.now()) {
-      closeExpired(now);
-      const w = windows.get(caller);
+      clock = now;
+      windows.prune();
+      const w = windows.peek(caller);
       if (w !== undefined) {
         w.repeats++;
         if (merge) w.item = merge(w.item, item);
         return false;
       }
-      for (const [oldest, ow] of windows) {
-        if (windows.size < maxEntries) break;
-        close(oldest, ow);
-      }
       windows.set(caller, { item, since: now, repeats: 0 });
       return true;
     },
     closed(now = Date.now(), all = false) {
-      closeExpired(now);
+      clock = now;
+      windows.prune();
       if (all) {
-        for (const w of windows.values()) {
-          if (w.repeats > 0) done.push({ item: w.item, repeats: w.repeats, since: w.since });
+        for (const [, w] of windows.entries()) {
+          summarise(w);
           w.repeats = 0;
         }
       }

@@ -124,6 +124,25 @@ export class BoundedMap<K, V> {
     return this.#entries.delete(key);
   }
 
+  /**
+   * Drops expired entries from the least recently used end (each told to `onEvict`), up to the first live one:
+   * every expired entry when the map is only read with {@linkcode BoundedMap.peek} (entries then expire in the
+   * order they were set).
+   *
+   * @returns How many were dropped.
+   */
+  prune(): number {
+    const now = this.#now();
+    let dropped = 0;
+    for (const [key, entry] of this.#entries) {
+      if (entry.expires > now) break;
+      this.#entries.delete(key);
+      this.#onEvict?.(key, entry.value, "expired");
+      dropped++;
+    }
+    return dropped;
+  }
+
   /** Deletes every entry. */
   clear(): void {
     this.#entries.clear();

@@ -85,6 +85,26 @@ describe("BoundedMap", () => {
     assert.deepEqual(evicted, []);
   });
 
+  test("prune drops the expired entries in the order they were set, each told to the hook", () => {
+    let now = 0;
+    const evicted: string[] = [];
+    const map = new BoundedMap<string, number>({
+      maxEntries: 10,
+      ttlMs: 100,
+      now: () => now,
+      onEvict: (k, _v, why) => void evicted.push(`${k}:${why}`),
+    });
+    map.set("a", 1);
+    now = 10;
+    map.set("b", 2);
+    now = 50;
+    map.set("c", 3);
+    now = 110;
+    assert.equal(map.prune(), 2);
+    assert.deepEqual(evicted, ["a:expired", "b:expired"]);
+    assert.deepEqual([...map.entries()], [["c", 3]]);
+  });
+
   test("refuses a bound below 1 and a time to live that is not positive", () => {
     assert.throws(() => new BoundedMap({ maxEntries: 0 }), RangeError);
     assert.throws(() => new BoundedMap({ maxEntries: 1, ttlMs: 0 }), RangeError);
