@@ -26,6 +26,21 @@ function walk(dir: string, out: string[] = []): string[] {
   return out;
 }
 
+/** The door of the room a core file is in (the nearest `mod.ts` up its folders), if it still exists. */
+function doorOf(path: string): string | null {
+  for (let dir = posix.dirname(path); dir !== "."; dir = posix.dirname(dir)) {
+    try {
+      if (statSync(`${dir}/mod.ts`).isFile()) return `${dir}/mod.ts`;
+    } catch {
+      // no door here
+    }
+  }
+  return null;
+}
+
+/** The names each door exports. */
+const exportedBy = new Map<string, Set<string>>();
+
 /** Each name a core room's door exports, and that room's `mod.ts`. */
 function doorIndex(): Map<string, string> {
   const files = new Set(walk("core"));
@@ -34,12 +49,15 @@ function doorIndex(): Map<string, string> {
     const room = posix.dirname(mod);
     for (const m of readFileSync(mod, "utf8").matchAll(/export \* from "\.\/([^"]+)"/g)) {
       const source = readFileSync(`${room}/${m[1]}`, "utf8");
-      for (const e of source.matchAll(EXPORTED)) index.set(e[1], mod);
+      const names = exportedBy.get(mod) ?? new Set<string>();
+      exportedBy.set(mod, names);
+      for (const e of source.matchAll(EXPORTED)) names.add(e[1]);
       for (const e of source.matchAll(EXPORT_LIST)) {
         for (const item of e[1].split(",").map((s) => s.trim()).filter(Boolean)) {
-          index.set(item.replace(/^type\s+/, "").split(/\s+as\s+/).pop()!.trim(), mod);
+          names.add(item.replace(/^type\s+/, "").split(/\s+as\s+/).pop()!.trim());
         }
       }
+      for (const name of names) if (!index.has(name)) index.set(name, mod);
     }
   }
   return index;
@@ -66,7 +84,9 @@ function repoint(path: string, index: Map<string, string>): string[] {
     const byDoor = new Map<string, string[]>();
     for (const item of body.split(",").map((s) => s.trim()).filter(Boolean)) {
       const name = item.replace(/^type\s+/, "").split(/\s+as\s+/)[0].trim();
-      const door = index.get(name);
+      // The door of the file's own room when it exports the name (a name re-exported elsewhere stays home).
+      const home = doorOf(target);
+      const door = home !== null && exportedBy.get(home)?.has(name) ? home : index.get(name);
       if (door === undefined) {
         missing.push(`${path}: ${name}`);
         return whole;
