@@ -17,7 +17,7 @@ export const VIOLATION_COLUMNS = "id, key_id, user_id, intent, kind, severity, m
  * import { newViolation } from "../contract/mod.ts";
  * import { violationValues } from "./violation_rows.ts";
  *
- * const v = newViolation("INVALID_PAYLOAD", { keyId: "k1", userId: "alice", message: "bad body" });
+ * const v = newViolation("FORBIDDEN_SCOPE", { keyId: "k1", userId: "alice", message: "bad body" });
  * console.log(violationValues(v).length); // 9
  * ```
  *

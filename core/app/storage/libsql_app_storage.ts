@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Executor, ResultSet, Statement } from "../../db/mod.ts";
+import { type Executor, placeholders, type ResultSet, type Statement } from "../../db/mod.ts";
 import { type DatabaseInput, migrate, openDatabase, type OpenDatabaseOptions } from "../../db/mod.ts";
 import { APP_MIGRATIONS, APP_MIGRATIONS_TABLE } from "./app_migrations.ts";
 import type { AgentIdKind, KeyRecord } from "../../contract/mod.ts";
@@ -175,7 +175,7 @@ class LibsqlAppStorage implements AppStorage {
   async outboxDone(seqs: readonly number[]): Promise<void> {
     if (seqs.length === 0) return;
     await this.#db.execute({
-      sql: `DELETE FROM app_outbox WHERE seq IN (${seqs.map(() => "?").join(",")})`,
+      sql: `DELETE FROM app_outbox WHERE seq IN (${placeholders(seqs.length)})`,
       args: [...seqs],
     });
   }
@@ -183,7 +183,7 @@ class LibsqlAppStorage implements AppStorage {
   async outboxFailed(seqs: readonly number[]): Promise<void> {
     if (seqs.length === 0) return;
     await this.#db.execute({
-      sql: `UPDATE app_outbox SET attempts = attempts + 1 WHERE seq IN (${seqs.map(() => "?").join(",")})`,
+      sql: `UPDATE app_outbox SET attempts = attempts + 1 WHERE seq IN (${placeholders(seqs.length)})`,
       args: [...seqs],
     });
   }
