@@ -66,6 +66,24 @@ export function insertViolation(t: ViolationTable, v: Violation): Statement {
 }
 
 /**
+ * Inserts several violations in one statement (one group of values each).
+ *
+ * @param t The table.
+ * @param vs The violations, at least one.
+ * @returns The statement.
+ * @throws {RangeError} When `vs` is empty.
+ */
+export function insertViolations(t: ViolationTable, vs: readonly Violation[]): Statement {
+  if (vs.length === 0) throw new RangeError("insertViolations needs at least one violation");
+  const rows = vs.map((v) => insertViolation(t, v));
+  const group = rows[0].sql.slice(rows[0].sql.indexOf(" VALUES ") + " VALUES ".length);
+  return {
+    sql: `${rows[0].sql.slice(0, rows[0].sql.indexOf(" VALUES "))} VALUES ${rows.map(() => group).join(", ")}`,
+    args: rows.flatMap((r) => r.args ?? []),
+  };
+}
+
+/**
  * The latest violations, newest first, of one key or all.
  *
  * @param t The table (with a `seq` column in insertion order).

@@ -7,6 +7,7 @@ import { newViolation, repeatedViolation, type Violation } from "../../../core/c
 import {
   countTowardAutoRevoke,
   insertViolation,
+  insertViolations,
   selectLatestViolations,
   toViolation,
   type ViolationTable,
@@ -83,6 +84,19 @@ describe("the violations core", () => {
       await db.execute(insertViolation(APP, { ...refusal(), metadata: { repeats: "7", first: "v" } }));
       assert.equal(await count(db, APP), 2);
       assert.equal(violationWeight({ metadata: { repeats: 7 } }), 1);
+    } finally {
+      db.close();
+    }
+  });
+
+  test("several violations go in one statement and read back equal, in their project", async () => {
+    const db = await tables();
+    try {
+      const vs = [refusal("k1", "2026-01-01T00:01:00.000Z"), refusal("k1", "2026-01-01T00:02:00.000Z")];
+      assert.equal((await db.execute(insertViolations(TWO, vs))).rowsAffected, 2);
+      const read = (await db.execute(selectLatestViolations(TWO, { limit: 10 }))).rows.map(toViolation);
+      assert.deepEqual(read, [vs[1], vs[0]]);
+      assert.throws(() => insertViolations(TWO, []), RangeError);
     } finally {
       db.close();
     }
