@@ -48,8 +48,8 @@ export type {
   Schema,
 } from "./core/intents/mod.ts";
 export type { FallbackHandler } from "./core/intents/mod.ts";
-export { isSvcError, SvcError } from "./core/contract/mod.ts";
-export type { ErrorCode, SvcErrorOptions } from "./core/contract/mod.ts";
+export { isSvcError, SvcError } from "./core/errors/mod.ts";
+export type { ErrorCode, SvcErrorOptions } from "./core/errors/mod.ts";
 export type { ErrorLogger } from "./core/logging/mod.ts";
 export type { RateLimit } from "./core/abuse/mod.ts";
 export type { DatabaseInput, LibsqlClient } from "./core/db/mod.ts";

@@ -8,7 +8,7 @@
  * @module
  */
 import { BoundedMap } from "../cache/mod.ts";
-import { SvcError } from "../contract/mod.ts";
+import { SvcError } from "../errors/mod.ts";
 
 /** A rate: at most `limit` requests per `windowMs` (bursts up to `limit`). */
 export interface RateLimit {

@@ -6,13 +6,13 @@
  *
  * @module
  */
-import { ERROR_STATUS, type ErrorCode, SvcError } from "../contract/mod.ts";
+import { ERROR_STATUS, type ErrorCode, SvcError } from "../errors/mod.ts";
 import { Backoff, sleep } from "../retry/mod.ts";
 import type { InboxItem } from "../contract/mod.ts";
 import type { AgentClientOptions, AgentIntent, InboxOptions, InboxPage } from "./agent_client_options.ts";
 
-export { isSvcError, SvcError } from "../contract/mod.ts";
-export type { ErrorCode } from "../contract/mod.ts";
+export { isSvcError, SvcError } from "../errors/mod.ts";
+export type { ErrorCode } from "../errors/mod.ts";
 export type { JsonSchema } from "../intents/mod.ts";
 export type { InboxItem } from "../contract/mod.ts";
 export type { AgentClientOptions, AgentIntent, InboxOptions, InboxPage } from "./agent_client_options.ts";

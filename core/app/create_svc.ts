@@ -5,7 +5,7 @@
  * @module
  */
 import { ulid } from "ulid";
-import { SvcError } from "../contract/mod.ts";
+import { SvcError } from "../errors/mod.ts";
 import { AGENT_KEY_PREFIX, bearerToken, unauthorized } from "../contract/mod.ts";
 import { newViolation } from "../contract/mod.ts";
 import { createHandler } from "../http/mod.ts";

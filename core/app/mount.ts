@@ -4,7 +4,7 @@
  * @module
  */
 import { errorResponse } from "../http/mod.ts";
-import { SvcError } from "../contract/mod.ts";
+import { SvcError } from "../errors/mod.ts";
 import { pathnameOf } from "../http/mod.ts";
 
 /** A fetch handler: what Deno.serve, Bun.serve, srvx and Elysia's `mount` take. */

@@ -7,7 +7,6 @@
 export * from "./agent_keys.ts";
 export * from "./auto_revoke.ts";
 export * from "./error_envelope.ts";
-export * from "./errors.ts";
 export * from "./event.ts";
 export * from "./inbox_item.ts";
 export * from "./json_schema.ts";

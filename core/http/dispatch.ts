@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { isSvcError, SvcError } from "../contract/mod.ts";
+import { isSvcError, SvcError } from "../errors/mod.ts";
 import { errorResponse, readJson } from "./json.ts";
 import type { ErrorLogger } from "../logging/mod.ts";
 import type { AuthOf, Route, RouteInput, Side } from "./route.ts";

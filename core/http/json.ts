@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { isSvcError, SvcError } from "../contract/mod.ts";
+import { isSvcError, SvcError } from "../errors/mod.ts";
 import { redactSecrets } from "../contract/mod.ts";
 import { readBody } from "./bytes.ts";
 import { defaultLogger, type ErrorLogger } from "../logging/mod.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { isSvcError, SvcError } from "../contract/mod.ts";
+import { isSvcError, SvcError } from "../errors/mod.ts";
 import type { CompiledIntent, ManifestEntry } from "./intents.ts";
 import type { VerifiedKey } from "../keys/mod.ts";
 import { type Issue, toIssues } from "../http/mod.ts";

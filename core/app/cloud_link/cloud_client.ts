@@ -10,7 +10,7 @@
  */
 import type { z } from "zod";
 import type { KeyRecord, PublicKey } from "../../contract/mod.ts";
-import { ERROR_STATUS, type ErrorCode, isSvcError, SvcError } from "../../contract/mod.ts";
+import { ERROR_STATUS, type ErrorCode, isSvcError, SvcError } from "../../errors/mod.ts";
 import { emitBatchResultSchema, type EmitResult, emitResultSchema, type PostedEvent } from "../../contract/mod.ts";
 import {
   keyListSchema,

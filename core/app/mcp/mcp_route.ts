@@ -8,7 +8,7 @@
  * @module
  */
 import { z } from "zod";
-import { isSvcError } from "../../contract/mod.ts";
+import { isSvcError } from "../../errors/mod.ts";
 import { redactSecrets } from "../../contract/mod.ts";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "../../contract/mod.ts";
 import { json } from "../../http/mod.ts";

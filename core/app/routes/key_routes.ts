@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { errorEnvelopeSchema } from "../../contract/mod.ts";
-import { SvcError } from "../../contract/mod.ts";
+import { SvcError } from "../../errors/mod.ts";
 import { mintKeyBody } from "../../contract/mod.ts";
 import { keyListSchema, mintedKeySchema, revokedKeySchema } from "../../contract/mod.ts";
 import { json } from "../../http/mod.ts";

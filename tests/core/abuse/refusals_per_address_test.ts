@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { withClientAddress } from "../../../core/http/client_address.ts";
 import { addressKey, createRefusalsPerAddress } from "../../../core/abuse/refusals_per_address.ts";
-import { isSvcError } from "../../../core/contract/errors.ts";
+import { isSvcError } from "../../../core/errors/mod.ts";
 
 const from = (address: string | null) => withClientAddress(new Request("http://localhost/svc/agent/run"), address);
 

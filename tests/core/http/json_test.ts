@@ -2,7 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { errorResponse, readJson } from "../../../core/http/json.ts";
 import { REDACT_DEPTH, redactingLogger } from "../../../core/logging/redacting_logger.ts";
-import { isSvcError, SvcError } from "../../../core/contract/errors.ts";
+import { isSvcError, SvcError } from "../../../core/errors/mod.ts";
 import { createRouter } from "../../../core/http/router.ts";
 
 function post(body: BodyInit | null, headers: Record<string, string> = { "content-type": "application/json" }) {
