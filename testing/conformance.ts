@@ -5,10 +5,10 @@
  *
  * @module
  */
-import { runResponse } from "../core/app/agent_routes.ts";
-import { agentManifestSchema } from "../core/contract/manifest.ts";
-import { errorEnvelopeSchema } from "../core/contract/error_envelope.ts";
-import { keyListSchema, mintedKeySchema, revokedKeySchema } from "../core/contract/key_responses.ts";
+import { runResponse } from "../core/app/routes/mod.ts";
+import { agentManifestSchema } from "../core/contract/mod.ts";
+import { errorEnvelopeSchema } from "../core/contract/mod.ts";
+import { keyListSchema, mintedKeySchema, revokedKeySchema } from "../core/contract/mod.ts";
 import { invalidPayloads } from "./invalid_payloads.ts";
 import type { ConformanceCheck, ConformanceReport, IntentReport } from "./report.ts";
 

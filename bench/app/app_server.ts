@@ -7,7 +7,7 @@ import { createSvc } from "../../mod.ts";
 import { serve as bunServe } from "../../adapters/bun.ts";
 import { serve as denoServe } from "../../adapters/deno.ts";
 import { serve as nodeServe } from "../../adapters/node.ts";
-import type { FetchHandler } from "../../core/app/mount.ts";
+import type { FetchHandler } from "../../core/app/mod.ts";
 import { honoPeer } from "../peers/hono_peer.ts";
 import { createNote, RUN_ANSWER, SCOPES } from "./notes_app.ts";
 import process from "node:process";

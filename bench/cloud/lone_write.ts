@@ -4,8 +4,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase } from "../../core/db/database.ts";
-import { createGroupCommit, type Scheduler } from "../../core/db/group_commit.ts";
+import { openDatabase } from "../../core/db/mod.ts";
+import { createGroupCommit, type Scheduler } from "../../core/db/mod.ts";
 
 /** Median and 99th percentile of one scheduler's lone writes, in milliseconds. */
 export interface LoneWrite {

@@ -4,9 +4,9 @@
  *
  * @module
  */
-import type { SvcError } from "../contract/errors.ts";
-import { unauthorized } from "../contract/secrets.ts";
-import { reusableRefusal } from "../http/prebuilt_refusals.ts";
+import type { SvcError } from "../errors/mod.ts";
+import { unauthorized } from "../contract/mod.ts";
+import { reusableRefusal } from "../http/mod.ts";
 
 /** No `Authorization: Bearer svc_live_…` header. */
 export const MISSING_AGENT_KEY: SvcError = reusableRefusal(

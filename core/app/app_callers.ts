@@ -5,14 +5,13 @@
  *
  * @module
  */
-import { SvcError } from "../contract/errors.ts";
-import { AGENT_KEY_PREFIX, bearerToken } from "../contract/secrets.ts";
-import { newViolation } from "../contract/violation.ts";
-import { type RateDecision, rateLimited } from "../http/rate_limiter.ts";
-import { pathnameOf } from "../http/router.ts";
-import type { AppDeps } from "./app_side.ts";
+import { SvcError } from "../errors/mod.ts";
+import { AGENT_KEY_PREFIX, bearerToken, newViolation } from "../contract/mod.ts";
+import { type RateDecision, rateLimited } from "../abuse/mod.ts";
+import { pathnameOf } from "../http/mod.ts";
+import type { AppDeps } from "./routes/mod.ts";
 import { INVALID_AGENT_KEY, MISSING_AGENT_KEY } from "./agent_key_refusals.ts";
-import type { VerifiedKey } from "./key_service.ts";
+import type { VerifiedKey } from "../keys/mod.ts";
 import type { SvcConfig } from "./svc_config.ts";
 
 /**

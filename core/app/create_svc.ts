@@ -7,25 +7,28 @@
  * @module
  */
 import { ulid } from "ulid";
-import type { PurgeSchedule } from "../db/purge_schedule.ts";
-import { createHandler } from "../http/dispatch.ts";
-import { DEFAULT_BODY_LIMIT, defaultLogger, redactingLogger } from "../http/json.ts";
-import { createRateLimiter, type RateLimit, rateOf } from "../http/rate_limiter.ts";
-import { createRefusalsPerAddress } from "../http/refusals_per_address.ts";
-import type { AppStorage } from "./app_storage.ts";
+import type { PurgeSchedule } from "../db/mod.ts";
+import { createHandler, DEFAULT_BODY_LIMIT } from "../http/mod.ts";
+import { defaultLogger, redactingLogger } from "../logging/mod.ts";
+import { createRateLimiter, createRefusalsPerAddress, type RateLimit, rateOf } from "../abuse/mod.ts";
+import type { EmitResult, EventInput } from "../contract/mod.ts";
+import { compileIntents, createIntentRunner } from "../intents/mod.ts";
+import type { KeyService } from "../keys/mod.ts";
+import { type AppStorage, openAppStorage } from "./storage/mod.ts";
+import { type AppDeps, type AppSide, SVC_PREFIX } from "./routes/mod.ts";
+import {
+  type CloudClient,
+  cloudKeys,
+  createCloudClient,
+  createOutbox,
+  followRevocations,
+  type Outbox,
+  type RevocationFollower,
+  uploadManifest,
+} from "./cloud_link/mod.ts";
 import { authenticateAgent, limitRate, resolveUser } from "./app_callers.ts";
-import { type AppDeps, type AppSide, SVC_PREFIX } from "./app_side.ts";
 import { startRetention } from "./app_retention.ts";
-import { type CloudClient, createCloudClient, type EmitResult, type EventInput } from "./cloud_client.ts";
-import { cloudKeys } from "./cloud_keys.ts";
-import { compileIntents } from "./intents.ts";
-import { createIntentRunner } from "./intent_runner.ts";
-import type { KeyService } from "./key_service.ts";
-import { openAppStorage } from "./libsql_app_storage.ts";
 import { localKeys } from "./local_keys.ts";
-import { uploadManifest } from "./manifest_upload.ts";
-import { createOutbox, type Outbox } from "./outbox.ts";
-import { followRevocations, type RevocationFollower } from "./revocation_follower.ts";
 import type { Svc, SvcCloudConfig, SvcConfig, SvcMode, SvcRateLimitName } from "./svc_config.ts";
 import { checkSvcConfig, HYBRID_IN_MEMORY } from "./svc_config_schema.ts";
 import { svcRoutes } from "./svc_routes.ts";

@@ -3,15 +3,16 @@
  *
  * @module
  */
-import type { CloudConfig, EmitResult, EventInput } from "./cloud_client.ts";
-import type { DatabaseInput } from "../db/database.ts";
-import type { ErrorLogger } from "../http/json.ts";
-import type { IntentRegistry } from "./intents.ts";
-import type { FallbackHandler } from "./intent_runner.ts";
-import type { RateLimits } from "../http/rate_limiter.ts";
-import type { Violation } from "../contract/violation.ts";
-import type { AutoRevokePolicy } from "../contract/auto_revoke.ts";
-import type { RevocationFeedHealth } from "./revocation_follower.ts";
+import type { CloudConfig } from "./cloud_link/mod.ts";
+import type { EmitResult, EventInput } from "../contract/mod.ts";
+import type { DatabaseInput } from "../db/mod.ts";
+import type { ErrorLogger } from "../logging/mod.ts";
+import type { IntentRegistry } from "../intents/mod.ts";
+import type { FallbackHandler } from "../intents/mod.ts";
+import type { RateLimits } from "../abuse/mod.ts";
+import type { Violation } from "../contract/mod.ts";
+import type { AutoRevokePolicy } from "../contract/mod.ts";
+import type { RevocationFeedHealth } from "./cloud_link/mod.ts";
 
 /**
  * Where keys live and whether the cloud is used: `local` (keys in `storage`, no

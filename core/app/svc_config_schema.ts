@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from "zod";
-import { autoRevokePolicySchema } from "../contract/auto_revoke.ts";
+import { autoRevokePolicySchema } from "../contract/mod.ts";
 import type { SvcConfig } from "./svc_config.ts";
 
 /** Why hybrid mode refuses an in-memory `storage` (a URL, at once; an injected Client, when `ready` settles). */

@@ -8,18 +8,18 @@
  *
  * @module
  */
-import { type AutoRevokePolicy, countsToward } from "../contract/auto_revoke.ts";
+import { type AutoRevokePolicy, countsToward } from "../contract/mod.ts";
 import {
   REPEATED_INTENTS,
   repeatedViolation,
   type Violation,
   VIOLATION_SEVERITY,
   type ViolationKind,
-} from "../contract/violation.ts";
-import type { ErrorLogger } from "../http/json.ts";
-import { createRefusalCoalescer } from "../http/refusal_coalescer.ts";
-import type { AppStorage } from "./app_storage.ts";
-import { createViolationQueue } from "./violation_queue.ts";
+} from "../contract/mod.ts";
+import type { ErrorLogger } from "../logging/mod.ts";
+import { createRefusalCoalescer } from "../abuse/mod.ts";
+import type { AppStorage } from "./storage/mod.ts";
+import { createViolationQueue } from "../violations/mod.ts";
 
 /** The window in which repeated refusals of one key are recorded once, with a count: one minute. */
 export const REFUSAL_WINDOW_MS = 60_000;

@@ -12,6 +12,7 @@
  * @module
  */
 import type { Executor } from "./executor.ts";
+import { BoundedMap } from "../cache/mod.ts";
 
 /** How long a cached row of a remote database may be served, at most, in milliseconds. */
 export const REMOTE_STALENESS_MS = 1_000;
@@ -67,7 +68,7 @@ export interface ChangeCacheOptions {
  * @returns The cache.
  */
 export function createChangeCache<K, V>(db: Executor, options: ChangeCacheOptions): ChangeCache<K, V> {
-  const entries = new Map<K, V>();
+  const entries = new BoundedMap<K, V>({ maxEntries: options.size });
   let version = db.dataVersion();
   const uncached = version === null && options.remote === "uncached";
   const clock = options.now ?? Date.now;
@@ -89,25 +90,19 @@ export function createChangeCache<K, V>(db: Executor, options: ChangeCacheOption
     generation++;
   }
 
-  function store(key: K, value: V): void {
-    entries.delete(key);
-    if (entries.size >= options.size) entries.delete(entries.keys().next().value!);
-    entries.set(key, value);
-  }
-
   return {
     async read(key, load) {
       if (uncached) return await load();
       validate();
-      if (entries.has(key)) return entries.get(key)!;
+      if (entries.has(key)) return entries.get(key) as V;
       const before = generation;
       const value = await load();
-      if (generation === before) store(key, value);
+      if (generation === before) entries.set(key, value);
       return value;
     },
     set(key, value) {
       generation++;
-      if (!uncached) store(key, value);
+      if (!uncached) entries.set(key, value);
     },
     delete(key) {
       generation++;

@@ -6,10 +6,10 @@
  *
  * @module
  */
-import { isSvcError, SvcError } from "../contract/errors.ts";
-import { type ErrorLogger, errorResponse, readJson } from "./json.ts";
+import { isSvcError, SvcError } from "../errors/mod.ts";
+import { errorResponse, readJson } from "./json.ts";
+import type { ErrorLogger } from "../logging/mod.ts";
 import type { AuthOf, LimitOf, Route, RouteInput, Side } from "./route.ts";
-import type { RefusalsPerAddress } from "./refusals_per_address.ts";
 import { createRouter, pathnameOf } from "./router.ts";
 import { parseOrThrow } from "./validation.ts";
 
@@ -24,6 +24,16 @@ export type Limiters<S extends Side> = {
   readonly [L in LimitOf<S>]?: Limiter<NonNullable<S["limits"]>[L], S["deps"]>;
 };
 
+/** What counts a refused credential per client address (core/abuse's `RefusalsPerAddress`). */
+export interface RefusalCounter {
+  /**
+   * Counts a refused credential from the request's address; throws `429 RATE_LIMITED` past the limit.
+   *
+   * @param req The request whose credential was refused.
+   */
+  refused(req: Request): void;
+}
+
 /** What {@linkcode createHandler} is built from. */
 export interface HandlerOptions<S extends Side> {
   /** The mount prefix, such as `/svc`: every other path is not found. */
@@ -36,7 +46,7 @@ export interface HandlerOptions<S extends Side> {
    * Refused credentials per client address: told of each `401` of the `counted` auth kinds, it turns
    * an address's refusals past its budget into `429` (valid credentials are served whatever the address).
    */
-  refusalsPerAddress?: { limit: RefusalsPerAddress; counted: readonly AuthOf<S>[] };
+  refusalsPerAddress?: { limit: RefusalCounter; counted: readonly AuthOf<S>[] };
   /** The side's rate limits, by the name routes give in `limit`; a missing one is off. */
   limits?: Limiters<S>;
   /** The services routes use; requests wait until they are ready. */

@@ -4,10 +4,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Svc, withSvc } from "../../mod.ts";
-import { AgentClient } from "../../core/agent/agent_client.ts";
+import { AgentClient } from "../../core/agent/mod.ts";
 import { errorOf, notesSvc } from "../fixtures/notes_svc.ts";
 import { type CloudServer, listen, mintOverHttp, startCloudServer } from "../fixtures/servers.ts";
-import type { RunningServer } from "../../core/http/serve_options.ts";
+import type { RunningServer } from "../../core/http/mod.ts";
 
 describe("cloud mode, app and cloud as separate servers", () => {
   let dir: string;

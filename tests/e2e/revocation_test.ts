@@ -8,11 +8,11 @@ import { join } from "node:path";
 import { type Svc, withSvc } from "../../mod.ts";
 import { mint, notesSvc, run } from "../fixtures/notes_svc.ts";
 import { type CloudServer, listen, mintOverHttp, refusedSoon, startCloudServer } from "../fixtures/servers.ts";
-import type { RunningServer } from "../../core/http/serve_options.ts";
+import type { RunningServer } from "../../core/http/mod.ts";
 import { tempDir } from "../fixtures/temp_dir.ts";
 import { startHranaServer } from "../fixtures/hrana_server.ts";
 import { waitFor } from "../fixtures/wait_for.ts";
-import { REMOTE_STALENESS_MS } from "../../core/db/change_cache.ts";
+import { REMOTE_STALENESS_MS } from "../../core/db/mod.ts";
 
 const until = waitFor;
 

@@ -4,10 +4,10 @@
 // the cloud keeps violations for a configurable time (30 days by default).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createRefusalCoalescer } from "../../core/http/refusal_coalescer.ts";
+import { createRefusalCoalescer } from "../../core/abuse/mod.ts";
 import { DEFAULT_VIOLATION_RETENTION_MS } from "../../cloud/create_cloud.ts";
-import { openAppStorage } from "../../core/app/libsql_app_storage.ts";
-import { newViolation, type Violation } from "../../core/contract/violation.ts";
+import { openAppStorage } from "../../core/app/storage/mod.ts";
+import { newViolation, type Violation } from "../../core/contract/mod.ts";
 import { mint, notesSvc, run } from "../fixtures/notes_svc.ts";
 import { tempDir } from "../fixtures/temp_dir.ts";
 import { startTestCloud } from "../fixtures/test_cloud.ts";

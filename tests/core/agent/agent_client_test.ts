@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AgentClient, type InboxItem } from "../../../core/agent/agent_client.ts";
+import { AgentClient, type InboxItem } from "../../../core/agent/mod.ts";
 import { type CloudServer, startCloudServer } from "../../fixtures/servers.ts";
 import { waitFor } from "../../fixtures/wait_for.ts";
 

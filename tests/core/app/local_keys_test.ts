@@ -3,8 +3,8 @@
 // connection to the same file (another process, for SQLite) or through this one invalidates at once.
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { openAppStorage } from "../../../core/app/libsql_app_storage.ts";
-import { localKeys } from "../../../core/app/local_keys.ts";
+import { openAppStorage } from "../../../core/app/storage/mod.ts";
+import { localKeys } from "../../../core/app/mod.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
 import { repoRoot, run } from "../../fixtures/subprocess.ts";
 import process from "node:process";

@@ -3,7 +3,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createSvc, type SvcConfig } from "../../../mod.ts";
-import { createSvcWith } from "../../../core/app/create_svc.ts";
+import { createSvcWith } from "../../../core/app/mod.ts";
 import { mint, notesSvc, run } from "../../fixtures/notes_svc.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
 

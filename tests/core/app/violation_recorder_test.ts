@@ -2,10 +2,10 @@
 // and settle() stores the count as one summary row, exactly as the full path would.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { openAppStorage } from "../../../core/app/libsql_app_storage.ts";
-import { createViolationRecorder } from "../../../core/app/violation_recorder.ts";
-import { newViolation } from "../../../core/contract/violation.ts";
-import type { AutoRevokePolicy } from "../../../core/contract/auto_revoke.ts";
+import { openAppStorage } from "../../../core/app/storage/mod.ts";
+import { createViolationRecorder } from "../../../core/app/mod.ts";
+import { newViolation } from "../../../core/contract/mod.ts";
+import type { AutoRevokePolicy } from "../../../core/contract/mod.ts";
 
 async function recorderOn(autoRevoke?: AutoRevokePolicy) {
   const storage = await openAppStorage(":memory:");

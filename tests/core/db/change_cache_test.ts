@@ -1,9 +1,9 @@
 // The change cache serves a row until the database may have changed under it.
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { openDatabase } from "../../../core/db/database.ts";
-import { createChangeCache, REMOTE_STALENESS_MS } from "../../../core/db/change_cache.ts";
-import type { Executor } from "../../../core/db/executor.ts";
+import { openDatabase } from "../../../core/db/mod.ts";
+import { createChangeCache, REMOTE_STALENESS_MS } from "../../../core/db/mod.ts";
+import type { Executor } from "../../../core/db/mod.ts";
 import { type HranaServer, startHranaServer } from "../../fixtures/hrana_server.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
 import { nextTurns } from "../../fixtures/wait_for.ts";

@@ -1,9 +1,9 @@
 // Group commit: writes of one turn share a transaction, each caller answered after its own commit.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { openDatabase } from "../../../core/db/database.ts";
-import type { Executor, Statement, TransactionMode } from "../../../core/db/executor.ts";
-import { createGroupCommit, type Scheduler } from "../../../core/db/group_commit.ts";
+import { openDatabase } from "../../../core/db/mod.ts";
+import type { Executor, Statement, TransactionMode } from "../../../core/db/mod.ts";
+import { createGroupCommit, type Scheduler } from "../../../core/db/mod.ts";
 
 async function table(): Promise<Executor> {
   const db = await openDatabase(":memory:");

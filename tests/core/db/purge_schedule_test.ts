@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import { schedulePurge } from "../../../core/db/purge_schedule.ts";
+import { schedulePurge } from "../../../core/db/mod.ts";
 import { finished, repoRoot, start } from "../../fixtures/subprocess.ts";
 
 const script = fileURLToPath(new URL("../../fixtures/purge_schedule_process.ts", import.meta.url));

@@ -1,9 +1,9 @@
 // Prebuilt refusals: a reusable error's answer is built once and served again as a fresh Response with the same bytes.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { SvcError } from "../../../core/contract/errors.ts";
-import { errorResponse } from "../../../core/http/json.ts";
-import { prebuiltAnswer, reusableRefusal } from "../../../core/http/prebuilt_refusals.ts";
+import { SvcError } from "../../../core/agent/mod.ts";
+import { errorResponse } from "../../../core/http/mod.ts";
+import { prebuiltAnswer, reusableRefusal } from "../../../core/http/mod.ts";
 
 describe("reusableRefusal", () => {
   test("a reusable refusal is answered from its first envelope, with a fresh Response each time", async () => {
