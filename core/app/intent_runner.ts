@@ -7,6 +7,7 @@
  */
 import { isSvcError, SvcError } from "../contract/errors.ts";
 import type { CompiledIntent, ManifestEntry } from "./intents.ts";
+import { unknownIntentError } from "./intent_suggestion.ts";
 import type { VerifiedKey } from "./key_service.ts";
 import { type Issue, toIssues } from "../http/validation.ts";
 import { newViolation, type Violation, type ViolationKind } from "../contract/violation.ts";
@@ -69,7 +70,7 @@ export function createIntentRunner(options: IntentRunnerOptions): IntentRunner {
     async run(key, name, rawPayload) {
       const intent = intents.get(name);
       if (intent === undefined && fallback === undefined) {
-        refuse(key, "UNKNOWN_INTENT", name, new SvcError("UNKNOWN_INTENT", `Unknown intent "${name.slice(0, 200)}"`));
+        refuse(key, "UNKNOWN_INTENT", name, unknownIntentError(name, intents.keys()));
       }
       if (intent !== undefined) {
         const missingScopes = intent.requiredScopes.filter((s) => !key.scopes.includes(s));
