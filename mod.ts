@@ -29,6 +29,7 @@
  *
  * @module
  */
+import "./core/contract/require_supported_runtime.ts"; // first: Node < 22 gets one line, nothing else runs
 export { createSvc, DEFAULT_SVC_RATE_LIMITS } from "./core/app/create_svc.ts";
 export type { Svc, SvcCloudConfig, SvcConfig, SvcHealth, SvcMode } from "./core/app/svc_config.ts";
 export type { RevocationFeedHealth } from "./core/app/revocation_follower.ts";

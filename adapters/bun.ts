@@ -20,6 +20,7 @@
  *
  * @module
  */
+import "../core/contract/require_supported_runtime.ts"; // first: Node < 22 gets one line
 import type { FetchHandler } from "../core/app/mount.ts";
 import { withClientAddress } from "../core/http/client_address.ts";
 import { DEFAULT_CONNECTION_LIMITS, type RunningServer, type ServeOptions } from "../core/http/serve_options.ts";

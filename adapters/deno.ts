@@ -22,6 +22,7 @@
  *
  * @module
  */
+import "../core/contract/require_supported_runtime.ts"; // first: Node < 22 gets one line
 import type { FetchHandler } from "../core/app/mount.ts";
 import type { TcpConnection } from "../core/http/tcp_connection.ts";
 import { withClientAddress } from "../core/http/client_address.ts";

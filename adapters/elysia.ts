@@ -18,6 +18,7 @@
  *
  * @module
  */
+import "../core/contract/require_supported_runtime.ts"; // first: Node < 22 gets one line
 import { Elysia } from "elysia";
 import { withClientAddress } from "../core/http/client_address.ts";
 

@@ -18,6 +18,7 @@
  *
  * @module
  */
+import "../core/contract/require_supported_runtime.ts"; // first: Node < 22 gets one line
 import { readFileSync } from "node:fs";
 import { serve as srvx } from "srvx/node";
 import type { FetchHandler } from "../core/app/mount.ts";
