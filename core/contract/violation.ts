@@ -76,8 +76,8 @@ export const severitySchema: z.ZodType<Severity> = z.enum(["info", "warning", "s
 /** How long violations are kept by default, at the cloud and in the app: 30 days. */
 export const DEFAULT_VIOLATION_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** The most violations in one batched report. */
-export const VIOLATION_BATCH_LIMIT = 100;
+/** The most violations in one batched report (`POST /v1/sdk/violations/batch`). */
+export const VIOLATION_BATCH_LIMIT = 500;
 /** The longest intent, user id and message a report may carry, in characters. */
 export const VIOLATION_TEXT_LIMITS = { userId: 200, intent: 200, kind: 100, message: 2000 } as const;
 
@@ -92,12 +92,12 @@ const report = z.object({
   at: timestampInput.nullish(),
 });
 
-/** The body of `POST /v1/sdk/violations`. */
+/** The body of `POST /v1/sdk/violations`: one report. */
 export const violationReportSchema: z.ZodType<{ violation: ViolationReport }, unknown> = z.object({
   violation: report,
 });
 
-/** The batched body of `POST /v1/sdk/violations`: up to {@linkcode VIOLATION_BATCH_LIMIT} reports, stored together. */
+/** The body of `POST /v1/sdk/violations/batch`: up to {@linkcode VIOLATION_BATCH_LIMIT} reports, stored together. */
 export const violationBatchSchema: z.ZodType<{ violations: ViolationReport[] }, unknown> = z.object({
   violations: z.array(report).min(1).max(VIOLATION_BATCH_LIMIT),
 });
