@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import type { z } from "zod";
 import {
   emitBatchResultSchema,
   emitResultSchema,
