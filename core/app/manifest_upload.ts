@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { reconnectedAfter } from "../http/log_line.ts";
 import { backoffDelay, sleep } from "../http/backoff.ts";
 import type { CloudClient } from "./cloud_client.ts";
 import type { ErrorLogger } from "../http/json.ts";
@@ -37,9 +38,11 @@ export interface ManifestUpload {
  */
 export async function uploadManifest(upload: ManifestUpload): Promise<void> {
   const { cloud, entries, scopes, log, signal, retryMinMs = 500, retryMaxMs = 30_000 } = upload;
+  const startedAt = Date.now();
   for (let attempt = 0; !signal.aborted; attempt++) {
     try {
       await cloud.putManifest(entries, scopes);
+      if (attempt > 0) log(`the intent manifest was uploaded: ${reconnectedAfter(Date.now() - startedAt)}`, undefined);
       return;
     } catch (error) {
       if (attempt === 0) {

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { reconnectedAfter } from "../http/log_line.ts";
 import type { CloudClient } from "./cloud_client.ts";
 import type { AppStorage } from "./app_storage.ts";
 import type { ErrorLogger } from "../http/json.ts";
@@ -81,6 +82,7 @@ export function followRevocations(options: RevocationFollowerOptions): Revocatio
   async function run(): Promise<void> {
     let failures = 0;
     let reported = false;
+    let downSince = 0;
     try {
       cursor = await storage.revocationCursor();
     } catch (error) {
@@ -98,7 +100,9 @@ export function followRevocations(options: RevocationFollowerOptions): Revocatio
         cursor = page.nextSeq;
         lastSyncAt = Date.now();
         failures = 0;
-        if (reported) log("the revocation feed is reachable again", undefined);
+        if (reported) {
+          log(`the revocation feed is reachable again: ${reconnectedAfter(Date.now() - downSince)}`, undefined);
+        }
         reported = false;
         connected = page.revocations.length < PAGE;
         if (connected) markCaughtUp();
@@ -106,6 +110,7 @@ export function followRevocations(options: RevocationFollowerOptions): Revocatio
         connected = false;
         if (stop.signal.aborted) break;
         if (!reported) log("the revocation feed cannot be followed; retrying in the background", error);
+        if (!reported) downSince = Date.now();
         reported = true;
         await sleep(backoffDelay(failures++, min, max), stop.signal);
       }
