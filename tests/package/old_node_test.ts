@@ -65,7 +65,16 @@ test("svc-cloud serve on Node 20 prints one line naming Node 22 and exits with s
   assert.equal(served.code, 1);
 });
 
-for (const entry of ["mod.js", "adapters/node.js", "adapters/bun.js", "adapters/deno.js", "adapters/elysia.js"]) {
+for (
+  const entry of [
+    "mod.js",
+    "cloud/mod.js",
+    "adapters/node.js",
+    "adapters/bun.js",
+    "adapters/deno.js",
+    "adapters/elysia.js",
+  ]
+) {
   test(`an app importing ${entry} on Node 20 gets one line naming Node 22 and exits with status 1`, {
     skip,
   }, async () => {
