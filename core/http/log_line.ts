@@ -44,7 +44,7 @@ export function expectedFailure(cause: unknown): string | undefined {
   if (inner instanceof Error || isErrorLike(inner)) {
     const { name, message } = inner as { name: string; message: string };
     if (name === "TimeoutError" || name === "AbortError") return `${cause.message} (${name})`;
-    if (name === "TypeError") return `${cause.message} (${networkCode(inner) ?? firstLine(message)})`; // fetch failed
+    if (name === "TypeError") return `${cause.message} (${networkReason(inner) ?? firstLine(message)})`; // fetch failed
   }
   const envelope = inner as { code?: unknown; message?: unknown } | null | undefined;
   if (typeof envelope?.code === "string" && typeof envelope.message === "string") return cause.message; // an answer
@@ -97,14 +97,20 @@ function isErrorLike(value: unknown): boolean {
     typeof (value as { message?: unknown }).message === "string";
 }
 
-/** A system error code (`ECONNREFUSED`, `ENOTFOUND`, Bun's `ConnectionRefused`) in a cause chain. */
-function networkCode(error: unknown): string | undefined {
+/**
+ * A system error code (`ECONNREFUSED`, `ENOTFOUND`, Bun's `ConnectionRefused`) in a cause chain, else the message of
+ * its innermost cause (Node's fetch says only "fetch failed", its cause says why).
+ */
+function networkReason(error: unknown): string | undefined {
+  let innermost: string | undefined;
   for (let e = error, depth = 0; typeof e === "object" && e !== null && depth < 5; depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === "string") return code;
+    const message = (e as { message?: unknown }).message;
+    if (depth > 0 && typeof message === "string") innermost = firstLine(message);
     e = (e as { cause?: unknown }).cause;
   }
-  return undefined;
+  return innermost;
 }
 
 function firstLine(text: string): string {

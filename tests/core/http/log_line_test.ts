@@ -49,6 +49,10 @@ test("expectedFailure() knows the cloud's 5xx and refusals, and not a wrong answ
     expectedFailure(denoRefused),
     "The cloud cannot be reached (error sending request: tcp connect error: Connection refused (os error 111))",
   );
+  const badPort = new SvcError("CLOUD_UNAVAILABLE", "The cloud cannot be reached", {
+    cause: new TypeError("fetch failed", { cause: new Error("bad port") }),
+  });
+  assert.equal(expectedFailure(badPort), "The cloud cannot be reached (bad port)", "the innermost cause says why");
   const shape = new SvcError("CLOUD_UNAVAILABLE", "The cloud's answer to GET /v1/x is not the documented shape", {
     cause: { surprising: true },
   });
