@@ -16,11 +16,11 @@ import {
 } from "../core/http/json.ts";
 import { createRateLimiter, type RateLimit, rateLimited, type RateLimiter } from "../core/http/rate_limiter.ts";
 import { createRefusalsPerAddress } from "../core/http/refusals_per_address.ts";
-import { authenticateAgent, authenticateSdk } from "./auth.ts";
-import { createInboxWaiters } from "./inbox_waiters.ts";
-import { createCloudRefusals } from "./refusals.ts";
+import { authenticateAgent, authenticateSdk } from "./routes/auth.ts";
+import { createInboxWaiters } from "./inbox/inbox_waiters.ts";
+import { createCloudRefusals } from "./violations/refusals.ts";
 import { CLOUD_PREFIX, type CloudDeps, cloudRoutes, type CloudSide } from "./routes/cloud_routes.ts";
-import { openCloudStorage } from "./storage/libsql_cloud_storage.ts";
+import { openCloudStorage } from "./database/libsql_cloud_storage.ts";
 import { pathnameOf } from "../core/http/router.ts";
 import { createDashboard, DASHBOARD_PREFIX, type DashboardSettings } from "./dashboard/create_dashboard.ts";
 import { publicOrigin } from "./dashboard/public_url.ts";

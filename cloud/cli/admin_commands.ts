@@ -4,11 +4,11 @@
  *
  * @module
  */
-import type { CloudStorage, OperatorRole } from "../storage/cloud_storage.ts";
-import { OPERATOR_ROLES } from "../storage/operator_storage.ts";
-import { newOperator, operatorInputProblem } from "../dashboard/operators.ts";
-import { hashPassword } from "../dashboard/passwords.ts";
-import { CLI_ACTOR, recordAudit } from "../audit_actor.ts";
+import type { CloudStorage, OperatorRole } from "../database/cloud_storage.ts";
+import { OPERATOR_ROLES } from "../operators/operator_storage.ts";
+import { newOperator, operatorInputProblem } from "../operators/operators.ts";
+import { hashPassword } from "../operators/passwords.ts";
+import { CLI_ACTOR, recordAudit } from "../audit/audit_actor.ts";
 import type { DatabaseTarget } from "./database_url.ts";
 import { CommandError, type CommandOutput, withStorage } from "./project_commands.ts";
 

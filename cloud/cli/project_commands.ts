@@ -4,10 +4,10 @@
  * @module
  */
 import { migrate, openDatabase } from "../../core/db/database.ts";
-import { openCloudStorage } from "../storage/libsql_cloud_storage.ts";
-import { CLOUD_MIGRATIONS_TABLE, cloudMigrations } from "../storage/cloud_migrations.ts";
-import { createProject, rotateSdkSecret } from "../projects.ts";
-import type { CloudStorage } from "../storage/cloud_storage.ts";
+import { openCloudStorage } from "../database/libsql_cloud_storage.ts";
+import { CLOUD_MIGRATIONS_TABLE, cloudMigrations } from "../database/cloud_migrations.ts";
+import { createProject, rotateSdkSecret } from "../projects/projects.ts";
+import type { CloudStorage } from "../database/cloud_storage.ts";
 import type { DatabaseTarget } from "./database_url.ts";
 
 /** What a command prints: one JSON object for `--json`, and lines for people. */

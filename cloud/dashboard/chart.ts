@@ -7,7 +7,7 @@
  */
 import { html } from "hono/html";
 import { SEVERITIES } from "../../core/contract/violation.ts";
-import type { BucketUnit, ViolationBucket } from "../storage/cloud_storage.ts";
+import type { BucketUnit, ViolationBucket } from "../database/cloud_storage.ts";
 import type { Html } from "./responses.ts";
 
 const WIDTH = 720;

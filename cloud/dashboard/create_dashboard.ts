@@ -6,8 +6,8 @@
  * @module
  */
 import type { ErrorLogger } from "../../core/http/json.ts";
-import type { InboxWaiters } from "../inbox_waiters.ts";
-import type { CloudStorage } from "../storage/cloud_storage.ts";
+import type { InboxWaiters } from "../inbox/inbox_waiters.ts";
+import type { CloudStorage } from "../database/cloud_storage.ts";
 import { trustedPost } from "./csrf.ts";
 import { messagePage } from "./fragments.ts";
 import { FORM_LIMIT, readForm } from "./forms.ts";
@@ -15,10 +15,10 @@ import { isSvcError } from "../../core/contract/errors.ts";
 import type { PageContext, ProjectContext } from "./page_context.ts";
 import { asset, redirect } from "./responses.ts";
 import { createReveals } from "./reveals.ts";
-import { currentSession, type SessionLimits } from "./sessions.ts";
+import { currentSession, type SessionLimits } from "../operators/sessions.ts";
 import { setUp, setupPage, signIn, signInPage, signOut } from "./signed_out.ts";
 import type { Visit } from "./visit.ts";
-import { createSignInLimiter, type SignInLimits } from "./sign_in_limiter.ts";
+import { createSignInLimiter, type SignInLimits } from "../operators/sign_in_limiter.ts";
 import { csrfToken } from "./csrf.ts";
 import { STYLESHEET } from "./style.ts";
 import { type Page, PAGES } from "./pages.ts";

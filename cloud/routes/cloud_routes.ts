@@ -8,14 +8,14 @@
 import type { Route } from "../../core/http/route.ts";
 import { openApiRoute } from "./cloud_openapi.ts";
 import type { CloudSide } from "./cloud_side.ts";
-import { eventRoutes } from "./events.ts";
-import { inboxRoutes } from "./inbox.ts";
-import { keyRoutes } from "./keys.ts";
-import { manifestRoutes } from "./manifest.ts";
-import { violationRoutes } from "./violations.ts";
-import { revocationRoutes } from "./revocations.ts";
-import { policyRoutes } from "./policy.ts";
-import { auditRoutes } from "./audit.ts";
+import { eventRoutes } from "../inbox/event_routes.ts";
+import { inboxRoutes } from "../inbox/inbox_routes.ts";
+import { keyRoutes } from "../keys/key_routes.ts";
+import { manifestRoutes } from "../projects/manifest_routes.ts";
+import { violationRoutes } from "../violations/violation_routes.ts";
+import { revocationRoutes } from "../keys/revocation_routes.ts";
+import { policyRoutes } from "../violations/policy_routes.ts";
+import { auditRoutes } from "../audit/audit_routes.ts";
 
 export { CLOUD_PREFIX, type CloudDeps, type CloudSide } from "./cloud_side.ts";
 export { cloudOpenApiDocument } from "./cloud_openapi.ts";

@@ -5,10 +5,10 @@
  * @module
  */
 import { type DefineRoute, routeDefiner } from "../../core/http/route.ts";
-import type { AgentCaller, SdkCaller } from "../auth.ts";
-import type { InboxWaiters } from "../inbox_waiters.ts";
-import type { CloudRefusals } from "../refusals.ts";
-import type { CloudStorage } from "../storage/cloud_storage.ts";
+import type { AgentCaller, SdkCaller } from "./auth.ts";
+import type { InboxWaiters } from "../inbox/inbox_waiters.ts";
+import type { CloudRefusals } from "../violations/refusals.ts";
+import type { CloudStorage } from "../database/cloud_storage.ts";
 
 /** The prefix of every cloud route. */
 export const CLOUD_PREFIX = "/v1";

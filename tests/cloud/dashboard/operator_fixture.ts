@@ -1,6 +1,6 @@
 // Operators for the dashboard tests, created as the command line does.
-import { newOperator } from "../../../cloud/dashboard/operators.ts";
-import type { CloudStorage, OperatorRecord } from "../../../cloud/storage/cloud_storage.ts";
+import { newOperator } from "../../../cloud/operators/operators.ts";
+import type { CloudStorage, OperatorRecord } from "../../../cloud/database/cloud_storage.ts";
 
 export const OPERATOR_PASSWORD = "correct horse battery staple";
 

@@ -4,8 +4,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { event, startTestCloud, type TestCloud } from "../../fixtures/test_cloud.ts";
-import { createSetupLink } from "../../../cloud/dashboard/setup_link.ts";
-import { totpCode } from "../../../cloud/dashboard/second_factor.ts";
+import { createSetupLink } from "../../../cloud/operators/setup_link.ts";
+import { totpCode } from "../../../cloud/operators/second_factor.ts";
 import { type FormClient, formClient, signedIn, testAddress } from "./form_client.ts";
 import { createOperator, OPERATOR_PASSWORD } from "./operator_fixture.ts";
 

@@ -7,7 +7,7 @@ import type { AppStorage } from "../../../core/app/app_storage.ts";
 import { openAppStorage } from "../../../core/app/libsql_app_storage.ts";
 import { type KeyRecord, mintAgentKey } from "../../../core/contract/agent_keys.ts";
 import { newViolation } from "../../../core/contract/violation.ts";
-import { storageBackends } from "../../cloud/storage/storage_backends.ts";
+import { storageBackends } from "../../cloud/database/storage_backends.ts";
 
 const backends = storageBackends(openAppStorage);
 

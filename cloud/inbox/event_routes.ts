@@ -1,0 +1,46 @@
+/**
+ * `POST /v1/events`: one event or a batch, stored in one transaction and
+ * deduplicated by `eventId` per project; waiting pollers are woken.
+ *
+ * @module
+ */
+import { z } from "zod";
+import {
+  emitBatchResultSchema,
+  emitResultSchema,
+  eventBatchSchema,
+  postedEventSchema,
+} from "../../core/contract/event.ts";
+import { json } from "../../core/http/json.ts";
+import { defineRoute } from "../routes/cloud_side.ts";
+
+/** The body of `POST /v1/events`: one event, or `{ events: [...] }`. */
+export const eventsBody = z.union([postedEventSchema, eventBatchSchema]);
+
+const answer = z.union([emitResultSchema, emitBatchResultSchema]);
+
+/** The event route. */
+export const eventRoutes = [
+  defineRoute({
+    name: "emitEvents",
+    method: "POST",
+    path: "/v1/events",
+    auth: "sdk",
+    limit: "projectWrites",
+    summary: "Emit one event or a batch into agent inboxes",
+    body: eventsBody,
+    responses: {
+      202: answer.describe("Something new was queued"),
+      200: answer.describe("Every event was a duplicate of one already kept: nothing new was queued"),
+    },
+    async run({ caller, body }, { storage, waiters }) {
+      const batch = "events" in body;
+      const events = batch ? body.events : [body];
+      const results = await storage.appendEvents(caller.projectId, events, new Date().toISOString());
+      const woken = new Set(results.filter((r) => !r.duplicate).map((r) => r.agentId));
+      for (const agentId of woken) waiters.notify(caller.projectId, agentId);
+      const answers = results.map(({ eventId, inboxId, duplicate }) => ({ ok: true, eventId, inboxId, duplicate }));
+      return json(batch ? { ok: true, results: answers } : answers[0], woken.size > 0 ? 202 : 200);
+    },
+  }),
+];

@@ -1,0 +1,47 @@
+/**
+ * `GET /v1/sdk/keys/revocations`: the project's revocation feed, which
+ * hybrid and cloud-mode apps follow with one long poll each.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { revocationPageSchema } from "../../core/contract/revocation.ts";
+import { pageSize, queryInteger, waitSeconds } from "../../core/contract/wire_values.ts";
+import { json } from "../../core/http/json.ts";
+import { subscribeToRevocations } from "./key_revocation.ts";
+import { readOrWait } from "../inbox/long_poll.ts";
+import { defineRoute } from "../routes/cloud_side.ts";
+import { reauthenticate } from "../routes/auth.ts";
+
+/** The query of the feed. */
+export const revocationsQuery = z.object({
+  after: queryInteger().default(0).describe("Revocations after this seq; 0 to start"),
+  limit: pageSize(1),
+  wait: waitSeconds,
+});
+
+/** The feed's route. */
+export const revocationRoutes = [
+  defineRoute({
+    name: "listRevocations",
+    method: "GET",
+    path: "/v1/sdk/keys/revocations",
+    auth: "sdk",
+    summary: "Follow the project's revocation feed (with wait, a long poll)",
+    query: revocationsQuery,
+    responses: { 200: revocationPageSchema },
+    async run({ req, caller, query }, deps) {
+      const { storage, waiters, recheckMs } = deps;
+      // No watcher wakes the feed for revocations of other processes: it re-reads every re-check interval.
+      const { rows: revocations, waited } = await readOrWait(
+        () => subscribeToRevocations(waiters, caller.projectId),
+        () => storage.listRevocations(caller.projectId, query.after, query.limit),
+        { deadline: Date.now() + query.wait * 1000, signal: req.signal, closing: deps.closing, sliceMs: recheckMs },
+      );
+      // A secret rotated while the poll waited: the old one gets nothing more.
+      if (waited) await reauthenticate(req, "sdk", caller.projectId, storage);
+      const nextSeq = revocations.length > 0 ? revocations[revocations.length - 1].seq : query.after;
+      return json({ revocations, nextSeq });
+    },
+  }),
+];

@@ -1,0 +1,100 @@
+/**
+ * Projects and their intent manifests on libSQL.
+ *
+ * @module
+ */
+import type { Executor, SqlRow } from "../../core/db/executor.ts";
+import type { CloudStorage, Manifest, ProjectRecord } from "../database/cloud_storage.ts";
+import { parsed, text, textOrNull } from "../../core/db/rows.ts";
+import { createChangeCache } from "../../core/db/change_cache.ts";
+
+/** Projects whose secret hash is kept in process. */
+const SECRET_CACHE_SIZE = 10_000;
+
+/** The project and manifest part of {@linkcode CloudStorage}. */
+export type ProjectStorage = Pick<
+  CloudStorage,
+  | "createProject"
+  | "findProject"
+  | "projectSecretHash"
+  | "listProjects"
+  | "rotateProjectSecret"
+  | "putManifest"
+  | "getManifest"
+>;
+
+/**
+ * Project and manifest queries on a database. A project's secret hash (read
+ * by every SDK request) is cached until the database changes (`PRAGMA
+ * data_version` on a local file); a rotation in this process updates it
+ * directly. Where the database cannot tell that it changed (a remote database,
+ * an injected Client), the hash is read on every request: a rotation made
+ * through another connection or node (the `rotate-secret` command, another
+ * storage over the same Client) must refuse the old secret and accept the new
+ * one at once, not up to a second later.
+ *
+ * @param db The database.
+ * @returns The project part of the storage.
+ */
+export function projectStorage(db: Executor): ProjectStorage {
+  const secrets = createChangeCache<string, string | null>(db, { size: SECRET_CACHE_SIZE, remote: "uncached" });
+  return {
+    async createProject(project) {
+      await db.execute({
+        sql: "INSERT INTO cloud_projects (id, name, secret_hash, created_at, secret_rotated_at) VALUES (?, ?, ?, ?, ?)",
+        args: [project.id, project.name, project.secretHash, project.createdAt, project.secretRotatedAt],
+      });
+      secrets.delete(project.id);
+    },
+    projectSecretHash(id) {
+      return secrets.read(id, async () => {
+        const rs = await db.execute({ sql: "SELECT secret_hash FROM cloud_projects WHERE id = ?", args: [id] });
+        return rs.rows.length ? text(rs.rows[0], "secret_hash") : null;
+      });
+    },
+    async findProject(id) {
+      const rs = await db.execute({ sql: "SELECT * FROM cloud_projects WHERE id = ?", args: [id] });
+      return rs.rows.length ? toProject(rs.rows[0]) : null;
+    },
+    async listProjects() {
+      const rs = await db.execute("SELECT * FROM cloud_projects ORDER BY created_at, id");
+      return rs.rows.map(toProject);
+    },
+    async rotateProjectSecret(id, secretHash, at) {
+      const rs = await db.execute({
+        sql: "UPDATE cloud_projects SET secret_hash = ?, secret_rotated_at = ? WHERE id = ?",
+        args: [secretHash, at, id],
+      });
+      if (rs.rowsAffected === 1) secrets.set(id, secretHash);
+      return rs.rowsAffected === 1;
+    },
+    async putManifest(projectId, manifest) {
+      await db.execute({
+        sql: `INSERT INTO cloud_manifests (project_id, intents, scopes, updated_at) VALUES (?, ?, ?, ?)
+              ON CONFLICT (project_id) DO UPDATE
+              SET intents = excluded.intents, scopes = excluded.scopes, updated_at = excluded.updated_at`,
+        args: [projectId, JSON.stringify(manifest.intents), JSON.stringify(manifest.scopes), manifest.updatedAt],
+      });
+    },
+    async getManifest(projectId) {
+      const rs = await db.execute({ sql: "SELECT * FROM cloud_manifests WHERE project_id = ?", args: [projectId] });
+      if (rs.rows.length === 0) return { intents: [], scopes: [], updatedAt: null };
+      const row = rs.rows[0];
+      return {
+        intents: parsed<Manifest["intents"]>(row, "intents"),
+        scopes: parsed<string[]>(row, "scopes"),
+        updatedAt: text(row, "updated_at"),
+      };
+    },
+  };
+}
+
+function toProject(row: SqlRow): ProjectRecord {
+  return {
+    id: text(row, "id"),
+    name: text(row, "name"),
+    secretHash: text(row, "secret_hash"),
+    createdAt: text(row, "created_at"),
+    secretRotatedAt: textOrNull(row, "secret_rotated_at"),
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * `GET`/`PUT /v1/sdk/policy`: a project's auto-revoke policy and retention;
+ * and applying the auto-revoke policy to a reported violation.
+ *
+ * @module
+ */
+import { errorEnvelopeSchema } from "../../core/contract/error_envelope.ts";
+import { SvcError } from "../../core/contract/errors.ts";
+import { countsToward } from "../../core/contract/auto_revoke.ts";
+import type { Violation } from "../../core/contract/violation.ts";
+import { json } from "../../core/http/json.ts";
+import { sdkActor } from "../audit/audit_actor.ts";
+import { policyChangeSchema, policyViewSchema, readPolicy, updatePolicy } from "./project_policy.ts";
+import { type CloudDeps, defineRoute } from "../routes/cloud_side.ts";
+import { notifyRevocation } from "../keys/key_revocation.ts";
+
+/**
+ * Applies the project's auto-revoke policy after a violation was stored: at
+ * the threshold the key is revoked (reason `auto`) and the feed's polls are woken.
+ *
+ * @param deps The cloud's services.
+ * @param projectId The project.
+ * @param violation The stored violation.
+ * @returns When applied.
+ */
+export async function applyAutoRevoke(deps: CloudDeps, projectId: string, violation: Violation): Promise<void> {
+  if (violation.kind === "AUTO_REVOKED") return;
+  const { autoRevoke } = await deps.storage.projectPolicy(projectId);
+  if (autoRevoke === null || !countsToward(autoRevoke, violation)) return;
+  const outcome = await deps.storage.autoRevoke(projectId, violation.keyId, autoRevoke, new Date().toISOString());
+  if (outcome !== null) notifyRevocation(deps.waiters, projectId);
+}
+
+/** The policy routes. */
+export const policyRoutes = [
+  defineRoute({
+    name: "getPolicy",
+    method: "GET",
+    path: "/v1/sdk/policy",
+    auth: "sdk",
+    summary: "Read the project's auto-revoke policy and retention",
+    responses: { 200: policyViewSchema },
+    async run({ caller }, { storage }) {
+      return json(await readPolicy(storage, caller.projectId));
+    },
+  }),
+  defineRoute({
+    name: "putPolicy",
+    method: "PUT",
+    path: "/v1/sdk/policy",
+    auth: "sdk",
+    limit: "projectWrites",
+    summary: "Change the project's auto-revoke policy (null turns it off) or retention (absent fields stay)",
+    body: policyChangeSchema,
+    // 404: the project was deleted after the request was authenticated.
+    responses: { 200: policyViewSchema, 404: errorEnvelopeSchema },
+    async run({ req, caller, body }, { storage }) {
+      const policy = await updatePolicy(storage, caller.projectId, body, sdkActor(req));
+      if (policy === null) throw new SvcError("NOT_FOUND", "No such project");
+      return json(policy);
+    },
+  }),
+];
