@@ -11,7 +11,7 @@ import { createClient } from "@libsql/client";
 import { serve } from "srvx";
 import { createCloud } from "../cloud/mod.ts";
 import { newOperator } from "../cloud/operators/operators.ts";
-import { openCloudStorage } from "../cloud/database/libsql_cloud_storage.ts";
+import { openCloudStorage } from "../cloud/open_cloud_storage.ts";
 import { violationsDatabase } from "./cloud/seed_violations.ts";
 
 const arg = (name: string, fallback: number) =>

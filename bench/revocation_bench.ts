@@ -14,7 +14,7 @@ import process from "node:process";
 import { createClient } from "@libsql/client";
 import { createCloud } from "../cloud/create_cloud.ts";
 import { createProject } from "../cloud/projects/projects.ts";
-import { openCloudStorage } from "../cloud/database/libsql_cloud_storage.ts";
+import { openCloudStorage } from "../cloud/open_cloud_storage.ts";
 import { createSvc, type Svc, withSvc } from "../mod.ts";
 import { serve } from "../adapters/node.ts";
 import type { Result } from "./result.ts";

@@ -3,28 +3,28 @@
  *
  * @module
  */
-import { SvcError } from "../core/contract/errors.ts";
-import { DEFAULT_VIOLATION_RETENTION_MS } from "../core/contract/violation.ts";
-import type { DatabaseInput } from "../core/db/database.ts";
-import { createHandler } from "../core/http/dispatch.ts";
+import { SvcError } from "../core/contract/mod.ts";
+import { DEFAULT_VIOLATION_RETENTION_MS } from "../core/contract/mod.ts";
+import type { DatabaseInput } from "../core/db/mod.ts";
+import { createHandler } from "../core/http/mod.ts";
 import {
   DEFAULT_BODY_LIMIT,
   defaultLogger,
   type ErrorLogger,
   errorResponse,
   redactingLogger,
-} from "../core/http/json.ts";
-import { createRateLimiter, type RateLimit, rateLimited, type RateLimiter } from "../core/http/rate_limiter.ts";
-import { createRefusalsPerAddress } from "../core/http/refusals_per_address.ts";
-import { authenticateAgent, authenticateSdk } from "./routes/auth.ts";
-import { createInboxWaiters } from "./inbox/inbox_waiters.ts";
-import { createCloudRefusals } from "./violations/refusals.ts";
-import { CLOUD_PREFIX, type CloudDeps, cloudRoutes, type CloudSide } from "./routes/cloud_routes.ts";
-import { openCloudStorage } from "./database/libsql_cloud_storage.ts";
-import { pathnameOf } from "../core/http/router.ts";
+} from "../core/http/mod.ts";
+import { createRateLimiter, type RateLimit, rateLimited, type RateLimiter } from "../core/http/mod.ts";
+import { createRefusalsPerAddress } from "../core/http/mod.ts";
+import { authenticateAgent, authenticateSdk } from "./routes/mod.ts";
+import { createInboxWaiters } from "./inbox/mod.ts";
+import { createCloudRefusals } from "./violations/mod.ts";
+import { CLOUD_PREFIX, type CloudDeps, cloudRoutes, type CloudSide } from "./cloud_routes.ts";
+import { openCloudStorage } from "./open_cloud_storage.ts";
+import { pathnameOf } from "../core/http/mod.ts";
 import { createDashboard, DASHBOARD_PREFIX, type DashboardSettings } from "./dashboard/create_dashboard.ts";
 import { publicOrigin } from "./dashboard/public_url.ts";
-import { MAX_PURGE_INTERVAL_MS, type PurgeSchedule, schedulePurge } from "../core/db/purge_schedule.ts";
+import { MAX_PURGE_INTERVAL_MS, type PurgeSchedule, schedulePurge } from "../core/db/mod.ts";
 
 /** How long acknowledged items are kept by default: 7 days. */
 export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;

@@ -15,8 +15,8 @@
  *
  * @module
  */
-export type { ErrorLogger } from "../core/http/json.ts";
-export { clientAddress, type ClientAddressSource, withClientAddress } from "../core/http/client_address.ts";
+export type { ErrorLogger } from "../core/http/mod.ts";
+export { clientAddress, type ClientAddressSource, withClientAddress } from "../core/http/mod.ts";
 export {
   type Cloud,
   type CloudOptions,
@@ -25,6 +25,6 @@ export {
   DEFAULT_RETENTION_MS,
   DEFAULT_VIOLATION_RETENTION_MS,
 } from "./create_cloud.ts";
-export type { DatabaseInput, LibsqlClient } from "../core/db/database.ts";
-export type { RateLimit } from "../core/http/rate_limiter.ts";
+export type { DatabaseInput, LibsqlClient } from "../core/db/mod.ts";
+export type { RateLimit } from "../core/http/mod.ts";
 export type { DashboardSettings, SignInLimits } from "./dashboard/mod.ts";

@@ -5,7 +5,7 @@
 // even while agents long-poll. Ports: CLOUD_PORT (8787) and APP_PORT (8000).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createCloud } from "../cloud/mod.ts";
-import { openCloudStorage } from "../cloud/database/libsql_cloud_storage.ts";
+import { openCloudStorage } from "../cloud/open_cloud_storage.ts";
 import { createProject } from "../cloud/projects/projects.ts";
 import { createSetupLink } from "../cloud/operators/setup_link.ts";
 import { serve } from "../adapters/deno.ts";

@@ -1,6 +1,6 @@
 // A project in a cloud database, created directly through the cloud's storage.
 import { createClient } from "@libsql/client";
-import { openCloudStorage } from "../../cloud/database/libsql_cloud_storage.ts";
+import { openCloudStorage } from "../../cloud/open_cloud_storage.ts";
 import { createProject } from "../../cloud/projects/projects.ts";
 
 /** A project's credentials. */

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { clientAddress } from "../../core/http/client_address.ts";
-import type { AuditEntryInput, CloudStorage } from "../database/cloud_storage.ts";
+import { clientAddress } from "../../core/http/mod.ts";
+import type { AuditEntryInput, CloudStorage } from "../database/mod.ts";
 
 /** Who did something, and from which address when known. */
 export interface AuditActor {
@@ -30,7 +30,7 @@ export function sdkActor(req: Request): AuditActor {
 }
 
 /** What an audit entry records besides who did it. */
-export interface AuditEntry {
+export interface AuditAction {
   /** What happened (`key.revoke`, `operator.sign_in`…). */
   action: string;
   /** The project concerned (default `null`). */
@@ -51,7 +51,7 @@ export interface AuditEntry {
  * @param entry What happened.
  * @returns When appended.
  */
-export async function recordAudit(storage: CloudStorage, by: AuditActor, entry: AuditEntry): Promise<void> {
+export async function recordAudit(storage: CloudStorage, by: AuditActor, entry: AuditAction): Promise<void> {
   await storage.appendAudit(auditRecord(by, entry));
 }
 
@@ -62,7 +62,7 @@ export async function recordAudit(storage: CloudStorage, by: AuditActor, entry: 
  * @param entry What happened.
  * @returns The entry with its defaults filled in.
  */
-export function auditRecord(by: AuditActor, entry: AuditEntry): AuditEntryInput {
+export function auditRecord(by: AuditActor, entry: AuditAction): AuditEntryInput {
   return {
     projectId: entry.projectId ?? null,
     actor: by.actor,

@@ -5,10 +5,10 @@
  * @module
  */
 import { z } from "zod";
-import { storedText } from "../../core/contract/limits.ts";
-import { isoTimestamp, pageSize, queryInteger, timestampInput } from "../../core/contract/wire_values.ts";
-import { json } from "../../core/http/json.ts";
-import { defineRoute } from "../routes/cloud_side.ts";
+import { storedText } from "../../core/contract/mod.ts";
+import { isoTimestamp, pageSize, queryInteger, timestampInput } from "../../core/contract/mod.ts";
+import { json } from "../../core/http/mod.ts";
+import { defineRoute } from "../routes/mod.ts";
 
 /** The query of `GET /v1/sdk/audit`; `since` is inclusive. */
 export const auditQuery = z.object({

@@ -3,9 +3,9 @@
  *
  * @module
  */
-import type { Executor, SqlRow, Statement } from "../../core/db/executor.ts";
+import type { Executor, SqlRow, Statement } from "../../core/db/mod.ts";
 import type { AuditEntry, AuditEntryInput, AuditStorage } from "./audit_storage.ts";
-import { integer, listFilter, parsed, text, textOrNull } from "../../core/db/rows.ts";
+import { integer, listFilter, parsed, text, textOrNull } from "../../core/db/mod.ts";
 
 /**
  * Audit log queries on an executor.

@@ -4,11 +4,11 @@
  *
  * @module
  */
-import type { CloudStorage, OperatorRole } from "../database/cloud_storage.ts";
-import { OPERATOR_ROLES } from "../operators/operator_storage.ts";
-import { newOperator, operatorInputProblem } from "../operators/operators.ts";
-import { hashPassword } from "../operators/passwords.ts";
-import { CLI_ACTOR, recordAudit } from "../audit/audit_actor.ts";
+import type { CloudStorage, OperatorRole } from "../database/mod.ts";
+import { OPERATOR_ROLES } from "../operators/mod.ts";
+import { newOperator, operatorInputProblem } from "../operators/mod.ts";
+import { hashPassword } from "../operators/mod.ts";
+import { CLI_ACTOR, recordAudit } from "../audit/mod.ts";
 import type { DatabaseTarget } from "./database_url.ts";
 import { CommandError, type CommandOutput, withStorage } from "./project_commands.ts";
 

@@ -4,10 +4,10 @@
  *
  * @module
  */
-import { autoRevokePolicySchema } from "../../core/contract/auto_revoke.ts";
-import { timestampInput } from "../../core/contract/wire_values.ts";
-import { CLI_ACTOR } from "../audit/audit_actor.ts";
-import { type PolicyChange, policyChangeSchema, type PolicyView, readPolicy, updatePolicy } from "../violations/project_policy.ts";
+import { autoRevokePolicySchema } from "../../core/contract/mod.ts";
+import { timestampInput } from "../../core/contract/mod.ts";
+import { CLI_ACTOR } from "../audit/mod.ts";
+import { type PolicyChange, policyChangeSchema, type PolicyView, readPolicy, updatePolicy } from "../violations/mod.ts";
 import type { DatabaseTarget } from "./database_url.ts";
 import { CommandError, type CommandOutput, withStorage } from "./project_commands.ts";
 import type { CommandLine } from "./usage.ts";

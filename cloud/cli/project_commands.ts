@@ -3,11 +3,11 @@
  *
  * @module
  */
-import { migrate, openDatabase } from "../../core/db/database.ts";
-import { openCloudStorage } from "../database/libsql_cloud_storage.ts";
-import { CLOUD_MIGRATIONS_TABLE, cloudMigrations } from "../database/cloud_migrations.ts";
-import { createProject, rotateSdkSecret } from "../projects/projects.ts";
-import type { CloudStorage } from "../database/cloud_storage.ts";
+import { migrate, openDatabase } from "../../core/db/mod.ts";
+import { openCloudStorage } from "../open_cloud_storage.ts";
+import { CLOUD_MIGRATIONS_TABLE, cloudMigrations } from "../database/mod.ts";
+import { createProject, rotateSdkSecret } from "../projects/mod.ts";
+import type { CloudStorage } from "../database/mod.ts";
 import type { DatabaseTarget } from "./database_url.ts";
 
 /** What a command prints: one JSON object for `--json`, and lines for people. */

@@ -11,7 +11,7 @@ import { notice } from "./fragments.ts";
 import { csrfField, layout } from "./layout.ts";
 import { audit, type PageContext } from "./page_context.ts";
 import { type Html, htmlPage } from "./responses.ts";
-import { acceptTotp, newRecoveryCodes, newTotpSecret, totpUri } from "../operators/second_factor.ts";
+import { acceptTotp, newRecoveryCodes, newTotpSecret, totpUri } from "../operators/mod.ts";
 import { overHttps } from "./visit.ts";
 
 function accountFrame(ctx: PageContext, body: Html, status = 200): Promise<Response> {

@@ -5,24 +5,24 @@
  *
  * @module
  */
-import type { ErrorLogger } from "../../core/http/json.ts";
-import type { InboxWaiters } from "../inbox/inbox_waiters.ts";
-import type { CloudStorage } from "../database/cloud_storage.ts";
+import type { ErrorLogger } from "../../core/http/mod.ts";
+import type { InboxWaiters } from "../inbox/mod.ts";
+import type { CloudStorage } from "../database/mod.ts";
 import { trustedPost } from "./csrf.ts";
 import { messagePage } from "./fragments.ts";
 import { FORM_LIMIT, readForm } from "./forms.ts";
-import { isSvcError } from "../../core/contract/errors.ts";
+import { isSvcError } from "../../core/contract/mod.ts";
 import type { PageContext, ProjectContext } from "./page_context.ts";
 import { asset, redirect } from "./responses.ts";
 import { createReveals } from "./reveals.ts";
-import { currentSession, type SessionLimits } from "../operators/sessions.ts";
+import { currentSession, type SessionLimits } from "../operators/mod.ts";
 import { setUp, setupPage, signIn, signInPage, signOut } from "./signed_out.ts";
 import type { Visit } from "./visit.ts";
-import { createSignInLimiter, type SignInLimits } from "../operators/sign_in_limiter.ts";
+import { createSignInLimiter, type SignInLimits } from "../operators/mod.ts";
 import { csrfToken } from "./csrf.ts";
 import { STYLESHEET } from "./style.ts";
 import { type Page, PAGES } from "./pages.ts";
-import { clientAddress } from "../../core/http/client_address.ts";
+import { clientAddress } from "../../core/http/mod.ts";
 import { overHttps } from "./visit.ts";
 
 /** The prefix the dashboard answers under. */

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { readBody } from "../../core/http/bytes.ts";
+import { readBody } from "../../core/http/mod.ts";
 
 /** The largest form accepted, in bytes: 64 KiB, far above the dashboard's forms of a few short fields. */
 export const FORM_LIMIT = 64 * 1024;

@@ -7,11 +7,11 @@
  * @module
  */
 import { html } from "hono/html";
-import type { KeyStatus } from "../database/cloud_storage.ts";
+import type { KeyStatus } from "../database/mod.ts";
 import { notice, PAGE_SIZE, pageOffset, pager, time } from "./fragments.ts";
 import { csrfField, layout } from "./layout.ts";
 import { operatorActor, type ProjectContext } from "./page_context.ts";
-import { revokeProjectKey } from "../keys/key_revocation.ts";
+import { revokeProjectKey } from "../keys/mod.ts";
 import { htmlPage, redirect } from "./responses.ts";
 import { messagePage } from "./fragments.ts";
 import { overHttps } from "./visit.ts";

@@ -10,7 +10,7 @@ export {
   type DashboardOptions,
   type DashboardSettings,
 } from "./create_dashboard.ts";
-export { createSetupLink, SETUP_LINK_TTL_MS } from "../operators/setup_link.ts";
-export { newOperator, operatorInputProblem } from "../operators/operators.ts";
-export { hashPassword, verifyPassword } from "../operators/passwords.ts";
-export type { SignInLimits } from "../operators/sign_in_limiter.ts";
+export { createSetupLink, SETUP_LINK_TTL_MS } from "../operators/mod.ts";
+export { newOperator, operatorInputProblem } from "../operators/mod.ts";
+export { hashPassword, verifyPassword } from "../operators/mod.ts";
+export type { SignInLimits } from "../operators/mod.ts";

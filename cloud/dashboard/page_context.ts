@@ -4,11 +4,11 @@
  *
  * @module
  */
-import type { CloudStorage, ProjectRecord } from "../database/cloud_storage.ts";
-import type { InboxWaiters } from "../inbox/inbox_waiters.ts";
+import type { CloudStorage, ProjectRecord } from "../database/mod.ts";
+import type { InboxWaiters } from "../inbox/mod.ts";
 import type { Reveals } from "./reveals.ts";
-import type { Session } from "../operators/sessions.ts";
-import { type AuditActor, recordAudit } from "../audit/audit_actor.ts";
+import type { Session } from "../operators/mod.ts";
+import { type AuditActor, recordAudit } from "../audit/mod.ts";
 import type { Visit } from "./visit.ts";
 
 /** A signed-in request. */

@@ -5,7 +5,7 @@
  * @module
  */
 import { html } from "hono/html";
-import { createProject } from "../projects/projects.ts";
+import { createProject } from "../projects/mod.ts";
 import { field } from "./forms.ts";
 import { notice, time } from "./fragments.ts";
 import { csrfField, layout } from "./layout.ts";

@@ -8,8 +8,8 @@
  * @module
  */
 import { html } from "hono/html";
-import { deleteProject, renameProject, rotateSdkSecret } from "../projects/projects.ts";
-import { MAX_RETENTION_DAYS, readPolicy, updatePolicy } from "../violations/project_policy.ts";
+import { deleteProject, renameProject, rotateSdkSecret } from "../projects/mod.ts";
+import { MAX_RETENTION_DAYS, readPolicy, updatePolicy } from "../violations/mod.ts";
 import { describePolicy, policyFields, readPolicyForm } from "./auto_revoke_form.ts";
 import { field } from "./forms.ts";
 import { messagePage, notice } from "./fragments.ts";

@@ -6,20 +6,20 @@
  * @module
  */
 import { html } from "hono/html";
-import type { CloudStorage, OperatorRecord } from "../database/cloud_storage.ts";
+import type { CloudStorage, OperatorRecord } from "../database/mod.ts";
 import { csrfToken, trustedPost } from "./csrf.ts";
 import { csrfField, document } from "./layout.ts";
 import { messagePage, notice } from "./fragments.ts";
 import { field } from "./forms.ts";
-import { DECOY_HASH, verifyPassword } from "../operators/passwords.ts";
+import { DECOY_HASH, verifyPassword } from "../operators/mod.ts";
 import { type Html, htmlPage, redirect } from "./responses.ts";
-import { cookie, cookiesOf, openSession, PRE_SESSION_COOKIE, SESSION_COOKIE, type SessionLimits } from "../operators/sessions.ts";
-import type { SignInAttempt, SignInLimiter } from "../operators/sign_in_limiter.ts";
-import { acceptTotp, recoveryCodeHash } from "../operators/second_factor.ts";
-import { mintSecret } from "../../core/contract/secrets.ts";
-import { hashSecret } from "../../core/contract/secrets.ts";
-import { newOperator, operatorInputProblem } from "../operators/operators.ts";
-import { recordAudit } from "../audit/audit_actor.ts";
+import { cookie, cookiesOf, openSession, PRE_SESSION_COOKIE, SESSION_COOKIE, type SessionLimits } from "../operators/mod.ts";
+import type { SignInAttempt, SignInLimiter } from "../operators/mod.ts";
+import { acceptTotp, recoveryCodeHash } from "../operators/mod.ts";
+import { mintSecret } from "../../core/contract/mod.ts";
+import { hashSecret } from "../../core/contract/mod.ts";
+import { newOperator, operatorInputProblem } from "../operators/mod.ts";
+import { recordAudit } from "../audit/mod.ts";
 import { overHttps, type Visit } from "./visit.ts";
 
 /** What the signed-out pages need. */

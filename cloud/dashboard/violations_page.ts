@@ -7,8 +7,8 @@
  * @module
  */
 import { html } from "hono/html";
-import { SEVERITIES } from "../../core/contract/violation.ts";
-import { violationsQuery } from "../violations/violation_routes.ts";
+import { SEVERITIES } from "../../core/contract/mod.ts";
+import { violationsQuery } from "../violations/mod.ts";
 import { bucketKeys, violationChart } from "./chart.ts";
 import { notice, PAGE_SIZE, pageOffset, pager, time } from "./fragments.ts";
 import { layout } from "./layout.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Migration } from "../../core/db/database.ts";
+import type { Migration } from "../../core/db/mod.ts";
 
 /** The table that records which cloud migrations are applied. */
 export const CLOUD_MIGRATIONS_TABLE = "svc_cloud_migrations";

@@ -5,14 +5,14 @@
  *
  * @module
  */
-import type { Severity, Violation as ViolationRecord } from "../../core/contract/violation.ts";
-import type { InboxItem } from "../../core/contract/inbox_item.ts";
-import type { AgentIdKind, KeyRecord } from "../../core/contract/agent_keys.ts";
-import type { OperatorStorage } from "../operators/operator_storage.ts";
-import type { AuditStorage } from "../audit/audit_storage.ts";
-import type { ProjectAdminStorage } from "../projects/project_admin_storage.ts";
-import type { RevocationStorage } from "../keys/revocation_storage.ts";
-import type { RevocationReason } from "../../core/contract/revocation.ts";
+import type { Severity, Violation as ViolationRecord } from "../../core/contract/mod.ts";
+import type { InboxItem } from "../../core/contract/mod.ts";
+import type { AgentIdKind, KeyRecord } from "../../core/contract/mod.ts";
+import type { OperatorStorage } from "../operators/mod.ts";
+import type { AuditStorage } from "../audit/mod.ts";
+import type { ProjectAdminStorage } from "../projects/mod.ts";
+import type { RevocationStorage } from "../keys/mod.ts";
+import type { RevocationReason } from "../../core/contract/mod.ts";
 
 /** How long a key's `lastUsedAt` may lag behind its use, to spare a write on every request. */
 export const KEY_TOUCH_INTERVAL_MS = 60_000;
@@ -225,9 +225,9 @@ export type {
   OperatorStorage,
   SessionRecord,
   SetupTokenRecord,
-} from "../operators/operator_storage.ts";
-export type { AutoRevokeOutcome, ProjectPolicy, RevocationStorage } from "../keys/revocation_storage.ts";
-export type { AuditEntry, AuditEntryInput, AuditPage, AuditQuery, AuditStorage } from "../audit/audit_storage.ts";
+} from "../operators/mod.ts";
+export type { AutoRevokeOutcome, ProjectPolicy, RevocationStorage } from "../keys/mod.ts";
+export type { AuditEntry, AuditEntryInput, AuditPage, AuditQuery, AuditStorage } from "../audit/mod.ts";
 export type {
   BucketUnit,
   InboxBacklog,
@@ -241,4 +241,4 @@ export type {
   PeekedInboxItem,
   ProjectAdminStorage,
   ViolationBucket,
-} from "../projects/project_admin_storage.ts";
+} from "../projects/mod.ts";

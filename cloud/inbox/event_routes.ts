@@ -10,9 +10,9 @@ import {
   emitResultSchema,
   eventBatchSchema,
   postedEventSchema,
-} from "../../core/contract/event.ts";
-import { json } from "../../core/http/json.ts";
-import { defineRoute } from "../routes/cloud_side.ts";
+} from "../../core/contract/mod.ts";
+import { json } from "../../core/http/mod.ts";
+import { defineRoute } from "../routes/mod.ts";
 
 /** The body of `POST /v1/events`: one event, or `{ events: [...] }`. */
 export const eventsBody = z.union([postedEventSchema, eventBatchSchema]);

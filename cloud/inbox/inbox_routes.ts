@@ -5,13 +5,13 @@
  * @module
  */
 import { z } from "zod";
-import { acknowledgedSchema, type InboxItem, inboxPageSchema } from "../../core/contract/inbox_item.ts";
-import { storedText } from "../../core/contract/limits.ts";
-import { MAX_BATCH, pageSize, queryInteger, waitSeconds } from "../../core/contract/wire_values.ts";
-import { json } from "../../core/http/json.ts";
+import { acknowledgedSchema, type InboxItem, inboxPageSchema } from "../../core/contract/mod.ts";
+import { storedText } from "../../core/contract/mod.ts";
+import { MAX_BATCH, pageSize, queryInteger, waitSeconds } from "../../core/contract/mod.ts";
+import { json } from "../../core/http/mod.ts";
 import { readOrWait } from "./long_poll.ts";
-import { type CloudDeps, defineRoute } from "../routes/cloud_side.ts";
-import { reauthenticate } from "../routes/auth.ts";
+import { type CloudDeps, defineRoute } from "../routes/mod.ts";
+import { reauthenticate } from "../routes/mod.ts";
 
 /** The query of the inbox polls. */
 export const inboxQuery = z.object({

@@ -13,8 +13,8 @@
  *
  * @module
  */
-import type { CloudStorage } from "../database/cloud_storage.ts";
-import { rateLimited } from "../../core/http/rate_limiter.ts";
+import type { CloudStorage } from "../database/mod.ts";
+import { rateLimited } from "../../core/http/mod.ts";
 
 /** How often the watcher looks at a local file's `data_version` while polls wait, in milliseconds. */
 export const LOCAL_TICK_MS = 5;

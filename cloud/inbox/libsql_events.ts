@@ -4,11 +4,11 @@
  *
  * @module
  */
-import type { Executor, SqlRow, SqlValue } from "../../core/db/executor.ts";
-import type { CloudStorage, InboxItem } from "../database/cloud_storage.ts";
-import { integer, parsed, placeholders, text } from "../../core/db/rows.ts";
-import type { GroupCommit } from "../../core/db/group_commit.ts";
-import { deleteInChunks } from "../../core/db/chunked_delete.ts";
+import type { Executor, SqlRow, SqlValue } from "../../core/db/mod.ts";
+import type { CloudStorage, InboxItem } from "../database/mod.ts";
+import { integer, parsed, placeholders, text } from "../../core/db/mod.ts";
+import type { GroupCommit } from "../../core/db/mod.ts";
+import { deleteInChunks } from "../../core/db/mod.ts";
 
 /** The event and inbox part of {@linkcode CloudStorage}, and the write-back of delivery counts. */
 export type EventStorage =

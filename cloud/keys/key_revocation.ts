@@ -7,10 +7,10 @@
  *
  * @module
  */
-import type { RevocationReason } from "../../core/contract/revocation.ts";
-import { type AuditActor, recordAudit } from "../audit/audit_actor.ts";
-import type { InboxSubscription, InboxWaiters } from "../inbox/inbox_waiters.ts";
-import type { CloudStorage } from "../database/cloud_storage.ts";
+import type { RevocationReason } from "../../core/contract/mod.ts";
+import { type AuditActor, recordAudit } from "../audit/mod.ts";
+import type { InboxSubscription, InboxWaiters } from "../inbox/mod.ts";
+import type { CloudStorage } from "../database/mod.ts";
 
 /**
  * The wake-up channel of a project's feed, on the inbox waiters: an agentId

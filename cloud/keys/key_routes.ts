@@ -5,8 +5,8 @@
  * @module
  */
 import { z } from "zod";
-import { errorEnvelopeSchema } from "../../core/contract/error_envelope.ts";
-import { SvcError } from "../../core/contract/errors.ts";
+import { errorEnvelopeSchema } from "../../core/contract/mod.ts";
+import { SvcError } from "../../core/contract/mod.ts";
 import {
   agentIdTaken,
   agentIdText,
@@ -14,23 +14,23 @@ import {
   mintAgentKey,
   mintKeyBody,
   publicKey,
-} from "../../core/contract/agent_keys.ts";
+} from "../../core/contract/mod.ts";
 import {
   keyListSchema,
   keyVerificationSchema,
   mintedKeySchema,
   okSchema,
   revokedKeySchema,
-} from "../../core/contract/key_responses.ts";
-import { storedText } from "../../core/contract/limits.ts";
-import { AGENT_KEY_PREFIX, hashSecret, KEY_START_LENGTH } from "../../core/contract/secrets.ts";
-import { newViolation } from "../../core/contract/violation.ts";
-import { timestampInput } from "../../core/contract/wire_values.ts";
-import { json } from "../../core/http/json.ts";
-import { recordUse } from "../routes/auth.ts";
-import { sdkActor } from "../audit/audit_actor.ts";
+} from "../../core/contract/mod.ts";
+import { storedText } from "../../core/contract/mod.ts";
+import { AGENT_KEY_PREFIX, hashSecret, KEY_START_LENGTH } from "../../core/contract/mod.ts";
+import { newViolation } from "../../core/contract/mod.ts";
+import { timestampInput } from "../../core/contract/mod.ts";
+import { json } from "../../core/http/mod.ts";
+import { recordUse } from "../routes/mod.ts";
+import { sdkActor } from "../audit/mod.ts";
 import { announceRevocation, revokeProjectKey } from "./key_revocation.ts";
-import { defineRoute } from "../routes/cloud_side.ts";
+import { defineRoute } from "../routes/mod.ts";
 
 const userId = storedText(1, 200);
 

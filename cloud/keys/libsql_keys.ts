@@ -3,12 +3,12 @@
  *
  * @module
  */
-import type { Executor, SqlRow, Statement } from "../../core/db/executor.ts";
-import type { KeyRecord } from "../../core/contract/agent_keys.ts";
-import { type CloudStorage, KEY_TOUCH_INTERVAL_MS, type KeyAuth } from "../database/cloud_storage.ts";
-import { parsed, text, textOrNull } from "../../core/db/rows.ts";
-import { createChangeCache } from "../../core/db/change_cache.ts";
-import type { GroupCommit } from "../../core/db/group_commit.ts";
+import type { Executor, SqlRow, Statement } from "../../core/db/mod.ts";
+import type { KeyRecord } from "../../core/contract/mod.ts";
+import { type CloudStorage, KEY_TOUCH_INTERVAL_MS, type KeyAuth } from "../database/mod.ts";
+import { parsed, text, textOrNull } from "../../core/db/mod.ts";
+import { createChangeCache } from "../../core/db/mod.ts";
+import type { GroupCommit } from "../../core/db/mod.ts";
 
 /** Keys whose auth state is kept in process. */
 const AUTH_CACHE_SIZE = 50_000;

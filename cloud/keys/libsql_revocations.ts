@@ -5,13 +5,13 @@
  *
  * @module
  */
-import type { Executor, SqlRow } from "../../core/db/executor.ts";
-import { autoRevokedViolation, countedBy } from "../../core/contract/auto_revoke.ts";
-import type { Revocation, RevocationReason } from "../../core/contract/revocation.ts";
-import { VIOLATION_COLUMNS, violationValues } from "../../core/contract/violation.ts";
-import { integer, parsed, text, textOrNull } from "../../core/db/rows.ts";
+import type { Executor, SqlRow } from "../../core/db/mod.ts";
+import { autoRevokedViolation, countedBy } from "../../core/contract/mod.ts";
+import type { Revocation, RevocationReason } from "../../core/contract/mod.ts";
+import { VIOLATION_COLUMNS, violationValues } from "../../core/contract/mod.ts";
+import { integer, parsed, text, textOrNull } from "../../core/db/mod.ts";
 import type { RevocationStorage } from "./revocation_storage.ts";
-import { auditInsert } from "../audit/libsql_audit.ts";
+import { auditInsert } from "../audit/mod.ts";
 
 /**
  * Feed and policy queries on an executor.

@@ -5,13 +5,13 @@
  * @module
  */
 import { z } from "zod";
-import { revocationPageSchema } from "../../core/contract/revocation.ts";
-import { pageSize, queryInteger, waitSeconds } from "../../core/contract/wire_values.ts";
-import { json } from "../../core/http/json.ts";
+import { revocationPageSchema } from "../../core/contract/mod.ts";
+import { pageSize, queryInteger, waitSeconds } from "../../core/contract/mod.ts";
+import { json } from "../../core/http/mod.ts";
 import { subscribeToRevocations } from "./key_revocation.ts";
-import { readOrWait } from "../inbox/long_poll.ts";
-import { defineRoute } from "../routes/cloud_side.ts";
-import { reauthenticate } from "../routes/auth.ts";
+import { readOrWait } from "../inbox/mod.ts";
+import { defineRoute } from "../routes/mod.ts";
+import { reauthenticate } from "../routes/mod.ts";
 
 /** The query of the feed. */
 export const revocationsQuery = z.object({

@@ -3,9 +3,9 @@
  *
  * @module
  */
-import type { AutoRevokePolicy } from "../../core/contract/auto_revoke.ts";
-import type { Revocation } from "../../core/contract/revocation.ts";
-import type { Violation } from "../../core/contract/violation.ts";
+import type { AutoRevokePolicy } from "../../core/contract/mod.ts";
+import type { Revocation } from "../../core/contract/mod.ts";
+import type { Violation } from "../../core/contract/mod.ts";
 
 /** What an auto-revoke did. */
 export interface AutoRevokeOutcome {

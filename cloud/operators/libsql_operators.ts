@@ -3,9 +3,9 @@
  *
  * @module
  */
-import type { Executor, SqlRow, SqlValue, Statement } from "../../core/db/executor.ts";
+import type { Executor, SqlRow, SqlValue, Statement } from "../../core/db/mod.ts";
 import type { OperatorRecord, OperatorRole, OperatorStorage, SessionRecord } from "./operator_storage.ts";
-import { integer, parsed, text, textOrNull } from "../../core/db/rows.ts";
+import { integer, parsed, text, textOrNull } from "../../core/db/mod.ts";
 
 const COLUMNS = "id, email, role, password_hash, totp_secret, recovery_code_hashes, created_at, updated_at";
 const SLOTS = "?, ?, ?, ?, ?, ?, ?, ?";

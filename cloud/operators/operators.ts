@@ -5,7 +5,7 @@
  * @module
  */
 import { ulid } from "ulid";
-import type { OperatorRecord, OperatorRole } from "../database/cloud_storage.ts";
+import type { OperatorRecord, OperatorRole } from "../database/mod.ts";
 import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./passwords.ts";
 import { isEmail } from "../dashboard/forms.ts";
 

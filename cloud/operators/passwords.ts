@@ -6,7 +6,7 @@
  * @module
  */
 import { scryptAsync } from "@noble/hashes/scrypt.js";
-import { timingSafeEqual } from "../../core/contract/secrets.ts";
+import { timingSafeEqual } from "../../core/contract/mod.ts";
 
 /** scrypt cost: N = 2^15, r = 8, p = 1 (32 MiB), 32-byte output. */
 const LOG_N = 15;

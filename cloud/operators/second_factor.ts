@@ -5,7 +5,7 @@
  * @module
  */
 import { Secret, TOTP } from "otpauth";
-import { hashSecret, mintSecret } from "../../core/contract/secrets.ts";
+import { hashSecret, mintSecret } from "../../core/contract/mod.ts";
 import type { OperatorStorage } from "./operator_storage.ts";
 
 /** How many recovery codes an operator gets. */

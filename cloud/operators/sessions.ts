@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { hashSecret, mintSecret } from "../../core/contract/secrets.ts";
-import type { CloudStorage, OperatorRecord, SessionRecord } from "../database/cloud_storage.ts";
+import { hashSecret, mintSecret } from "../../core/contract/mod.ts";
+import type { CloudStorage, OperatorRecord, SessionRecord } from "../database/mod.ts";
 
 /** The session cookie's name. */
 export const SESSION_COOKIE = "svc_session";

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { hashSecret, mintSecret } from "../../core/contract/secrets.ts";
-import type { CloudStorage } from "../database/cloud_storage.ts";
+import { hashSecret, mintSecret } from "../../core/contract/mod.ts";
+import type { CloudStorage } from "../database/mod.ts";
 
 /** How long a setup link works: 1 hour. */
 export const SETUP_LINK_TTL_MS = 60 * 60 * 1000;

@@ -14,7 +14,7 @@
  */
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { addressKey } from "../../core/http/refusals_per_address.ts";
+import { addressKey } from "../../core/http/mod.ts";
 
 /** Limits of {@linkcode createSignInLimiter}. */
 export interface SignInLimits {

@@ -4,9 +4,9 @@
  *
  * @module
  */
-import type { Executor } from "../../core/db/executor.ts";
+import type { Executor } from "../../core/db/mod.ts";
 import type { ProjectAdminStorage } from "./project_admin_storage.ts";
-import { auditInsert } from "../audit/libsql_audit.ts";
+import { auditInsert } from "../audit/mod.ts";
 
 /** The administration part of {@linkcode ProjectAdminStorage}. */
 export type ProjectAdministration = Pick<

@@ -4,12 +4,12 @@
  *
  * @module
  */
-import type { Executor, SqlRow, SqlValue } from "../../core/db/executor.ts";
+import type { Executor, SqlRow, SqlValue } from "../../core/db/mod.ts";
 import type { ProjectAdminStorage } from "./project_admin_storage.ts";
-import type { Severity } from "../../core/contract/violation.ts";
-import { integer, text, textOrNull } from "../../core/db/rows.ts";
-import { KEY_COLUMNS, toKey } from "../keys/libsql_keys.ts";
-import { toItem } from "../inbox/libsql_events.ts";
+import type { Severity } from "../../core/contract/mod.ts";
+import { integer, text, textOrNull } from "../../core/db/mod.ts";
+import { KEY_COLUMNS, toKey } from "../keys/mod.ts";
+import { toItem } from "../inbox/mod.ts";
 
 /** The read part of {@linkcode ProjectAdminStorage}. */
 export type ProjectReads = Omit<

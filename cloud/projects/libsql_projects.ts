@@ -3,10 +3,10 @@
  *
  * @module
  */
-import type { Executor, SqlRow } from "../../core/db/executor.ts";
-import type { CloudStorage, Manifest, ProjectRecord } from "../database/cloud_storage.ts";
-import { parsed, text, textOrNull } from "../../core/db/rows.ts";
-import { createChangeCache } from "../../core/db/change_cache.ts";
+import type { Executor, SqlRow } from "../../core/db/mod.ts";
+import type { CloudStorage, Manifest, ProjectRecord } from "../database/mod.ts";
+import { parsed, text, textOrNull } from "../../core/db/mod.ts";
+import { createChangeCache } from "../../core/db/mod.ts";
 
 /** Projects whose secret hash is kept in process. */
 const SECRET_CACHE_SIZE = 10_000;

@@ -5,11 +5,11 @@
  * @module
  */
 import { z } from "zod";
-import { scopeName } from "../../core/contract/agent_keys.ts";
-import { manifestEntrySchema, manifestSchema } from "../../core/contract/manifest.ts";
-import { isoTimestamp } from "../../core/contract/wire_values.ts";
-import { json } from "../../core/http/json.ts";
-import { defineRoute } from "../routes/cloud_side.ts";
+import { scopeName } from "../../core/contract/mod.ts";
+import { manifestEntrySchema, manifestSchema } from "../../core/contract/mod.ts";
+import { isoTimestamp } from "../../core/contract/mod.ts";
+import { json } from "../../core/http/mod.ts";
+import { defineRoute } from "../routes/mod.ts";
 
 /** The body of `PUT /v1/sdk/intents`. */
 export const manifestUpload = z.object({

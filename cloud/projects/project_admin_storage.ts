@@ -5,10 +5,10 @@
  *
  * @module
  */
-import type { KeyRecord } from "../../core/contract/agent_keys.ts";
-import type { InboxItem } from "../../core/contract/inbox_item.ts";
-import type { Severity } from "../../core/contract/violation.ts";
-import type { AuditEntryInput } from "../audit/audit_storage.ts";
+import type { KeyRecord } from "../../core/contract/mod.ts";
+import type { InboxItem } from "../../core/contract/mod.ts";
+import type { Severity } from "../../core/contract/mod.ts";
+import type { AuditEntryInput } from "../audit/mod.ts";
 
 /** A key's state for filtering. */
 export type KeyStatus = "active" | "revoked";

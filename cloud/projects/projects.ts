@@ -6,9 +6,9 @@
  * @module
  */
 import { ulid } from "ulid";
-import { hashSecret, mintSecret, SDK_SECRET_PREFIX } from "../../core/contract/secrets.ts";
-import { type AuditActor, auditRecord, CLI_ACTOR, recordAudit } from "../audit/audit_actor.ts";
-import type { CloudStorage, ProjectRecord } from "../database/cloud_storage.ts";
+import { hashSecret, mintSecret, SDK_SECRET_PREFIX } from "../../core/contract/mod.ts";
+import { type AuditActor, auditRecord, CLI_ACTOR, recordAudit } from "../audit/mod.ts";
+import type { CloudStorage, ProjectRecord } from "../database/mod.ts";
 
 /** A new project and its sdkSecret, which exists only here. */
 export interface NewProject {

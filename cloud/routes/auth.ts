@@ -18,8 +18,8 @@ import {
   SDK_SECRET_PREFIX,
   timingSafeEqual,
   unauthorized,
-} from "../../core/contract/secrets.ts";
-import { type CloudStorage, KEY_TOUCH_INTERVAL_MS } from "../database/cloud_storage.ts";
+} from "../../core/contract/mod.ts";
+import { type CloudStorage, KEY_TOUCH_INTERVAL_MS } from "../database/mod.ts";
 
 /** The header naming the project in SDK auth. */
 export const PROJECT_HEADER = "x-svc-project";

@@ -4,11 +4,11 @@
  *
  * @module
  */
-import { type DefineRoute, routeDefiner } from "../../core/http/route.ts";
+import { type DefineRoute, routeDefiner } from "../../core/http/mod.ts";
 import type { AgentCaller, SdkCaller } from "./auth.ts";
-import type { InboxWaiters } from "../inbox/inbox_waiters.ts";
-import type { CloudRefusals } from "../violations/refusals.ts";
-import type { CloudStorage } from "../database/cloud_storage.ts";
+import type { InboxWaiters } from "../inbox/mod.ts";
+import type { CloudRefusals } from "../violations/mod.ts";
+import type { CloudStorage } from "../database/mod.ts";
 
 /** The prefix of every cloud route. */
 export const CLOUD_PREFIX = "/v1";

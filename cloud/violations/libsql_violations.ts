@@ -3,12 +3,12 @@
  *
  * @module
  */
-import type { Executor, SqlRow, SqlValue, Statement } from "../../core/db/executor.ts";
-import type { CloudStorage, Severity, ViolationQuery, ViolationRecord } from "../database/cloud_storage.ts";
-import { integer, listFilter, parsed, text, textOrNull } from "../../core/db/rows.ts";
-import { VIOLATION_COLUMNS, violationValues } from "../../core/contract/violation.ts";
-import type { GroupCommit } from "../../core/db/group_commit.ts";
-import { deleteInChunks } from "../../core/db/chunked_delete.ts";
+import type { Executor, SqlRow, SqlValue, Statement } from "../../core/db/mod.ts";
+import type { CloudStorage, Severity, ViolationQuery, ViolationRecord } from "../database/mod.ts";
+import { integer, listFilter, parsed, text, textOrNull } from "../../core/db/mod.ts";
+import { VIOLATION_COLUMNS, violationValues } from "../../core/contract/mod.ts";
+import type { GroupCommit } from "../../core/db/mod.ts";
+import { deleteInChunks } from "../../core/db/mod.ts";
 
 /** Rows per multi-row INSERT (10 values each, far below SQLite's variable limit). */
 const ROWS_PER_INSERT = 50;

@@ -4,15 +4,15 @@
  *
  * @module
  */
-import { errorEnvelopeSchema } from "../../core/contract/error_envelope.ts";
-import { SvcError } from "../../core/contract/errors.ts";
-import { countsToward } from "../../core/contract/auto_revoke.ts";
-import type { Violation } from "../../core/contract/violation.ts";
-import { json } from "../../core/http/json.ts";
-import { sdkActor } from "../audit/audit_actor.ts";
+import { errorEnvelopeSchema } from "../../core/contract/mod.ts";
+import { SvcError } from "../../core/contract/mod.ts";
+import { countsToward } from "../../core/contract/mod.ts";
+import type { Violation } from "../../core/contract/mod.ts";
+import { json } from "../../core/http/mod.ts";
+import { sdkActor } from "../audit/mod.ts";
 import { policyChangeSchema, policyViewSchema, readPolicy, updatePolicy } from "./project_policy.ts";
-import { type CloudDeps, defineRoute } from "../routes/cloud_side.ts";
-import { notifyRevocation } from "../keys/key_revocation.ts";
+import { type CloudDeps, defineRoute } from "../routes/mod.ts";
+import { notifyRevocation } from "../keys/mod.ts";
 
 /**
  * Applies the project's auto-revoke policy after a violation was stored: at

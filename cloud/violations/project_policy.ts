@@ -6,9 +6,9 @@
  * @module
  */
 import { z } from "zod";
-import { type AutoRevokePolicy, autoRevokePolicySchema } from "../../core/contract/auto_revoke.ts";
-import { type AuditActor, recordAudit } from "../audit/audit_actor.ts";
-import type { CloudStorage } from "../database/cloud_storage.ts";
+import { type AutoRevokePolicy, autoRevokePolicySchema } from "../../core/contract/mod.ts";
+import { type AuditActor, recordAudit } from "../audit/mod.ts";
+import type { CloudStorage } from "../database/mod.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The longest retention a policy sets: ten years. */

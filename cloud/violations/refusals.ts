@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { repeatedViolation, type Violation } from "../../core/contract/violation.ts";
-import { createRefusalCoalescer } from "../../core/http/refusal_coalescer.ts";
-import type { CloudStorage } from "../database/cloud_storage.ts";
+import { repeatedViolation, type Violation } from "../../core/contract/mod.ts";
+import { createRefusalCoalescer } from "../../core/http/mod.ts";
+import type { CloudStorage } from "../database/mod.ts";
 
 /** The window of {@linkcode createCloudRefusals}: one minute. */
 export const CLOUD_REFUSAL_WINDOW_MS = 60_000;

@@ -6,7 +6,7 @@
  * @module
  */
 import { z } from "zod";
-import { storedText } from "../../core/contract/limits.ts";
+import { storedText } from "../../core/contract/mod.ts";
 import {
   severitySchema,
   type Violation as ViolationRecord,
@@ -14,10 +14,10 @@ import {
   violationPageSchema,
   type ViolationReport,
   violationReportSchema,
-} from "../../core/contract/violation.ts";
-import { pageSize, queryInteger, timestampInput } from "../../core/contract/wire_values.ts";
-import { json } from "../../core/http/json.ts";
-import { defineRoute } from "../routes/cloud_side.ts";
+} from "../../core/contract/mod.ts";
+import { pageSize, queryInteger, timestampInput } from "../../core/contract/mod.ts";
+import { json } from "../../core/http/mod.ts";
+import { defineRoute } from "../routes/mod.ts";
 import { applyAutoRevoke } from "./policy_routes.ts";
 
 /** The query of `GET /v1/sdk/violations`; `since` is inclusive. */

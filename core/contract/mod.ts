@@ -16,3 +16,6 @@ export * from "./secrets.ts";
 export * from "./sha256.ts";
 export * from "./version.ts";
 export * from "./violation.ts";
+export * from "./wire_values.ts";
+export * from "./manifest.ts";
+export * from "./event.ts";

@@ -8,3 +8,5 @@ export * from "./executor.ts";
 export * from "./rows.ts";
 export * from "./change_cache.ts";
 export * from "./group_commit.ts";
+export * from "./purge_schedule.ts";
+export * from "./chunked_delete.ts";

@@ -14,3 +14,7 @@ export * from "./route.ts";
 export * from "./router.ts";
 export * from "./serve_options.ts";
 export * from "./validation.ts";
+export * from "./dispatch.ts";
+export * from "./refusals_per_address.ts";
+export * from "./bytes.ts";
+export * from "./refusal_coalescer.ts";

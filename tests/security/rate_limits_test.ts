@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { createCloudClient } from "../../core/app/cloud_client.ts";
 import { createRateLimiter } from "../../core/http/rate_limiter.ts";
 import { newViolation } from "../../core/contract/violation.ts";
-import { cloudRoutes } from "../../cloud/routes/cloud_routes.ts";
+import { cloudRoutes } from "../../cloud/cloud_routes.ts";
 import { asAgent, errorOf, mint, notesSvc, run, SCOPES } from "../fixtures/notes_svc.ts";
 import { listen } from "../fixtures/servers.ts";
 import { event, startTestCloud, violation } from "../fixtures/test_cloud.ts";

@@ -7,7 +7,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { createCloud } from "../../cloud/mod.ts";
-import { openCloudStorage } from "../../cloud/database/libsql_cloud_storage.ts";
+import { openCloudStorage } from "../../cloud/open_cloud_storage.ts";
 import { createProject, rotateSdkSecret } from "../../cloud/projects/projects.ts";
 import type { RunningServer } from "../../core/http/serve_options.ts";
 import type { Svc } from "../../mod.ts";

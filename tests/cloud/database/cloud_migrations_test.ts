@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { type Client, createClient } from "@libsql/client";
 import { migrate, schemaVersion } from "../../../core/db/database.ts";
 import { createCloud } from "../../../cloud/mod.ts";
-import { openCloudStorage } from "../../../cloud/database/libsql_cloud_storage.ts";
+import { openCloudStorage } from "../../../cloud/open_cloud_storage.ts";
 import { CLOUD_MIGRATIONS_TABLE, cloudMigrations } from "../../../cloud/database/cloud_migrations.ts";
 import { createProject } from "../../../cloud/projects/projects.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";

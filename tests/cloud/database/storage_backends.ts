@@ -2,7 +2,7 @@
 // database and a remote `http://` database (the Hrana test fixture, with a token).
 // The cloud's storage by default; the app's with its own opener.
 import { after } from "node:test";
-import { openCloudStorage } from "../../../cloud/database/libsql_cloud_storage.ts";
+import { openCloudStorage } from "../../../cloud/open_cloud_storage.ts";
 import type { CloudStorage } from "../../../cloud/database/cloud_storage.ts";
 import { type HranaServer, startHranaServer } from "../../fixtures/hrana_server.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";

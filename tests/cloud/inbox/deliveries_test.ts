@@ -2,7 +2,7 @@
 // so polling from cursor 0 again and again costs reads, not a write per item per request.
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { openCloudStorage } from "../../../cloud/database/libsql_cloud_storage.ts";
+import { openCloudStorage } from "../../../cloud/open_cloud_storage.ts";
 import { createProject } from "../../../cloud/projects/projects.ts";
 import { openDatabase } from "../../../core/db/database.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";

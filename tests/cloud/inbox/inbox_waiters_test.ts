@@ -3,7 +3,7 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createInboxWaiters, MAX_POLLS_PER_KEY, type WatchedStorage } from "../../../cloud/inbox/inbox_waiters.ts";
-import { openCloudStorage } from "../../../cloud/database/libsql_cloud_storage.ts";
+import { openCloudStorage } from "../../../cloud/open_cloud_storage.ts";
 import { createProject } from "../../../cloud/projects/projects.ts";
 import { isSvcError } from "../../../core/contract/errors.ts";
 import { event, startTestCloud } from "../../fixtures/test_cloud.ts";

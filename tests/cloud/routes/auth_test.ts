@@ -1,7 +1,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createCloud } from "../../../cloud/mod.ts";
-import { openCloudStorage } from "../../../cloud/database/libsql_cloud_storage.ts";
+import { openCloudStorage } from "../../../cloud/open_cloud_storage.ts";
 import { createProject, rotateSdkSecret } from "../../../cloud/projects/projects.ts";
 import { call, type Project, startTestCloud, type TestCloud } from "../../fixtures/test_cloud.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";

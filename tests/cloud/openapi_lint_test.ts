@@ -2,9 +2,9 @@
 // warnings left are listed here, each with why it stays.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { lintOpenApi } from "../../fixtures/openapi_lint.ts";
-import { runtime } from "../../fixtures/runtime.ts";
-import { startTestCloud } from "../../fixtures/test_cloud.ts";
+import { lintOpenApi } from "../fixtures/openapi_lint.ts";
+import { runtime } from "../fixtures/runtime.ts";
+import { startTestCloud } from "../fixtures/test_cloud.ts";
 
 /** The warnings that stay: the public document route cannot fail for a reason of the client's (no 4XX). */
 const ACCEPTED_WARNINGS = ["operation-4xx-response #/paths/~1v1~1openapi.json/get/responses"];

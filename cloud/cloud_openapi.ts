@@ -6,11 +6,11 @@
  * @module
  */
 import { z } from "zod";
-import type { JsonSchema } from "../../core/contract/manifest.ts";
-import { PACKAGE_NAME, PACKAGE_VERSION } from "../../core/contract/version.ts";
-import { openApiDocument } from "../../core/http/openapi.ts";
-import type { Route } from "../../core/http/route.ts";
-import { type CloudSide, defineRoute } from "./cloud_side.ts";
+import type { JsonSchema } from "../core/contract/mod.ts";
+import { PACKAGE_NAME, PACKAGE_VERSION } from "../core/contract/mod.ts";
+import { openApiDocument } from "../core/http/mod.ts";
+import type { Route } from "../core/http/mod.ts";
+import { type CloudSide, defineRoute } from "./routes/mod.ts";
 
 /** How `/v1` callers authenticate, as OpenAPI security schemes. */
 const SECURITY = {

@@ -1,9 +1,9 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createClient } from "@libsql/client";
-import { createCloud } from "../../../cloud/mod.ts";
-import { cloudRoutes } from "../../../cloud/routes/cloud_routes.ts";
-import { call, startTestCloud, type TestCloud } from "../../fixtures/test_cloud.ts";
+import { createCloud } from "../../cloud/mod.ts";
+import { cloudRoutes } from "../../cloud/cloud_routes.ts";
+import { call, startTestCloud, type TestCloud } from "../fixtures/test_cloud.ts";
 
 describe("handle()", () => {
   let t: TestCloud;

@@ -4,19 +4,19 @@
  *
  * @module
  */
-import { type DatabaseInput, migrate, openDatabase } from "../../core/db/database.ts";
-import { createGroupCommit } from "../../core/db/group_commit.ts";
-import { CLOUD_MIGRATIONS_TABLE, cloudMigrations } from "./cloud_migrations.ts";
-import type { CloudStorage } from "./cloud_storage.ts";
-import { eventStorage } from "../inbox/libsql_events.ts";
-import { keyStorage } from "../keys/libsql_keys.ts";
-import { projectStorage } from "../projects/libsql_projects.ts";
-import { violationStorage } from "../violations/libsql_violations.ts";
-import { operatorStorage } from "../operators/libsql_operators.ts";
-import { auditStorage } from "../audit/libsql_audit.ts";
-import { projectAdministration } from "../projects/libsql_project_admin.ts";
-import { projectReads } from "../projects/libsql_project_reads.ts";
-import { revocationStorage } from "../keys/libsql_revocations.ts";
+import { type DatabaseInput, migrate, openDatabase } from "../core/db/mod.ts";
+import { createGroupCommit } from "../core/db/mod.ts";
+import { CLOUD_MIGRATIONS_TABLE, cloudMigrations } from "./database/mod.ts";
+import type { CloudStorage } from "./database/mod.ts";
+import { eventStorage } from "./inbox/mod.ts";
+import { keyStorage } from "./keys/mod.ts";
+import { projectStorage } from "./projects/mod.ts";
+import { violationStorage } from "./violations/mod.ts";
+import { operatorStorage } from "./operators/mod.ts";
+import { auditStorage } from "./audit/mod.ts";
+import { projectAdministration } from "./projects/mod.ts";
+import { projectReads } from "./projects/mod.ts";
+import { revocationStorage } from "./keys/mod.ts";
 
 /** Options of {@linkcode openCloudStorage}. */
 export interface CloudStorageOptions {

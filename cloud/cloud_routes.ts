@@ -5,19 +5,19 @@
  *
  * @module
  */
-import type { Route } from "../../core/http/route.ts";
+import type { Route } from "../core/http/mod.ts";
 import { openApiRoute } from "./cloud_openapi.ts";
-import type { CloudSide } from "./cloud_side.ts";
-import { eventRoutes } from "../inbox/event_routes.ts";
-import { inboxRoutes } from "../inbox/inbox_routes.ts";
-import { keyRoutes } from "../keys/key_routes.ts";
-import { manifestRoutes } from "../projects/manifest_routes.ts";
-import { violationRoutes } from "../violations/violation_routes.ts";
-import { revocationRoutes } from "../keys/revocation_routes.ts";
-import { policyRoutes } from "../violations/policy_routes.ts";
-import { auditRoutes } from "../audit/audit_routes.ts";
+import type { CloudSide } from "./routes/mod.ts";
+import { eventRoutes } from "./inbox/mod.ts";
+import { inboxRoutes } from "./inbox/mod.ts";
+import { keyRoutes } from "./keys/mod.ts";
+import { manifestRoutes } from "./projects/mod.ts";
+import { violationRoutes } from "./violations/mod.ts";
+import { revocationRoutes } from "./keys/mod.ts";
+import { policyRoutes } from "./violations/mod.ts";
+import { auditRoutes } from "./audit/mod.ts";
 
-export { CLOUD_PREFIX, type CloudDeps, type CloudSide } from "./cloud_side.ts";
+export { CLOUD_PREFIX, type CloudDeps, type CloudSide } from "./routes/mod.ts";
 export { cloudOpenApiDocument } from "./cloud_openapi.ts";
 
 const resources: Route<CloudSide>[] = [

@@ -1,0 +1,9 @@
+/**
+ * The audit log: who changed what, from where, when (its routes, storage and actors).
+ *
+ * @module
+ */
+export * from "./audit_actor.ts";
+export * from "./audit_routes.ts";
+export * from "./audit_storage.ts";
+export * from "./libsql_audit.ts";

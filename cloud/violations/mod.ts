@@ -1,0 +1,10 @@
+/**
+ * Violations: reports, listing, the auto-revoke policy and applying it, repeated refusals.
+ *
+ * @module
+ */
+export * from "./libsql_violations.ts";
+export * from "./policy_routes.ts";
+export * from "./project_policy.ts";
+export * from "./refusals.ts";
+export * from "./violation_routes.ts";
