@@ -17,7 +17,7 @@ import { revocationRoutes } from "./keys/mod.ts";
 import { policyRoutes } from "./violations/mod.ts";
 import { auditRoutes } from "./audit/mod.ts";
 
-export { CLOUD_PREFIX, type CloudDeps, type CloudSide } from "./routes/mod.ts";
+export { CLOUD_PREFIX, type CloudDeps, type CloudLimit, cloudLimits, type CloudSide } from "./routes/mod.ts";
 export { cloudOpenApiDocument } from "./cloud_openapi.ts";
 
 const resources: Route<CloudSide>[] = [

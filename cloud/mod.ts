@@ -27,4 +27,5 @@ export {
 } from "./create_cloud.ts";
 export type { DatabaseInput, LibsqlClient } from "../core/db/mod.ts";
 export type { RateLimit } from "../core/http/mod.ts";
-export type { DashboardSettings, SignInLimits } from "./dashboard/mod.ts";
+export type { DashboardSettings } from "./dashboard/mod.ts";
+export type { SignInLimits } from "./operators/mod.ts";

@@ -17,7 +17,7 @@ import { type CloudOptions, createCloud, DEFAULT_CLOUD_RATE_LIMITS } from "../cr
 import { reachableUrl } from "../../adapters/_reachable_url.ts";
 import { openCloudStorage } from "../open_cloud_storage.ts";
 import { createSetupLink } from "../operators/mod.ts";
-import { publicOrigin } from "../dashboard/public_url.ts";
+import { publicOrigin } from "../dashboard/mod.ts";
 import { type DatabaseTarget, displayUrl } from "./database_url.ts";
 import { CommandError } from "./project_commands.ts";
 import type { CommandLine } from "./usage.ts";

@@ -28,7 +28,7 @@ import { overHttps } from "./visit.ts";
 /** The prefix the dashboard answers under. */
 export const DASHBOARD_PREFIX = "/dashboard";
 
-/** How the dashboard behaves: its public URL, session lifetimes, sign-in limits, the clock and the client's address. */
+/** How the dashboard behaves: its public URL, session lifetimes and sign-in limits. */
 export interface DashboardSettings {
   /**
    * The address browsers use, when a proxy in front terminates TLS: an http(s) origin such as
@@ -43,6 +43,10 @@ export interface DashboardSettings {
   sessionMaxMs?: number;
   /** How failed sign-ins slow down (default: 5 free, then 1 s doubling up to 15 minutes). */
   signInLimits?: SignInLimits;
+}
+
+/** The dashboard's test seams: internal options, not part of the public settings. */
+export interface DashboardSeams {
   /** The clock, in milliseconds (default `Date.now`). */
   now?: () => number;
   /** The client's address (default: `clientAddress(req)`, what the adapter recorded). */
@@ -50,7 +54,7 @@ export interface DashboardSettings {
 }
 
 /** Options of {@linkcode createDashboard}: the settings, with the public URL checked once by the cloud. */
-export interface DashboardOptions extends Omit<DashboardSettings, "publicUrl"> {
+export interface DashboardOptions extends Omit<DashboardSettings, "publicUrl">, DashboardSeams {
   /** The origin of `publicUrl`, checked by `publicOrigin`, or `null` for the request's own. */
   site: string | null;
   /** The cloud's storage, or the promise of it while it opens. */

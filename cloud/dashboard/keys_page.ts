@@ -127,8 +127,8 @@ connected app through the revocation feed. This cannot be undone.</p>
  * @returns A redirect to the keys.
  */
 export async function revokeKeyPost(ctx: ProjectContext, [keyId]: string[]): Promise<Response> {
-  const key = await ctx.storage.findProjectKey(ctx.project.id, keyId);
-  if (!key) return messagePage(404, "Not found", "There is no such key in this project.", overHttps(ctx));
-  await revokeProjectKey(ctx, ctx.project.id, keyId, "dashboard", operatorActor(ctx));
+  // One write: the revoke and its audit entry in one transaction; no key is the project's when it answers null.
+  const revokedAt = await revokeProjectKey(ctx, ctx.project.id, keyId, "dashboard", operatorActor(ctx));
+  if (revokedAt === null) return messagePage(404, "Not found", "There is no such key in this project.", overHttps(ctx));
   return redirect(`/dashboard/projects/${ctx.project.id}/keys?revoked=1`, overHttps(ctx));
 }

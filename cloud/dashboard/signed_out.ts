@@ -13,7 +13,14 @@ import { messagePage, notice } from "./fragments.ts";
 import { field } from "./forms.ts";
 import { DECOY_HASH, verifyPassword } from "../operators/mod.ts";
 import { type Html, htmlPage, redirect } from "./responses.ts";
-import { cookie, cookiesOf, openSession, PRE_SESSION_COOKIE, SESSION_COOKIE, type SessionLimits } from "../operators/mod.ts";
+import {
+  cookie,
+  cookiesOf,
+  openSession,
+  PRE_SESSION_COOKIE,
+  SESSION_COOKIE,
+  type SessionLimits,
+} from "../operators/mod.ts";
 import type { SignInAttempt, SignInLimiter } from "../operators/mod.ts";
 import { acceptTotp, recoveryCodeHash } from "../operators/mod.ts";
 import { mintSecret } from "../../core/contract/mod.ts";

@@ -9,7 +9,7 @@ import type { Severity, Violation as ViolationRecord } from "../../core/contract
 import type { InboxItem } from "../../core/contract/mod.ts";
 import type { AgentIdKind, KeyRecord } from "../../core/contract/mod.ts";
 import type { OperatorStorage } from "../operators/mod.ts";
-import type { AuditStorage } from "../audit/mod.ts";
+import type { AuditEntryInput, AuditStorage } from "../audit/mod.ts";
 import type { ProjectAdminStorage } from "../projects/mod.ts";
 import type { RevocationStorage } from "../keys/mod.ts";
 import type { RevocationReason } from "../../core/contract/mod.ts";
@@ -144,16 +144,16 @@ export interface KeyAuth {
 
 /** The cloud's storage: projects, keys, violations, inboxes; operators, the audit log, project administration, the revocation feed and policy. */
 export interface CloudStorage extends OperatorStorage, AuditStorage, ProjectAdminStorage, RevocationStorage {
-  /** Stores a new project. */
-  createProject(project: ProjectRecord): Promise<void>;
+  /** Stores a new project, with its audit entry in the same transaction. */
+  createProject(project: ProjectRecord, audit?: AuditEntryInput): Promise<void>;
   /** The project, or `null`. */
   findProject(id: string): Promise<ProjectRecord | null>;
   /** The hash of the project's current secret, or `null`: the one narrow read of SDK auth. */
   projectSecretHash(id: string): Promise<string | null>;
   /** Every project, oldest first. */
   listProjects(): Promise<ProjectRecord[]>;
-  /** Replaces a project's secret hash; `false` when the project is unknown. */
-  rotateProjectSecret(id: string, secretHash: string, at: string): Promise<boolean>;
+  /** Replaces a project's secret hash, with its audit entry in the same transaction; `false` when the project is unknown. */
+  rotateProjectSecret(id: string, secretHash: string, at: string, audit?: AuditEntryInput): Promise<boolean>;
 
   /** Replaces the project's manifest. */
   putManifest(projectId: string, manifest: Manifest & { updatedAt: string }): Promise<void>;
@@ -174,17 +174,24 @@ export interface CloudStorage extends OperatorStorage, AuditStorage, ProjectAdmi
   /**
    * Stores or updates a mirrored key; a revoked record stays revoked; an agt_ id another user holds is refused,
    * and so is a record whose id or hash another of this project's records holds. Ids and hashes are unique per
-   * project: what other projects hold never changes the outcome.
+   * project: what other projects hold never changes the outcome. When the mirror revokes the key, `audit` is
+   * appended in the same transaction.
    */
-  mirrorKey(projectId: string, record: KeyRecord): Promise<MirrorOutcome>;
+  mirrorKey(projectId: string, record: KeyRecord, audit?: AuditEntryInput): Promise<MirrorOutcome>;
   /** A user's keys, oldest first. */
   listKeys(projectId: string, userId: string): Promise<KeyRecord[]>;
   /**
    * Revokes a key (keeping the first revocation time and reason) and, when it was active, appends it to
-   * the project's revocation feed in the same transaction; its `revokedAt` (equal to `at` when this call
-   * revoked it), or `null` when not the project's.
+   * the project's revocation feed and appends `audit` to the audit log, in the same transaction; its
+   * `revokedAt` (equal to `at` when this call revoked it), or `null` when not the project's.
    */
-  revokeKey(projectId: string, id: string, at: string, reason: RevocationReason): Promise<string | null>;
+  revokeKey(
+    projectId: string,
+    id: string,
+    at: string,
+    reason: RevocationReason,
+    audit?: AuditEntryInput,
+  ): Promise<string | null>;
   /**
    * The key with this hash, with its project, or `null`. When several projects hold the hash, the first
    * holder's (the record stored first), active or revoked: a later copy never answers for the key.

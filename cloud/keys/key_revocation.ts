@@ -3,12 +3,12 @@
  * tooling route, a hybrid app's mirror, auto-revoke and the dashboard all end
  * here, so each one wakes the revocation feed's long polls in this process at
  * once (other processes find it at their next re-check) and is recorded in the
- * audit log.
+ * audit log in the revoke's own transaction.
  *
  * @module
  */
 import type { RevocationReason } from "../../core/contract/mod.ts";
-import { type AuditActor, recordAudit } from "../audit/mod.ts";
+import { type AuditActor, type AuditEntryInput, auditRecord } from "../audit/mod.ts";
 import type { InboxSubscription, InboxWaiters } from "../inbox/mod.ts";
 import type { CloudStorage } from "../database/mod.ts";
 
@@ -49,28 +49,28 @@ export function notifyRevocation(waiters: InboxWaiters, projectId: string): void
 }
 
 /**
- * After a key was revoked: wakes the feed's polls and records who did it.
+ * The audit entry of a key's revocation.
  *
- * @param services The storage and wake-ups.
  * @param projectId The project.
  * @param keyId The revoked key.
  * @param reason Who asked: `tooling`, `app` or `dashboard` (auto-revoke records its own violation).
  * @param by Who did it, and from where.
- * @returns When recorded.
+ * @param at When, in milliseconds.
+ * @returns The entry, written in the revoke's own transaction.
  */
-export async function announceRevocation(
-  services: RevocationServices,
+export function revocationAudit(
   projectId: string,
   keyId: string,
   reason: Exclude<RevocationReason, "auto">,
   by: AuditActor,
-): Promise<void> {
-  notifyRevocation(services.waiters, projectId);
-  await recordAudit(services.storage, by, { projectId, action: "key.revoke", target: keyId, detail: { reason } });
+  at: number,
+): AuditEntryInput {
+  return auditRecord(by, { projectId, action: "key.revoke", target: keyId, detail: { reason }, at });
 }
 
 /**
- * Revokes a key of a project; only the first revoke is announced, a repeat
+ * Revokes a key of a project and appends its audit entry in the same
+ * transaction; only the first revoke is announced and audited, a repeat
  * keeps the first time.
  *
  * @param services The storage and wake-ups.
@@ -87,8 +87,10 @@ export async function revokeProjectKey(
   reason: "tooling" | "dashboard",
   by: AuditActor,
 ): Promise<string | null> {
-  const at = new Date().toISOString();
-  const revokedAt = await services.storage.revokeKey(projectId, keyId, at, reason);
-  if (revokedAt === at) await announceRevocation(services, projectId, keyId, reason, by);
+  const now = Date.now();
+  const at = new Date(now).toISOString();
+  const audit = revocationAudit(projectId, keyId, reason, by, now);
+  const revokedAt = await services.storage.revokeKey(projectId, keyId, at, reason, audit);
+  if (revokedAt === at) notifyRevocation(services.waiters, projectId);
   return revokedAt;
 }

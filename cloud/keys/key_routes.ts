@@ -29,7 +29,7 @@ import { timestampInput } from "../../core/contract/mod.ts";
 import { json } from "../../core/http/mod.ts";
 import { recordUse } from "../routes/mod.ts";
 import { sdkActor } from "../audit/mod.ts";
-import { announceRevocation, revokeProjectKey } from "./key_revocation.ts";
+import { notifyRevocation, revocationAudit, revokeProjectKey } from "./key_revocation.ts";
 import { defineRoute } from "../routes/mod.ts";
 
 const userId = storedText(1, 200);
@@ -146,8 +146,10 @@ export const keyRoutes = [
     async run({ req, caller, body, params }, deps) {
       // The same agentId rules as minting: the user's own id, an agt_<uuid>, or the shared inbox.
       checkAgentId(body.userId, body.agentId, true);
-      const outcome = await deps.storage.mirrorKey(caller.projectId, { id: params.id, ...body, lastUsedAt: null });
-      if (outcome === "revoked") await announceRevocation(deps, caller.projectId, params.id, "app", sdkActor(req));
+      const audit = revocationAudit(caller.projectId, params.id, "app", sdkActor(req), Date.now());
+      const record = { id: params.id, ...body, lastUsedAt: null };
+      const outcome = await deps.storage.mirrorKey(caller.projectId, record, audit);
+      if (outcome === "revoked") notifyRevocation(deps.waiters, caller.projectId);
       // Only this project's own records can refuse it: what other projects hold changes neither the
       // answer nor what is stored (a copy of another project's hash never authenticates: see findKeyAuth).
       if (outcome === "agent_taken") throw agentIdTaken(body.agentId);

@@ -5,9 +5,10 @@
  */
 import type { Executor, SqlRow, Statement } from "../../core/db/mod.ts";
 import type { KeyRecord } from "../../core/contract/mod.ts";
-import { type CloudStorage, KEY_TOUCH_INTERVAL_MS, type KeyAuth } from "../database/mod.ts";
+import { type CloudStorage, KEY_TOUCH_INTERVAL_MS, type KeyAuth, type MirrorOutcome } from "../database/mod.ts";
 import { parsed, text, textOrNull } from "../../core/db/mod.ts";
 import { createChangeCache } from "../../core/db/mod.ts";
+import { auditInsert } from "../audit/mod.ts";
 import type { GroupCommit } from "../../core/db/mod.ts";
 
 /** Keys whose auth state is kept in process. */
@@ -71,7 +72,7 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
       ], "write");
       return inserted.rowsAffected === 1;
     },
-    async mirrorKey(projectId, record) {
+    async mirrorKey(projectId, record, audit) {
       const claims = record.agentId.startsWith("agt_");
       const statements: Statement[] = claims ? [claim(projectId, record)] : [];
       // Read the revocation in the same write transaction, to tell whether this mirror revoked the key.
@@ -97,13 +98,19 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
           ...(claims ? [projectId, record.agentId, record.userId] : []),
         ],
       });
-      const results = await db.batch(statements, "write");
-      auth.delete(record.hash);
-      const [before, upsert] = results.slice(-2);
-      if (upsert.rowsAffected === 1) {
+      // One write transaction: the mirror and, when it revoked the key, its audit entry.
+      const stored = await db.transaction(async (tx) => {
+        const results = [];
+        for (const statement of statements) results.push(await tx.execute(statement));
+        const [before, upsert] = results.slice(-2);
+        if (upsert.rowsAffected !== 1) return null;
         const wasActive = before.rows.length === 0 || before.rows[0].revoked_at === null;
-        return wasActive && record.revokedAt !== null ? "revoked" : "stored";
-      }
+        const outcome: MirrorOutcome = wasActive && record.revokedAt !== null ? "revoked" : "stored";
+        if (outcome === "revoked" && audit) await tx.execute(auditInsert(audit));
+        return outcome;
+      }, "write");
+      auth.delete(record.hash);
+      if (stored !== null) return stored;
       // Nothing stored: this project has the id with another hash, or the hash under another id, or
       // (neither) the agt_ id is another user's. Only this project's rows are read.
       const rs = await db.execute({
@@ -119,14 +126,23 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
       });
       return rs.rows.map(toKey);
     },
-    async revokeKey(projectId, id, at, reason) {
-      // The trigger `cloud_keys_revoked` adds the feed row in this statement's transaction, once.
-      const rs = await db.execute({
-        sql: `UPDATE cloud_keys SET revoke_reason = CASE WHEN revoked_at IS NULL THEN ? ELSE revoke_reason END,
+    async revokeKey(projectId, id, at, reason, audit) {
+      // The trigger `cloud_keys_revoked` adds the feed row in this statement's transaction, once; the audit
+      // entry goes first in the same batch, written only when the key is the project's and still active.
+      const active = {
+        sql: "EXISTS (SELECT 1 FROM cloud_keys WHERE id = ? AND project_id = ? AND revoked_at IS NULL)",
+        args: [id, projectId],
+      };
+      const results = await db.batch([
+        ...audit ? [auditInsert(audit, active)] : [],
+        {
+          sql: `UPDATE cloud_keys SET revoke_reason = CASE WHEN revoked_at IS NULL THEN ? ELSE revoke_reason END,
                 revoked_at = COALESCE(revoked_at, ?)
               WHERE id = ? AND project_id = ? RETURNING revoked_at, hash`,
-        args: [reason, at, id, projectId],
-      });
+          args: [reason, at, id, projectId],
+        },
+      ], "write");
+      const rs = results[results.length - 1];
       if (rs.rows.length === 0) return null;
       auth.delete(text(rs.rows[0], "hash"));
       return text(rs.rows[0], "revoked_at");

@@ -12,6 +12,7 @@ import { VIOLATION_COLUMNS, violationValues } from "../../core/contract/mod.ts";
 import { integer, parsed, text, textOrNull } from "../../core/db/mod.ts";
 import type { RevocationStorage } from "./revocation_storage.ts";
 import { auditInsert } from "../audit/mod.ts";
+import { audited } from "../projects/mod.ts";
 
 /**
  * Feed and policy queries on an executor.
@@ -42,8 +43,8 @@ export function revocationStorage(db: Executor): RevocationStorage {
         retentionMs: retention === null ? null : Number(retention),
       };
     },
-    async setAutoRevoke(projectId, policy, at) {
-      const rs = await db.execute({
+    async setAutoRevoke(projectId, policy, at, audit) {
+      const rs = await audited(db, audit, {
         sql: `INSERT INTO cloud_project_settings (project_id, auto_revoke, updated_at)
               SELECT id, ?, ? FROM cloud_projects WHERE id = ?
               ON CONFLICT (project_id) DO UPDATE SET auto_revoke = excluded.auto_revoke, updated_at = excluded.updated_at`,

@@ -6,6 +6,7 @@
 import type { AutoRevokePolicy } from "../../core/contract/mod.ts";
 import type { Revocation } from "../../core/contract/mod.ts";
 import type { Violation } from "../../core/contract/mod.ts";
+import type { AuditEntryInput } from "../audit/mod.ts";
 
 /** What an auto-revoke did. */
 export interface AutoRevokeOutcome {
@@ -32,7 +33,12 @@ export interface RevocationStorage {
   /** The project's policy (off and the default retention when never set). */
   projectPolicy(projectId: string): Promise<ProjectPolicy>;
   /** Sets (or, with `null`, turns off) the project's auto-revoke policy; `false` when the project is unknown. */
-  setAutoRevoke(projectId: string, policy: AutoRevokePolicy | null, at: string): Promise<boolean>;
+  setAutoRevoke(
+    projectId: string,
+    policy: AutoRevokePolicy | null,
+    at: string,
+    audit?: AuditEntryInput,
+  ): Promise<boolean>;
   /**
    * Counts the key's violations the policy counts within its window before `at` and, at the threshold,
    * revokes the key (reason `auto`, with its feed row), records an `AUTO_REVOKED` violation and an audit

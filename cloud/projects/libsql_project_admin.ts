@@ -7,6 +7,7 @@
 import type { Executor } from "../../core/db/mod.ts";
 import type { ProjectAdminStorage } from "./project_admin_storage.ts";
 import { auditInsert } from "../audit/mod.ts";
+import { audited } from "./libsql_projects.ts";
 
 /** The administration part of {@linkcode ProjectAdminStorage}. */
 export type ProjectAdministration = Pick<
@@ -35,8 +36,8 @@ const PROJECT_TABLES = [
  */
 export function projectAdministration(db: Executor): ProjectAdministration {
   return {
-    async renameProject(id, name) {
-      const rs = await db.execute({ sql: "UPDATE cloud_projects SET name = ? WHERE id = ?", args: [name, id] });
+    async renameProject(id, name, audit) {
+      const rs = await audited(db, audit, { sql: "UPDATE cloud_projects SET name = ? WHERE id = ?", args: [name, id] });
       return rs.rowsAffected === 1;
     },
     async deleteProject(id, audit) {
@@ -51,8 +52,8 @@ export function projectAdministration(db: Executor): ProjectAdministration {
       ], "write");
       return results[results.length - 1].rowsAffected === 1;
     },
-    async setProjectRetention(id, retentionMs, at) {
-      const rs = await db.execute({
+    async setProjectRetention(id, retentionMs, at, audit) {
+      const rs = await audited(db, audit, {
         sql: `INSERT INTO cloud_project_settings (project_id, retention_ms, updated_at)
               SELECT id, ?, ? FROM cloud_projects WHERE id = ?
               ON CONFLICT (project_id) DO UPDATE SET retention_ms = excluded.retention_ms, updated_at = excluded.updated_at`,

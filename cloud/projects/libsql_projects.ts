@@ -3,10 +3,11 @@
  *
  * @module
  */
-import type { Executor, SqlRow } from "../../core/db/mod.ts";
+import type { Executor, ResultSet, SqlRow } from "../../core/db/mod.ts";
 import type { CloudStorage, Manifest, ProjectRecord } from "../database/mod.ts";
 import { parsed, text, textOrNull } from "../../core/db/mod.ts";
-import { createChangeCache } from "../../core/db/mod.ts";
+import { createChangeCache, type Statement } from "../../core/db/mod.ts";
+import { type AuditEntryInput, auditInsert } from "../audit/mod.ts";
 
 /** Projects whose secret hash is kept in process. */
 const SECRET_CACHE_SIZE = 10_000;
@@ -39,11 +40,15 @@ export type ProjectStorage = Pick<
 export function projectStorage(db: Executor): ProjectStorage {
   const secrets = createChangeCache<string, string | null>(db, { size: SECRET_CACHE_SIZE, remote: "uncached" });
   return {
-    async createProject(project) {
-      await db.execute({
-        sql: "INSERT INTO cloud_projects (id, name, secret_hash, created_at, secret_rotated_at) VALUES (?, ?, ?, ?, ?)",
-        args: [project.id, project.name, project.secretHash, project.createdAt, project.secretRotatedAt],
-      });
+    async createProject(project, audit) {
+      await db.batch([
+        {
+          sql:
+            "INSERT INTO cloud_projects (id, name, secret_hash, created_at, secret_rotated_at) VALUES (?, ?, ?, ?, ?)",
+          args: [project.id, project.name, project.secretHash, project.createdAt, project.secretRotatedAt],
+        },
+        ...audit ? [auditInsert(audit)] : [],
+      ], "write");
       secrets.delete(project.id);
     },
     projectSecretHash(id) {
@@ -60,8 +65,8 @@ export function projectStorage(db: Executor): ProjectStorage {
       const rs = await db.execute("SELECT * FROM cloud_projects ORDER BY created_at, id");
       return rs.rows.map(toProject);
     },
-    async rotateProjectSecret(id, secretHash, at) {
-      const rs = await db.execute({
+    async rotateProjectSecret(id, secretHash, at, audit) {
+      const rs = await audited(db, audit, {
         sql: "UPDATE cloud_projects SET secret_hash = ?, secret_rotated_at = ? WHERE id = ?",
         args: [secretHash, at, id],
       });
@@ -97,4 +102,26 @@ function toProject(row: SqlRow): ProjectRecord {
     createdAt: text(row, "created_at"),
     secretRotatedAt: textOrNull(row, "secret_rotated_at"),
   };
+}
+
+/**
+ * Runs a write on a project with its audit entry in one batch: the entry first, written only when the
+ * project exists, so a write that finds no project leaves no entry.
+ *
+ * @param db The database.
+ * @param audit The entry, or none.
+ * @param write The statement, whose `rowsAffected` says whether it found the project.
+ * @param projectId The project (default: the statement's last argument).
+ * @returns The write's result.
+ */
+export async function audited(
+  db: Executor,
+  audit: AuditEntryInput | undefined,
+  write: Statement,
+  projectId: string = String(write.args?.at(-1)),
+): Promise<ResultSet> {
+  if (!audit) return await db.execute(write);
+  const exists = { sql: "EXISTS (SELECT 1 FROM cloud_projects WHERE id = ?)", args: [projectId] };
+  const results = await db.batch([auditInsert(audit, exists), write], "write");
+  return results[1];
 }

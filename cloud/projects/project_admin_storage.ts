@@ -99,14 +99,14 @@ export interface ViolationBucket {
 /** Project administration and the dashboard's reads: part of the cloud's storage. */
 export interface ProjectAdminStorage {
   /** Renames a project; `false` when unknown. */
-  renameProject(id: string, name: string): Promise<boolean>;
+  renameProject(id: string, name: string, audit?: AuditEntryInput): Promise<boolean>;
   /**
    * Deletes a project with its keys, claims, manifest, violations, events and settings, and appends `audit`,
    * in one transaction; `false` (and nothing written) when unknown.
    */
   deleteProject(id: string, audit: AuditEntryInput): Promise<boolean>;
   /** Sets (or, with `null`, clears) the project's retention; `false` when the project is unknown. */
-  setProjectRetention(id: string, retentionMs: number | null, at: string): Promise<boolean>;
+  setProjectRetention(id: string, retentionMs: number | null, at: string, audit?: AuditEntryInput): Promise<boolean>;
 
   /** A page of the project's keys across users, newest first. */
   listProjectKeys(projectId: string, query: KeyQuery): Promise<KeyPage>;

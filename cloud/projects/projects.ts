@@ -1,13 +1,14 @@
 /**
  * Creating, renaming and deleting projects and rotating their sdkSecret: what
- * the command line (and the dashboard) does, each recorded in the audit log.
+ * the command line (and the dashboard) does, each recorded in the audit log
+ * in the change's own transaction.
  * The plaintext secret is returned once and never stored.
  *
  * @module
  */
 import { ulid } from "ulid";
 import { hashSecret, mintSecret, SDK_SECRET_PREFIX } from "../../core/contract/mod.ts";
-import { type AuditActor, auditRecord, CLI_ACTOR, recordAudit } from "../audit/mod.ts";
+import { type AuditActor, auditRecord, CLI_ACTOR } from "../audit/mod.ts";
 import type { CloudStorage, ProjectRecord } from "../database/mod.ts";
 
 /** A new project and its sdkSecret, which exists only here. */
@@ -35,13 +36,10 @@ export async function createProject(storage: CloudStorage, name: string, by = CL
     createdAt: new Date().toISOString(),
     secretRotatedAt: null,
   };
-  await storage.createProject(project);
-  await recordAudit(storage, by, {
-    projectId: project.id,
-    action: "project.create",
-    target: project.id,
-    detail: { name },
-  });
+  await storage.createProject(
+    project,
+    auditRecord(by, { projectId: project.id, action: "project.create", target: project.id, detail: { name } }),
+  );
   return { project, sdkSecret };
 }
 
@@ -59,10 +57,9 @@ export async function rotateSdkSecret(
   by: AuditActor = CLI_ACTOR,
 ): Promise<string | null> {
   const sdkSecret = mintSecret(SDK_SECRET_PREFIX);
-  const rotated = await storage.rotateProjectSecret(projectId, await hashSecret(sdkSecret), new Date().toISOString());
-  if (!rotated) return null;
-  await recordAudit(storage, by, { projectId, action: "project.rotate_secret", target: projectId });
-  return sdkSecret;
+  const audit = auditRecord(by, { projectId, action: "project.rotate_secret", target: projectId });
+  const rotated = await storage.rotateProjectSecret(projectId, await hashSecret(sdkSecret), audit.createdAt, audit);
+  return rotated ? sdkSecret : null;
 }
 
 /**
@@ -81,14 +78,13 @@ export async function renameProject(
   by: AuditActor = CLI_ACTOR,
 ): Promise<boolean> {
   const before = await storage.findProject(projectId);
-  if (before === null || !await storage.renameProject(projectId, name)) return false;
-  await recordAudit(storage, by, {
+  if (before === null) return false;
+  const detail = { from: before.name, to: name };
+  return await storage.renameProject(
     projectId,
-    action: "project.rename",
-    target: projectId,
-    detail: { from: before.name, to: name },
-  });
-  return true;
+    name,
+    auditRecord(by, { projectId, action: "project.rename", target: projectId, detail }),
+  );
 }
 
 /**

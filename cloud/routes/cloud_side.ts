@@ -35,5 +35,24 @@ export interface CloudSide {
   deps: CloudDeps;
 }
 
+/** A rate limit of the cloud: the auth kind of the routes it limits and the bucket a caller of that kind takes from. */
+export interface CloudLimitRule<A extends keyof CloudSide["callers"]> {
+  /** The auth kind of every route naming this limit. */
+  auth: A;
+  /** The bucket of a caller. */
+  bucket(caller: CloudSide["callers"][A]): string;
+}
+
+/** The cloud's rate limits, by the name a route gives in `limit`. */
+export const cloudLimits: { projectWrites: CloudLimitRule<"sdk">; agentKey: CloudLimitRule<"agent"> } = {
+  /** A project's SDK writes: one bucket per project. */
+  projectWrites: { auth: "sdk", bucket: (caller) => caller.projectId },
+  /** An agent key's inbox requests. Key ids are unique per project only: the bucket is the project's key. */
+  agentKey: { auth: "agent", bucket: (caller) => `${caller.projectId}\u0000${caller.keyId}` },
+};
+
+/** The name of one of the cloud's rate limits. */
+export type CloudLimit = keyof typeof cloudLimits;
+
 /** Declares a `/v1` route. */
 export const defineRoute: DefineRoute<CloudSide> = routeDefiner<CloudSide>();

@@ -3,8 +3,10 @@
  *
  * @module
  */
+export * from "./auto_revoke.ts";
 export * from "./libsql_violations.ts";
 export * from "./policy_routes.ts";
 export * from "./project_policy.ts";
 export * from "./refusals.ts";
+export * from "./violation_query.ts";
 export * from "./violation_routes.ts";

@@ -1,35 +1,14 @@
 /**
- * `GET`/`PUT /v1/sdk/policy`: a project's auto-revoke policy and retention;
- * and applying the auto-revoke policy to a reported violation.
+ * `GET`/`PUT /v1/sdk/policy`: a project's auto-revoke policy and retention.
  *
  * @module
  */
 import { errorEnvelopeSchema } from "../../core/contract/mod.ts";
 import { SvcError } from "../../core/contract/mod.ts";
-import { countsToward } from "../../core/contract/mod.ts";
-import type { Violation } from "../../core/contract/mod.ts";
 import { json } from "../../core/http/mod.ts";
 import { sdkActor } from "../audit/mod.ts";
 import { policyChangeSchema, policyViewSchema, readPolicy, updatePolicy } from "./project_policy.ts";
-import { type CloudDeps, defineRoute } from "../routes/mod.ts";
-import { notifyRevocation } from "../keys/mod.ts";
-
-/**
- * Applies the project's auto-revoke policy after a violation was stored: at
- * the threshold the key is revoked (reason `auto`) and the feed's polls are woken.
- *
- * @param deps The cloud's services.
- * @param projectId The project.
- * @param violation The stored violation.
- * @returns When applied.
- */
-export async function applyAutoRevoke(deps: CloudDeps, projectId: string, violation: Violation): Promise<void> {
-  if (violation.kind === "AUTO_REVOKED") return;
-  const { autoRevoke } = await deps.storage.projectPolicy(projectId);
-  if (autoRevoke === null || !countsToward(autoRevoke, violation)) return;
-  const outcome = await deps.storage.autoRevoke(projectId, violation.keyId, autoRevoke, new Date().toISOString());
-  if (outcome !== null) notifyRevocation(deps.waiters, projectId);
-}
+import { defineRoute } from "../routes/mod.ts";
 
 /** The policy routes. */
 export const policyRoutes = [

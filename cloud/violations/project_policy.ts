@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { type AutoRevokePolicy, autoRevokePolicySchema } from "../../core/contract/mod.ts";
-import { type AuditActor, recordAudit } from "../audit/mod.ts";
+import { type AuditActor, auditRecord } from "../audit/mod.ts";
 import type { CloudStorage } from "../database/mod.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -72,23 +72,15 @@ export async function updatePolicy(
 ): Promise<PolicyView | null> {
   const at = new Date().toISOString();
   if (change.autoRevoke !== undefined) {
-    if (!await storage.setAutoRevoke(projectId, change.autoRevoke, at)) return null;
-    await recordAudit(storage, by, {
-      projectId,
-      action: "policy.auto_revoke",
-      target: projectId,
-      detail: { autoRevoke: change.autoRevoke },
-    });
+    const detail = { autoRevoke: change.autoRevoke };
+    const audit = auditRecord(by, { projectId, action: "policy.auto_revoke", target: projectId, detail });
+    if (!await storage.setAutoRevoke(projectId, change.autoRevoke, at, audit)) return null;
   }
   if (change.retentionDays !== undefined) {
     const ms = change.retentionDays === null ? null : change.retentionDays * DAY_MS;
-    if (!await storage.setProjectRetention(projectId, ms, at)) return null;
-    await recordAudit(storage, by, {
-      projectId,
-      action: "policy.retention",
-      target: projectId,
-      detail: { retentionDays: change.retentionDays },
-    });
+    const detail = { retentionDays: change.retentionDays };
+    const audit = auditRecord(by, { projectId, action: "policy.retention", target: projectId, detail });
+    if (!await storage.setProjectRetention(projectId, ms, at, audit)) return null;
   }
   if (change.autoRevoke === undefined && change.retentionDays === undefined) {
     if (await storage.findProject(projectId) === null) return null;

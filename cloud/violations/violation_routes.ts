@@ -6,29 +6,17 @@
  * @module
  */
 import { z } from "zod";
-import { storedText } from "../../core/contract/mod.ts";
 import {
-  severitySchema,
   type Violation as ViolationRecord,
   violationBatchSchema,
   violationPageSchema,
   type ViolationReport,
   violationReportSchema,
 } from "../../core/contract/mod.ts";
-import { pageSize, queryInteger, timestampInput } from "../../core/contract/mod.ts";
 import { json } from "../../core/http/mod.ts";
 import { defineRoute } from "../routes/mod.ts";
-import { applyAutoRevoke } from "./policy_routes.ts";
-
-/** The query of `GET /v1/sdk/violations`; `since` is inclusive. */
-export const violationsQuery = z.object({
-  keyId: storedText(1, 200).optional().describe("Only this key's"),
-  kind: storedText(1, 100).optional().describe("Only this kind"),
-  severity: severitySchema.optional().describe("Only this severity"),
-  since: timestampInput.optional().describe("Only at or after this time"),
-  limit: pageSize(0),
-  offset: queryInteger().default(0).describe("Matches to skip"),
-});
+import { applyAutoRevoke } from "./auto_revoke.ts";
+import { violationsQuery } from "./violation_query.ts";
 
 /** The answer to one report. */
 const reportedOne = z.object({ ok: z.literal(true), id: z.uuid() });
