@@ -27,10 +27,11 @@ const path = join(dir, "cloud.db");
 copyFileSync(seeded.db.slice("file:".length), path);
 const client = createClient({ url: `file:${path}` });
 const storage = await openCloudStorage(client);
-await storage.createOperator(await newOperator("bench@example.com", "admin", PASSWORD));
+await storage.operators.createOperator(await newOperator("bench@example.com", "admin", PASSWORD));
 // The seed's violations end 2 s apart from 2025-01-01; the dashboard's clock stands just after the last one,
 // so the 24-hour and 30-day charts cover real data.
-const newest = (await storage.listViolations(seeded.projectId, { limit: 1, offset: 0 })).violations[0].createdAt;
+const newest =
+  (await storage.violations.listViolations(seeded.projectId, { limit: 1, offset: 0 })).violations[0].createdAt;
 const now = Date.parse(newest) + 60_000;
 const cloud = createCloud({ db: client, dashboard: { now: () => now } });
 await cloud.ready;

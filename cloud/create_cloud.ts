@@ -164,8 +164,10 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
       const before = new Date(Date.now() - retentionMs).toISOString();
       const violationsBefore = new Date(Date.now() - violationRetentionMs).toISOString();
       // One after the other: a purge holds the write lock in short chunks, never two at once.
-      await storage.purgeAcknowledged(before).catch((error) => log("Purging acknowledged items failed", error));
-      await storage.purgeViolations(violationsBefore).catch((error) => log("Purging old violations failed", error));
+      await storage.inbox.purgeAcknowledged(before).catch((error) => log("Purging acknowledged items failed", error));
+      await storage.violations.purgeViolations(violationsBefore).catch((error) =>
+        log("Purging old violations failed", error)
+      );
     };
     purges = schedulePurge(purge, options.purgeIntervalMs ?? Math.min(retentionMs, MAX_PURGE_INTERVAL_MS));
     await purges.purge(); // joins the first pass: done before `ready`, so it never races the first requests

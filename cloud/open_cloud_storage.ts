@@ -1,5 +1,5 @@
 /**
- * The cloud's storage on libSQL: one implementation of {@linkcode CloudStorage}
+ * The cloud's storage on libSQL: one implementation of {@linkcode CloudRepositories}
  * for `:memory:`, `file:` and remote (`libsql://`, `http://`) databases.
  *
  * @module
@@ -7,7 +7,7 @@
 import { type DatabaseInput, migrate, openDatabase } from "../core/db/mod.ts";
 import { createGroupCommit } from "../core/db/mod.ts";
 import { CLOUD_MIGRATIONS_TABLE, cloudMigrations } from "./database/mod.ts";
-import type { CloudStorage } from "./database/mod.ts";
+import type { CloudRepositories } from "./database/mod.ts";
 import { eventStorage } from "./inbox/mod.ts";
 import { keyStorage } from "./keys/mod.ts";
 import { projectStorage } from "./projects/mod.ts";
@@ -27,12 +27,15 @@ export interface CloudStorageOptions {
 /**
  * Opens the cloud's database and brings its schema to the newest version.
  *
- * @param db A libSQL URL or a Client (an injected Client is not closed by {@linkcode CloudStorage.close}).
+ * @param db A libSQL URL or a Client (an injected Client is not closed by {@linkcode CloudRepositories.close}).
  * @param options The auth token of a remote database.
  * @returns The storage.
  * @throws {Error} When the database schema is newer than this build knows.
  */
-export async function openCloudStorage(db: DatabaseInput, options: CloudStorageOptions = {}): Promise<CloudStorage> {
+export async function openCloudStorage(
+  db: DatabaseInput,
+  options: CloudStorageOptions = {},
+): Promise<CloudRepositories> {
   const executor = await openDatabase(db, { authToken: options.authToken });
   try {
     await migrate(executor, CLOUD_MIGRATIONS_TABLE, cloudMigrations);
@@ -43,16 +46,33 @@ export async function openCloudStorage(db: DatabaseInput, options: CloudStorageO
   // Single events, violations and key touches arriving together share one transaction.
   const group = createGroupCommit(executor);
   const events = eventStorage(executor, group);
+  const { flushDeliveries: _, ...inbox } = events;
+  const reads = projectReads(executor, () => events.flushDeliveries());
+  const feed = revocationStorage(executor);
   return {
-    ...projectStorage(executor),
-    ...keyStorage(executor, group),
-    ...violationStorage(executor, group),
-    ...events,
-    ...operatorStorage(executor),
-    ...auditStorage(executor),
-    ...projectAdministration(executor),
-    ...projectReads(executor, () => events.flushDeliveries()),
-    ...revocationStorage(executor),
+    projects: { ...projectStorage(executor), ...projectAdministration(executor) },
+    keys: {
+      ...keyStorage(executor, group),
+      listRevocations: feed.listRevocations,
+      listProjectKeys: reads.listProjectKeys,
+      findProjectKey: reads.findProjectKey,
+      countKeys: reads.countKeys,
+    },
+    violations: {
+      ...violationStorage(executor, group),
+      violationBuckets: reads.violationBuckets,
+      autoRevoke: feed.autoRevoke,
+      projectPolicy: feed.projectPolicy,
+      setAutoRevoke: feed.setAutoRevoke,
+    },
+    inbox: {
+      ...inbox,
+      inboxBacklog: reads.inboxBacklog,
+      peekInbox: reads.peekInbox,
+      discardInboxItem: reads.discardInboxItem,
+    },
+    operators: operatorStorage(executor),
+    audit: auditStorage(executor),
     async close() {
       await events.flushDeliveries();
       await group.flush();

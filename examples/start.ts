@@ -21,7 +21,7 @@ async function demoProject(): Promise<{ projectId: string; sdkSecret: string }> 
   try {
     if (existsSync(PROJECT_FILE)) {
       const saved = JSON.parse(readFileSync(PROJECT_FILE, "utf8"));
-      if (await storage.findProject(saved.projectId)) return saved;
+      if (await storage.projects.findProject(saved.projectId)) return saved;
     }
     const { project, sdkSecret } = await createProject(storage, "demo");
     const saved = { projectId: project.id, sdkSecret };

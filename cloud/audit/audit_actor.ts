@@ -5,7 +5,7 @@
  * @module
  */
 import { clientAddress } from "../../core/http/mod.ts";
-import type { AuditEntryInput, CloudStorage } from "../database/mod.ts";
+import type { AuditEntryInput, CloudRepositories } from "../database/mod.ts";
 
 /** Who did something, and from which address when known. */
 export interface AuditActor {
@@ -51,8 +51,8 @@ export interface AuditAction {
  * @param entry What happened.
  * @returns When appended.
  */
-export async function recordAudit(storage: CloudStorage, by: AuditActor, entry: AuditAction): Promise<void> {
-  await storage.appendAudit(auditRecord(by, entry));
+export async function recordAudit(storage: CloudRepositories, by: AuditActor, entry: AuditAction): Promise<void> {
+  await storage.audit.appendAudit(auditRecord(by, entry));
 }
 
 /**

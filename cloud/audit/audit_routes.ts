@@ -40,7 +40,7 @@ export const auditRoutes = [
     query: auditQuery,
     responses: { 200: z.object({ entries: z.array(auditEntrySchema), total: z.int().min(0) }) },
     async run({ caller, query }, { storage }) {
-      const page = await storage.listAudit({ projectId: caller.projectId, ...query });
+      const page = await storage.audit.listAudit({ projectId: caller.projectId, ...query });
       const entries = page.entries.map(({ projectId: _, ...entry }) => entry);
       return json({ entries, total: page.total });
     },

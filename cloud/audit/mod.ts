@@ -4,6 +4,7 @@
  * @module
  */
 export * from "./audit_actor.ts";
+export * from "./audit_repository.ts";
 export * from "./audit_routes.ts";
 export * from "./audit_storage.ts";
 export * from "./libsql_audit.ts";

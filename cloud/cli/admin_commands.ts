@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { CloudStorage, OperatorRole } from "../database/mod.ts";
+import type { CloudRepositories, OperatorRole } from "../database/mod.ts";
 import { OPERATOR_ROLES } from "../operators/mod.ts";
 import { newOperator, operatorInputProblem } from "../operators/mod.ts";
 import { hashPassword } from "../operators/mod.ts";
@@ -39,7 +39,7 @@ export async function runAdminCommand(
   const email = options.email?.trim().toLowerCase();
   return await withStorage(target, async (storage) => {
     if (action === "list") {
-      const operators = (await storage.listOperators()).map((o) => ({
+      const operators = (await storage.operators.listOperators()).map((o) => ({
         email: o.email,
         role: o.role,
         twoFactor: o.totpSecret !== null,
@@ -54,12 +54,12 @@ export async function runAdminCommand(
     }
     if (!email) throw new CommandError("USAGE", `admin ${action ?? ""} needs --email EMAIL`.replace("  ", " "));
     if (action === "create") return await create(storage, email, options);
-    const operator = await storage.findOperatorByEmail(email);
+    const operator = await storage.operators.findOperatorByEmail(email);
     if (action === "remove" || action === "password") {
       if (!operator) throw new CommandError("NOT_FOUND", `No operator ${email}`);
     }
     if (action === "remove") {
-      await storage.removeOperator(operator!.id);
+      await storage.operators.removeOperator(operator!.id);
       await record(storage, "operator.remove", email);
       return { json: { ok: true, email }, text: `Removed ${email}; their sessions ended.` };
     }
@@ -67,7 +67,7 @@ export async function runAdminCommand(
       const password = await options.readPassword();
       const problem = operatorInputProblem(null, password);
       if (problem) throw new CommandError("VALIDATION_ERROR", problem);
-      await storage.updateOperator(operator!.id, { passwordHash: await hashPassword(password) }, now());
+      await storage.operators.updateOperator(operator!.id, { passwordHash: await hashPassword(password) }, now());
       await record(storage, "operator.password", email);
       return { json: { ok: true, email }, text: `New password set for ${email}; their sessions ended.` };
     }
@@ -75,14 +75,16 @@ export async function runAdminCommand(
   });
 }
 
-async function create(storage: CloudStorage, email: string, options: AdminOptions): Promise<CommandOutput> {
+async function create(storage: CloudRepositories, email: string, options: AdminOptions): Promise<CommandOutput> {
   const role = (options.role ?? "admin") as OperatorRole;
   if (!OPERATOR_ROLES.includes(role)) throw new CommandError("USAGE", "--role must be admin or viewer");
   const password = await options.readPassword();
   const problem = operatorInputProblem(email, password);
   if (problem) throw new CommandError("VALIDATION_ERROR", problem);
   const operator = await newOperator(email, role, password);
-  if (!await storage.createOperator(operator)) throw new CommandError("CONFLICT", `${email} is already an operator`);
+  if (!await storage.operators.createOperator(operator)) {
+    throw new CommandError("CONFLICT", `${email} is already an operator`);
+  }
   await record(storage, "operator.create", email, { role });
   return {
     json: { email: operator.email, role, createdAt: operator.createdAt },
@@ -90,7 +92,7 @@ async function create(storage: CloudStorage, email: string, options: AdminOption
   };
 }
 
-function record(storage: CloudStorage, action: string, target: string, detail = {}): Promise<void> {
+function record(storage: CloudRepositories, action: string, target: string, detail = {}): Promise<void> {
   return recordAudit(storage, CLI_ACTOR, { action, target, detail });
 }
 

@@ -75,13 +75,14 @@ export async function totpConfirmPost(ctx: PageContext): Promise<Response> {
   const op = ctx.session.operator;
   if (op.totpSecret !== null) return accountPage(ctx);
   if (
-    !/^[A-Z2-7]{32}$/.test(secret) || !await acceptTotp(ctx.storage, op.id, secret, field(ctx.form, "code"), ctx.now)
+    !/^[A-Z2-7]{32}$/.test(secret) ||
+    !await acceptTotp(ctx.storage.operators, op.id, secret, field(ctx.form, "code"), ctx.now)
   ) {
     return totpStartPost(ctx, /^[A-Z2-7]{32}$/.test(secret) ? secret : undefined);
   }
   const { codes, hashes } = await newRecoveryCodes();
   const at = new Date(ctx.now).toISOString();
-  await ctx.storage.updateOperator(op.id, { totpSecret: secret, recoveryCodeHashes: hashes }, at);
+  await ctx.storage.operators.updateOperator(op.id, { totpSecret: secret, recoveryCodeHashes: hashes }, at);
   await audit(ctx, null, "operator.totp_on", op.email);
   const body = html`${notice("success", "Two-factor sign-in is on.")}
 ${
@@ -104,7 +105,7 @@ ${
 export async function totpOffPost(ctx: PageContext): Promise<Response> {
   const op = ctx.session.operator;
   if (op.totpSecret === null) return accountPage(ctx);
-  if (!await acceptTotp(ctx.storage, op.id, op.totpSecret, field(ctx.form, "code"), ctx.now)) {
+  if (!await acceptTotp(ctx.storage.operators, op.id, op.totpSecret, field(ctx.form, "code"), ctx.now)) {
     return accountFrame(
       ctx,
       html`${notice("error", "That code is not valid.")}
@@ -113,7 +114,7 @@ export async function totpOffPost(ctx: PageContext): Promise<Response> {
     );
   }
   const at = new Date(ctx.now).toISOString();
-  await ctx.storage.updateOperator(op.id, { totpSecret: null, recoveryCodeHashes: [] }, at);
+  await ctx.storage.operators.updateOperator(op.id, { totpSecret: null, recoveryCodeHashes: [] }, at);
   await audit(ctx, null, "operator.totp_off", op.email);
   const updated = { ...ctx, session: { ...ctx.session, operator: { ...op, totpSecret: null } } };
   return accountPage(updated);

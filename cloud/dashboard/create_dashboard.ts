@@ -7,7 +7,7 @@
  */
 import type { ErrorLogger } from "../../core/http/mod.ts";
 import type { InboxWaiters } from "../inbox/mod.ts";
-import type { CloudStorage } from "../database/mod.ts";
+import type { CloudRepositories } from "../database/mod.ts";
 import { trustedPost } from "./csrf.ts";
 import { messagePage } from "./fragments.ts";
 import { FORM_LIMIT, readForm } from "./forms.ts";
@@ -58,7 +58,7 @@ export interface DashboardOptions extends Omit<DashboardSettings, "publicUrl">, 
   /** The origin of `publicUrl`, checked by `publicOrigin`, or `null` for the request's own. */
   site: string | null;
   /** The cloud's storage, or the promise of it while it opens. */
-  storage: CloudStorage | Promise<CloudStorage>;
+  storage: CloudRepositories | Promise<CloudRepositories>;
   /** The cloud's long-poll wake-ups, so a revoke here reaches the revocation feed's polls at once. */
   waiters: InboxWaiters;
   /** Where causes of failures go (default `console.error`). */
@@ -181,7 +181,7 @@ async function dispatch(ctx: PageContext, path: string): Promise<Response> {
 
 async function run(page: Page, ctx: PageContext, params: string[]): Promise<Response> {
   if (!page.project) return page.handle(ctx, params);
-  const project = await ctx.storage.findProject(params[0]);
+  const project = await ctx.storage.projects.findProject(params[0]);
   if (!project) return messagePage(404, "Not found", "There is no such project.", overHttps(ctx));
   return page.handle({ ...ctx, project } as ProjectContext, params.slice(1));
 }

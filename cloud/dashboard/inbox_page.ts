@@ -31,7 +31,7 @@ export async function inboxesPage(ctx: ProjectContext): Promise<Response> {
   const base = `/dashboard/projects/${ctx.project.id}/inbox`;
   const wanted = ctx.url.searchParams.get("agentId")?.trim();
   if (wanted) return redirect(`${base}/${encodeURIComponent(wanted)}?status=all`, overHttps(ctx));
-  const backlog = await ctx.storage.inboxBacklog(ctx.project.id);
+  const backlog = await ctx.storage.inbox.inboxBacklog(ctx.project.id);
   const rows = backlog.map((b) =>
     html`
       <tr>
@@ -80,7 +80,7 @@ export async function inboxPage(ctx: ProjectContext, [agentId]: string[]): Promi
   const shown = given === "acknowledged" || given === "all" ? given : "waiting";
   const offset = pageOffset(ctx.url);
   const status: InboxItemStatus | undefined = shown === "all" ? undefined : shown;
-  const page = await ctx.storage.peekInbox(ctx.project.id, agentId, { status, limit: PAGE_SIZE, offset });
+  const page = await ctx.storage.inbox.peekInbox(ctx.project.id, agentId, { status, limit: PAGE_SIZE, offset });
   const base = `/dashboard/projects/${ctx.project.id}/inbox`;
   const path = `${base}/${encodeURIComponent(agentId)}`;
   const admin = ctx.session.operator.role === "admin";
@@ -163,7 +163,7 @@ export async function discardPost(ctx: ProjectContext, [agentId]: string[]): Pro
   if (!Number.isSafeInteger(inboxId) || inboxId <= 0) {
     return messagePage(400, "Bad request", "inboxId must be a positive integer.", overHttps(ctx));
   }
-  if (!await ctx.storage.discardInboxItem(ctx.project.id, inboxId, new Date(ctx.now).toISOString())) {
+  if (!await ctx.storage.inbox.discardInboxItem(ctx.project.id, inboxId, new Date(ctx.now).toISOString())) {
     return messagePage(404, "Not found", "That item is not waiting in this project.", overHttps(ctx));
   }
   await audit(ctx, ctx.project.id, "inbox.discard", String(inboxId), { agentId });

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { CloudStorage, ProjectRecord } from "../database/mod.ts";
+import type { CloudRepositories, ProjectRecord } from "../database/mod.ts";
 import type { InboxWaiters } from "../inbox/mod.ts";
 import type { Reveals } from "./reveals.ts";
 import type { Session } from "../operators/mod.ts";
@@ -16,7 +16,7 @@ export interface PageContext extends Visit {
   /** Its URL. */
   url: URL;
   /** The cloud's storage. */
-  storage: CloudStorage;
+  storage: CloudRepositories;
   /** Long-poll wake-ups: a revoke here wakes the revocation feed at once. */
   waiters: InboxWaiters;
   /** Secrets waiting to be shown once. */

@@ -9,7 +9,12 @@ import type { Severity, Violation as ViolationRecord } from "../../core/contract
 import type { InboxItem } from "../../core/contract/mod.ts";
 import type { AgentIdKind, KeyRecord } from "../../core/contract/mod.ts";
 import type { OperatorStorage } from "../operators/mod.ts";
-import type { AuditEntryInput, AuditStorage } from "../audit/mod.ts";
+import type { AuditEntryInput, AuditRepository, AuditStorage } from "../audit/mod.ts";
+import type { KeyRepository } from "../keys/mod.ts";
+import type { ProjectRepository } from "../projects/mod.ts";
+import type { ViolationRepository } from "../violations/mod.ts";
+import type { InboxRepository } from "../inbox/mod.ts";
+import type { OperatorRepository } from "../operators/mod.ts";
 import type { ProjectAdminStorage } from "../projects/mod.ts";
 import type { RevocationStorage } from "../keys/mod.ts";
 import type { RevocationReason } from "../../core/contract/mod.ts";
@@ -120,7 +125,7 @@ export interface ProjectKey {
   record: KeyRecord;
 }
 
-/** What {@linkcode CloudStorage.inboxesFilledAfter} found. */
+/** What {@linkcode CloudRepositories.inboxesFilledAfter} found. */
 export interface FilledInboxes {
   /** The newest inbox id stored (0 when none ever was). */
   latest: number;
@@ -142,8 +147,8 @@ export interface KeyAuth {
   lastUsedAt: string | null;
 }
 
-/** The cloud's storage: projects, keys, violations, inboxes; operators, the audit log, project administration, the revocation feed and policy. */
-export interface CloudStorage extends OperatorStorage, AuditStorage, ProjectAdminStorage, RevocationStorage {
+/** Every method of the features' repositories, declared once: each feature picks its own. */
+export interface CloudStorageMethods extends OperatorStorage, AuditStorage, ProjectAdminStorage, RevocationStorage {
   /** Stores a new project, with its audit entry in the same transaction. */
   createProject(project: ProjectRecord, audit?: AuditEntryInput): Promise<void>;
   /** The project, or `null`. */
@@ -220,8 +225,23 @@ export interface CloudStorage extends OperatorStorage, AuditStorage, ProjectAdmi
    * `:memory:`); `null` when it cannot tell (remote), so callers look again on a timer.
    */
   dataVersion(): number | null;
+}
 
-  /** Closes the database when the storage opened it. */
+/** The features' repositories over one database, opened once. */
+export interface CloudRepositories {
+  /** Projects, their secrets, manifests and administration. */
+  projects: ProjectRepository;
+  /** Agent keys, their claims and the revocation feed. */
+  keys: KeyRepository;
+  /** Violations, their chart and the auto-revoke policy. */
+  violations: ViolationRepository;
+  /** Events and inboxes. */
+  inbox: InboxRepository;
+  /** Operators, sessions and the setup token. */
+  operators: OperatorRepository;
+  /** The audit log. */
+  audit: AuditRepository;
+  /** Writes what is pending and closes the database when it was opened here. */
   close(): Promise<void>;
 }
 

@@ -36,7 +36,7 @@ export const eventRoutes = [
     async run({ caller, body }, { storage, waiters }) {
       const batch = "events" in body;
       const events = batch ? body.events : [body];
-      const results = await storage.appendEvents(caller.projectId, events, new Date().toISOString());
+      const results = await storage.inbox.appendEvents(caller.projectId, events, new Date().toISOString());
       const woken = new Set(results.filter((r) => !r.duplicate).map((r) => r.agentId));
       for (const agentId of woken) waiters.notify(caller.projectId, agentId);
       const answers = results.map(({ eventId, inboxId, duplicate }) => ({ ok: true, eventId, inboxId, duplicate }));

@@ -95,13 +95,13 @@ async function poll(
   auth: "sdk" | "agent",
 ): Promise<Response> {
   const { storage, waiters, recheckMs } = deps;
-  waiters.watch(storage, recheckMs);
+  waiters.watch(storage.inbox, recheckMs);
   const release = query.wait > 0 ? waiters.admit(projectId, keyId) : undefined;
   let found: { rows: InboxItem[]; waited: boolean };
   try {
     found = await readOrWait(
       () => waiters.subscribe(projectId, agentId),
-      () => storage.listInbox(projectId, agentId, query.cursor, query.limit),
+      () => storage.inbox.listInbox(projectId, agentId, query.cursor, query.limit),
       { deadline: Date.now() + query.wait * 1000, signal: req.signal, closing: deps.closing },
     );
   } finally {
@@ -120,6 +120,6 @@ async function acknowledge(
   inboxIds: number[],
 ): Promise<Response> {
   const ids = [...new Set(inboxIds)];
-  const acknowledged = await storage.acknowledge(projectId, agentId, ids, new Date().toISOString());
+  const acknowledged = await storage.inbox.acknowledge(projectId, agentId, ids, new Date().toISOString());
   return json({ ok: true, acknowledged });
 }

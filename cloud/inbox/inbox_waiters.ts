@@ -13,7 +13,7 @@
  *
  * @module
  */
-import type { CloudStorage } from "../database/mod.ts";
+import type { CloudStorageMethods } from "../database/mod.ts";
 import { rateLimited } from "../../core/http/mod.ts";
 
 /** How often the watcher looks at a local file's `data_version` while polls wait, in milliseconds. */
@@ -35,7 +35,7 @@ export interface InboxSubscription {
 }
 
 /** What the shared watcher reads. */
-export type WatchedStorage = Pick<CloudStorage, "inboxesFilledAfter" | "dataVersion">;
+export type WatchedStorage = Pick<CloudStorageMethods, "inboxesFilledAfter" | "dataVersion">;
 
 /** Options of {@linkcode createInboxWaiters}. */
 export interface InboxWaitersOptions {

@@ -5,15 +5,15 @@
  * @module
  */
 import type { Executor, SqlRow, SqlValue } from "../../core/db/mod.ts";
-import type { CloudStorage, InboxItem } from "../database/mod.ts";
+import type { CloudStorageMethods, InboxItem } from "../database/mod.ts";
 import { integer, parsed, placeholders, text } from "../../core/db/mod.ts";
 import type { GroupCommit } from "../../core/db/mod.ts";
 import { deleteInChunks } from "../../core/db/mod.ts";
 
-/** The event and inbox part of {@linkcode CloudStorage}, and the write-back of delivery counts. */
+/** The event and inbox part of {@linkcode CloudStorageMethods}, and the write-back of delivery counts. */
 export type EventStorage =
   & Pick<
-    CloudStorage,
+    CloudStorageMethods,
     "appendEvents" | "listInbox" | "acknowledge" | "purgeAcknowledged" | "inboxesFilledAfter" | "dataVersion"
   >
   & {

@@ -4,6 +4,7 @@
  * @module
  */
 export * from "./event_routes.ts";
+export * from "./inbox_repository.ts";
 export * from "./inbox_routes.ts";
 export * from "./inbox_waiters.ts";
 export * from "./libsql_events.ts";

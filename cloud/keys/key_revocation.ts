@@ -10,7 +10,7 @@
 import type { RevocationReason } from "../../core/contract/mod.ts";
 import { type AuditActor, type AuditEntryInput, auditRecord } from "../audit/mod.ts";
 import type { InboxSubscription, InboxWaiters } from "../inbox/mod.ts";
-import type { CloudStorage } from "../database/mod.ts";
+import type { CloudRepositories } from "../database/mod.ts";
 
 /**
  * The wake-up channel of a project's feed, on the inbox waiters: an agentId
@@ -21,7 +21,7 @@ const FEED_CHANNEL = "\u0000revocations";
 /** What revoking needs: the storage and the long polls' wake-ups. */
 export interface RevocationServices {
   /** The cloud's storage. */
-  storage: CloudStorage;
+  storage: CloudRepositories;
   /** Long-poll wake-ups. */
   waiters: InboxWaiters;
 }
@@ -90,7 +90,7 @@ export async function revokeProjectKey(
   const now = Date.now();
   const at = new Date(now).toISOString();
   const audit = revocationAudit(projectId, keyId, reason, by, now);
-  const revokedAt = await services.storage.revokeKey(projectId, keyId, at, reason, audit);
+  const revokedAt = await services.storage.keys.revokeKey(projectId, keyId, at, reason, audit);
   if (revokedAt === at) notifyRevocation(services.waiters, projectId);
   return revokedAt;
 }

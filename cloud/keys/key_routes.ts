@@ -65,7 +65,7 @@ export const keyRoutes = [
       // The app checks `default` against its own config before calling; the cloud accepts it.
       const { agentId, kind } = checkAgentId(body.userId, body.agentId, true);
       const { record, key } = await mintAgentKey(body.userId, { name: body.name, scopes: body.scopes, agentId });
-      if (!await storage.insertKey(caller.projectId, record, kind)) throw agentIdTaken(agentId);
+      if (!await storage.keys.insertKey(caller.projectId, record, kind)) throw agentIdTaken(agentId);
       const { id, name, scopes, createdAt } = record;
       return json({ id, name, scopes, agentId, key, createdAt }, 201);
     },
@@ -79,7 +79,7 @@ export const keyRoutes = [
     query: z.object({ userId }),
     responses: { 200: keyListSchema },
     async run({ caller, query }, { storage }) {
-      const keys = await storage.listKeys(caller.projectId, query.userId);
+      const keys = await storage.keys.listKeys(caller.projectId, query.userId);
       return json({ keys: keys.map(publicKey) });
     },
   }),
@@ -94,7 +94,7 @@ export const keyRoutes = [
     async run({ caller, body }, { storage, refusals }) {
       // Never say why a key is invalid: unknown, revoked and another project's look the same.
       const found = body.key.startsWith(AGENT_KEY_PREFIX)
-        ? await storage.findKeyByHash(await hashSecret(body.key))
+        ? await storage.keys.findKeyByHash(await hashSecret(body.key))
         : null;
       if (found === null || found.projectId !== caller.projectId || found.record.revokedAt !== null) {
         if (found !== null && found.projectId === caller.projectId) {
@@ -148,7 +148,7 @@ export const keyRoutes = [
       checkAgentId(body.userId, body.agentId, true);
       const audit = revocationAudit(caller.projectId, params.id, "app", sdkActor(req), Date.now());
       const record = { id: params.id, ...body, lastUsedAt: null };
-      const outcome = await deps.storage.mirrorKey(caller.projectId, record, audit);
+      const outcome = await deps.storage.keys.mirrorKey(caller.projectId, record, audit);
       if (outcome === "revoked") notifyRevocation(deps.waiters, caller.projectId);
       // Only this project's own records can refuse it: what other projects hold changes neither the
       // answer nor what is stored (a copy of another project's hash never authenticates: see findKeyAuth).

@@ -3,6 +3,7 @@
  *
  * @module
  */
+export * from "./key_repository.ts";
 export * from "./key_revocation.ts";
 export * from "./key_routes.ts";
 export * from "./libsql_keys.ts";

@@ -35,7 +35,7 @@ export const revocationRoutes = [
       // No watcher wakes the feed for revocations of other processes: it re-reads every re-check interval.
       const { rows: revocations, waited } = await readOrWait(
         () => subscribeToRevocations(waiters, caller.projectId),
-        () => storage.listRevocations(caller.projectId, query.after, query.limit),
+        () => storage.keys.listRevocations(caller.projectId, query.after, query.limit),
         { deadline: Date.now() + query.wait * 1000, signal: req.signal, closing: deps.closing, sliceMs: recheckMs },
       );
       // A secret rotated while the poll waited: the old one gets nothing more.

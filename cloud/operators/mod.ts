@@ -4,6 +4,7 @@
  * @module
  */
 export * from "./libsql_operators.ts";
+export * from "./operator_repository.ts";
 export * from "./operator_storage.ts";
 export * from "./operators.ts";
 export * from "./passwords.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 import { hashSecret, mintSecret } from "../../core/contract/mod.ts";
-import type { CloudStorage, OperatorRecord, SessionRecord } from "../database/mod.ts";
+import type { CloudRepositories, OperatorRecord, SessionRecord } from "../database/mod.ts";
 
 /** The session cookie's name. */
 export const SESSION_COOKIE = "svc_session";
@@ -77,7 +77,7 @@ export function cookie(name: string, value: string, secure: boolean, maxAgeSecon
  * @returns The token to put in the cookie.
  */
 export async function openSession(
-  storage: CloudStorage,
+  storage: CloudRepositories,
   operator: OperatorRecord,
   address: string | null,
   now: number,
@@ -85,7 +85,7 @@ export async function openSession(
 ): Promise<string> {
   const token = mintSecret("svco_");
   const at = new Date(now).toISOString();
-  await storage.createSession({
+  await storage.operators.createSession({
     tokenHash: await hashSecret(token),
     operatorId: operator.id,
     createdAt: at,
@@ -106,7 +106,7 @@ export async function openSession(
  * @returns The session, or `null`.
  */
 export async function currentSession(
-  storage: CloudStorage,
+  storage: CloudRepositories,
   req: Request,
   now: number,
   limits: SessionLimits,
@@ -114,13 +114,13 @@ export async function currentSession(
   const token = cookiesOf(req).get(SESSION_COOKIE);
   if (!token || !/^svco_[A-Za-z0-9]{40}$/.test(token)) return null;
   const tokenHash = await hashSecret(token);
-  const found = await storage.findSession(tokenHash);
+  const found = await storage.operators.findSession(tokenHash);
   if (!found) return null;
   const lastSeen = Date.parse(found.session.lastSeenAt);
   if (now >= Date.parse(found.session.expiresAt) || now - lastSeen >= limits.idleMs) {
-    await storage.deleteSession(tokenHash);
+    await storage.operators.deleteSession(tokenHash);
     return null;
   }
-  if (now - lastSeen >= TOUCH_INTERVAL_MS) await storage.touchSession(tokenHash, new Date(now).toISOString());
+  if (now - lastSeen >= TOUCH_INTERVAL_MS) await storage.operators.touchSession(tokenHash, new Date(now).toISOString());
   return { operator: found.operator, token, record: found.session };
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import { hashSecret, mintSecret } from "../../core/contract/mod.ts";
-import type { CloudStorage } from "../database/mod.ts";
+import type { CloudRepositories } from "../database/mod.ts";
 
 /** How long a setup link works: 1 hour. */
 export const SETUP_LINK_TTL_MS = 60 * 60 * 1000;
@@ -17,10 +17,10 @@ export const SETUP_LINK_TTL_MS = 60 * 60 * 1000;
  * @param now The time, in milliseconds.
  * @returns The path and query of the link (`/dashboard/setup?token=…`), or `null` when an operator exists.
  */
-export async function createSetupLink(storage: CloudStorage, now: number = Date.now()): Promise<string | null> {
-  if (await storage.countOperators() > 0) return null;
+export async function createSetupLink(storage: CloudRepositories, now: number = Date.now()): Promise<string | null> {
+  if (await storage.operators.countOperators() > 0) return null;
   const token = mintSecret("svcu_");
-  await storage.createSetupToken({
+  await storage.operators.createSetupToken({
     tokenHash: await hashSecret(token),
     createdAt: new Date(now).toISOString(),
     expiresAt: new Date(now + SETUP_LINK_TTL_MS).toISOString(),

@@ -4,7 +4,7 @@
  * @module
  */
 import type { Executor, ResultSet, SqlRow } from "../../core/db/mod.ts";
-import type { CloudStorage, Manifest, ProjectRecord } from "../database/mod.ts";
+import type { CloudStorageMethods, Manifest, ProjectRecord } from "../database/mod.ts";
 import { parsed, text, textOrNull } from "../../core/db/mod.ts";
 import { createChangeCache, type Statement } from "../../core/db/mod.ts";
 import { type AuditEntryInput, auditInsert } from "../audit/mod.ts";
@@ -12,9 +12,9 @@ import { type AuditEntryInput, auditInsert } from "../audit/mod.ts";
 /** Projects whose secret hash is kept in process. */
 const SECRET_CACHE_SIZE = 10_000;
 
-/** The project and manifest part of {@linkcode CloudStorage}. */
+/** The project and manifest part of {@linkcode CloudStorageMethods}. */
 export type ProjectStorage = Pick<
-  CloudStorage,
+  CloudStorageMethods,
   | "createProject"
   | "findProject"
   | "projectSecretHash"

@@ -38,7 +38,11 @@ export const manifestRoutes = [
     responses: { 200: stored },
     async run({ caller, body }, { storage }) {
       const updatedAt = new Date().toISOString();
-      await storage.putManifest(caller.projectId, { intents: body.intents, scopes: body.scopes ?? [], updatedAt });
+      await storage.projects.putManifest(caller.projectId, {
+        intents: body.intents,
+        scopes: body.scopes ?? [],
+        updatedAt,
+      });
       return json({ ok: true, count: body.intents.length, updatedAt });
     },
   }),
@@ -50,7 +54,7 @@ export const manifestRoutes = [
     summary: "Read the manifest (`intents: []` and `updatedAt: null` before the first upload)",
     responses: { 200: manifestSchema },
     async run({ caller }, { storage }) {
-      return json(await storage.getManifest(caller.projectId));
+      return json(await storage.projects.getManifest(caller.projectId));
     },
   }),
 ];

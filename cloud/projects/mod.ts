@@ -8,4 +8,5 @@ export * from "./libsql_project_reads.ts";
 export * from "./libsql_projects.ts";
 export * from "./manifest_routes.ts";
 export * from "./project_admin_storage.ts";
+export * from "./project_repository.ts";
 export * from "./projects.ts";

@@ -9,7 +9,7 @@
 import { ulid } from "ulid";
 import { hashSecret, mintSecret, SDK_SECRET_PREFIX } from "../../core/contract/mod.ts";
 import { type AuditActor, auditRecord, CLI_ACTOR } from "../audit/mod.ts";
-import type { CloudStorage, ProjectRecord } from "../database/mod.ts";
+import type { CloudRepositories, ProjectRecord } from "../database/mod.ts";
 
 /** A new project and its sdkSecret, which exists only here. */
 export interface NewProject {
@@ -27,7 +27,7 @@ export interface NewProject {
  * @param by Who creates it (default: the command line).
  * @returns The project and its secret.
  */
-export async function createProject(storage: CloudStorage, name: string, by = CLI_ACTOR): Promise<NewProject> {
+export async function createProject(storage: CloudRepositories, name: string, by = CLI_ACTOR): Promise<NewProject> {
   const sdkSecret = mintSecret(SDK_SECRET_PREFIX);
   const project: ProjectRecord = {
     id: `prj_${ulid()}`,
@@ -36,7 +36,7 @@ export async function createProject(storage: CloudStorage, name: string, by = CL
     createdAt: new Date().toISOString(),
     secretRotatedAt: null,
   };
-  await storage.createProject(
+  await storage.projects.createProject(
     project,
     auditRecord(by, { projectId: project.id, action: "project.create", target: project.id, detail: { name } }),
   );
@@ -52,13 +52,18 @@ export async function createProject(storage: CloudStorage, name: string, by = CL
  * @returns The new secret, or `null` when the project is unknown.
  */
 export async function rotateSdkSecret(
-  storage: CloudStorage,
+  storage: CloudRepositories,
   projectId: string,
   by: AuditActor = CLI_ACTOR,
 ): Promise<string | null> {
   const sdkSecret = mintSecret(SDK_SECRET_PREFIX);
   const audit = auditRecord(by, { projectId, action: "project.rotate_secret", target: projectId });
-  const rotated = await storage.rotateProjectSecret(projectId, await hashSecret(sdkSecret), audit.createdAt, audit);
+  const rotated = await storage.projects.rotateProjectSecret(
+    projectId,
+    await hashSecret(sdkSecret),
+    audit.createdAt,
+    audit,
+  );
   return rotated ? sdkSecret : null;
 }
 
@@ -72,15 +77,15 @@ export async function rotateSdkSecret(
  * @returns `false` when the project is unknown.
  */
 export async function renameProject(
-  storage: CloudStorage,
+  storage: CloudRepositories,
   projectId: string,
   name: string,
   by: AuditActor = CLI_ACTOR,
 ): Promise<boolean> {
-  const before = await storage.findProject(projectId);
+  const before = await storage.projects.findProject(projectId);
   if (before === null) return false;
   const detail = { from: before.name, to: name };
-  return await storage.renameProject(
+  return await storage.projects.renameProject(
     projectId,
     name,
     auditRecord(by, { projectId, action: "project.rename", target: projectId, detail }),
@@ -97,12 +102,12 @@ export async function renameProject(
  * @returns `false` when the project is unknown.
  */
 export async function deleteProject(
-  storage: CloudStorage,
+  storage: CloudRepositories,
   projectId: string,
   by: AuditActor = CLI_ACTOR,
 ): Promise<boolean> {
-  const before = await storage.findProject(projectId);
+  const before = await storage.projects.findProject(projectId);
   if (before === null) return false;
   const entry = { projectId, action: "project.delete", target: projectId, detail: { name: before.name } };
-  return await storage.deleteProject(projectId, auditRecord(by, entry));
+  return await storage.projects.deleteProject(projectId, auditRecord(by, entry));
 }

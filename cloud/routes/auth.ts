@@ -19,7 +19,7 @@ import {
   timingSafeEqual,
   unauthorized,
 } from "../../core/contract/mod.ts";
-import { type CloudStorage, KEY_TOUCH_INTERVAL_MS } from "../database/mod.ts";
+import { type CloudRepositories, KEY_TOUCH_INTERVAL_MS } from "../database/mod.ts";
 
 /** The header naming the project in SDK auth. */
 export const PROJECT_HEADER = "x-svc-project";
@@ -52,13 +52,13 @@ const NO_PROJECT_HASH = "0".repeat(64);
  * @returns The project.
  * @throws {SvcError} `UNAUTHORIZED` otherwise.
  */
-export async function authenticateSdk(req: Request, storage: CloudStorage): Promise<SdkCaller> {
+export async function authenticateSdk(req: Request, storage: CloudRepositories): Promise<SdkCaller> {
   const secret = bearerToken(req, SDK_SECRET_PREFIX);
   const projectId = req.headers.get(PROJECT_HEADER);
   if (secret === null || projectId === null || !PROJECT_ID.test(projectId)) {
     throw unauthorized("Missing or invalid credentials");
   }
-  const [secretHash, hash] = await Promise.all([storage.projectSecretHash(projectId), hashSecret(secret)]);
+  const [secretHash, hash] = await Promise.all([storage.projects.projectSecretHash(projectId), hashSecret(secret)]);
   // Compare even when the project is unknown, so both failures take the same time.
   const matches = timingSafeEqual(hash, secretHash ?? NO_PROJECT_HASH);
   if (secretHash === null || !matches) throw unauthorized("Missing or invalid credentials");
@@ -74,10 +74,10 @@ export async function authenticateSdk(req: Request, storage: CloudStorage): Prom
  * @returns The key's project, agentId and id.
  * @throws {SvcError} `UNAUTHORIZED` otherwise.
  */
-export async function authenticateAgent(req: Request, storage: CloudStorage): Promise<AgentCaller> {
+export async function authenticateAgent(req: Request, storage: CloudRepositories): Promise<AgentCaller> {
   const key = bearerToken(req, AGENT_KEY_PREFIX);
   if (key === null) throw unauthorized("Missing or invalid credentials");
-  const found = await storage.findKeyAuth(await hashSecret(key));
+  const found = await storage.keys.findKeyAuth(await hashSecret(key));
   if (found === null || found.revokedAt !== null) throw unauthorized("Missing or invalid credentials");
   await recordUse(storage, found.projectId, found.id, found.lastUsedAt);
   return { projectId: found.projectId, agentId: found.agentId, keyId: found.id };
@@ -93,14 +93,14 @@ export async function authenticateAgent(req: Request, storage: CloudStorage): Pr
  * @returns When recorded.
  */
 export async function recordUse(
-  storage: CloudStorage,
+  storage: CloudRepositories,
   projectId: string,
   keyId: string,
   lastUsedAt: string | null,
 ): Promise<void> {
   const now = Date.now();
   if (lastUsedAt !== null && now - Date.parse(lastUsedAt) < KEY_TOUCH_INTERVAL_MS) return;
-  await storage.touchKey(projectId, keyId, new Date(now).toISOString());
+  await storage.keys.touchKey(projectId, keyId, new Date(now).toISOString());
 }
 
 /**
@@ -119,7 +119,7 @@ export async function reauthenticate(
   req: Request,
   auth: "sdk" | "agent",
   projectId: string,
-  storage: CloudStorage,
+  storage: CloudRepositories,
 ): Promise<void> {
   const caller = auth === "sdk" ? await authenticateSdk(req, storage) : await authenticateAgent(req, storage);
   if (caller.projectId !== projectId) throw unauthorized("Missing or invalid credentials");

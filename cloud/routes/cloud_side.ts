@@ -8,7 +8,7 @@ import { type DefineRoute, routeDefiner } from "../../core/http/mod.ts";
 import type { AgentCaller, SdkCaller } from "./auth.ts";
 import type { InboxWaiters } from "../inbox/mod.ts";
 import type { CloudRefusals } from "../violations/mod.ts";
-import type { CloudStorage } from "../database/mod.ts";
+import type { CloudRepositories } from "../database/mod.ts";
 
 /** The prefix of every cloud route. */
 export const CLOUD_PREFIX = "/v1";
@@ -16,7 +16,7 @@ export const CLOUD_PREFIX = "/v1";
 /** What every `/v1` route may use. */
 export interface CloudDeps {
   /** The database. */
-  storage: CloudStorage;
+  storage: CloudRepositories;
   /** Long-poll wake-ups. */
   waiters: InboxWaiters;
   /** How often a long poll re-reads the database, for events stored by other processes. */

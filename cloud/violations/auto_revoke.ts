@@ -23,8 +23,13 @@ export async function applyAutoRevoke(
   violation: Violation,
 ): Promise<void> {
   if (violation.kind === "AUTO_REVOKED") return;
-  const { autoRevoke } = await deps.storage.projectPolicy(projectId);
+  const { autoRevoke } = await deps.storage.violations.projectPolicy(projectId);
   if (autoRevoke === null || !countsToward(autoRevoke, violation)) return;
-  const outcome = await deps.storage.autoRevoke(projectId, violation.keyId, autoRevoke, new Date().toISOString());
+  const outcome = await deps.storage.violations.autoRevoke(
+    projectId,
+    violation.keyId,
+    autoRevoke,
+    new Date().toISOString(),
+  );
   if (outcome !== null) notifyRevocation(deps.waiters, projectId);
 }

@@ -4,7 +4,7 @@
  * @module
  */
 import type { Executor, SqlRow, SqlValue, Statement } from "../../core/db/mod.ts";
-import type { CloudStorage, Severity, ViolationQuery, ViolationRecord } from "../database/mod.ts";
+import type { CloudStorageMethods, Severity, ViolationQuery, ViolationRecord } from "../database/mod.ts";
 import { integer, listFilter, parsed, text, textOrNull } from "../../core/db/mod.ts";
 import { VIOLATION_COLUMNS, violationValues } from "../../core/contract/mod.ts";
 import type { GroupCommit } from "../../core/db/mod.ts";
@@ -13,9 +13,9 @@ import { deleteInChunks } from "../../core/db/mod.ts";
 /** Rows per multi-row INSERT (10 values each, far below SQLite's variable limit). */
 const ROWS_PER_INSERT = 50;
 
-/** The violation part of {@linkcode CloudStorage}. */
+/** The violation part of {@linkcode CloudStorageMethods}. */
 export type ViolationStorage = Pick<
-  CloudStorage,
+  CloudStorageMethods,
   "addViolation" | "addViolations" | "listViolations" | "purgeViolations"
 >;
 

@@ -9,4 +9,5 @@ export * from "./policy_routes.ts";
 export * from "./project_policy.ts";
 export * from "./refusals.ts";
 export * from "./violation_query.ts";
+export * from "./violation_repository.ts";
 export * from "./violation_routes.ts";

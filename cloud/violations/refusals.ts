@@ -7,7 +7,7 @@
  */
 import { repeatedViolation, type Violation } from "../../core/contract/mod.ts";
 import { createRefusalCoalescer } from "../../core/http/mod.ts";
-import type { CloudStorage } from "../database/mod.ts";
+import type { CloudRepositories } from "../database/mod.ts";
 
 /** The window of {@linkcode createCloudRefusals}: one minute. */
 export const CLOUD_REFUSAL_WINDOW_MS = 60_000;
@@ -27,12 +27,12 @@ export interface CloudRefusals {
  * @param windowMs The window. Default {@linkcode CLOUD_REFUSAL_WINDOW_MS}.
  * @returns The record.
  */
-export function createCloudRefusals(storage: CloudStorage, windowMs = CLOUD_REFUSAL_WINDOW_MS): CloudRefusals {
+export function createCloudRefusals(storage: CloudRepositories, windowMs = CLOUD_REFUSAL_WINDOW_MS): CloudRefusals {
   const windows = createRefusalCoalescer<{ projectId: string; violation: Violation }>({ windowMs });
 
   async function writeRepeats(all: boolean): Promise<void> {
     for (const { item, repeats, since } of windows.closed(Date.now(), all)) {
-      await storage.addViolation(
+      await storage.violations.addViolation(
         item.projectId,
         repeatedViolation(item.violation, repeats, new Date(since).toISOString()),
       );
@@ -42,7 +42,7 @@ export function createCloudRefusals(storage: CloudStorage, windowMs = CLOUD_REFU
   return {
     async record(projectId, violation) {
       if (windows.note(`${projectId}\u0000${violation.keyId}\u0000${violation.kind}`, { projectId, violation })) {
-        await storage.addViolation(projectId, violation);
+        await storage.violations.addViolation(projectId, violation);
       }
       await writeRepeats(false);
     },

@@ -52,12 +52,12 @@ export const violationRoutes = [
     async run({ caller, body }, deps) {
       if ("violation" in body) {
         const record = toRecord(body.violation);
-        await deps.storage.addViolation(caller.projectId, record);
+        await deps.storage.violations.addViolation(caller.projectId, record);
         await applyAutoRevoke(deps, caller.projectId, record);
         return json({ ok: true, id: record.id });
       }
       const records = body.violations.map(toRecord);
-      await deps.storage.addViolations(caller.projectId, records);
+      await deps.storage.violations.addViolations(caller.projectId, records);
       for (const record of records) await applyAutoRevoke(deps, caller.projectId, record);
       return json({ ok: true, ids: records.map((r) => r.id) });
     },
@@ -71,7 +71,7 @@ export const violationRoutes = [
     query: violationsQuery,
     responses: { 200: violationPageSchema },
     async run({ caller, query }, { storage }) {
-      return json(await storage.listViolations(caller.projectId, query));
+      return json(await storage.violations.listViolations(caller.projectId, query));
     },
   }),
 ];

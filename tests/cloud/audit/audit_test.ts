@@ -95,7 +95,7 @@ describe("GET /v1/sdk/audit", () => {
   test("keeps a deleted project's entries, the deletion included", async () => {
     const p = await t.newProject("doomed");
     assert.equal(await deleteProject(t.storage, p.id), true);
-    const page = await t.storage.listAudit({ projectId: p.id, limit: 10, offset: 0 });
+    const page = await t.storage.audit.listAudit({ projectId: p.id, limit: 10, offset: 0 });
     assert.deepEqual(page.entries.map((e) => e.action), ["project.delete", "project.create"]);
     assert.deepEqual(page.entries[0].detail, { name: "doomed" });
   });
@@ -110,9 +110,14 @@ describe("GET /v1/sdk/audit", () => {
     } finally {
       await t.client.execute("DROP TRIGGER refuse_delete_entry");
     }
-    assert.equal((await t.storage.findProject(p.id))?.name, "kept", "the project is still there");
+    assert.equal((await t.storage.projects.findProject(p.id))?.name, "kept", "the project is still there");
     assert.equal((await t.sdk("GET", "/v1/sdk/intents", { as: p })).status, 200, "and its secret still works");
-    const deletions = await t.storage.listAudit({ projectId: p.id, action: "project.delete", limit: 10, offset: 0 });
+    const deletions = await t.storage.audit.listAudit({
+      projectId: p.id,
+      action: "project.delete",
+      limit: 10,
+      offset: 0,
+    });
     assert.equal(deletions.total, 0);
   });
 
@@ -125,10 +130,10 @@ describe("GET /v1/sdk/audit", () => {
     } finally {
       await t.client.execute("DROP TRIGGER refuse_project_delete");
     }
-    assert.ok(await t.storage.findProject(p.id));
+    assert.ok(await t.storage.projects.findProject(p.id));
     assert.equal(await deleteProject(t.storage, "prj_01JABCDEFGHJKMNPQRSTVWXYZ0"), false);
     for (const projectId of [p.id, "prj_01JABCDEFGHJKMNPQRSTVWXYZ0"]) {
-      const entries = await t.storage.listAudit({ projectId, action: "project.delete", limit: 10, offset: 0 });
+      const entries = await t.storage.audit.listAudit({ projectId, action: "project.delete", limit: 10, offset: 0 });
       assert.equal(entries.total, 0, projectId);
     }
   });

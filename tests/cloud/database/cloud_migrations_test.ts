@@ -34,8 +34,8 @@ describe("cloud migrations", () => {
     });
     const storage = await openCloudStorage(client);
     assert.equal(await schemaVersion(client, CLOUD_MIGRATIONS_TABLE), cloudMigrations.length);
-    assert.equal((await storage.findProject("prj_01JABCDEFGHJKMNPQRSTVWXYZ0"))?.name, "Old");
-    const [r] = await storage.appendEvents("prj_01JABCDEFGHJKMNPQRSTVWXYZ0", [
+    assert.equal((await storage.projects.findProject("prj_01JABCDEFGHJKMNPQRSTVWXYZ0"))?.name, "Old");
+    const [r] = await storage.inbox.appendEvents("prj_01JABCDEFGHJKMNPQRSTVWXYZ0", [
       { eventId: "e", type: "t", agentId: "a", payload: {} },
     ], "2025-01-01T00:00:00.000Z");
     assert.equal(r.duplicate, false);
@@ -57,7 +57,7 @@ describe("cloud migrations", () => {
     });
     await client.batch([0, 1, 2].map((i) => insert(i, "A", i === 2 ? "severe" : "info")), "write");
     const storage = await openCloudStorage(client);
-    await storage.addViolation(project, {
+    await storage.violations.addViolation(project, {
       id: "v9",
       keyId: "k",
       userId: null,
@@ -68,7 +68,8 @@ describe("cloud migrations", () => {
       metadata: {},
       createdAt: "2025-01-02T00:00:00.000Z",
     });
-    const total = async (q: object) => (await storage.listViolations(project, { limit: 1, offset: 0, ...q })).total;
+    const total = async (q: object) =>
+      (await storage.violations.listViolations(project, { limit: 1, offset: 0, ...q })).total;
     assert.equal(await total({}), 4);
     assert.equal(await total({ kind: "A" }), 3);
     assert.equal(await total({ kind: "A", severity: "info" }), 2);
@@ -83,10 +84,10 @@ describe("cloud migrations", () => {
     const client = createClient({ url: ":memory:" });
     const storage = await openCloudStorage(client);
     const entry = { projectId: null, actor: "cli", target: null, detail: {}, sourceAddress: null };
-    await storage.appendAudit({ ...entry, action: "project.create", createdAt: "2025-01-01T00:00:00.000Z" });
+    await storage.audit.appendAudit({ ...entry, action: "project.create", createdAt: "2025-01-01T00:00:00.000Z" });
     await assert.rejects(client.execute("UPDATE cloud_audit SET actor = 'someone'"), /append-only/);
     await assert.rejects(client.execute("DELETE FROM cloud_audit"), /append-only/);
-    assert.equal((await storage.listAudit({ limit: 10, offset: 0 })).entries[0].actor, "cli");
+    assert.equal((await storage.audit.listAudit({ limit: 10, offset: 0 })).entries[0].actor, "cli");
     client.close();
   });
 
@@ -106,7 +107,7 @@ describe("cloud migrations", () => {
       })),
     ], "write");
     const storage = await openCloudStorage(client);
-    assert.deepEqual(await storage.violationBuckets(project, "2025-01-01T00:00:00.000Z", "hour"), [
+    assert.deepEqual(await storage.violations.violationBuckets(project, "2025-01-01T00:00:00.000Z", "hour"), [
       { bucket: "2025-01-01T05", severity: "severe", count: 2 },
       { bucket: "2025-01-01T06", severity: "severe", count: 1 },
     ]);
@@ -117,7 +118,7 @@ describe("cloud migrations", () => {
     const url = `file:${dir.file("together.db")}`;
     const [a, b] = await Promise.all([openCloudStorage(url), openCloudStorage(url)]);
     await createProject(a, "Together");
-    assert.equal((await b.listProjects()).length, 1);
+    assert.equal((await b.projects.listProjects()).length, 1);
     await Promise.all([a.close(), b.close()]);
   });
 
@@ -180,13 +181,16 @@ for (const [name, open] of clients.list) {
         `SELECT ${Object.keys(before.rows[0]).join(", ")} FROM cloud_keys ORDER BY seq`,
       );
       assert.deepEqual(after.rows.map((r) => ({ ...r })), before.rows.map((r) => ({ ...r })), "every key as it was");
-      assert.deepEqual((await storage.listRevocations(a, 0, 10)).map((r) => [r.seq, r.keyId, r.reason]), [
+      assert.deepEqual((await storage.keys.listRevocations(a, 0, 10)).map((r) => [r.seq, r.keyId, r.reason]), [
         [1, "k2", "dashboard"],
         [2, "k3", "auto"],
       ]);
 
       // The feed keeps numbering, from an update and from a mirror stored revoked.
-      assert.equal(await storage.revokeKey(a, "k1", "2025-01-04T00:00:00.000Z", "tooling"), "2025-01-04T00:00:00.000Z");
+      assert.equal(
+        await storage.keys.revokeKey(a, "k1", "2025-01-04T00:00:00.000Z", "tooling"),
+        "2025-01-04T00:00:00.000Z",
+      );
       const mirrored = {
         id: "k5",
         userId: "u",
@@ -199,30 +203,33 @@ for (const [name, open] of clients.list) {
         lastUsedAt: null,
         revokedAt: "2025-01-05T00:00:00.000Z",
       };
-      assert.equal(await storage.mirrorKey(a, mirrored), "revoked");
-      assert.deepEqual((await storage.listRevocations(a, 2, 10)).map((r) => [r.seq, r.keyId, r.reason]), [
+      assert.equal(await storage.keys.mirrorKey(a, mirrored), "revoked");
+      assert.deepEqual((await storage.keys.listRevocations(a, 2, 10)).map((r) => [r.seq, r.keyId, r.reason]), [
         [3, "k1", "tooling"],
         [4, "k5", "app"],
       ]);
 
       // Project b may now hold a's id and a's hash; the older row still answers for the hash.
       assert.equal(
-        await storage.mirrorKey(b, { ...mirrored, id: "k1", hash: "6".repeat(64), revokedAt: null }),
+        await storage.keys.mirrorKey(b, { ...mirrored, id: "k1", hash: "6".repeat(64), revokedAt: null }),
         "stored",
       );
       assert.equal(
-        await storage.mirrorKey(b, { ...mirrored, id: "k7", hash: "2".repeat(64), revokedAt: null }),
+        await storage.keys.mirrorKey(b, { ...mirrored, id: "k7", hash: "2".repeat(64), revokedAt: null }),
         "stored",
       );
-      assert.deepEqual(await storage.findKeyAuth("2".repeat(64)), {
+      assert.deepEqual(await storage.keys.findKeyAuth("2".repeat(64)), {
         id: "k2",
         projectId: a,
         agentId: "u",
         revokedAt: "2025-01-02T00:00:00.000Z",
         lastUsedAt: null,
       });
-      assert.equal(await storage.revokeKey(b, "k4", "2025-01-06T00:00:00.000Z", "tooling"), "2025-01-06T00:00:00.000Z");
-      assert.deepEqual((await storage.listRevocations(b, 0, 10)).map((r) => [r.seq, r.keyId]), [[1, "k4"]]);
+      assert.equal(
+        await storage.keys.revokeKey(b, "k4", "2025-01-06T00:00:00.000Z", "tooling"),
+        "2025-01-06T00:00:00.000Z",
+      );
+      assert.deepEqual((await storage.keys.listRevocations(b, 0, 10)).map((r) => [r.seq, r.keyId]), [[1, "k4"]]);
 
       const schema = await client.execute("SELECT type, name FROM sqlite_master WHERE tbl_name = 'cloud_keys'");
       const names = schema.rows.map((r) => `${r.type} ${r.name}`).filter((n) => !n.includes("sqlite_autoindex"));

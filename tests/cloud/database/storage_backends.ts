@@ -3,11 +3,11 @@
 // The cloud's storage by default; the app's with its own opener.
 import { after } from "node:test";
 import { openCloudStorage } from "../../../cloud/open_cloud_storage.ts";
-import type { CloudStorage } from "../../../cloud/database/cloud_storage.ts";
+import type { CloudRepositories } from "../../../cloud/database/cloud_storage.ts";
 import { type HranaServer, startHranaServer } from "../../fixtures/hrana_server.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
 
-export interface StorageBackends<S = CloudStorage> {
+export interface StorageBackends<S = CloudRepositories> {
   /** Name and opener of each backend. */
   list: [string, () => Promise<S>][];
   /** How many requests the remote backend served (to prove the remote path ran). */
@@ -18,7 +18,7 @@ export interface StorageBackends<S = CloudStorage> {
 export type StorageOpener<S> = (url: string, options?: { authToken?: string }) => Promise<S>;
 
 /** The backends of one test file; the folder and the Hrana server go away after the file. */
-export function storageBackends(): StorageBackends<CloudStorage>;
+export function storageBackends(): StorageBackends<CloudRepositories>;
 export function storageBackends<S>(open: StorageOpener<S>): StorageBackends<S>;
 export function storageBackends<S>(open?: StorageOpener<S>): StorageBackends<S> {
   const openStorage = (open ?? openCloudStorage) as StorageOpener<S>;

@@ -16,12 +16,12 @@ test("re-polling from cursor 0 counts every delivery without a write per poll, a
   const observer = await openDatabase(url);
   const { project } = await createProject(storage, "Deliveries");
   const events = Array.from({ length: 200 }, (_, i) => ({ eventId: `e${i}`, type: "t", agentId: "a", payload: {} }));
-  await storage.appendEvents(project.id, events, new Date().toISOString());
+  await storage.inbox.appendEvents(project.id, events, new Date().toISOString());
   for (let i = 0; i < 2; i++) await new Promise((r) => setTimeout(r, 1));
   const before = observer.dataVersion();
   let last = 0;
   for (let poll = 1; poll <= 20; poll++) {
-    const items = await storage.listInbox(project.id, "a", 0, 200);
+    const items = await storage.inbox.listInbox(project.id, "a", 0, 200);
     assert.equal(items.length, 200);
     assert.ok(items.every((i) => i.deliveries === poll), `poll ${poll} reports ${poll} deliveries`);
     last = items[0].deliveries;

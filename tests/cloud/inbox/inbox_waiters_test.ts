@@ -50,8 +50,8 @@ describe("createInboxWaiters", () => {
     const { project } = await createProject(storage, "Idle");
     let reads = 0;
     const watched: WatchedStorage = {
-      dataVersion: () => storage.dataVersion(),
-      inboxesFilledAfter: (id) => (reads++, storage.inboxesFilledAfter(id)),
+      dataVersion: () => storage.inbox.dataVersion(),
+      inboxesFilledAfter: (id) => (reads++, storage.inbox.inboxesFilledAfter(id)),
     };
     const waiters = createInboxWaiters();
     try {
@@ -63,7 +63,7 @@ describe("createInboxWaiters", () => {
       subscriptions[7].cancel();
       subscriptions[7] = waiters.subscribe(project.id, "agent7");
       const woken = subscriptions[7].wait(30_000);
-      await other.appendEvents(project.id, [{ eventId: "e1", type: "t", agentId: "agent7", payload: {} }], "now");
+      await other.inbox.appendEvents(project.id, [{ eventId: "e1", type: "t", agentId: "agent7", payload: {} }], "now");
       await woken;
       assert.equal(reads, 2, "one read for all 50 polls");
       for (const s of subscriptions) s.cancel();

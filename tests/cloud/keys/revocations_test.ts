@@ -30,7 +30,7 @@ describe("GET /v1/sdk/keys/revocations", () => {
     const revokedMirror = { ...mirror, revokedAt: "2026-01-01T00:00:00.000Z" };
     assert.equal((await t.sdk("PUT", `/v1/sdk/keys/${record.id}`, { as: p, body: revokedMirror })).status, 200);
     const dashboard = await t.mintKey("u3", {}, p);
-    await t.storage.revokeKey(p.id, dashboard.id, new Date().toISOString(), "dashboard");
+    await t.storage.keys.revokeKey(p.id, dashboard.id, new Date().toISOString(), "dashboard");
     const res = await t.sdk("GET", FEED, { as: p });
     assert.equal(res.status, 200);
     assert.deepEqual(
