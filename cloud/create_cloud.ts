@@ -17,8 +17,11 @@ import {
 import { createRateLimiter, type RateLimit, rateLimited, type RateLimiter } from "../core/http/mod.ts";
 import { createRefusalsPerAddress } from "../core/http/mod.ts";
 import { authenticateAgent, authenticateSdk } from "./routes/mod.ts";
-import { createInboxWaiters } from "./inbox/mod.ts";
-import { createCloudRefusals } from "./violations/mod.ts";
+import { createInboxService, createInboxWaiters } from "./inbox/mod.ts";
+import { createCloudRefusals, createViolationService } from "./violations/mod.ts";
+import { createKeyService } from "./keys/mod.ts";
+import { createProjectService } from "./projects/mod.ts";
+import { createAuditService } from "./audit/mod.ts";
 import {
   CLOUD_PREFIX,
   type CloudDeps,
@@ -178,6 +181,11 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
     : createDashboard({ ...dashboardSettings, ...seams.dashboard, site, storage: opened, waiters, logger: log });
 
   const deps: Promise<CloudDeps> = opened.then((storage) => ({
+    keys: createKeyService(storage, waiters),
+    inbox: createInboxService(storage, waiters),
+    violations: createViolationService(storage, waiters),
+    projects: createProjectService(storage),
+    audit: createAuditService(storage),
     storage,
     refusals: createCloudRefusals(storage),
     waiters,

@@ -39,8 +39,8 @@ export const auditRoutes = [
     summary: "List the project's audit log, newest first, with the count of every match",
     query: auditQuery,
     responses: { 200: z.object({ entries: z.array(auditEntrySchema), total: z.int().min(0) }) },
-    async run({ caller, query }, { storage }) {
-      const page = await storage.audit.listAudit({ projectId: caller.projectId, ...query });
+    async run({ caller, query }, { audit }) {
+      const page = await audit.list({ projectId: caller.projectId, ...query });
       const entries = page.entries.map(({ projectId: _, ...entry }) => entry);
       return json({ entries, total: page.total });
     },

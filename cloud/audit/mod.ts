@@ -6,5 +6,6 @@
 export * from "./audit_actor.ts";
 export * from "./audit_repository.ts";
 export * from "./audit_routes.ts";
+export * from "./audit_service.ts";
 export * from "./audit_storage.ts";
 export * from "./libsql_audit.ts";

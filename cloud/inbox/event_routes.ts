@@ -33,14 +33,13 @@ export const eventRoutes = [
       202: answer.describe("Something new was queued"),
       200: answer.describe("Every event was a duplicate of one already kept: nothing new was queued"),
     },
-    async run({ caller, body }, { storage, waiters }) {
+    async run({ caller, body }, { inbox }) {
       const batch = "events" in body;
       const events = batch ? body.events : [body];
-      const results = await storage.inbox.appendEvents(caller.projectId, events, new Date().toISOString());
-      const woken = new Set(results.filter((r) => !r.duplicate).map((r) => r.agentId));
-      for (const agentId of woken) waiters.notify(caller.projectId, agentId);
+      const results = await inbox.append(caller.projectId, events);
+      const queued = results.some((r) => !r.duplicate);
       const answers = results.map(({ eventId, inboxId, duplicate }) => ({ ok: true, eventId, inboxId, duplicate }));
-      return json(batch ? { ok: true, results: answers } : answers[0], woken.size > 0 ? 202 : 200);
+      return json(batch ? { ok: true, results: answers } : answers[0], queued ? 202 : 200);
     },
   }),
 ];

@@ -101,7 +101,7 @@ async function poll(
   try {
     found = await readOrWait(
       () => waiters.subscribe(projectId, agentId),
-      () => storage.inbox.listInbox(projectId, agentId, query.cursor, query.limit),
+      () => deps.inbox.read(projectId, agentId, query.cursor, query.limit),
       { deadline: Date.now() + query.wait * 1000, signal: req.signal, closing: deps.closing },
     );
   } finally {
@@ -114,12 +114,12 @@ async function poll(
 }
 
 async function acknowledge(
-  { storage }: CloudDeps,
+  { inbox }: CloudDeps,
   projectId: string,
   agentId: string,
   inboxIds: number[],
 ): Promise<Response> {
   const ids = [...new Set(inboxIds)];
-  const acknowledged = await storage.inbox.acknowledge(projectId, agentId, ids, new Date().toISOString());
+  const acknowledged = await inbox.acknowledge(projectId, agentId, ids);
   return json({ ok: true, acknowledged });
 }

@@ -29,7 +29,6 @@ import { timestampInput } from "../../core/contract/mod.ts";
 import { json } from "../../core/http/mod.ts";
 import { recordUse } from "../routes/mod.ts";
 import { sdkActor } from "../audit/mod.ts";
-import { notifyRevocation, revocationAudit, revokeProjectKey } from "./key_revocation.ts";
 import { defineRoute } from "../routes/mod.ts";
 
 const userId = storedText(1, 200);
@@ -61,11 +60,11 @@ export const keyRoutes = [
     summary: "Mint an agent key for a user; the key is shown once",
     body: cloudMintKeyBody,
     responses: { 201: mintedKeySchema },
-    async run({ caller, body }, { storage }) {
+    async run({ caller, body }, { keys }) {
       // The app checks `default` against its own config before calling; the cloud accepts it.
       const { agentId, kind } = checkAgentId(body.userId, body.agentId, true);
       const { record, key } = await mintAgentKey(body.userId, { name: body.name, scopes: body.scopes, agentId });
-      if (!await storage.keys.insertKey(caller.projectId, record, kind)) throw agentIdTaken(agentId);
+      if (!await keys.mint(caller.projectId, record, kind)) throw agentIdTaken(agentId);
       const { id, name, scopes, createdAt } = record;
       return json({ id, name, scopes, agentId, key, createdAt }, 201);
     },
@@ -78,8 +77,8 @@ export const keyRoutes = [
     summary: "List a user's keys",
     query: z.object({ userId }),
     responses: { 200: keyListSchema },
-    async run({ caller, query }, { storage }) {
-      const keys = await storage.keys.listKeys(caller.projectId, query.userId);
+    async run({ caller, query }, deps) {
+      const keys = await deps.keys.list(caller.projectId, query.userId);
       return json({ keys: keys.map(publicKey) });
     },
   }),
@@ -91,11 +90,9 @@ export const keyRoutes = [
     summary: "Verify an agent key",
     body: z.object({ key: z.string().max(1000) }),
     responses: { 200: keyVerificationSchema },
-    async run({ caller, body }, { storage, refusals }) {
+    async run({ caller, body }, { keys, storage, refusals }) {
       // Never say why a key is invalid: unknown, revoked and another project's look the same.
-      const found = body.key.startsWith(AGENT_KEY_PREFIX)
-        ? await storage.keys.findKeyByHash(await hashSecret(body.key))
-        : null;
+      const found = body.key.startsWith(AGENT_KEY_PREFIX) ? await keys.findByHash(await hashSecret(body.key)) : null;
       if (found === null || found.projectId !== caller.projectId || found.record.revokedAt !== null) {
         if (found !== null && found.projectId === caller.projectId) {
           // A cloud-mode app cannot tell a revoked key from an unknown one: the cloud records the use for it,
@@ -127,7 +124,7 @@ export const keyRoutes = [
     params: anyKeyId,
     responses: { 200: revokedKeySchema, 404: errorEnvelopeSchema },
     async run({ req, caller, params }, deps) {
-      const revokedAt = await revokeProjectKey(deps, caller.projectId, params.id, "tooling", sdkActor(req));
+      const revokedAt = await deps.keys.revoke(caller.projectId, params.id, "tooling", sdkActor(req));
       if (revokedAt === null) throw new SvcError("NOT_FOUND", "No such key");
       return json({ ok: true, id: params.id, revokedAt });
     },
@@ -146,10 +143,8 @@ export const keyRoutes = [
     async run({ req, caller, body, params }, deps) {
       // The same agentId rules as minting: the user's own id, an agt_<uuid>, or the shared inbox.
       checkAgentId(body.userId, body.agentId, true);
-      const audit = revocationAudit(caller.projectId, params.id, "app", sdkActor(req), Date.now());
       const record = { id: params.id, ...body, lastUsedAt: null };
-      const outcome = await deps.storage.keys.mirrorKey(caller.projectId, record, audit);
-      if (outcome === "revoked") notifyRevocation(deps.waiters, caller.projectId);
+      const outcome = await deps.keys.mirror(caller.projectId, record, sdkActor(req));
       // Only this project's own records can refuse it: what other projects hold changes neither the
       // answer nor what is stored (a copy of another project's hash never authenticates: see findKeyAuth).
       if (outcome === "agent_taken") throw agentIdTaken(body.agentId);

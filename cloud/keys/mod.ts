@@ -6,6 +6,7 @@
 export * from "./key_repository.ts";
 export * from "./key_revocation.ts";
 export * from "./key_routes.ts";
+export * from "./key_service.ts";
 export * from "./libsql_keys.ts";
 export * from "./libsql_revocations.ts";
 export * from "./revocation_routes.ts";

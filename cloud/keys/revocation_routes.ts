@@ -8,7 +8,6 @@ import { z } from "zod";
 import { revocationPageSchema } from "../../core/contract/mod.ts";
 import { pageSize, queryInteger, waitSeconds } from "../../core/contract/mod.ts";
 import { json } from "../../core/http/mod.ts";
-import { subscribeToRevocations } from "./key_revocation.ts";
 import { readOrWait } from "../inbox/mod.ts";
 import { defineRoute } from "../routes/mod.ts";
 import { reauthenticate } from "../routes/mod.ts";
@@ -31,11 +30,11 @@ export const revocationRoutes = [
     query: revocationsQuery,
     responses: { 200: revocationPageSchema },
     async run({ req, caller, query }, deps) {
-      const { storage, waiters, recheckMs } = deps;
+      const { keys, storage, recheckMs } = deps;
       // No watcher wakes the feed for revocations of other processes: it re-reads every re-check interval.
       const { rows: revocations, waited } = await readOrWait(
-        () => subscribeToRevocations(waiters, caller.projectId),
-        () => storage.keys.listRevocations(caller.projectId, query.after, query.limit),
+        () => keys.subscribe(caller.projectId),
+        () => keys.revocations(caller.projectId, query.after, query.limit),
         { deadline: Date.now() + query.wait * 1000, signal: req.signal, closing: deps.closing, sliceMs: recheckMs },
       );
       // A secret rotated while the poll waited: the old one gets nothing more.

@@ -36,9 +36,9 @@ export const manifestRoutes = [
     summary: "Store the project's intent manifest",
     body: manifestUpload,
     responses: { 200: stored },
-    async run({ caller, body }, { storage }) {
+    async run({ caller, body }, { projects }) {
       const updatedAt = new Date().toISOString();
-      await storage.projects.putManifest(caller.projectId, {
+      await projects.putManifest(caller.projectId, {
         intents: body.intents,
         scopes: body.scopes ?? [],
         updatedAt,
@@ -53,8 +53,8 @@ export const manifestRoutes = [
     auth: "sdk",
     summary: "Read the manifest (`intents: []` and `updatedAt: null` before the first upload)",
     responses: { 200: manifestSchema },
-    async run({ caller }, { storage }) {
-      return json(await storage.projects.getManifest(caller.projectId));
+    async run({ caller }, { projects }) {
+      return json(await projects.manifest(caller.projectId));
     },
   }),
 ];

@@ -9,4 +9,5 @@ export * from "./libsql_projects.ts";
 export * from "./manifest_routes.ts";
 export * from "./project_admin_storage.ts";
 export * from "./project_repository.ts";
+export * from "./project_service.ts";
 export * from "./projects.ts";

@@ -6,16 +6,29 @@
  */
 import { type DefineRoute, routeDefiner } from "../../core/http/mod.ts";
 import type { AgentCaller, SdkCaller } from "./auth.ts";
-import type { InboxWaiters } from "../inbox/mod.ts";
-import type { CloudRefusals } from "../violations/mod.ts";
+import type { InboxService, InboxWaiters } from "../inbox/mod.ts";
+import type { CloudRefusals, ViolationService } from "../violations/mod.ts";
+import type { KeyService } from "../keys/mod.ts";
+import type { ProjectService } from "../projects/mod.ts";
+import type { AuditService } from "../audit/mod.ts";
 import type { CloudRepositories } from "../database/mod.ts";
 
 /** The prefix of every cloud route. */
 export const CLOUD_PREFIX = "/v1";
 
-/** What every `/v1` route may use. */
+/** What every `/v1` route may use: the features' services (and their repositories, for authentication). */
 export interface CloudDeps {
-  /** The database. */
+  /** Keys, their revocation and the revocation feed. */
+  keys: KeyService;
+  /** Events and inboxes. */
+  inbox: InboxService;
+  /** Violations and the auto-revoke policy. */
+  violations: ViolationService;
+  /** Projects and their manifests. */
+  projects: ProjectService;
+  /** The audit log. */
+  audit: AuditService;
+  /** The features' repositories, read by authentication. */
   storage: CloudRepositories;
   /** Long-poll wake-ups. */
   waiters: InboxWaiters;

@@ -11,3 +11,4 @@ export * from "./refusals.ts";
 export * from "./violation_query.ts";
 export * from "./violation_repository.ts";
 export * from "./violation_routes.ts";
+export * from "./violation_service.ts";

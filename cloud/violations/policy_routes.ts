@@ -7,7 +7,7 @@ import { errorEnvelopeSchema } from "../../core/contract/mod.ts";
 import { SvcError } from "../../core/contract/mod.ts";
 import { json } from "../../core/http/mod.ts";
 import { sdkActor } from "../audit/mod.ts";
-import { policyChangeSchema, policyViewSchema, readPolicy, updatePolicy } from "./project_policy.ts";
+import { policyChangeSchema, policyViewSchema } from "./project_policy.ts";
 import { defineRoute } from "../routes/mod.ts";
 
 /** The policy routes. */
@@ -19,8 +19,8 @@ export const policyRoutes = [
     auth: "sdk",
     summary: "Read the project's auto-revoke policy and retention",
     responses: { 200: policyViewSchema },
-    async run({ caller }, { storage }) {
-      return json(await readPolicy(storage, caller.projectId));
+    async run({ caller }, { violations }) {
+      return json(await violations.policy(caller.projectId));
     },
   }),
   defineRoute({
@@ -33,8 +33,8 @@ export const policyRoutes = [
     body: policyChangeSchema,
     // 404: the project was deleted after the request was authenticated.
     responses: { 200: policyViewSchema, 404: errorEnvelopeSchema },
-    async run({ req, caller, body }, { storage }) {
-      const policy = await updatePolicy(storage, caller.projectId, body, sdkActor(req));
+    async run({ req, caller, body }, { violations }) {
+      const policy = await violations.changePolicy(caller.projectId, body, sdkActor(req));
       if (policy === null) throw new SvcError("NOT_FOUND", "No such project");
       return json(policy);
     },

@@ -15,7 +15,6 @@ import {
 } from "../../core/contract/mod.ts";
 import { json } from "../../core/http/mod.ts";
 import { defineRoute } from "../routes/mod.ts";
-import { applyAutoRevoke } from "./auto_revoke.ts";
 import { violationsQuery } from "./violation_query.ts";
 
 /** The answer to one report. */
@@ -49,16 +48,14 @@ export const violationRoutes = [
     summary: "Report a violation, or up to 100 in one batch (`{ violations: [...] }`, stored together)",
     body: z.union([violationReportSchema, violationBatchSchema]),
     responses: { 200: z.union([reportedOne, reportedBatch]) },
-    async run({ caller, body }, deps) {
+    async run({ caller, body }, { violations }) {
       if ("violation" in body) {
         const record = toRecord(body.violation);
-        await deps.storage.violations.addViolation(caller.projectId, record);
-        await applyAutoRevoke(deps, caller.projectId, record);
+        await violations.report(caller.projectId, [record]);
         return json({ ok: true, id: record.id });
       }
       const records = body.violations.map(toRecord);
-      await deps.storage.violations.addViolations(caller.projectId, records);
-      for (const record of records) await applyAutoRevoke(deps, caller.projectId, record);
+      await violations.report(caller.projectId, records);
       return json({ ok: true, ids: records.map((r) => r.id) });
     },
   }),
@@ -70,8 +67,8 @@ export const violationRoutes = [
     summary: "List violations, newest first (ties by id), with the count of every match",
     query: violationsQuery,
     responses: { 200: violationPageSchema },
-    async run({ caller, query }, { storage }) {
-      return json(await storage.violations.listViolations(caller.projectId, query));
+    async run({ caller, query }, { violations }) {
+      return json(await violations.list(caller.projectId, query));
     },
   }),
 ];
