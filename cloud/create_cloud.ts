@@ -17,11 +17,9 @@ import {
 import { createRateLimiter, type RateLimit, rateLimited, type RateLimiter } from "../core/http/mod.ts";
 import { createRefusalsPerAddress } from "../core/http/mod.ts";
 import { authenticateAgent, authenticateSdk } from "./routes/mod.ts";
-import { createInboxService, createInboxWaiters } from "./inbox/mod.ts";
-import { createCloudRefusals, createViolationService } from "./violations/mod.ts";
-import { createKeyService } from "./keys/mod.ts";
-import { createProjectService } from "./projects/mod.ts";
-import { createAuditService } from "./audit/mod.ts";
+import { createInboxWaiters } from "./inbox/mod.ts";
+import { createCloudRefusals } from "./violations/mod.ts";
+import { createCloudServices } from "./cloud_services.ts";
 import {
   CLOUD_PREFIX,
   type CloudDeps,
@@ -176,22 +174,24 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
     await purges.purge(); // joins the first pass: done before `ready`, so it never races the first requests
   });
   ready.catch(() => {}); // surfaced through `ready` and every request's 500
-  const dashboard = dash === false
-    ? undefined
-    : createDashboard({ ...dashboardSettings, ...seams.dashboard, site, storage: opened, waiters, logger: log });
-
   const deps: Promise<CloudDeps> = opened.then((storage) => ({
-    keys: createKeyService(storage, waiters),
-    inbox: createInboxService(storage, waiters),
-    violations: createViolationService(storage, waiters),
-    projects: createProjectService(storage),
-    audit: createAuditService(storage),
+    ...createCloudServices(storage, waiters),
     storage,
     refusals: createCloudRefusals(storage),
     waiters,
     recheckMs: options.recheckMs ?? 500,
     closing: () => closing,
   }));
+  const dashboard = dash === false ? undefined : createDashboard({
+    ...dashboardSettings,
+    ...seams.dashboard,
+    site,
+    storage: opened,
+    services: deps,
+    waiters,
+    logger: log,
+  });
+
   const handleV1 = createHandler<CloudSide>({
     prefix: CLOUD_PREFIX,
     routes: cloudRoutes,

@@ -8,6 +8,7 @@
 import type { ErrorLogger } from "../../core/http/mod.ts";
 import type { InboxWaiters } from "../inbox/mod.ts";
 import type { CloudRepositories } from "../database/mod.ts";
+import type { CloudServices } from "../cloud_services.ts";
 import { trustedPost } from "./csrf.ts";
 import { messagePage } from "./fragments.ts";
 import { FORM_LIMIT, readForm } from "./forms.ts";
@@ -59,6 +60,8 @@ export interface DashboardOptions extends Omit<DashboardSettings, "publicUrl">, 
   site: string | null;
   /** The cloud's storage, or the promise of it while it opens. */
   storage: CloudRepositories | Promise<CloudRepositories>;
+  /** The features' services, or the promise of them while the database opens. */
+  services: CloudServices | Promise<CloudServices>;
   /** The cloud's long-poll wake-ups, so a revoke here reaches the revocation feed's polls at once. */
   waiters: InboxWaiters;
   /** Where causes of failures go (default `console.error`). */
@@ -129,6 +132,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       ...visit,
       url,
       storage,
+      services: await options.services,
       waiters: options.waiters,
       reveals,
       session,

@@ -11,7 +11,6 @@ import type { KeyStatus } from "../database/mod.ts";
 import { notice, PAGE_SIZE, pageOffset, pager, time } from "./fragments.ts";
 import { csrfField, layout } from "./layout.ts";
 import { operatorActor, type ProjectContext } from "./page_context.ts";
-import { revokeProjectKey } from "../keys/mod.ts";
 import { htmlPage, redirect } from "./responses.ts";
 import { messagePage } from "./fragments.ts";
 import { overHttps } from "./visit.ts";
@@ -128,7 +127,7 @@ connected app through the revocation feed. This cannot be undone.</p>
  */
 export async function revokeKeyPost(ctx: ProjectContext, [keyId]: string[]): Promise<Response> {
   // One write: the revoke and its audit entry in one transaction; no key is the project's when it answers null.
-  const revokedAt = await revokeProjectKey(ctx, ctx.project.id, keyId, "dashboard", operatorActor(ctx));
+  const revokedAt = await ctx.services.keys.revoke(ctx.project.id, keyId, "dashboard", operatorActor(ctx));
   if (revokedAt === null) return messagePage(404, "Not found", "There is no such key in this project.", overHttps(ctx));
   return redirect(`/dashboard/projects/${ctx.project.id}/keys?revoked=1`, overHttps(ctx));
 }

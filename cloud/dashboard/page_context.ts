@@ -10,6 +10,7 @@ import type { Reveals } from "./reveals.ts";
 import type { Session } from "../operators/mod.ts";
 import { type AuditActor, recordAudit } from "../audit/mod.ts";
 import type { Visit } from "./visit.ts";
+import type { CloudServices } from "../cloud_services.ts";
 
 /** A signed-in request. */
 export interface PageContext extends Visit {
@@ -17,6 +18,8 @@ export interface PageContext extends Visit {
   url: URL;
   /** The cloud's storage. */
   storage: CloudRepositories;
+  /** The features' services: every change a page makes goes through them. */
+  services: CloudServices;
   /** Long-poll wake-ups: a revoke here wakes the revocation feed at once. */
   waiters: InboxWaiters;
   /** Secrets waiting to be shown once. */
