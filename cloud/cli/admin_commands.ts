@@ -8,7 +8,7 @@ import type { CloudRepositories, OperatorRole } from "../database/mod.ts";
 import { OPERATOR_ROLES } from "../operators/mod.ts";
 import { newOperator, operatorInputProblem } from "../operators/mod.ts";
 import { hashPassword } from "../operators/mod.ts";
-import { CLI_ACTOR, recordAudit } from "../audit/mod.ts";
+import { type AuditEntryInput, auditRecord, CLI_ACTOR } from "../audit/mod.ts";
 import type { DatabaseTarget } from "./database_url.ts";
 import { CommandError, type CommandOutput, withStorage } from "./project_commands.ts";
 
@@ -59,16 +59,20 @@ export async function runAdminCommand(
       if (!operator) throw new CommandError("NOT_FOUND", `No operator ${email}`);
     }
     if (action === "remove") {
-      await storage.operators.removeOperator(operator!.id);
-      await record(storage, "operator.remove", email);
+      await storage.operators.removeOperator(operator!.id, cliEntry("operator.remove", email));
       return { json: { ok: true, email }, text: `Removed ${email}; their sessions ended.` };
     }
     if (action === "password") {
       const password = await options.readPassword();
       const problem = operatorInputProblem(null, password);
       if (problem) throw new CommandError("VALIDATION_ERROR", problem);
-      await storage.operators.updateOperator(operator!.id, { passwordHash: await hashPassword(password) }, now());
-      await record(storage, "operator.password", email);
+      const passwordHash = await hashPassword(password);
+      await storage.operators.updateOperator(
+        operator!.id,
+        { passwordHash },
+        now(),
+        cliEntry("operator.password", email),
+      );
       return { json: { ok: true, email }, text: `New password set for ${email}; their sessions ended.` };
     }
     throw new CommandError("USAGE", `Unknown admin command: ${action ?? "(none)"}`);
@@ -82,18 +86,18 @@ async function create(storage: CloudRepositories, email: string, options: AdminO
   const problem = operatorInputProblem(email, password);
   if (problem) throw new CommandError("VALIDATION_ERROR", problem);
   const operator = await newOperator(email, role, password);
-  if (!await storage.operators.createOperator(operator)) {
+  if (!await storage.operators.createOperator(operator, cliEntry("operator.create", email, { role }))) {
     throw new CommandError("CONFLICT", `${email} is already an operator`);
   }
-  await record(storage, "operator.create", email, { role });
   return {
     json: { email: operator.email, role, createdAt: operator.createdAt },
     text: `Created ${role} ${operator.email}. Sign in at /dashboard/sign-in.`,
   };
 }
 
-function record(storage: CloudRepositories, action: string, target: string, detail = {}): Promise<void> {
-  return recordAudit(storage, CLI_ACTOR, { action, target, detail });
+/** The audit entry of an admin command, written in its change's own transaction. */
+function cliEntry(action: string, target: string, detail = {}): AuditEntryInput {
+  return auditRecord(CLI_ACTOR, { action, target, detail });
 }
 
 function now(): string {

@@ -9,7 +9,7 @@ import { html } from "hono/html";
 import { field } from "./forms.ts";
 import { notice } from "./fragments.ts";
 import { csrfField, layout } from "./layout.ts";
-import { audit, type PageContext } from "./page_context.ts";
+import { auditEntry, type PageContext } from "./page_context.ts";
 import { type Html, htmlPage } from "./responses.ts";
 import { acceptTotp, newRecoveryCodes, newTotpSecret, totpUri } from "../operators/mod.ts";
 import { overHttps } from "./visit.ts";
@@ -82,8 +82,8 @@ export async function totpConfirmPost(ctx: PageContext): Promise<Response> {
   }
   const { codes, hashes } = await newRecoveryCodes();
   const at = new Date(ctx.now).toISOString();
-  await ctx.storage.operators.updateOperator(op.id, { totpSecret: secret, recoveryCodeHashes: hashes }, at);
-  await audit(ctx, null, "operator.totp_on", op.email);
+  const entry = auditEntry(ctx, null, "operator.totp_on", op.email);
+  await ctx.storage.operators.updateOperator(op.id, { totpSecret: secret, recoveryCodeHashes: hashes }, at, entry);
   const body = html`${notice("success", "Two-factor sign-in is on.")}
 ${
     notice(
@@ -114,8 +114,8 @@ export async function totpOffPost(ctx: PageContext): Promise<Response> {
     );
   }
   const at = new Date(ctx.now).toISOString();
-  await ctx.storage.operators.updateOperator(op.id, { totpSecret: null, recoveryCodeHashes: [] }, at);
-  await audit(ctx, null, "operator.totp_off", op.email);
+  const entry = auditEntry(ctx, null, "operator.totp_off", op.email);
+  await ctx.storage.operators.updateOperator(op.id, { totpSecret: null, recoveryCodeHashes: [] }, at, entry);
   const updated = { ...ctx, session: { ...ctx.session, operator: { ...op, totpSecret: null } } };
   return accountPage(updated);
 }

@@ -9,7 +9,7 @@
 import { html } from "hono/html";
 import { age, messagePage, notice, PAGE_SIZE, pageOffset, pager, time } from "./fragments.ts";
 import { csrfField, layout } from "./layout.ts";
-import { audit, type ProjectContext } from "./page_context.ts";
+import { auditEntry, type ProjectContext } from "./page_context.ts";
 import { type Html, htmlPage, redirect } from "./responses.ts";
 import type { InboxItemStatus } from "../database/mod.ts";
 import { overHttps } from "./visit.ts";
@@ -163,10 +163,10 @@ export async function discardPost(ctx: ProjectContext, [agentId]: string[]): Pro
   if (!Number.isSafeInteger(inboxId) || inboxId <= 0) {
     return messagePage(400, "Bad request", "inboxId must be a positive integer.", overHttps(ctx));
   }
-  if (!await ctx.storage.inbox.discardInboxItem(ctx.project.id, inboxId, new Date(ctx.now).toISOString())) {
+  const entry = auditEntry(ctx, ctx.project.id, "inbox.discard", String(inboxId), { agentId });
+  if (!await ctx.storage.inbox.discardInboxItem(ctx.project.id, inboxId, new Date(ctx.now).toISOString(), entry)) {
     return messagePage(404, "Not found", "That item is not waiting in this project.", overHttps(ctx));
   }
-  await audit(ctx, ctx.project.id, "inbox.discard", String(inboxId), { agentId });
   return redirect(
     `/dashboard/projects/${ctx.project.id}/inbox/${encodeURIComponent(agentId)}?discarded=1`,
     overHttps(ctx),

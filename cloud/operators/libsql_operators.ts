@@ -6,6 +6,7 @@
 import type { Executor, SqlRow, SqlValue, Statement } from "../../core/db/mod.ts";
 import type { OperatorRecord, OperatorRole, OperatorStorage, SessionRecord } from "./operator_storage.ts";
 import { integer, parsed, text, textOrNull } from "../../core/db/mod.ts";
+import { auditInsert } from "../audit/mod.ts";
 
 const COLUMNS = "id, email, role, password_hash, totp_secret, recovery_code_hashes, created_at, updated_at";
 const SLOTS = "?, ?, ?, ?, ?, ?, ?, ?";
@@ -22,11 +23,15 @@ export function operatorStorage(db: Executor): OperatorStorage {
     return rs.rows.length ? toOperator(rs.rows[0]) : null;
   };
   return {
-    async createOperator(operator) {
-      const rs = await db.execute({
-        sql: `INSERT INTO cloud_operators (${COLUMNS}) VALUES (${SLOTS}) ON CONFLICT DO NOTHING`,
-        args: operatorValues(operator),
-      });
+    async createOperator(operator, audit) {
+      // The entry after the insert, written only when this operator (a fresh id) was stored.
+      const [rs] = await db.batch([
+        {
+          sql: `INSERT INTO cloud_operators (${COLUMNS}) VALUES (${SLOTS}) ON CONFLICT DO NOTHING`,
+          args: operatorValues(operator),
+        },
+        ...audit ? [auditInsert(audit, operatorExists(operator.id))] : [],
+      ], "write");
       return rs.rowsAffected === 1;
     },
     findOperator: (id) => one("id = ?", [id]),
@@ -39,7 +44,7 @@ export function operatorStorage(db: Executor): OperatorStorage {
       const rs = await db.execute("SELECT COUNT(*) AS n FROM cloud_operators");
       return integer(rs.rows[0], "n");
     },
-    async updateOperator(id, changes, at) {
+    async updateOperator(id, changes, at, audit) {
       const sets = ["updated_at = ?"];
       const args: SqlValue[] = [at];
       const columns = {
@@ -53,15 +58,16 @@ export function operatorStorage(db: Executor): OperatorStorage {
         sets.push(`${column} = ?`);
         args.push(value);
       }
-      const statements: Statement[] = [{
+      const statements: Statement[] = audit ? [auditInsert(audit, operatorExists(id))] : [];
+      statements.push({
         sql: `UPDATE cloud_operators SET ${sets.join(", ")} WHERE id = ?`,
         args: [...args, id],
-      }];
+      });
       // A new password or role takes effect at once: the operator signs in again.
       if (changes.passwordHash !== undefined || changes.role !== undefined) {
         statements.push({ sql: "DELETE FROM cloud_sessions WHERE operator_id = ?", args: [id] });
       }
-      const [updated] = await db.batch(statements, "write");
+      const [updated] = (await db.batch(statements, "write")).slice(audit ? 1 : 0);
       return updated.rowsAffected === 1;
     },
     async spendTotpStep(id, step) {
@@ -82,11 +88,12 @@ export function operatorStorage(db: Executor): OperatorStorage {
       });
       return rs.rowsAffected === 1;
     },
-    async removeOperator(id) {
-      const [, removed] = await db.batch([
+    async removeOperator(id, audit) {
+      const [, removed] = (await db.batch([
+        ...audit ? [auditInsert(audit, operatorExists(id))] : [],
         { sql: "DELETE FROM cloud_sessions WHERE operator_id = ?", args: [id] },
         { sql: "DELETE FROM cloud_operators WHERE id = ?", args: [id] },
-      ], "write");
+      ], "write")).slice(audit ? 1 : 0);
       return removed.rowsAffected === 1;
     },
 
@@ -196,4 +203,9 @@ function toSession(row: SqlRow): SessionRecord {
     expiresAt: text(row, "expires_at"),
     sourceAddress: textOrNull(row, "source_address"),
   };
+}
+
+/** The condition of an operator's audit entry: the operator exists. */
+function operatorExists(id: string): Statement {
+  return { sql: "EXISTS (SELECT 1 FROM cloud_operators WHERE id = ?)", args: [id] };
 }

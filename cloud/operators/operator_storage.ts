@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { AuditEntryInput } from "../audit/mod.ts";
 
 /** What an operator may do: `admin` changes things, `viewer` only reads. */
 export type OperatorRole = "admin" | "viewer";
@@ -72,7 +73,7 @@ export interface SetupTokenRecord {
 /** Operators, sessions and setup tokens: part of the cloud's storage. */
 export interface OperatorStorage {
   /** Stores a new operator; `false` when the email is taken. */
-  createOperator(operator: OperatorRecord): Promise<boolean>;
+  createOperator(operator: OperatorRecord, audit?: AuditEntryInput): Promise<boolean>;
   /** The operator, or `null`. */
   findOperator(id: string): Promise<OperatorRecord | null>;
   /** The operator with this email (any case), or `null`. */
@@ -82,7 +83,7 @@ export interface OperatorStorage {
   /** How many operators exist. */
   countOperators(): Promise<number>;
   /** Changes an operator; `false` when unknown. A new password or role ends the operator's sessions. */
-  updateOperator(id: string, changes: OperatorChanges, at: string): Promise<boolean>;
+  updateOperator(id: string, changes: OperatorChanges, at: string, audit?: AuditEntryInput): Promise<boolean>;
   /**
    * Records that a TOTP code of time step `step` was accepted, in one conditional write: `false` (nothing
    * changed) when the operator is unknown or a code of this or a later step was accepted before.
@@ -91,7 +92,7 @@ export interface OperatorStorage {
   /** Spends one recovery code by its hash; `false` when it is not an unused code of the operator. */
   spendRecoveryCode(id: string, codeHash: string, at: string): Promise<boolean>;
   /** Removes an operator and their sessions; `false` when unknown. */
-  removeOperator(id: string): Promise<boolean>;
+  removeOperator(id: string, audit?: AuditEntryInput): Promise<boolean>;
 
   /** Stores a new session. */
   createSession(session: SessionRecord): Promise<void>;

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { auditInsert } from "../audit/mod.ts";
 import type { Executor, SqlRow, SqlValue } from "../../core/db/mod.ts";
 import type { ProjectAdminStorage } from "./project_admin_storage.ts";
 import type { Severity } from "../../core/contract/mod.ts";
@@ -101,12 +102,20 @@ export function projectReads(db: Executor, settle: () => Promise<void>): Project
         total: integer(count.rows[0], "total"),
       };
     },
-    async discardInboxItem(projectId, inboxId, at) {
-      const rs = await db.execute({
-        sql: "UPDATE cloud_events SET acked_at = ? WHERE project_id = ? AND inbox_id = ? AND acked_at IS NULL",
-        args: [at, projectId, inboxId],
-      });
-      return rs.rowsAffected === 1;
+    async discardInboxItem(projectId, inboxId, at, audit) {
+      // The audit entry first, in the same batch, written only when the item is waiting.
+      const waiting = {
+        sql: "EXISTS (SELECT 1 FROM cloud_events WHERE project_id = ? AND inbox_id = ? AND acked_at IS NULL)",
+        args: [projectId, inboxId],
+      };
+      const results = await db.batch([
+        ...audit ? [auditInsert(audit, waiting)] : [],
+        {
+          sql: "UPDATE cloud_events SET acked_at = ? WHERE project_id = ? AND inbox_id = ? AND acked_at IS NULL",
+          args: [at, projectId, inboxId],
+        },
+      ], "write");
+      return results[results.length - 1].rowsAffected === 1;
     },
 
     async violationBuckets(projectId, since, unit) {

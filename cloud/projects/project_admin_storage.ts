@@ -120,7 +120,7 @@ export interface ProjectAdminStorage {
   /** Items of one inbox (waiting, acknowledged and not yet purged, or both), without counting a delivery. */
   peekInbox(projectId: string, agentId: string, query: InboxQuery): Promise<InboxPage>;
   /** Acknowledges one waiting item on an operator's behalf; `false` when it is not waiting in the project. */
-  discardInboxItem(projectId: string, inboxId: number, at: string): Promise<boolean>;
+  discardInboxItem(projectId: string, inboxId: number, at: string, audit?: AuditEntryInput): Promise<boolean>;
 
   /** Violations at or after `since`, counted by bucket and severity, oldest bucket first. */
   violationBuckets(projectId: string, since: string, unit: BucketUnit): Promise<ViolationBucket[]>;
