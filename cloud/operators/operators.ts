@@ -7,7 +7,6 @@
 import { ulid } from "ulid";
 import type { OperatorRecord, OperatorRole } from "../database/mod.ts";
 import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./passwords.ts";
-import { isEmail } from "../dashboard/forms.ts";
 
 /**
  * Why a new operator or password is refused, in words for the operator; `null` when acceptable.
@@ -51,4 +50,17 @@ export async function newOperator(
     createdAt: at,
     updatedAt: at,
   };
+}
+
+/** A plausible email: something, `@`, something with a dot; at most 254 characters. */
+export const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * Whether a string is a plausible email address.
+ *
+ * @param email The address.
+ * @returns `true` when it looks like one.
+ */
+export function isEmail(email: string): boolean {
+  return email.length <= 254 && EMAIL.test(email);
 }
