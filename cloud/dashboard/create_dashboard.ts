@@ -145,11 +145,19 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       try {
         return await serve(visit, url, secure);
       } catch (error) {
+        if (isSvcError(error) && error.status === 429) return busy(error.headers ?? {}, secure);
         log("A dashboard page failed", error);
         return messagePage(500, "Something went wrong", "The page failed; the cause is in the log.", secure);
       }
     },
   };
+}
+
+/** The answer when too many password hashes wait (see `hash_gate.ts`): 429 with `Retry-After`. */
+async function busy(headers: Record<string, string>, secure: boolean): Promise<Response> {
+  const res = await messagePage(429, "Busy", "Too many sign-ins at once. Try again in a moment.", secure);
+  for (const [name, value] of Object.entries(headers)) res.headers.set(name, value);
+  return res;
 }
 
 /** The answer to a form over {@linkcode FORM_LIMIT}: the connection closes, its body never read to the end. */

@@ -175,12 +175,16 @@ export async function setUp(deps: SignedOutDeps, visit: Visit, form: URLSearchPa
       overHttps(visit),
     );
   }
+  const token = new URL(visit.req.url).searchParams.get("token") ?? "";
+  // The token first: a made-up or spent link never costs a password hash.
+  if (!await deps.storage.setupTokenValid(await hashSecret(token), iso(visit.now))) {
+    return messagePage(410, "Setup link used or expired", setupGone, overHttps(visit));
+  }
   const email = field(form, "email");
   const password = form.get("password") ?? "";
   const problem = operatorInputProblem(email, password);
   if (problem) return setupPage(deps, visit, problem);
   const operator = await newOperator(email, "admin", password, visit.now);
-  const token = new URL(visit.req.url).searchParams.get("token") ?? "";
   if (!await deps.storage.setupFirstOperator(await hashSecret(token), operator, iso(visit.now))) {
     return messagePage(410, "Setup link used or expired", setupGone, overHttps(visit));
   }
