@@ -91,13 +91,15 @@ export async function signIn(deps: SignedOutDeps, visit: Visit, form: URLSearchP
     response.headers.set("retry-after", String(Math.ceil(wait / 1000)));
     return response;
   }
+  // Counted before the check (no await since the wait was read), so concurrent attempts cannot all pass.
+  deps.limiter.fail(attempt, visit.now);
   const password = (form.get("password") ?? "").slice(0, 1000);
   const passwordOk = await verifyPassword(password, operator?.passwordHash ?? await DECOY_HASH);
   if (!operator || !passwordOk || !await secondFactorOk(deps.storage, operator, field(form, "code"), visit.now)) {
-    deps.limiter.fail(attempt, visit.now);
     await record(deps.storage, visit, email, "operator.sign_in_failed", operator === null ? null : operator.id);
     return signInPage(visit, { status: 401, message: "Wrong email, password or code." });
   }
+  deps.limiter.release(attempt, visit.now);
   deps.limiter.succeed(attempt);
   const token = await openSession(deps.storage, operator, visit.address, visit.now, deps.limits);
   await record(deps.storage, visit, operator.email, "operator.sign_in", operator.id);
