@@ -53,9 +53,10 @@ test("20,000 failures from distinct addresses, with made-up emails, do not reset
   for (let i = 0; i < 2 * MAX_TRACKED; i++) {
     limiter.fail(attempt(`198.51.${i >> 8}.${i & 255}`, `made-up-${i}@example.com`, false), 1);
   }
-  assert.equal(limiter.waitMs(target("10.9.9.9"), 0), before, "the account's count survived the churn");
+  // Every email shares one keyed table, so a made-up email landing in the account's slot can only add to it.
+  assert.ok(limiter.waitMs(target("10.9.9.9"), 0) >= before, "the account's count survived the churn");
   for (let i = 0; i < 2 * MAX_TRACKED; i++) limiter.fail(attempt(`203.0.${i >> 8}.${i & 255}`, "", false), 2);
-  assert.equal(limiter.waitMs(target("10.9.9.9"), 0), before);
+  assert.ok(limiter.waitMs(target("10.9.9.9"), 0) >= before);
 });
 
 test("a made-up email is slowed down like an operator's, so a wait does not tell which emails are operators", () => {
