@@ -129,6 +129,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       reveals,
       session,
       form,
+      limiter,
       csrf: await csrfToken(session.token),
     };
     return await dispatch(ctx, path.slice(DASHBOARD_PREFIX.length) || "/");

@@ -10,6 +10,7 @@ import type { Reveals } from "./reveals.ts";
 import type { Session } from "./sessions.ts";
 import { type AuditActor, recordAudit } from "../audit_actor.ts";
 import type { Visit } from "./visit.ts";
+import type { SignInLimiter } from "./sign_in_limiter.ts";
 
 /** A signed-in request. */
 export interface PageContext extends Visit {
@@ -27,6 +28,8 @@ export interface PageContext extends Visit {
   csrf: string;
   /** The posted form, for a POST. */
   form: URLSearchParams;
+  /** The sign-in limiter, which also slows down wrong codes on the account page. */
+  limiter: SignInLimiter;
 }
 
 /** A signed-in request about one project. */

@@ -6,7 +6,7 @@
  * @module
  */
 import { html } from "hono/html";
-import type { CloudStorage, OperatorRecord } from "../storage/cloud_storage.ts";
+import type { CloudStorage } from "../storage/cloud_storage.ts";
 import { csrfToken, trustedPost } from "./csrf.ts";
 import { csrfField, document } from "./layout.ts";
 import { messagePage, notice } from "./fragments.ts";
@@ -15,7 +15,7 @@ import { DECOY_HASH, verifyPassword } from "./passwords.ts";
 import { type Html, htmlPage, redirect } from "./responses.ts";
 import { cookie, cookiesOf, openSession, PRE_SESSION_COOKIE, SESSION_COOKIE, type SessionLimits } from "./sessions.ts";
 import type { SignInAttempt, SignInLimiter } from "./sign_in_limiter.ts";
-import { acceptTotp, recoveryCodeHash } from "./second_factor.ts";
+import { secondFactorOk } from "./reauthentication.ts";
 import { mintSecret } from "../../core/contract/secrets.ts";
 import { hashSecret } from "../../core/contract/secrets.ts";
 import { newOperator, operatorInputProblem } from "./operators.ts";
@@ -105,12 +105,6 @@ export async function signIn(deps: SignedOutDeps, visit: Visit, form: URLSearchP
   await record(deps.storage, visit, operator.email, "operator.sign_in", operator.id);
   const maxAge = Math.floor(deps.limits.maxMs / 1000);
   return redirect("/dashboard/projects", overHttps(visit), [cookie(SESSION_COOKIE, token, overHttps(visit), maxAge)]);
-}
-
-async function secondFactorOk(storage: CloudStorage, op: OperatorRecord, code: string, now: number): Promise<boolean> {
-  if (op.totpSecret === null) return true;
-  if (await acceptTotp(storage, op.id, op.totpSecret, code, now)) return true;
-  return code.length >= 16 && await storage.spendRecoveryCode(op.id, await recoveryCodeHash(code), iso(now));
 }
 
 /**
