@@ -10,7 +10,7 @@ import type { CloudStorage } from "../storage/cloud_storage.ts";
 import { csrfToken, trustedPost } from "./csrf.ts";
 import { csrfField, document } from "./layout.ts";
 import { messagePage, notice } from "./fragments.ts";
-import { field } from "./forms.ts";
+import { field, isEmail } from "./forms.ts";
 import { DECOY_HASH, verifyPassword } from "./passwords.ts";
 import { type Html, htmlPage, redirect } from "./responses.ts";
 import { cookie, cookiesOf, openSession, PRE_SESSION_COOKIE, SESSION_COOKIE, type SessionLimits } from "./sessions.ts";
@@ -79,7 +79,9 @@ export async function signIn(deps: SignedOutDeps, visit: Visit, form: URLSearchP
   if (!await trustedPost(visit.req, form, cookiesOf(visit.req).get(PRE_SESSION_COOKIE), visit.origin)) {
     return signInPage(visit, { status: 403, message: "The form expired or came from another site. Try again." });
   }
-  const email = field(form, "email").toLowerCase().slice(0, 254);
+  const email = field(form, "email").toLowerCase();
+  // Checked before it is looked up, hashed for, or written to the audit log as an actor.
+  if (!isEmail(email)) return signInPage(visit, { status: 400, message: "Enter a valid email address." });
   const operator = await deps.storage.findOperatorByEmail(email);
   const attempt: SignInAttempt = { address: visit.address, email, operator: operator !== null };
   const wait = deps.limiter.waitMs(attempt, visit.now);

@@ -44,11 +44,13 @@ describe("password hashing under a flood", { skip: !existsSync("/proc/self/statu
       await client.get("/dashboard/sign-in");
       return client;
     }));
-    const answers = await Promise.all(clients.map((client, i) =>
-      i < CONCURRENT
-        ? client.post("/dashboard/setup?token=svcu_madeup", { email: `a${i}@example.com`, password: "x".repeat(200) })
-        : client.post("/dashboard/sign-in", { email: `b${i}@example.com`, password: "y".repeat(200) })
-    ));
+    const answers = await Promise.all(
+      clients.map((client, i) =>
+        i < CONCURRENT
+          ? client.post("/dashboard/setup?token=svcu_madeup", { email: `a${i}@example.com`, password: "x".repeat(200) })
+          : client.post("/dashboard/sign-in", { email: `b${i}@example.com`, password: "y".repeat(200) })
+      ),
+    );
     const growth = peakMiB(cloud.pid) - before;
     for (const [i, answer] of answers.entries()) {
       const expected = i < CONCURRENT ? [410] : [401, 429, 503];

@@ -50,8 +50,10 @@ describe("turning two-factor sign-in off", () => {
     for (let i = 0; i < 20; i++) {
       const guess = String(i).padStart(6, "0");
       if (guess === totpCode(secret, clock)) continue;
-      statuses.push((await browser.post("/dashboard/account/totp/off", { code: guess, password: OPERATOR_PASSWORD }))
-        .status);
+      statuses.push(
+        (await browser.post("/dashboard/account/totp/off", { code: guess, password: OPERATOR_PASSWORD }))
+          .status,
+      );
     }
     assert.equal(statuses.filter((s) => s === 400).length, 5, statuses.join(","));
     assert.ok(statuses.slice(5).every((s) => s === 429), statuses.join(","));

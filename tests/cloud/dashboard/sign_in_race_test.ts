@@ -19,7 +19,10 @@ describe("concurrent sign-ins", () => {
     const client = formClient(t.cloud.handle, undefined, "10.20.30.40");
     await client.get("/dashboard/sign-in");
     const answers = await Promise.all(
-      Array.from({ length: 12 }, () => client.post("/dashboard/sign-in", { email: "raced@example.com", password: "wrong" })),
+      Array.from(
+        { length: 12 },
+        () => client.post("/dashboard/sign-in", { email: "raced@example.com", password: "wrong" }),
+      ),
     );
     const checked = answers.filter((a) => a.status === 401).length;
     assert.ok(checked <= 5, `${checked} of 12 were checked`);
@@ -46,7 +49,10 @@ describe("concurrent sign-ins", () => {
     const client = formClient(t.cloud.handle, undefined, "10.20.30.42");
     await client.get("/dashboard/sign-in");
     for (let i = 0; i < 4; i++) {
-      assert.equal((await client.post("/dashboard/sign-in", { email: "steady@example.com", password: "no" })).status, 401);
+      assert.equal(
+        (await client.post("/dashboard/sign-in", { email: "steady@example.com", password: "no" })).status,
+        401,
+      );
     }
     const ok = await client.post("/dashboard/sign-in", { email: "steady@example.com", password: OPERATOR_PASSWORD });
     assert.equal(ok.status, 303);
