@@ -38,7 +38,7 @@ describe("audit log injection", () => {
       assert.equal(res.status, 400, JSON.stringify(email));
     }
     const failed = await t.storage.listAudit({ action: "operator.sign_in_failed", limit: 100, offset: 0 });
-    assert.equal(failed.entries.filter((e) => /[\u0000-\u001f\u007f]/.test(e.actor)).length, 0);
+    assert.equal(failed.entries.filter((e) => /\p{Cc}/u.test(e.actor)).length, 0);
     assert.equal(failed.total, 0);
     // A plausible email that is no operator's is still audited, as before.
     const client = formClient(t.cloud.handle);
@@ -62,7 +62,7 @@ test("audit list prints an entry with a line break and escape bytes as one line,
     await storage.close();
     const output = await runAuditList({ url }, parseCommandLine(["audit", "list", "--db", url]));
     assert.equal(output.text.split("\n").length, 1, output.text);
-    assert.doesNotMatch(output.text, /[\u0000-\u001f\u007f-\u009f]/);
+    assert.doesNotMatch(output.text, /\p{Cc}/u);
     assert.match(output.text, /a@example\.com\\n2025/);
     assert.match(output.text, /\\x1b\[2J/);
   } finally {
