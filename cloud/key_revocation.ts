@@ -9,14 +9,14 @@
  */
 import type { RevocationReason } from "../core/contract/revocation.ts";
 import { type AuditActor, recordAudit } from "./audit_actor.ts";
-import type { InboxSubscription, InboxWaiters } from "./inbox_waiters.ts";
+import { type InboxSubscription, type InboxWaiters, REVOCATION_FEED } from "./inbox_waiters.ts";
 import type { CloudStorage } from "./storage/cloud_storage.ts";
 
 /**
  * The wake-up channel of a project's feed, on the inbox waiters: an agentId
  * can never be this (stored text holds no NUL).
  */
-const FEED_CHANNEL = "\u0000revocations";
+const FEED_CHANNEL = REVOCATION_FEED;
 
 /** What revoking needs: the storage and the long polls' wake-ups. */
 export interface RevocationServices {

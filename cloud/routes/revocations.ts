@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from "zod";
-import { revocationPageSchema } from "../../core/contract/revocation.ts";
+import { type Revocation, revocationPageSchema } from "../../core/contract/revocation.ts";
 import { pageSize, queryInteger, waitSeconds } from "../../core/contract/wire_values.ts";
 import { json } from "../../core/http/json.ts";
 import { subscribeToRevocations } from "../key_revocation.ts";
@@ -32,12 +32,21 @@ export const revocationRoutes = [
     responses: { 200: revocationPageSchema },
     async run({ req, caller, query }, deps) {
       const { storage, waiters, recheckMs } = deps;
-      // No watcher wakes the feed for revocations of other processes: it re-reads every re-check interval.
-      const { rows: revocations, waited } = await readOrWait(
-        () => subscribeToRevocations(waiters, caller.projectId),
-        () => storage.listRevocations(caller.projectId, query.after, query.limit),
-        { deadline: Date.now() + query.wait * 1000, signal: req.signal, closing: deps.closing, sliceMs: recheckMs },
-      );
+      // The shared watcher wakes the feed for revocations of other processes (one read for all polls), and
+      // the polls count against the project's cap like the inbox's.
+      waiters.watch(storage, recheckMs);
+      const release = query.wait > 0 ? waiters.admit(caller.projectId, null) : undefined;
+      let found: { rows: Revocation[]; waited: boolean };
+      try {
+        found = await readOrWait(
+          () => subscribeToRevocations(waiters, caller.projectId),
+          () => storage.listRevocations(caller.projectId, query.after, query.limit),
+          { deadline: Date.now() + query.wait * 1000, signal: req.signal, closing: deps.closing },
+        );
+      } finally {
+        release?.();
+      }
+      const { rows: revocations, waited } = found;
       // A secret rotated while the poll waited: the old one gets nothing more.
       if (waited) await reauthenticate(req, "sdk", caller.projectId, storage);
       const nextSeq = revocations.length > 0 ? revocations[revocations.length - 1].seq : query.after;
