@@ -113,7 +113,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     if (path === `${DASHBOARD_PREFIX}/setup`) {
       return req.method === "POST" ? setUp(deps, visit, form) : setupPage(deps, visit);
     }
-    const session = await currentSession(storage, req, visit.now, limits);
+    const session = await currentSession(storage, req, visit.now, limits, secure);
     if (!session) return redirect(`${DASHBOARD_PREFIX}/sign-in`, secure);
     if (req.method === "POST" && !await trustedPost(req, form, session.token, visit.origin)) {
       return messagePage(403, "Refused", "The form expired or came from another site. Reload the page.", secure);
@@ -178,10 +178,22 @@ async function dispatch(ctx: PageContext, path: string): Promise<Response> {
     if (ctx.req.method === "POST" && page.admin && ctx.session.operator.role !== "admin") {
       return messagePage(403, "Refused", "Viewers can read but not change anything.", overHttps(ctx));
     }
-    const params = match.slice(1).map(decodeURIComponent);
+    const params = decodedParams(match.slice(1));
+    if (params === null) {
+      return messagePage(400, "Bad request", "The address has a malformed % escape.", overHttps(ctx));
+    }
     return await run(page, ctx, params);
   }
   return messagePage(404, "Not found", "There is no such page.", overHttps(ctx));
+}
+
+/** The path's parameters decoded, or `null` when one has a malformed `%` escape. */
+function decodedParams(raw: string[]): string[] | null {
+  try {
+    return raw.map(decodeURIComponent);
+  } catch {
+    return null;
+  }
 }
 
 async function run(page: Page, ctx: PageContext, params: string[]): Promise<Response> {

@@ -163,7 +163,8 @@ export async function discardPost(ctx: ProjectContext, [agentId]: string[]): Pro
   if (!Number.isSafeInteger(inboxId) || inboxId <= 0) {
     return messagePage(400, "Bad request", "inboxId must be a positive integer.", overHttps(ctx));
   }
-  if (!await ctx.storage.discardInboxItem(ctx.project.id, inboxId, new Date(ctx.now).toISOString())) {
+  // Only an item of this URL's agent: another agent's item is not found here (and never audited under this one).
+  if (await ctx.storage.acknowledge(ctx.project.id, agentId, [inboxId], new Date(ctx.now).toISOString()) !== 1) {
     return messagePage(404, "Not found", "That item is not waiting in this project.", overHttps(ctx));
   }
   await audit(ctx, ctx.project.id, "inbox.discard", String(inboxId), { agentId });

@@ -34,7 +34,7 @@ export interface SignedOutDeps {
 
 /** The pre-session cookie's value, minting one (and its `Set-Cookie`) when absent. */
 function preSession(visit: Visit): { seed: string; cookies: string[] } {
-  const seed = cookiesOf(visit.req).get(PRE_SESSION_COOKIE);
+  const seed = cookiesOf(visit.req, overHttps(visit)).get(PRE_SESSION_COOKIE);
   if (seed && /^[A-Za-z0-9]{40}$/.test(seed)) return { seed, cookies: [] };
   const fresh = mintSecret("");
   return { seed: fresh, cookies: [cookie(PRE_SESSION_COOKIE, fresh, overHttps(visit))] };
@@ -76,7 +76,9 @@ ${problem ? notice("error", problem.message) : ""}
  * @returns A redirect with the session cookie, or the form again with the reason.
  */
 export async function signIn(deps: SignedOutDeps, visit: Visit, form: URLSearchParams): Promise<Response> {
-  if (!await trustedPost(visit.req, form, cookiesOf(visit.req).get(PRE_SESSION_COOKIE), visit.origin)) {
+  if (
+    !await trustedPost(visit.req, form, cookiesOf(visit.req, overHttps(visit)).get(PRE_SESSION_COOKIE), visit.origin)
+  ) {
     return signInPage(visit, { status: 403, message: "The form expired or came from another site. Try again." });
   }
   const email = field(form, "email").toLowerCase();
@@ -165,7 +167,9 @@ const setupGone = "This setup link was already used or has expired. Sign in, or 
  * @returns A redirect with the session cookie, or the form again with the reason.
  */
 export async function setUp(deps: SignedOutDeps, visit: Visit, form: URLSearchParams): Promise<Response> {
-  if (!await trustedPost(visit.req, form, cookiesOf(visit.req).get(PRE_SESSION_COOKIE), visit.origin)) {
+  if (
+    !await trustedPost(visit.req, form, cookiesOf(visit.req, overHttps(visit)).get(PRE_SESSION_COOKIE), visit.origin)
+  ) {
     return messagePage(
       403,
       "Refused",

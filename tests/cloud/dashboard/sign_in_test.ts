@@ -168,7 +168,7 @@ describe("dashboard sign-in", () => {
           headers: { origin: base },
         },
       );
-      const cookie = res.headers.getSetCookie().find((c) => c.startsWith("svc_session="))!;
+      const cookie = res.headers.getSetCookie().find((c) => /^(__Host-)?svc_session=/.test(c))!;
       assert.match(cookie, /; HttpOnly/);
       assert.match(cookie, /; SameSite=Strict/);
       assert.equal(cookie.includes("; Secure"), base.startsWith("https"), base);
