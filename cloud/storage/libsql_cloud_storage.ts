@@ -17,11 +17,18 @@ import { auditStorage } from "./libsql_audit.ts";
 import { projectAdministration } from "./libsql_project_admin.ts";
 import { projectReads } from "./libsql_project_reads.ts";
 import { revocationStorage } from "./libsql_revocations.ts";
+import { sealedOperators, sealStoredSecrets, secretBox } from "./sealed_totp_secrets.ts";
+import type { OperatorStorage } from "./operator_storage.ts";
 
 /** Options of {@linkcode openCloudStorage}. */
 export interface CloudStorageOptions {
   /** Auth token of a remote database (Turso). */
   authToken?: string;
+  /**
+   * 32 bytes in base64 that encrypt operators' TOTP secrets at rest (AES-GCM); secrets stored before it was
+   * set are sealed when the storage opens. Once set, give it at every open. Default: stored as they are.
+   */
+  secretKey?: string;
 }
 
 /**
@@ -40,6 +47,17 @@ export async function openCloudStorage(db: DatabaseInput, options: CloudStorageO
     executor.close();
     throw error;
   }
+  let operators: OperatorStorage = operatorStorage(executor);
+  if (options.secretKey) {
+    try {
+      const box = await secretBox(options.secretKey);
+      await sealStoredSecrets(operators, box);
+      operators = sealedOperators(operators, box);
+    } catch (error) {
+      executor.close();
+      throw error;
+    }
+  }
   // Single events, violations and key touches arriving together share one transaction.
   const group = createGroupCommit(executor);
   const events = eventStorage(executor, group);
@@ -48,7 +66,7 @@ export async function openCloudStorage(db: DatabaseInput, options: CloudStorageO
     ...keyStorage(executor, group),
     ...violationStorage(executor, group),
     ...events,
-    ...operatorStorage(executor),
+    ...operators,
     ...auditStorage(executor),
     ...projectAdministration(executor),
     ...projectReads(executor, () => events.flushDeliveries()),
