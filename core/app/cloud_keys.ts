@@ -118,6 +118,13 @@ export function cloudKeys(cloud: CloudClient, options: CloudKeysOptions): CloudK
         revokes++;
       }
     },
+    async verifyKnown(secret: string): Promise<VerifiedKey | null | undefined> {
+      const hash = await hashSecret(secret);
+      const hit = cache.get(hash);
+      if (hit !== undefined && hit.expires > Date.now()) return hit.key;
+      const refusedUntil = refused.get(hash);
+      return refusedUntil !== undefined && refusedUntil > Date.now() ? null : undefined;
+    },
     async verify(secret: string): Promise<VerifiedKey | null> {
       const hash = await hashSecret(secret);
       const hit = cache.get(hash);

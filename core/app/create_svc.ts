@@ -190,7 +190,11 @@ export function createSvc(config: SvcConfig): Svc {
     if (secret === null) {
       throw unauthorized("An agent key is required: Authorization: Bearer svc_live_…");
     }
-    const key = await keys.verify(secret);
+    // An address past its budget of refused keys: answered from what is known, without a verify call at the cloud.
+    const wait = refusalsPerAddress?.waitMs(req) ?? 0;
+    const known = wait > 0 && keys.verifyKnown ? await keys.verifyKnown(secret) : undefined;
+    if (wait > 0 && keys.verifyKnown && known === undefined) throw rateLimited(wait);
+    const key = known === undefined ? await keys.verify(secret) : known;
     if (key === null || key.revokedAt !== null) {
       if (key !== null) {
         recordViolation(newViolation("REVOKED_KEY", {
