@@ -22,7 +22,8 @@ describe("revocation-feed long polls", () => {
     const batch = client.batch.bind(client);
     client.execute = ((...args: Parameters<typeof execute>) => {
       statements += 1;
-      const sql = typeof args[0] === "string" ? args[0] : args[0].sql;
+      const statement = args[0] as string | { sql: string };
+      const sql = typeof statement === "string" ? statement : statement.sql;
       if (/FROM cloud_revocations\s+WHERE project_id/.test(sql)) feedReads += 1;
       return execute(...args);
     }) as typeof client.execute;
