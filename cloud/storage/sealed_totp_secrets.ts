@@ -76,7 +76,7 @@ export async function secretBox(secretKey: string): Promise<SecretBox> {
  * @param box The key's box.
  * @returns The same methods, sealing.
  */
-export function sealedOperators<S extends OperatorStorage>(inner: S, box: SecretBox): OperatorStorage {
+export function sealedOperators(inner: OperatorStorage, box: SecretBox): OperatorStorage {
   const opened = async (op: OperatorRecord): Promise<OperatorRecord> =>
     op.totpSecret === null ? op : { ...op, totpSecret: await box.open(op.totpSecret, op.id) };
   const sealed = async (op: OperatorRecord): Promise<OperatorRecord> =>
