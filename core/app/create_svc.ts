@@ -211,6 +211,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
         log,
         recordViolation: recorder.record,
         repeatViolation: recorder.repeat,
+        addressWaitMs: refusalsPerAddress && ((req) => refusalsPerAddress.waitMs(req)),
       };
       return { storage, outbox, keys, follower, retention, recorder, deps };
     } catch (error) {

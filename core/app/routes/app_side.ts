@@ -35,6 +35,11 @@ export interface AppDeps {
   recordViolation: (violation: Violation) => void;
   /** Counts a refusal as a repeat of its key's open window; `false` when it must be recorded in full. */
   repeatViolation: (keyId: string, kind: ViolationKind, intent: string | null) => boolean;
+  /**
+   * Milliseconds until the request's address may present a refused credential again (0: it may now), so a costly
+   * check (cloud mode's verify call) is skipped for an address past its budget; absent when that limit is off.
+   */
+  addressWaitMs?: (req: Request) => number;
 }
 
 /** The app side: the signed-in user (the app's `userResolver`), an agent key, or none. */
