@@ -6,7 +6,7 @@
  * @module
  */
 import { html } from "hono/html";
-import type { CloudRepositories, OperatorRecord } from "../database/mod.ts";
+import type { CloudRepositories } from "../database/mod.ts";
 import { csrfToken, trustedPost } from "./csrf.ts";
 import { csrfField, document } from "./layout.ts";
 import { messagePage, notice } from "./fragments.ts";
