@@ -54,6 +54,8 @@ export type { RateLimit } from "./core/http/rate_limiter.ts";
 export type { DatabaseInput, LibsqlClient } from "./core/db/database.ts";
 export type { Severity, Violation } from "./core/contract/violation.ts";
 export { withSvc } from "./core/app/mount.ts";
+export { isOAuthDiscoveryPath, isOAuthReturnUrl } from "./core/app/oauth/mod.ts";
+export type { OAuthClientConfig, OAuthConfig } from "./core/app/oauth/mod.ts";
 export { clientAddress, withClientAddress } from "./core/http/client_address.ts";
 export type { ClientAddressSource } from "./core/http/client_address.ts";
 export type { FetchHandler } from "./core/app/mount.ts";

@@ -31,6 +31,8 @@ import { createOutbox, type Outbox } from "./outbox.ts";
 import type { Svc, SvcConfig } from "./svc_config.ts";
 import { svcRoutes } from "./svc_routes.ts";
 import { createViolationRecorder } from "./violation_recorder.ts";
+import { createOAuthServer, oauthStorage, withOAuth } from "./oauth/mod.ts";
+import { isExpired } from "../contract/agent_keys.ts";
 
 export type { Svc, SvcCloudConfig, SvcConfig, SvcMode } from "./svc_config.ts";
 
@@ -93,6 +95,9 @@ export function createSvc(config: SvcConfig): Svc {
   const cloud: CloudClient | undefined = mode === "local" ? undefined : createCloudClient(config.cloud!);
   const mirror = mode !== "local";
   const autoRevoke = config.autoRevoke === undefined ? undefined : autoRevokePolicySchema.parse(config.autoRevoke);
+  if (config.oauth && mode === "cloud") {
+    throw new Error("oauth needs the keys the app keeps (local or hybrid mode); cloud mode keys cannot expire yet");
+  }
   if (autoRevoke && mode === "cloud") {
     throw new Error(
       "autoRevoke applies to keys the app keeps; in cloud mode set the project's policy (PUT /v1/sdk/policy)",
@@ -191,6 +196,15 @@ export function createSvc(config: SvcConfig): Svc {
       throw unauthorized("An agent key is required: Authorization: Bearer svc_live_…");
     }
     const key = await keys.verify(secret);
+    if (key !== null && key.revokedAt === null && isExpired(key, Date.now())) {
+      recordViolation(newViolation("EXPIRED_KEY", {
+        keyId: key.id,
+        userId: key.userId,
+        message: "An expired key was used",
+        metadata: { method: req.method, path: pathnameOf(req.url).slice(0, 200), expiresAt: key.expiresAt },
+      }));
+      throw unauthorized("Invalid agent key");
+    }
     if (key === null || key.revokedAt !== null) {
       if (key !== null) {
         recordViolation(newViolation("REVOKED_KEY", {
@@ -232,8 +246,16 @@ export function createSvc(config: SvcConfig): Svc {
     log,
   });
 
+  const oauth = config.oauth && createOAuthServer({
+    config: config.oauth,
+    scopes: config.scopes,
+    userResolver: config.userResolver,
+    services: deps.then(({ keys }) => ({ keys, storage: oauthStorage(storage!.db) })),
+    log,
+  });
+
   return {
-    handle,
+    handle: oauth ? withOAuth(handle, oauth) : handle,
     ready,
     async violations(options = {}) {
       await ready;

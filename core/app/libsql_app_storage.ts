@@ -18,7 +18,8 @@ import { purgeOutbox, purgeViolations } from "./libsql_retention.ts";
 /** Keys whose record is kept in process, by hash. */
 const KEY_CACHE_SIZE = 50_000;
 const OUTBOX_SELECT = "SELECT seq, kind, ref, body, attempts FROM app_outbox";
-const KEY_COLUMNS = "id, user_id, name, scopes, agent_id, hash, start, created_at, last_used_at, revoked_at";
+const KEY_COLUMNS =
+  "id, user_id, name, scopes, agent_id, hash, start, created_at, last_used_at, revoked_at, expires_at";
 
 /**
  * Opens the app side's storage and brings its schema up to date.
@@ -47,7 +48,10 @@ class LibsqlAppStorage implements AppStorage {
   #db: Executor;
   #keys: ChangeCache<string, KeyRecord | null>;
 
+  readonly db: Executor;
+
   constructor(db: Executor) {
+    this.db = db;
     this.#db = db;
     this.#keys = createChangeCache(db, { size: KEY_CACHE_SIZE });
   }
@@ -64,14 +68,15 @@ class LibsqlAppStorage implements AppStorage {
       record.createdAt,
       record.lastUsedAt,
       record.revokedAt,
+      record.expiresAt ?? null,
     ];
     const insert = kind === "claim"
       ? {
-        sql: `INSERT INTO app_keys (${KEY_COLUMNS}) SELECT ?,?,?,?,?,?,?,?,?,?
+        sql: `INSERT INTO app_keys (${KEY_COLUMNS}) SELECT ?,?,?,?,?,?,?,?,?,?,?
               WHERE EXISTS (SELECT 1 FROM app_agent_claims WHERE agent_id = ? AND user_id = ?)`,
         args: [...values, record.agentId, record.userId],
       }
-      : { sql: `INSERT INTO app_keys (${KEY_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)`, args: values };
+      : { sql: `INSERT INTO app_keys (${KEY_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)`, args: values };
     const statements: Statement[] = [insert];
     if (kind === "claim") {
       statements.unshift({
@@ -279,6 +284,7 @@ function toKey(row: SqlRow): KeyRecord {
     createdAt: String(row.created_at),
     lastUsedAt: row.last_used_at === null ? null : String(row.last_used_at),
     revokedAt: row.revoked_at === null ? null : String(row.revoked_at),
+    expiresAt: row.expires_at === null || row.expires_at === undefined ? null : String(row.expires_at),
   };
 }
 

@@ -20,6 +20,7 @@ export * from "./manifest_upload.ts";
 export * from "./mcp.ts";
 export * from "./mcp_tools.ts";
 export * from "./mount.ts";
+export * from "./oauth/mod.ts";
 export * from "./outbox.ts";
 export * from "./svc_config.ts";
 export * from "./svc_openapi.ts";

@@ -12,6 +12,7 @@ import type { RateLimit } from "../http/rate_limiter.ts";
 import type { Violation } from "../contract/violation.ts";
 import type { AutoRevokePolicy } from "../contract/auto_revoke.ts";
 import type { RevocationFeedHealth } from "./revocation_follower.ts";
+import type { OAuthConfig } from "./oauth/mod.ts";
 
 /**
  * Where keys live and whether the cloud is used: `local` (keys in `storage`, no
@@ -100,6 +101,11 @@ export interface SvcConfig {
    * Off by default. Local and hybrid modes (keys the app keeps); in cloud mode set the project's policy.
    */
   autoRevoke?: AutoRevokePolicy;
+  /**
+   * Be the OAuth 2.1 authorization server of `/svc`, so MCP clients connect by consent: discovery metadata,
+   * `/svc/oauth/*`, and access tokens that are agent keys of the consenting user. Local and hybrid modes.
+   */
+  oauth?: OAuthConfig;
 }
 
 /** What `svc.health()` reports, for an operator's alerts. */

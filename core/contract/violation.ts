@@ -18,6 +18,7 @@ export const SEVERITIES: readonly Severity[] = ["info", "warning", "severe"];
 /** The kinds the SDK records, with their severity. */
 export const VIOLATION_SEVERITY = {
   REVOKED_KEY: "warning",
+  EXPIRED_KEY: "info",
   FORBIDDEN_SCOPE: "warning",
   UNKNOWN_INTENT: "info",
   INTENT_VALIDATION_ERROR: "info",
