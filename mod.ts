@@ -29,13 +29,24 @@
  *
  * @module
  */
-export { createSvc, DEFAULT_SVC_RATE_LIMITS } from "./core/app/create_svc.ts";
-export type { Svc, SvcCloudConfig, SvcConfig, SvcHealth, SvcMode } from "./core/app/svc_config.ts";
-export type { RevocationFeedHealth } from "./core/app/revocation_follower.ts";
-export type { AutoRevokePolicy } from "./core/contract/auto_revoke.ts";
-export type { Revocation, RevocationPage, RevocationReason } from "./core/contract/revocation.ts";
-export type { CloudConfig, EmitResult, EventInput } from "./core/app/cloud_client.ts";
-export { defineIntent } from "./core/app/intents.ts";
+export { createSvc, DEFAULT_SVC_RATE_LIMITS } from "./core/app/mod.ts";
+export type {
+  CloudSvcConfig,
+  HybridSvcConfig,
+  LocalSvcConfig,
+  Svc,
+  SvcCloudConfig,
+  SvcConfig,
+  SvcHealth,
+  SvcMode,
+  SvcOptions,
+  SvcRateLimitName,
+} from "./core/app/mod.ts";
+export type { RevocationFeedHealth } from "./core/app/cloud_link/mod.ts";
+export type { AutoRevokePolicy } from "./core/contract/mod.ts";
+export type { CloudConfig } from "./core/app/cloud_link/mod.ts";
+export type { EmitResult, EventInput } from "./core/contract/mod.ts";
+export { defineIntent } from "./core/intents/mod.ts";
 export type {
   InferInput,
   InferOutput,
@@ -45,18 +56,18 @@ export type {
   ManifestEntry,
   MaybePromise,
   Schema,
-} from "./core/app/intents.ts";
-export type { FallbackHandler } from "./core/app/intent_runner.ts";
-export { isSvcError, SvcError } from "./core/contract/errors.ts";
-export type { ErrorCode, SvcErrorOptions } from "./core/contract/errors.ts";
-export type { ErrorLogger } from "./core/http/json.ts";
-export type { RateLimit } from "./core/http/rate_limiter.ts";
-export type { DatabaseInput, LibsqlClient } from "./core/db/database.ts";
-export type { Severity, Violation } from "./core/contract/violation.ts";
-export { withSvc } from "./core/app/mount.ts";
+} from "./core/intents/mod.ts";
+export type { FallbackHandler } from "./core/intents/mod.ts";
+export { isSvcError, SvcError } from "./core/errors/mod.ts";
+export type { ErrorCode, SvcErrorOptions } from "./core/errors/mod.ts";
+export type { ErrorLogger } from "./core/logging/mod.ts";
+export type { RateLimit, RateLimits } from "./core/abuse/mod.ts";
+export type { DatabaseInput, LibsqlClient } from "./core/db/mod.ts";
+export type { Severity, Violation } from "./core/contract/mod.ts";
+export { withSvc } from "./core/app/mod.ts";
 export { isOAuthDiscoveryPath, isOAuthReturnUrl } from "./core/app/oauth/mod.ts";
 export type { OAuthClientConfig, OAuthConfig } from "./core/app/oauth/mod.ts";
-export { clientAddress, withClientAddress } from "./core/http/client_address.ts";
-export type { ClientAddressSource } from "./core/http/client_address.ts";
-export type { FetchHandler } from "./core/app/mount.ts";
-export type { ConnectionLimits, RunningServer, ServeOptions } from "./core/http/serve_options.ts";
+export { clientAddress, withClientAddress } from "./core/http/mod.ts";
+export type { ClientAddressSource } from "./core/http/mod.ts";
+export type { FetchHandler } from "./core/app/mod.ts";
+export type { ConnectionLimits, RunningServer, ServeOptions } from "./core/http/mod.ts";

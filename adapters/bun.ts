@@ -20,9 +20,9 @@
  *
  * @module
  */
-import type { FetchHandler } from "../core/app/mount.ts";
-import { withClientAddress } from "../core/http/client_address.ts";
-import { DEFAULT_CONNECTION_LIMITS, type RunningServer, type ServeOptions } from "../core/http/serve_options.ts";
+import type { FetchHandler } from "../core/app/mod.ts";
+import { withClientAddress } from "../core/http/mod.ts";
+import { DEFAULT_CONNECTION_LIMITS, type RunningServer, type ServeOptions } from "../core/http/mod.ts";
 import { listenError } from "./_listen_error.ts";
 import { reachableUrl } from "./_reachable_url.ts";
 

@@ -3,7 +3,7 @@
  *
  * `Deno.serve` has no socket policy of its own: it exits when file descriptors
  * run out and keeps slow-header connections open. So the adapter listens itself
- * and relays each connection (core/http/relay_server.ts: a cap on connections
+ * and relays each connection (adapters/deno/relay_server.ts: a cap on connections
  * from the open-file limit, head, request and idle timeouts on every request of a
  * connection, accept failures survived)
  * to a `Deno.serve` on a loopback port, started again if it ever stops. Deno cannot raise its open-file limit: for many connections,
@@ -22,12 +22,12 @@
  *
  * @module
  */
-import type { FetchHandler } from "../core/app/mount.ts";
-import type { TcpConnection } from "../core/http/tcp_connection.ts";
-import { withClientAddress } from "../core/http/client_address.ts";
-import { defaultLogger as log } from "../core/http/json.ts";
-import { relayServer } from "../core/http/relay_server.ts";
-import type { RunningServer, ServeOptions } from "../core/http/serve_options.ts";
+import type { FetchHandler } from "../core/app/mod.ts";
+import type { TcpConnection } from "./deno/mod.ts";
+import { withClientAddress } from "../core/http/mod.ts";
+import { defaultLogger as log } from "../core/logging/mod.ts";
+import { relayServer } from "./deno/mod.ts";
+import type { RunningServer, ServeOptions } from "../core/http/mod.ts";
 import { listenError } from "./_listen_error.ts";
 import { reachableUrl } from "./_reachable_url.ts";
 

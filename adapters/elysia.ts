@@ -19,7 +19,7 @@
  * @module
  */
 import { Elysia } from "elysia";
-import { withClientAddress } from "../core/http/client_address.ts";
+import { withClientAddress } from "../core/http/mod.ts";
 import { OAUTH_DISCOVERY_ROUTES } from "../core/app/oauth/mod.ts";
 
 /** What the plugin reads of Elysia's context: the request and, under `app.listen()` on Bun, the server. */

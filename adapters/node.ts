@@ -20,13 +20,13 @@
  */
 import { readFileSync } from "node:fs";
 import { serve as srvx } from "srvx/node";
-import type { FetchHandler } from "../core/app/mount.ts";
+import type { FetchHandler } from "../core/app/mod.ts";
 import {
   connectionBudget,
   DEFAULT_CONNECTION_LIMITS,
   type RunningServer,
   type ServeOptions,
-} from "../core/http/serve_options.ts";
+} from "../core/http/mod.ts";
 import { listenError } from "./_listen_error.ts";
 import { reachableUrl } from "./_reachable_url.ts";
 

@@ -1,12 +1,13 @@
-// App side: POST /svc/agent/run on one runtime against the bare runtime (the
-// floor) and the Hono peer, plus the refused paths (401, 403). Every variant
+// App side, the user's path: POST /svc/agent/run through the project's adapter on one runtime against that
+// runtime's own bare server (the floor) and the Hono peer, plus the refused paths (401, 403), MCP tools/call
+// and the run at many keys. Every variant
 // runs in its own server process; rounds alternate the variants and the best
 // round of each counts, since noise from other processes only ever slows a run.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { RUN_BODY } from "./app/notes_app.ts";
+import { MCP_CALL_BODY, RUN_BODY } from "./app/notes_app.ts";
 import { ratio, type Result } from "./result.ts";
 import { type Runtime, runtimeCommand, type ServerProcess, startServer } from "./server_process.ts";
 import { runWrk, type WrkResult } from "./wrk.ts";
@@ -30,7 +31,7 @@ interface Keys {
   unknown: string;
 }
 
-type Variant = "bare" | "hono" | "run" | "401" | "403" | "many";
+type Variant = "bare" | "hono" | "run" | "401" | "403" | "mcp" | "many";
 
 /**
  * Measures the app side on one runtime.
@@ -59,6 +60,7 @@ export async function appBench(runtime: Runtime, plan: LoadPlan): Promise<Result
       hono: { server: hono, key: keys.full },
       "401": { server: svc, key: keys.unknown },
       "403": { server: svc, key: keys.readOnly },
+      mcp: { server: svc, key: keys.full },
     } as Record<Variant, { server: ServerProcess; key: string }>;
     if (plan.manyKeys > 0) {
       const many = await keysDatabase(plan.manyKeys);
@@ -66,12 +68,25 @@ export async function appBench(runtime: Runtime, plan: LoadPlan): Promise<Result
       servers.push(manyServer);
       targets.many = { server: manyServer, key: setup(many, join(dir, "many.json")).full };
     }
-    const variants: Variant[] = ["bare", "run", "hono", "401", "403", ...(plan.manyKeys > 0 ? ["many" as const] : [])];
+    const variants: Variant[] = [
+      "bare",
+      "run",
+      "hono",
+      "401",
+      "403",
+      "mcp",
+      ...(plan.manyKeys > 0 ? ["many" as const] : []),
+    ];
     const load = (variant: Variant, seconds: number) => {
       const { server, key } = targets[variant];
-      return runWrk(`${server.url}/svc/agent/run`, {
+      const mcp = variant === "mcp";
+      return runWrk(`${server.url}${mcp ? "/svc/mcp" : "/svc/agent/run"}`, {
         script: "post.lua",
-        env: { BODY: RUN_BODY, AUTH: `Bearer ${key}` },
+        env: {
+          BODY: mcp ? MCP_CALL_BODY : RUN_BODY,
+          AUTH: `Bearer ${key}`,
+          ACCEPT: mcp ? "application/json, text/event-stream" : "",
+        },
         seconds,
       });
     };
@@ -104,16 +119,18 @@ export async function appBench(runtime: Runtime, plan: LoadPlan): Promise<Result
         baselineIs: `${baselineIs} (p50 ${get(base).p50.toFixed(2)} ms, p99 ${get(base).p99.toFixed(2)} ms)`,
       };
     };
+    const bareIs = { deno: "Deno.serve", bun: "Bun.serve", node: "node:http" }[runtime];
     const rows = [
-      row("agent run vs bare runtime", "run", "bare", "bare runtime, same JSON", runtime === "node" ? 0.6 : 0.5),
+      row("agent run (adapter) vs bare runtime", "run", "bare", `${bareIs}, same JSON, no adapter`, 0.5),
       row("agent run vs Hono peer", "run", "hono", "Hono + zod + bearer lookup on @libsql/client", 2.0),
-      row("refused 401 (unknown key) vs success", "401", "run", "successful agent run", 0.9),
-      row("refused 403 (missing scope) vs success", "403", "run", "successful agent run", 0.9),
+      row("refused 403 (missing scope) vs success", "403", "run", "successful agent run", 1.0),
+      row("refused 401 (unknown key) vs success", "401", "run", "successful agent run", 1.0),
+      row("/svc/mcp tools/call vs agent run", "mcp", "run", "successful agent run", 0.8),
     ];
     if (plan.manyKeys > 0) {
       const label = plan.manyKeys.toLocaleString("en-US");
       rows.push(
-        row(`agent run at ${label} keys vs at 2 keys`, "many", "run", "agent run, 2 keys in the database", 0.9),
+        row(`agent run at ${label} keys vs at 2 keys`, "many", "run", "agent run, 2 keys in the database", 0.95),
       );
     }
     return rows;

@@ -1,6 +1,7 @@
-// The profile behind bench/README.md: runs the app server (`svc` mode) on Deno with `--cpu-prof`, loads
-// `POST /svc/agent/run` with wrk for a few seconds, stops it, and prints the top frames by self time.
-//   node bench/profile.ts [seconds=5] [variant=run|403]
+// The profile behind bench/README.md: runs the app server (`svc` mode, through the adapter) on Deno or Node
+// with `--cpu-prof`, loads `POST /svc/agent/run` with wrk for a few seconds, stops it, and prints the top
+// frames by self time.
+//   node bench/profile.ts [seconds=5] [variant=run|403|401] [runtime=deno|node]
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,6 +21,7 @@ interface Profile {
 
 const seconds = Number(process.argv[2] ?? 5);
 const variant = process.argv[3] ?? "run";
+const runtime = process.argv[4] === "node" ? "node" : "deno";
 ensureWrk();
 const dir = mkdtempSync(join(tmpdir(), "svc-profile-"));
 try {
@@ -27,16 +29,22 @@ try {
   const keysFile = join(dir, "keys.json");
   execFileSync(runtimeCommand("node", "bench/app/setup_keys.ts")[0], ["bench/app/setup_keys.ts", db, keysFile]);
   const keys = JSON.parse(readFileSync(keysFile, "utf8"));
-  const [deno, ...args] = runtimeCommand("deno", "bench/app/app_server.ts");
-  const server = await startServer([deno, args[0], args[1], "--cpu-prof", `--cpu-prof-dir=${dir}`, ...args.slice(2)]
-    .concat("svc", db));
-  const auth = `Bearer ${variant === "403" ? keys.readOnly : keys.full}`;
+  const [bin, ...args] = runtimeCommand(runtime, "bench/app/app_server.ts");
+  const flags = ["--cpu-prof", `--cpu-prof-dir=${dir}`];
+  const command = runtime === "deno" ? [bin, args[0], args[1], ...flags, ...args.slice(2)] : [bin, ...flags, ...args];
+  const server = await startServer(command.concat("svc", db));
+  const key = { "403": keys.readOnly, "401": keys.unknown }[variant] ?? keys.full;
+  const auth = `Bearer ${key}`;
   const result = await runWrk(`${server.url}/svc/agent/run`, {
     script: "post.lua",
     env: { BODY: RUN_BODY, AUTH: auth },
     seconds,
   });
   await server.stop();
+  // Node writes its profile on exit, a moment after the signal.
+  for (let i = 0; i < 50 && !readdirSync(dir).some((f) => f.endsWith(".cpuprofile")); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
   const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
   if (file === undefined) throw new Error("no .cpuprofile written");
   const profile: Profile = JSON.parse(readFileSync(join(dir, file), "utf8"));
@@ -50,7 +58,7 @@ try {
     byFrame.set(frame, (byFrame.get(frame) ?? 0) + (self.get(node.id) ?? 0));
   }
   const total = profile.samples.length;
-  console.log(`${variant}: ${Math.round(result.rps)} req/s; ${total} samples; top frames by self time:`);
+  console.log(`${runtime} ${variant}: ${Math.round(result.rps)} req/s; ${total} samples; top frames by self time:`);
   for (const [frame, n] of [...byFrame].sort((a, b) => b[1] - a[1]).slice(0, 15)) {
     console.log(`${(n / total * 100).toFixed(1).padStart(5)}%  ${frame}`);
   }

@@ -54,14 +54,16 @@ export function machine(): string {
  *
  * @param results The rows.
  * @param full Whether this was a full run.
+ * @param section The README's section between `<!-- section:start -->` and `<!-- section:end -->`.
  */
-export function writeReports(results: Result[], full: boolean): void {
+export function writeReports(results: Result[], full: boolean, section = "results"): void {
   writeFileSync(`${ROOT}bench/results.json`, JSON.stringify(results, null, 2) + "\n");
   if (!full) return;
   const readme = `${ROOT}bench/README.md`;
   const text = readFileSync(readme, "utf8");
-  const start = "<!-- results:start -->";
-  const end = "<!-- results:end -->";
+  const start = `<!-- ${section}:start -->`;
+  const end = `<!-- ${section}:end -->`;
+  if (!text.includes(start) || !text.includes(end)) return;
   const body = `${start}\nLatest full run, ${
     new Date().toISOString().slice(0, 16).replace("T", " ")
   } UTC:\n\n${machine()}\n\n${markdownTable(results)}\n${end}`;

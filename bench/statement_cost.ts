@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "@libsql/client";
-import { openDatabase } from "../core/db/database.ts";
+import { openDatabase } from "../core/db/mod.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "svc-stmt-"));
 const file = join(dir, "k.db");

@@ -68,11 +68,14 @@ export function runWrk(url: string, options: WrkOptions): Promise<WrkResult> {
   args.push(url);
   return new Promise((resolve, reject) => {
     const child = spawn("wrk", args, { env: { ...process.env, ...options.env } });
+    // wrk stops itself after -d; this bounds a run that hangs anyway (a server that never answers).
+    const bound = setTimeout(() => child.kill("SIGKILL"), (options.seconds + 30) * 1000);
     let out = "";
     child.stdout.on("data", (d) => out += d);
     child.stderr.on("data", (d) => out += d);
     child.on("error", reject);
     child.on("close", () => {
+      clearTimeout(bound);
       const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
       if (!Number.isFinite(rps)) return reject(new Error(`wrk gave no result:\n${out}`));
       const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);

@@ -182,7 +182,7 @@ export function createCloud(options: CloudOptions): Cloud {
     return handleV1(req);
   }
 
-  return {
+  const cloud: Cloud = {
     handle(req) {
       if (closing) {
         return Promise.resolve(errorResponse(
@@ -206,6 +206,21 @@ export function createCloud(options: CloudOptions): Cloud {
       await storage?.close();
     },
   };
+  heldPolls.set(cloud, () => waiters.waiting);
+  return cloud;
+}
+
+/** Each cloud's count of long polls held open (not in `mod.ts`: for the toolkit's own tests). */
+const heldPolls = new WeakMap<Cloud, () => number>();
+
+/**
+ * How many long polls of `cloud` have read, found nothing and wait: what a test waits for before it acts on a held poll.
+ *
+ * @param cloud A cloud made by {@linkcode createCloud}.
+ * @returns The polls held open (0 for an unknown object).
+ */
+export function waitingPolls(cloud: Cloud): number {
+  return heldPolls.get(cloud)?.() ?? 0;
 }
 
 /** One of the cloud's limits: the given rate, the default, or `false` when turned off. */

@@ -71,6 +71,8 @@ export interface InboxWaiters {
   close(): void;
   /** How many subscriptions are open (for tests and metrics). */
   readonly size: number;
+  /** How many subscribers are inside `wait` right now: polls held open (for tests and metrics). */
+  readonly waiting: number;
 }
 
 interface Subscriber {
@@ -90,6 +92,7 @@ export function createInboxWaiters(options: InboxWaitersOptions = {}): InboxWait
   const perKey = options.maxPollsPerKey ?? MAX_POLLS_PER_KEY;
   const perProject = options.maxPollsPerProject ?? MAX_POLLS_PER_PROJECT;
   let open = 0;
+  let held = 0;
   let closed = false;
   let watched: { storage: WatchedStorage; recheckMs: number } | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -165,11 +168,13 @@ export function createInboxWaiters(options: InboxWaitersOptions = {}): InboxWait
               clearTimeout(deadline);
               signal?.removeEventListener("abort", done);
               subscriber.wake = undefined;
+              held--;
               resolve();
             };
             const deadline = setTimeout(done, ms);
             signal?.addEventListener("abort", done, { once: true });
             subscriber.wake = done;
+            held++;
           });
         },
         cancel,
@@ -207,6 +212,9 @@ export function createInboxWaiters(options: InboxWaitersOptions = {}): InboxWait
     },
     get size() {
       return open;
+    },
+    get waiting() {
+      return held;
     },
   };
 }

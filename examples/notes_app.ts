@@ -2,7 +2,15 @@
 // /svc. Its sign-in is a demo: the `session` cookie names the user. Do not ship that.
 import { z } from "zod";
 import { createClient } from "@libsql/client";
-import { createSvc, defineIntent, type Svc, type SvcCloudConfig, SvcError, withSvc } from "../mod.ts";
+import {
+  createSvc,
+  defineIntent,
+  type LocalSvcConfig,
+  type Svc,
+  type SvcCloudConfig,
+  SvcError,
+  withSvc,
+} from "../mod.ts";
 
 const note = z.object({ id: z.string(), title: z.string(), body: z.string(), createdAt: z.string() });
 
@@ -40,9 +48,7 @@ export async function createNotesApp(
     return row;
   }
 
-  const svc = createSvc({
-    mode: options.cloud ? "hybrid" : "local",
-    cloud: options.cloud,
+  const settings: LocalSvcConfig = {
     userResolver: demoUser,
     scopes: NOTES_SCOPES,
     storage: db,
@@ -90,7 +96,9 @@ export async function createNotesApp(
         },
       }),
     ],
-  });
+  };
+  // Hybrid mode with a cloud: keys stay in `db`, mirrored to the cloud; `emit` reaches agents' inboxes.
+  const svc = createSvc(options.cloud ? { ...settings, mode: "hybrid", cloud: options.cloud } : settings);
   await svc.ready;
 
   const fetch = withSvc(svc, async (req) => {

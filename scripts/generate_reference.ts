@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { createSvc, defineIntent, type ErrorCode } from "../mod.ts";
 import { createCloud } from "../cloud/mod.ts";
-import { ERROR_STATUS } from "../core/contract/mod.ts";
+import { ERROR_STATUS } from "../core/errors/mod.ts";
 
 /** A JSON Schema or OpenAPI object, as read from a document. */
 type Json = Record<string, unknown>;

@@ -5,10 +5,10 @@
  *
  * @module
  */
-import { runResponse } from "../core/app/agent_routes.ts";
-import { agentManifestSchema } from "../core/contract/manifest.ts";
-import { errorEnvelopeSchema } from "../core/contract/error_envelope.ts";
-import { keyListSchema, mintedKeySchema, revokedKeySchema } from "../core/contract/key_responses.ts";
+import { runResponse } from "../core/app/routes/mod.ts";
+import { agentManifestSchema } from "../core/contract/mod.ts";
+import { errorEnvelopeSchema } from "../core/contract/mod.ts";
+import { keyListSchema, mintedKeySchema, revokedKeySchema } from "../core/contract/mod.ts";
 import { invalidPayloads } from "./invalid_payloads.ts";
 import type { ConformanceCheck, ConformanceReport, IntentReport } from "./report.ts";
 
@@ -50,9 +50,14 @@ type Expect = (a: Answer) => string | undefined;
  *
  * @example Check an app in its own test suite
  * ```ts
+ * import { createSvc } from "@svc/agent-access";
  * import { assertConformance, checkSvcConformance } from "@svc/agent-access/testing";
- * declare const app: { fetch: (req: Request) => Promise<Response> };
- * const report = await checkSvcConformance(app.fetch, {
+ *
+ * const app = createSvc({
+ *   userResolver: (req) => req.headers.get("cookie") === "session=conformance" ? "conformance" : null,
+ *   scopes: ["notes:read", "notes:write"],
+ * });
+ * const report = await checkSvcConformance(app.handle, {
  *   scopes: ["notes:read", "notes:write"],
  *   signIn: { cookie: "session=conformance" },
  * });

@@ -6,10 +6,14 @@
  *
  * @example In an app's test suite
  * ```ts
+ * import { createSvc } from "@svc/agent-access";
  * import { assertConformance, checkSvcConformance } from "@svc/agent-access/testing";
- * declare const app: { fetch: (req: Request) => Promise<Response> };
  *
- * const report = await checkSvcConformance(app.fetch, {
+ * const svc = createSvc({
+ *   userResolver: (req) => req.headers.get("cookie") === "session=ci-user" ? "ci-user" : null,
+ *   scopes: ["notes:read", "notes:write"],
+ * });
+ * const report = await checkSvcConformance(svc.handle, {
  *   scopes: ["notes:read", "notes:write"],
  *   signIn: { cookie: "session=ci-user" },
  * });

@@ -44,8 +44,13 @@ export interface ConformanceReport {
  *
  * @example Fail an app's CI on any failure
  * ```ts
+ * import { createSvc } from "@svc/agent-access";
  * import { assertConformance, checkSvcConformance } from "@svc/agent-access/testing";
- * declare const handle: (req: Request) => Promise<Response>;
+ *
+ * const { handle } = createSvc({
+ *   userResolver: (req) => req.headers.get("cookie") === "session=ci" ? "ci" : null,
+ *   scopes: ["notes:read"],
+ * });
  * const report = await checkSvcConformance(handle, { scopes: ["notes:read"], signIn: { cookie: "session=ci" } });
  * assertConformance(report);
  * ```

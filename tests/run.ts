@@ -1,12 +1,25 @@
 // The whole suite: the same test files on Deno, Bun and Node, then the static
 // checks JSR asks for. Run by `npm test` (Node 24 from devDependencies).
 // `npm test -- --runtime=node` runs one runtime; `--no-checks` skips the checks.
+// `npm run test:fast` (`--fast`) is the inner loop: one runtime, no checks, and
+// no file tagged slow. A file is tagged slow by its first line starting with
+// `// @slow` (subprocesses, packaging, browsers, runtime probes); `npm test`
+// runs every file whatever its tag.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+
+/** The runtime of the fast loop: the quickest on this suite (measured: see the commit that set it). */
+const FAST_RUNTIME = "deno";
+/** The first-line marker of a slow test file. */
+const SLOW_TAG = "// @slow";
 
 const args = process.argv.slice(2);
-const only = args.find((a) => a.startsWith("--runtime="))?.slice("--runtime=".length);
-const files = args.filter((a) => !a.startsWith("--"));
+const fast = args.includes("--fast");
+const only = args.find((a) => a.startsWith("--runtime="))?.slice("--runtime=".length) ??
+  (fast ? FAST_RUNTIME : undefined);
+const named = args.filter((a) => !a.startsWith("--"));
+const files = fast && named.length === 0 ? testFiles("tests").filter((file) => !isSlow(file)) : named;
 const reports = ".tmp/junit";
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
@@ -59,8 +72,34 @@ const checks = [
   ["deno", "lint"],
   ["deno", "fmt", "--check"],
   ["deno", "doc", "--lint", "mod.ts", "cloud/mod.ts", "core/agent/agent_client.ts", "testing/mod.ts", ...adapters()],
+  // Every `@example` in the JSDoc of the shipped code type-checks (run: no; they would start servers).
+  ["deno", "test", "--doc", "--no-run", "mod.ts", ...["adapters", "core", "cloud", "testing"].flatMap(sources)],
   ["deno", "publish", "--dry-run", "--allow-dirty"],
 ];
+
+/** Every `*_test.ts` under `dir`, sorted. */
+function testFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return testFiles(path);
+    return entry.name.endsWith("_test.ts") ? [path] : [];
+  }).sort();
+}
+
+/** Every TypeScript source under `dir` (not tests), sorted. */
+function sources(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith(".ts") && !entry.name.endsWith("_test.ts") ? [path] : [];
+  }).sort();
+}
+
+/** Whether a test file's first line tags it slow. */
+function isSlow(file: string): boolean {
+  return readFileSync(file, "utf8").split("\n", 1)[0].startsWith(SLOW_TAG);
+}
 
 /** Every public adapter entry point, for the documentation lint. */
 function adapters(): string[] {
@@ -81,7 +120,7 @@ for (const runtime of runtimes) {
     `${runtime.name.padEnd(6)} ${String(counts.passed).padStart(4)} passed ${String(counts.failed).padStart(3)} failed`,
   );
 }
-if (!args.includes("--no-checks") && !only && files.length === 0) {
+if (!args.includes("--no-checks") && !only && !fast && files.length === 0) {
   for (const check of checks) {
     const [cmd, ...rest] = check;
     const ok = spawnSync(cmd, rest, { stdio: "inherit" }).status === 0;

@@ -1,29 +1,24 @@
 // One app-side server for the bench, on whichever runtime runs this file:
 //   <runtime> bench/app/app_server.ts <bare|svc|hono> <file: url>
-// It listens on 127.0.0.1, a free port, and prints `listening <port>` once ready.
+// It listens on 127.0.0.1, a free port, and prints `listening <port>` once ready. `svc` and `hono` are served
+// through the project's adapter (`adapters/<runtime>.ts` `serve`, what the Quick start uses); `bare` is the
+// runtime's own server (bench/app/bare_server.ts), the floor the adapter's path is measured against.
 import { createSvc } from "../../mod.ts";
 import { serve as bunServe } from "../../adapters/bun.ts";
 import { serve as denoServe } from "../../adapters/deno.ts";
 import { serve as nodeServe } from "../../adapters/node.ts";
-import type { FetchHandler } from "../../core/app/mount.ts";
+import type { FetchHandler } from "../../core/app/mod.ts";
 import { honoPeer } from "../peers/hono_peer.ts";
 import { createNote, RUN_ANSWER, SCOPES } from "./notes_app.ts";
 import process from "node:process";
 import { argv } from "./runtime_args.ts";
+import { serveBare } from "./bare_server.ts";
 
 const [mode, db] = argv();
 const runtime = "Deno" in globalThis ? "deno" : "Bun" in globalThis ? "bun" : "node";
 const serve = { bun: bunServe, deno: denoServe, node: nodeServe }[runtime];
 
 async function handlerFor(mode: string): Promise<FetchHandler> {
-  if (mode === "bare") {
-    // The floor: read the body, answer the same JSON.
-    const answer = JSON.stringify(RUN_ANSWER);
-    return async (req) => {
-      await req.json();
-      return new Response(answer, { headers: { "content-type": "application/json" } });
-    };
-  }
   if (mode === "hono") return honoPeer(db);
   if (mode === "svc") {
     const svc = createSvc({
@@ -41,8 +36,10 @@ async function handlerFor(mode: string): Promise<FetchHandler> {
   throw new Error(`unknown mode ${mode}`);
 }
 
-const server = await serve(await handlerFor(mode), { port: 0, hostname: "127.0.0.1" });
-console.log(`listening ${server.port}`);
+const port = mode === "bare"
+  ? await serveBare(JSON.stringify(RUN_ANSWER))
+  : (await serve(await handlerFor(mode), { port: 0, hostname: "127.0.0.1" })).port;
+console.log(`listening ${port}`);
 // Exit through the runtime (so `--cpu-prof` writes its profile) when the bench stops us.
 process.on("SIGTERM", () => process.exit(0));
 process.on("SIGINT", () => process.exit(0));

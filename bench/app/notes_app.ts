@@ -12,6 +12,14 @@ export const PAYLOAD = { title: "Buy milk", body: "two litres" };
 /** The request body of `POST /svc/agent/run`. */
 export const RUN_BODY = JSON.stringify({ intent: "notes.create", payload: PAYLOAD });
 
+/** The request body of `POST /svc/mcp`: one `tools/call` of the same intent with the same payload. */
+export const MCP_CALL_BODY = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "tools/call",
+  params: { name: "notes.create", arguments: PAYLOAD },
+});
+
 /** The answer every variant returns, byte for byte. */
 export const RUN_ANSWER = { ok: true, intent: "notes.create", result: { id: "n_Buy milk", title: "Buy milk" } };
 

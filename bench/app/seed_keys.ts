@@ -1,8 +1,8 @@
 // An app database holding many keys (random hashes, inserted by SQL in large batches), kept in bench/.cache/
 // between runs. The bench mints its own keys into it on every run.
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
-import { openAppStorage } from "../../core/app/libsql_app_storage.ts";
-import { openDatabase } from "../../core/db/database.ts";
+import { openAppStorage } from "../../core/app/storage/mod.ts";
+import { openDatabase } from "../../core/db/mod.ts";
 import { ROOT } from "../server_process.ts";
 
 const CHUNK = 100_000;

@@ -3,7 +3,7 @@
 // keys file (mode 0600); the plaintext keys are never printed.
 import { writeFileSync } from "node:fs";
 import { createSvc } from "../../mod.ts";
-import { mintSecret } from "../../core/contract/secrets.ts";
+import { mintSecret } from "../../core/contract/mod.ts";
 import { argv } from "./runtime_args.ts";
 import { createNote, SCOPES } from "./notes_app.ts";
 

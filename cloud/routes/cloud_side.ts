@@ -31,6 +31,8 @@ export interface CloudDeps {
 export interface CloudSide {
   /** The caller each auth kind yields. */
   callers: { sdk: SdkCaller; agent: AgentCaller; none: null };
+  /** Its rate limits: `projectWrites` counts a project, `agentKey` an agent key. */
+  limits: { projectWrites: SdkCaller; agentKey: AgentCaller };
   /** The services. */
   deps: CloudDeps;
 }

@@ -6,15 +6,15 @@
  *
  * @module
  */
-import { ERROR_STATUS, type ErrorCode, SvcError } from "../contract/errors.ts";
-import { backoffDelay, sleep } from "../http/backoff.ts";
-import type { InboxItem } from "../contract/inbox_item.ts";
+import { ERROR_STATUS, type ErrorCode, SvcError } from "../errors/mod.ts";
+import { Backoff, sleep } from "../retry/mod.ts";
+import type { InboxItem } from "../contract/mod.ts";
 import type { AgentClientOptions, AgentIntent, InboxOptions, InboxPage } from "./agent_client_options.ts";
 
-export { isSvcError, SvcError } from "../contract/errors.ts";
-export type { ErrorCode } from "../contract/errors.ts";
-export type { JsonSchema } from "../app/intents.ts";
-export type { InboxItem } from "../contract/inbox_item.ts";
+export { isSvcError, SvcError } from "../errors/mod.ts";
+export type { ErrorCode } from "../errors/mod.ts";
+export type { JsonSchema } from "../intents/mod.ts";
+export type { InboxItem } from "../contract/mod.ts";
 export type { AgentClientOptions, AgentIntent, InboxOptions, InboxPage } from "./agent_client_options.ts";
 
 /**
@@ -202,8 +202,8 @@ export class AgentClient {
     const { signal, limit, wait = 20, onCursor, retryMinMs = 250, retryMaxMs = 30_000, untilEmpty = false } = options;
     let cursor = options.cursor ?? 0;
     let done: number[] = [];
-    let failures = 0;
-    let empties = 0;
+    const failures = new Backoff({ minMs: retryMinMs, maxMs: retryMaxMs });
+    const empties = new Backoff({ minMs: retryMinMs, maxMs: retryMaxMs });
     const flush = async () => {
       if (done.length === 0) return;
       const ids = done;
@@ -217,20 +217,20 @@ export class AgentClient {
         try {
           await flush();
           page = await this.poll({ cursor, limit, wait, signal });
-          failures = 0;
+          failures.reset();
         } catch (error) {
           if (signal?.aborted) return;
           if (!shouldRetry(error)) throw error;
-          await sleep(backoffDelay(failures++, retryMinMs, retryMaxMs), signal);
+          await failures.wait(signal);
           continue;
         }
         if (page.items.length === 0) {
           if (untilEmpty) return;
           // A long poll already waited; a short one backs off so an idle agent stays cheap.
-          await sleep(wait > 0 ? retryMinMs * Math.random() : backoffDelay(empties++, retryMinMs, retryMaxMs), signal);
+          await (wait > 0 ? sleep(retryMinMs * Math.random(), signal) : empties.wait(signal));
           continue;
         }
-        empties = 0;
+        empties.reset();
         for (const item of page.items) {
           yield item;
           done.push(item.inboxId);

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { JsonSchema } from "../app/intents.ts";
-import type { InboxItem } from "../contract/inbox_item.ts";
+import type { JsonSchema } from "../intents/mod.ts";
+import type { InboxItem } from "../contract/mod.ts";
 
 /** Options of `AgentClient`. */
 export interface AgentClientOptions {

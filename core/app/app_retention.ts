@@ -7,11 +7,11 @@
  *
  * @module
  */
-import { DEFAULT_VIOLATION_RETENTION_MS } from "../contract/violation.ts";
-import type { ErrorLogger } from "../http/json.ts";
-import type { AppStorage } from "./app_storage.ts";
-import type { Outbox } from "./outbox.ts";
-import { MAX_PURGE_INTERVAL_MS, type PurgeSchedule, schedulePurge } from "../db/purge_schedule.ts";
+import { DEFAULT_VIOLATION_RETENTION_MS } from "../contract/mod.ts";
+import type { ErrorLogger } from "../logging/mod.ts";
+import type { AppStorage } from "./storage/mod.ts";
+import type { Outbox } from "./cloud_link/mod.ts";
+import { MAX_PURGE_INTERVAL_MS, type PurgeSchedule, schedulePurge } from "../db/mod.ts";
 
 /** Options of {@linkcode startRetention}. */
 export interface RetentionOptions {

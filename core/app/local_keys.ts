@@ -12,18 +12,10 @@
  *
  * @module
  */
-import {
-  agentIdTaken,
-  checkAgentId,
-  type KeyRecord,
-  mintAgentKey,
-  type MintKeyRequest,
-  publicKey,
-} from "../contract/agent_keys.ts";
-import type { KeyService, MintResult, VerifiedKey } from "./key_service.ts";
-import { hashSecret, timingSafeEqual } from "../contract/secrets.ts";
-import type { AppStorage } from "./app_storage.ts";
-import type { ErrorLogger } from "../http/json.ts";
+import { type KeyRecord, type MintKeyRequest, publicKey } from "../contract/mod.ts";
+import { findKeyBySecret, type KeyService, mintKey, type MintResult, type VerifiedKey } from "../keys/mod.ts";
+import type { AppStorage } from "./storage/mod.ts";
+import type { ErrorLogger } from "../logging/mod.ts";
 
 /** `lastUsedAt` is exact to this many milliseconds. */
 export const LAST_USED_PRECISION_MS = 60_000;
@@ -80,12 +72,13 @@ export function localKeys(storage: AppStorage, options: LocalKeysOptions): KeySe
   }
 
   return {
-    async mint(userId: string, request: MintKeyRequest): Promise<MintResult> {
-      const { agentId, kind } = checkAgentId(userId, request.agentId, options.sharedInbox);
-      const { record, key } = await mintAgentKey(userId, { ...request, agentId });
-      if (!await storage.insertKey(record, kind, { mirror: options.mirror })) throw agentIdTaken(agentId);
+    async mint(userId: string, request: MintKeyRequest & { expiresAt?: string | null }): Promise<MintResult> {
+      const { key, secret } = await mintKey(userId, request, {
+        sharedInbox: options.sharedInbox,
+        store: (record, kind) => storage.insertKey(record, kind, { mirror: options.mirror }),
+      });
       if (options.mirror) options.onQueued?.();
-      return { key: publicKey(record), secret: key };
+      return { key, secret };
     },
     async list(userId: string) {
       return (await storage.listKeys(userId)).map(publicKey);
@@ -97,9 +90,8 @@ export function localKeys(storage: AppStorage, options: LocalKeysOptions): KeySe
       return { id: record.id, revokedAt: record.revokedAt as string };
     },
     async verify(secret: string): Promise<VerifiedKey | null> {
-      const hash = await hashSecret(secret);
-      const record = await storage.findKeyByHash(hash);
-      if (record === null || !timingSafeEqual(record.hash, hash)) return null;
+      const record = await findKeyBySecret(secret, (hash) => storage.findKeyByHash(hash));
+      if (record === null) return null;
       if (record.revokedAt !== null) return { ...record };
       noteUse(record);
       return record;

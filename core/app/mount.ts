@@ -3,9 +3,9 @@
  *
  * @module
  */
-import { errorResponse } from "../http/json.ts";
-import { SvcError } from "../contract/errors.ts";
-import { pathnameOf } from "../http/router.ts";
+import { errorResponse } from "../http/mod.ts";
+import { SvcError } from "../errors/mod.ts";
+import { pathnameOf } from "../http/mod.ts";
 import { isOAuthDiscoveryPath } from "./oauth/mod.ts";
 
 /** A fetch handler: what Deno.serve, Bun.serve, srvx and Elysia's `mount` take. */

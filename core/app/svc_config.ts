@@ -3,15 +3,16 @@
  *
  * @module
  */
-import type { CloudConfig, EmitResult, EventInput } from "./cloud_client.ts";
-import type { DatabaseInput } from "../db/database.ts";
-import type { ErrorLogger } from "../http/json.ts";
-import type { IntentRegistry } from "./intents.ts";
-import type { FallbackHandler } from "./intent_runner.ts";
-import type { RateLimit } from "../http/rate_limiter.ts";
-import type { Violation } from "../contract/violation.ts";
-import type { AutoRevokePolicy } from "../contract/auto_revoke.ts";
-import type { RevocationFeedHealth } from "./revocation_follower.ts";
+import type { CloudConfig } from "./cloud_link/mod.ts";
+import type { EmitResult, EventInput } from "../contract/mod.ts";
+import type { DatabaseInput } from "../db/mod.ts";
+import type { ErrorLogger } from "../logging/mod.ts";
+import type { IntentRegistry } from "../intents/mod.ts";
+import type { FallbackHandler } from "../intents/mod.ts";
+import type { RateLimits } from "../abuse/mod.ts";
+import type { Violation } from "../contract/mod.ts";
+import type { AutoRevokePolicy } from "../contract/mod.ts";
+import type { RevocationFeedHealth } from "./cloud_link/mod.ts";
 import type { OAuthConfig } from "./oauth/mod.ts";
 
 /**
@@ -42,8 +43,11 @@ export interface SvcCloudConfig extends CloudConfig {
   outboxLimit?: number;
 }
 
-/** The configuration of `createSvc`. */
-export interface SvcConfig {
+/** The names of the app's rate limits. */
+export type SvcRateLimitName = "perKey" | "refusalsPerAddress";
+
+/** The options of every mode. */
+export interface SvcOptions {
   /** The signed-in user of a request, from the app's own session; `null` when signed out. */
   userResolver: (req: Request) => string | null | undefined | Promise<string | null | undefined>;
   /** The scope names the app supports. */
@@ -65,13 +69,10 @@ export interface SvcConfig {
    * at start, in the background. Default: the retention, at most an hour.
    */
   purgeIntervalMs?: number;
-  /** `local` (default), `hybrid` or `cloud`. */
-  mode?: SvcMode;
-  /** Endpoint, projectId and sdkSecret: required in hybrid and cloud modes. */
-  cloud?: SvcCloudConfig;
   /**
-   * Where keys (local, hybrid), violations and the outbox to the cloud live: a libSQL URL or Client.
-   * Default `:memory:` (lost on restart), which hybrid mode refuses: it would forget keys the cloud still accepts.
+   * Where keys (local, hybrid), violations and the outbox to the cloud live: a libSQL URL (`file:./data/app.db`,
+   * `:memory:`, `libsql://…`, `http(s)://…`) or Client. Default `:memory:` (lost on restart), which hybrid mode
+   * refuses: it would forget keys the cloud still accepts.
    */
   storage?: DatabaseInput;
   /** Auth token for a remote `storage` URL. */
@@ -88,17 +89,25 @@ export interface SvcConfig {
    * (`clientAddress(req)`; IPv6 per /64): past it, the address's refused keys get `429` with
    * `Retry-After` instead of `401`, while its valid keys are served. `false` turns one (or both) off.
    */
-  rateLimit?: { perKey?: RateLimit | false; refusalsPerAddress?: RateLimit | false } | false;
+  rateLimit?: RateLimits<SvcRateLimitName>;
   /** Where causes of 5xx answers and background failures are logged. Default `console.error`. */
   logger?: ErrorLogger;
   /** Serve the Model Context Protocol at `POST /svc/mcp` (agent key). Default `true`. */
   mcp?: boolean;
   /** Serve the OpenAPI 3.1 document at `GET /svc/openapi.json`, without auth. Default `true`. */
   openapi?: boolean;
+}
+
+/** Local mode (the default): keys and violations in `storage`, no cloud. */
+export interface LocalSvcConfig extends SvcOptions {
+  /** `local`, or absent. */
+  mode?: "local";
+  /** No cloud in local mode: set `mode: "hybrid"` or `"cloud"` to use one. */
+  cloud?: undefined;
   /**
    * Revoke a key automatically when it collects `threshold` counted violations within `windowMinutes`
    * (by default `FORBIDDEN_SCOPE` and every `severe` one count), recording an `AUTO_REVOKED` violation.
-   * Off by default. Local and hybrid modes (keys the app keeps); in cloud mode set the project's policy.
+   * Off by default.
    */
   autoRevoke?: AutoRevokePolicy;
   /**
@@ -107,6 +116,36 @@ export interface SvcConfig {
    */
   oauth?: OAuthConfig;
 }
+
+/** Hybrid mode: keys in `storage` (a file or remote database), mirrored to the cloud; events and reports through it. */
+export interface HybridSvcConfig extends SvcOptions {
+  /** `hybrid`. */
+  mode: "hybrid";
+  /** Where the cloud is and this app's project and secret. */
+  cloud: SvcCloudConfig;
+  /** As in local mode: the app applies it to the keys it keeps. */
+  autoRevoke?: AutoRevokePolicy;
+  /** As in local mode. */
+  oauth?: OAuthConfig;
+}
+
+/** Cloud mode: keys in the cloud (minted, listed, revoked and verified through it). */
+export interface CloudSvcConfig extends SvcOptions {
+  /** `cloud`. */
+  mode: "cloud";
+  /** Where the cloud is and this app's project and secret. */
+  cloud: SvcCloudConfig;
+  /** Not here: the cloud keeps the keys, so set the project's policy (`PUT /v1/sdk/policy`). */
+  autoRevoke?: undefined;
+  /** Not yet here: OAuth access tokens are keys that expire, which the cloud's keys cannot yet. */
+  oauth?: undefined;
+}
+
+/**
+ * The configuration of `createSvc`, by `mode`: `local` (the default), `hybrid` or `cloud`. It is checked
+ * when `createSvc` is called, which throws a message naming each wrong option and how to write it.
+ */
+export type SvcConfig = LocalSvcConfig | HybridSvcConfig | CloudSvcConfig;
 
 /** What `svc.health()` reports, for an operator's alerts. */
 export interface SvcHealth {

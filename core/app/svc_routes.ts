@@ -5,12 +5,12 @@
  *
  * @module
  */
-import type { Route } from "../http/route.ts";
-import { agentRoutes } from "./agent_routes.ts";
-import type { AppSide } from "./app_side.ts";
-import { keyRoutes } from "./key_routes.ts";
-import { mcpRoute } from "./mcp.ts";
-import { svcOpenApiRoute } from "./svc_openapi.ts";
+import type { Route } from "../http/mod.ts";
+import { agentRoutes } from "./routes/mod.ts";
+import type { AppSide } from "./routes/mod.ts";
+import { keyRoutes } from "./routes/mod.ts";
+import { mcpRoute } from "./mcp/mod.ts";
+import { svcOpenApiRoute } from "./routes/mod.ts";
 
 /** Which optional routes to serve. */
 export interface SvcRoutesOptions {

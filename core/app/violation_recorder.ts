@@ -8,12 +8,18 @@
  *
  * @module
  */
-import { type AutoRevokePolicy, countsToward } from "../contract/auto_revoke.ts";
-import { REPEATED_INTENTS, repeatedViolation, type Violation } from "../contract/violation.ts";
-import type { ErrorLogger } from "../http/json.ts";
-import { createRefusalCoalescer } from "../http/refusal_coalescer.ts";
-import type { AppStorage } from "./app_storage.ts";
-import { createViolationQueue } from "./violation_queue.ts";
+import { type AutoRevokePolicy, countsToward } from "../contract/mod.ts";
+import {
+  REPEATED_INTENTS,
+  repeatedViolation,
+  type Violation,
+  VIOLATION_SEVERITY,
+  type ViolationKind,
+} from "../contract/mod.ts";
+import type { ErrorLogger } from "../logging/mod.ts";
+import { createRefusalCoalescer } from "../abuse/mod.ts";
+import type { AppStorage } from "./storage/mod.ts";
+import { createViolationQueue } from "../violations/mod.ts";
 
 /** The window in which repeated refusals of one key are recorded once, with a count: one minute. */
 export const REFUSAL_WINDOW_MS = 60_000;
@@ -47,12 +53,25 @@ export interface ViolationRecorderOptions {
   stored: () => void;
   /** Where failures go. */
   log: ErrorLogger;
+  /** Milliseconds since the epoch. Default `Date.now` (tests inject one). */
+  now?: () => number;
 }
 
 /** Records violations. */
 export interface ViolationRecorder {
   /** Records one refusal; never waits. */
   record(violation: Violation): void;
+  /**
+   * Counts a refusal as a repeat of its key's open window for that kind, without
+   * building its violation: the cheap path of a refused request. Never waits.
+   *
+   * @param keyId The refused key.
+   * @param kind What it was refused for.
+   * @param intent The intent it named, as sent (`null` for none).
+   * @returns `false` when the refusal must be recorded in full with {@linkcode ViolationRecorder.record}
+   *   (no open window, a policy that counts it, or an intent the window does not name yet).
+   */
+  repeat(keyId: string, kind: ViolationKind, intent: string | null): boolean;
   /** Stores every pending count and waits until everything recorded so far is written and told. */
   settle(): Promise<void>;
 }
@@ -66,7 +85,8 @@ export interface ViolationRecorder {
 export function createViolationRecorder(options: ViolationRecorderOptions): ViolationRecorder {
   const { mirror, autoRevoke, onViolation, log } = options;
   const inFlight = new Set<Promise<unknown>>();
-  const refusals = createRefusalCoalescer<Refusals>({ windowMs: REFUSAL_WINDOW_MS, merge: withIntentOf });
+  const now = options.now ?? Date.now;
+  const refusals = createRefusalCoalescer<Refusals>({ windowMs: REFUSAL_WINDOW_MS, merge: withIntentOf, now });
   const queue = createViolationQueue({
     write: async (batch) => {
       await options.storage().insertViolations(batch, { mirror });
@@ -99,7 +119,7 @@ export function createViolationRecorder(options: ViolationRecorderOptions): Viol
 
   /** Stores the counts of closed windows (of every window, with `all`). */
   function storeRepeats(all = false): void {
-    for (const { item, repeats, since } of refusals.closed(Date.now(), all)) {
+    for (const { item, repeats, since } of refusals.closed(now(), all)) {
       store(repeatedViolation(item.first, repeats, new Date(since).toISOString(), item.intents));
     }
   }
@@ -118,6 +138,22 @@ export function createViolationRecorder(options: ViolationRecorderOptions): Viol
       const refusal = { first: violation, intents: violation.intent === null ? [] : [violation.intent] };
       if (countedByPolicy(violation) || refusals.note(key, refusal)) store(violation);
       storeRepeats();
+    },
+    repeat(keyId, kind, intent) {
+      if (autoRevoke !== undefined && kind !== "REVOKED_KEY") {
+        if (countsToward(autoRevoke, { kind, severity: VIOLATION_SEVERITY[kind] })) return false;
+      }
+      // The same folding as `record`: a repeat whose intent the window would add to its list goes the full way.
+      const named = intent === null || intent === "" ? null : intent;
+      const key = `${keyId}\u0000${kind}`;
+      if (named !== null) {
+        const open = refusals.peek(key);
+        if (open === undefined) return false;
+        if (open.intents.length < REPEATED_INTENTS.max && !open.intents.includes(named)) return false;
+      }
+      if (refusals.repeat(key) === undefined) return false;
+      storeRepeats();
+      return true;
     },
     async settle() {
       storeRepeats(true);

@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from "zod";
-import { SvcError } from "./errors.ts";
+import { SvcError } from "../errors/mod.ts";
 import { storedText } from "./limits.ts";
 import { AGENT_KEY_PREFIX, hashSecret, KEY_START_LENGTH, mintSecret } from "./secrets.ts";
 

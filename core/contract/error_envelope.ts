@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from "zod";
-import { ERROR_STATUS, type ErrorCode } from "./errors.ts";
+import { ERROR_STATUS, type ErrorCode } from "../errors/mod.ts";
 
 const codes = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
 

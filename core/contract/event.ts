@@ -9,16 +9,25 @@ import { agentIdText } from "./agent_keys.ts";
 import { boundedJsonObject, PAYLOAD_LIMITS, storedText } from "./limits.ts";
 import { MAX_BATCH } from "./wire_values.ts";
 
-/** An event as posted: it goes to the inbox `agentId` names. */
-export interface PostedEvent {
-  /** The app's id for the event; the same id again in a project is a duplicate. */
-  eventId: string;
+/**
+ * An event as the app emits it, the one event input of both sides: it goes to the inbox `agentId` names; its
+ * `eventId` (the idempotency key: the same id again in a project is a duplicate) is generated, a ULID, when absent.
+ */
+export interface EventInput {
+  /** The app's id for the event; generated when absent. */
+  eventId?: string;
   /** Event kind, chosen by the app. */
   type: string;
-  /** The inbox. */
+  /** The inbox: `default`, a user id, or an `agt_<uuid>`. */
   agentId: string;
   /** Free-form object. */
   payload: Record<string, unknown>;
+}
+
+/** An event as posted to the cloud: an {@linkcode EventInput} with its `eventId`. */
+export interface PostedEvent extends EventInput {
+  /** The app's id for the event; the same id again in a project is a duplicate. */
+  eventId: string;
 }
 
 /** What the cloud answers for one posted event. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { SvcError } from "./errors.ts";
+import { SvcError } from "../errors/mod.ts";
 import { sha256 } from "./sha256.ts";
 
 /** The prefix of every agent key. */

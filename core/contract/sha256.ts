@@ -13,7 +13,7 @@ import { sha256 as nobleSha256 } from "@noble/hashes/sha2.js";
  *
  * @example Hash a string
  * ```ts
- * import { sha256 } from "@svc/agent-access";
+ * import { sha256 } from "./sha256.ts";
  *
  * const digest = sha256(new TextEncoder().encode("abc"));
  * console.log(digest.length); // 32

@@ -228,16 +228,3 @@ function fitMetadata(metadata: Record<string, unknown>): Record<string, unknown>
     new TextEncoder().encode(text).byteLength <= METADATA_LIMITS.maxBytes;
   return fits ? parsed : { truncated: true, preview: fitText(text, METADATA_PREVIEW) };
 }
-
-/** The columns a violation is stored in, on both sides, in the order of {@linkcode violationValues}. */
-export const VIOLATION_COLUMNS = "id, key_id, user_id, intent, kind, severity, message, metadata, created_at";
-
-/**
- * A violation's values for {@linkcode VIOLATION_COLUMNS}.
- *
- * @param v The violation.
- * @returns The values, metadata as JSON.
- */
-export function violationValues(v: Violation): (string | null)[] {
-  return [v.id, v.keyId, v.userId, v.intent, v.kind, v.severity, v.message, JSON.stringify(v.metadata), v.createdAt];
-}

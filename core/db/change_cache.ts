@@ -12,6 +12,7 @@
  * @module
  */
 import type { Executor } from "./executor.ts";
+import { BoundedMap } from "../cache/mod.ts";
 
 /** How long a cached row of a remote database may be served, at most, in milliseconds. */
 export const REMOTE_STALENESS_MS = 1_000;
@@ -55,6 +56,8 @@ export interface ChangeCacheOptions {
    * in every process (a rotated sdkSecret).
    */
   remote?: "bounded" | "uncached";
+  /** Milliseconds since the epoch, for the remote bound. Default `Date.now` (tests inject one). */
+  now?: () => number;
 }
 
 /**
@@ -65,16 +68,17 @@ export interface ChangeCacheOptions {
  * @returns The cache.
  */
 export function createChangeCache<K, V>(db: Executor, options: ChangeCacheOptions): ChangeCache<K, V> {
-  const entries = new Map<K, V>();
+  const entries = new BoundedMap<K, V>({ maxEntries: options.size });
   let version = db.dataVersion();
   const uncached = version === null && options.remote === "uncached";
-  let expires = Date.now() + REMOTE_STALENESS_MS;
+  const clock = options.now ?? Date.now;
+  let expires = clock() + REMOTE_STALENESS_MS;
   /** Bumped by every delete and drop, so a read that overlapped one is not cached. */
   let generation = 0;
 
   function validate(): void {
     if (version === null) {
-      const now = Date.now();
+      const now = clock();
       if (now < expires) return;
       expires = now + REMOTE_STALENESS_MS;
     } else {
@@ -86,25 +90,19 @@ export function createChangeCache<K, V>(db: Executor, options: ChangeCacheOption
     generation++;
   }
 
-  function store(key: K, value: V): void {
-    entries.delete(key);
-    if (entries.size >= options.size) entries.delete(entries.keys().next().value!);
-    entries.set(key, value);
-  }
-
   return {
     async read(key, load) {
       if (uncached) return await load();
       validate();
-      if (entries.has(key)) return entries.get(key)!;
+      if (entries.has(key)) return entries.get(key) as V;
       const before = generation;
       const value = await load();
-      if (generation === before) store(key, value);
+      if (generation === before) entries.set(key, value);
       return value;
     },
     set(key, value) {
       generation++;
-      if (!uncached) store(key, value);
+      if (!uncached) entries.set(key, value);
     },
     delete(key) {
       generation++;

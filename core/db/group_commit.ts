@@ -1,7 +1,10 @@
 /**
  * Group commit: small writes that arrive together (single events, violations,
  * `lastUsedAt` touches) are written in one transaction per event-loop turn
- * instead of one each. Every caller's promise settles only after the
+ * instead of one each. The group is written as soon as the turn's I/O callbacks
+ * have run (`setImmediate` where the runtime has it, as Deno, Bun and Node do),
+ * never after a timer, or at once when it is full; writes that arrive while a
+ * group is being written form the next one. Every caller's promise settles only after the
  * transaction holding its statements has committed, so an answer sent after
  * it still means "durable". If the shared transaction fails, each caller's
  * statements are retried alone, so one bad write never fails the others.
@@ -9,6 +12,20 @@
  * @module
  */
 import type { Executor, ResultSet, Statement } from "./executor.ts";
+import { afterIo, type Scheduler } from "./after_io.ts";
+
+export type { Scheduler };
+
+/** Statements in one group past which it is written at once, without waiting for the turn to end. */
+export const GROUP_STATEMENTS_MAX = 500;
+
+/** Options of {@linkcode createGroupCommit}. */
+export interface GroupCommitOptions {
+  /** Runs the write of a group once the current turn's I/O is done. Default {@linkcode afterIo}. */
+  schedule?: Scheduler;
+  /** Statements that make a group full. Default {@linkcode GROUP_STATEMENTS_MAX}. */
+  maxStatements?: number;
+}
 
 /** Writes grouped per event-loop turn. */
 export interface GroupCommit {
@@ -36,12 +53,26 @@ interface Pending {
 /**
  * Creates a group committer on an executor.
  *
+ * @example Two writes of one turn, one transaction
+ * ```ts
+ * import { openDatabase } from "./database.ts";
+ * import { createGroupCommit } from "./group_commit.ts";
+ *
+ * const db = await openDatabase(":memory:");
+ * await db.execute("CREATE TABLE t (v TEXT)");
+ * const group = createGroupCommit(db);
+ * await Promise.all(["a", "b"].map((v) => group.write([{ sql: "INSERT INTO t VALUES (?)", args: [v] }])));
+ * ```
+ *
  * @param db The executor.
+ * @param options The scheduler of a group's write and the size of a full group.
  * @returns The committer.
  */
-export function createGroupCommit(db: Executor): GroupCommit {
+export function createGroupCommit(db: Executor, options: GroupCommitOptions = {}): GroupCommit {
+  const { schedule = afterIo, maxStatements = GROUP_STATEMENTS_MAX } = options;
   let queued: Pending[] = [];
-  let scheduled: ReturnType<typeof setTimeout> | undefined;
+  let queuedStatements = 0;
+  let scheduled = false;
   let writing: Promise<void> = Promise.resolve();
 
   async function commit(group: Pending[]): Promise<void> {
@@ -73,10 +104,11 @@ export function createGroupCommit(db: Executor): GroupCommit {
   }
 
   function drain(): Promise<void> {
-    scheduled = undefined;
+    scheduled = false;
     if (queued.length === 0) return writing;
     const group = queued;
     queued = [];
+    queuedStatements = 0;
     writing = writing.then(() => commit(group));
     return writing;
   }
@@ -85,11 +117,16 @@ export function createGroupCommit(db: Executor): GroupCommit {
     write(statements) {
       return new Promise<ResultSet[]>((resolve, reject) => {
         queued.push({ statements, resolve, reject });
-        scheduled ??= setTimeout(drain, 0);
+        queuedStatements += statements.length;
+        if (queuedStatements >= maxStatements) {
+          drain(); // full: written now; a scheduled drain finds nothing or the next group
+        } else if (!scheduled) {
+          scheduled = true;
+          schedule(drain);
+        }
       });
     },
     flush() {
-      if (scheduled !== undefined) clearTimeout(scheduled);
       return drain();
     },
   };

@@ -3,8 +3,10 @@
  *
  * @module
  */
+export * from "./chunked_delete.ts";
 export * from "./database.ts";
 export * from "./executor.ts";
 export * from "./rows.ts";
 export * from "./change_cache.ts";
 export * from "./group_commit.ts";
+export * from "./purge_schedule.ts";

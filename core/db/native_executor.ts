@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { BoundedMap } from "../cache/mod.ts";
 // @ts-types="./libsql_binding.d.ts"
 import Database from "libsql";
 import {
@@ -94,7 +95,7 @@ class NativeExecutor implements Executor {
   readonly engine = "native";
   #db: Connection;
   #memory: boolean;
-  #cache = new Map<string, Prepared>();
+  #cache = new BoundedMap<string, Prepared>({ maxEntries: STATEMENT_CACHE_SIZE });
   #version: Prepared["statement"] | undefined;
   /** `data_version` as read in this event-loop turn, if it was. */
   #seen: number | undefined;
@@ -218,16 +219,10 @@ class NativeExecutor implements Executor {
   }
 
   #prepare(sql: string): Prepared {
-    let prepared = this.#cache.get(sql);
-    if (prepared !== undefined) {
-      // Most recently used goes last.
-      this.#cache.delete(sql);
-      this.#cache.set(sql, prepared);
-      return prepared;
-    }
+    const cached = this.#cache.get(sql);
+    if (cached !== undefined) return cached;
     const statement = this.#db.prepare(sql);
-    prepared = { statement, reader: statement.reader };
-    if (this.#cache.size >= STATEMENT_CACHE_SIZE) this.#cache.delete(this.#cache.keys().next().value!);
+    const prepared = { statement, reader: statement.reader };
     this.#cache.set(sql, prepared);
     return prepared;
   }

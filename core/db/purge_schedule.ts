@@ -13,6 +13,17 @@ export interface PurgeSchedule {
   close(): Promise<void>;
 }
 
+/** Calls `tick` every `ms` until the returned function is called. Tests inject one to run the intervals by hand. */
+export type PurgeTimer = (tick: () => void, ms: number) => () => void;
+
+/** The real timer, unreferenced (on Deno 2, Node and Bun): it alone never keeps the process running. */
+const unreferencedInterval: PurgeTimer = (tick, ms) => {
+  const timer = setInterval(tick, ms);
+  // Deno (2.x), Node and Bun all return a timer with `unref()`; elsewhere (a browser) there is nothing to hold.
+  (timer as { unref?: () => void }).unref?.();
+  return () => clearInterval(timer);
+};
+
 /** The longest time between two purges, by default: an hour. */
 export const MAX_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -22,6 +33,7 @@ export const MAX_PURGE_INTERVAL_MS = 60 * 60 * 1000;
  *
  * @param purge The purge; it logs its own failures and never rejects.
  * @param intervalMs Milliseconds between two runs.
+ * @param every The timer (default an unreferenced `setInterval`).
  * @returns The schedule.
  *
  * @example Purge at start, then hourly
@@ -31,7 +43,11 @@ export const MAX_PURGE_INTERVAL_MS = 60 * 60 * 1000;
  * await schedule.close();
  * ```
  */
-export function schedulePurge(purge: () => Promise<void>, intervalMs: number): PurgeSchedule {
+export function schedulePurge(
+  purge: () => Promise<void>,
+  intervalMs: number,
+  every: PurgeTimer = unreferencedInterval,
+): PurgeSchedule {
   let running: Promise<void> | undefined;
   function run(): Promise<void> {
     running ??= purge().finally(() => {
@@ -39,14 +55,12 @@ export function schedulePurge(purge: () => Promise<void>, intervalMs: number): P
     });
     return running;
   }
-  const timer = setInterval(run, intervalMs);
-  // Deno (2.x), Node and Bun all return a timer with `unref()`; elsewhere (a browser) there is nothing to hold.
-  (timer as { unref?: () => void }).unref?.();
+  const stop = every(run, intervalMs);
   run();
   return {
     purge: run,
     async close() {
-      clearInterval(timer);
+      stop();
       await running;
     },
   };

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { SvcError } from "../contract/errors.ts";
+import { SvcError } from "../errors/mod.ts";
 
 /**
  * Reads a request body as bytes, refusing it as soon as it is over `limit`:

@@ -4,12 +4,11 @@
  *
  * @module
  */
-import { isSvcError, SvcError } from "../contract/errors.ts";
-import { redactSecrets } from "../contract/secrets.ts";
+import { isSvcError, SvcError } from "../errors/mod.ts";
+import { redactSecrets } from "../contract/mod.ts";
 import { readBody } from "./bytes.ts";
-
-/** Where unexpected errors go. Only causes of 5xx answers are passed here. */
-export type ErrorLogger = (message: string, cause: unknown) => void;
+import { keepAnswer, prebuiltAnswer } from "./prebuilt_refusals.ts";
+import { defaultLogger, type ErrorLogger } from "../logging/mod.ts";
 
 /** The default size limit of a request body: 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -40,8 +39,13 @@ export function json(body: unknown, status = 200, headers?: Record<string, strin
  * @returns The error response.
  */
 export function errorResponse(error: unknown, log: ErrorLogger = defaultLogger): Response {
+  const prebuilt = prebuiltAnswer(error);
+  if (prebuilt !== undefined) return prebuilt;
   const { status, headers, body } = errorEnvelope(error, log);
-  return json(body, status, headers);
+  const text = JSON.stringify(body);
+  const init = { status, headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS };
+  keepAnswer(error, text, init);
+  return new Response(text, init);
 }
 
 /** The contract's error body. */
@@ -77,73 +81,8 @@ export function errorEnvelope(
 }
 
 /**
- * The default logger of both sides: `console.error`, prefixed `[svc]`.
- *
- * @param message What failed.
- * @param cause Why (never a secret).
- */
-export function defaultLogger(message: string, cause: unknown): void {
-  if (cause === undefined) console.error(`[svc] ${message}`);
-  else console.error(`[svc] ${message}`, cause);
-}
-
-/**
- * Wraps a logger so that no secret-shaped token reaches it: the message is
- * redacted, and so is the cause: an Error's message, stack, own fields and
- * its `cause` chain (and an AggregateError's `errors`), strings, and plain
- * objects and arrays, up to {@linkcode REDACT_DEPTH} levels deep (deeper
- * values are replaced by a note). A cause with nothing to redact is passed
- * as it is; one with something is passed as a copy (an Error of the same
- * name, message, stack and fields, redacted), so the log keeps its use.
- *
- * @param log The logger to protect.
- * @returns The redacting logger.
- */
-export function redactingLogger(log: ErrorLogger): ErrorLogger {
-  return (message, cause) => log(redactSecrets(message), redactCause(cause, 0));
-}
-
-/** How deep the redacting logger follows a cause: nested causes, errors, fields. */
-export const REDACT_DEPTH = 8;
-
-/** What stands for a value nested deeper than {@linkcode REDACT_DEPTH}. */
-const TOO_DEEP = "[nested too deep to log]";
-
-/** The value with every secret-shaped token redacted; the same value when it holds none. */
-function redactCause(value: unknown, depth: number): unknown {
-  if (typeof value === "string") return redactSecrets(value);
-  if (typeof value !== "object" || value === null) return value;
-  if (depth >= REDACT_DEPTH) return TOO_DEEP;
-  if (value instanceof Error) return redactError(value, depth);
-  if (Array.isArray(value)) {
-    const copy = value.map((v) => redactCause(v, depth + 1));
-    return copy.every((v, i) => v === value[i]) ? value : copy;
-  }
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return value; // a class instance: logged as it is
-  const entries = Object.entries(value);
-  const copy = entries.map(([k, v]) => [k, redactCause(v, depth + 1)] as const);
-  return copy.every(([, v], i) => v === entries[i][1]) ? value : Object.fromEntries(copy);
-}
-
-function redactError(error: Error, depth: number): Error {
-  const message = redactSecrets(error.message);
-  const stack = error.stack === undefined ? undefined : redactSecrets(error.stack);
-  const cause = "cause" in error ? redactCause(error.cause, depth + 1) : undefined;
-  const errors = error instanceof AggregateError ? redactCause(error.errors, depth + 1) : undefined;
-  const fields = Object.entries(error).filter(([k]) => !["message", "stack", "cause", "errors"].includes(k));
-  const redactedFields = fields.map(([k, v]) => [k, redactCause(v, depth + 1)] as const);
-  const unchanged = message === error.message && stack === error.stack && cause === error.cause &&
-    (!(error instanceof AggregateError) || errors === error.errors) &&
-    redactedFields.every(([, v], i) => v === fields[i][1]);
-  if (unchanged) return error;
-  const copy = error instanceof AggregateError ? new AggregateError(errors as unknown[], message) : new Error(message);
-  copy.name = error.name;
-  copy.stack = stack;
-  if ("cause" in error) copy.cause = cause;
-  for (const [k, v] of redactedFields) (copy as unknown as Record<string, unknown>)[k] = v;
-  return copy;
-}
+/** One strict decoder for every body (a decode without `stream` keeps no state between calls). */
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * Reads a request body as JSON, enforcing `Content-Type: application/json` and
@@ -162,7 +101,7 @@ export async function readJson(req: Request, limit: number = DEFAULT_BODY_LIMIT)
   const bytes = await readBody(req, limit);
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    text = UTF8.decode(bytes);
   } catch {
     throw new SvcError("INVALID_JSON", "Request body is not valid UTF-8");
   }

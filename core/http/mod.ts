@@ -1,15 +1,14 @@
 /**
- * HTTP for both sides: JSON in and out, the router, the route shape and its
- * dispatcher, validation, rate limiting, retry timing and OpenAPI documents.
+ * HTTP for both sides: JSON in and out, body reading, the router, the route shape and its
+ * dispatcher, validation, client addresses and what every adapter's `serve` takes.
  *
  * @module
  */
-export * from "./backoff.ts";
+export * from "./bytes.ts";
 export * from "./client_address.ts";
+export * from "./dispatch.ts";
 export * from "./json.ts";
-export * from "./openapi.ts";
-export * from "./openapi_components.ts";
-export * from "./rate_limiter.ts";
+export * from "./prebuilt_refusals.ts";
 export * from "./route.ts";
 export * from "./router.ts";
 export * from "./serve_options.ts";

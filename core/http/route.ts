@@ -16,12 +16,22 @@ import type { RoutePattern } from "./router.ts";
 export interface Side {
   /** The caller each auth kind yields, such as `{ agent: VerifiedKey; none: null }`. */
   callers: Record<string, unknown>;
+  /** The side's rate limits: each one's name and the caller it counts, such as `{ perKey: VerifiedKey }`. */
+  limits?: Record<string, unknown>;
   /** What every route of the side is given besides its input. */
   deps: unknown;
 }
 
 /** The auth kinds of a side. */
 export type AuthOf<S extends Side> = keyof S["callers"] & string;
+
+/** The names of a side's rate limits. */
+export type LimitOf<S extends Side> = keyof NonNullable<S["limits"]> & string;
+
+/** The rate limits a route of auth kind `A` may take: those that count the caller `A` yields. */
+export type LimitFor<S extends Side, A extends AuthOf<S>> = {
+  [L in LimitOf<S>]: S["callers"][A] extends NonNullable<S["limits"]>[L] ? L : never;
+}[LimitOf<S>];
 
 /**
  * Each status a route answers with and the zod schema of its body (`null`:
@@ -67,8 +77,8 @@ export interface Route<S extends Side = Side> extends RoutePattern {
   params?: z.ZodType;
   /** Every status it answers with and its body schema. */
   responses: Responses;
-  /** A rate limit of the side, by name, taken after authentication and before the body is read. */
-  limit?: string;
+  /** A rate limit of the side, taken after authentication and before the body is read. */
+  limit?: LimitOf<S>;
   /** Answers the request. */
   run(input: RouteInput, deps: S["deps"]): Promise<Response>;
 }
@@ -78,9 +88,11 @@ export type RouteDescription = Omit<Route, "run">;
 
 /** A route as written, with the types of its input inferred from its schemas. */
 export interface RouteDefinition<S extends Side, A extends AuthOf<S>, B, Q, P>
-  extends Omit<Route<S>, "auth" | "body" | "query" | "params" | "run"> {
+  extends Omit<Route<S>, "auth" | "limit" | "body" | "query" | "params" | "run"> {
   /** Who may call it. */
   auth: A;
+  /** A rate limit of the side that counts this route's caller. */
+  limit?: LimitFor<S, A>;
   /** The JSON body schema. */
   body?: z.ZodType<B>;
   /** The query schema. */

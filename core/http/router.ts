@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { SvcError } from "../contract/errors.ts";
+import { SvcError } from "../errors/mod.ts";
 
 /** The HTTP methods routes use. */
 export type Method = "GET" | "POST" | "PUT" | "DELETE";

@@ -3,10 +3,28 @@
  *
  * @module
  */
-import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from "./connection_guard.ts";
+/** The limits of a server (the Deno adapter's connection guard applies all four). */
+export interface ConnectionLimits {
+  /** Most connections served at once; more are closed at once. Default 256. */
+  maxConnections?: number;
+  /** Time for each request head (up to its empty line), from its first byte, in milliseconds. Default 10000. */
+  headerTimeoutMs?: number;
+  /**
+   * Time for each whole request (head and body), from its first byte, in milliseconds; never less
+   * than `headerTimeoutMs`. Default 300000 (Node's own).
+   */
+  requestTimeoutMs?: number;
+  /** Time a connection may stay silent both ways, in milliseconds (above the 20 s long poll). Default 60000. */
+  idleTimeoutMs?: number;
+}
 
-export type { ConnectionLimits };
-export { DEFAULT_CONNECTION_LIMITS };
+/** The defaults of {@linkcode ConnectionLimits}. */
+export const DEFAULT_CONNECTION_LIMITS: Required<ConnectionLimits> = {
+  maxConnections: 256,
+  headerTimeoutMs: 10_000,
+  requestTimeoutMs: 300_000,
+  idleTimeoutMs: 60_000,
+};
 
 /** Where to listen. */
 export interface ServeOptions {

@@ -5,7 +5,7 @@
  * @module
  */
 import type { z } from "zod";
-import { type ErrorCode, SvcError } from "../contract/errors.ts";
+import { type ErrorCode, SvcError } from "../errors/mod.ts";
 
 /** One validation problem: a dotted path to the value (`""` for the root) and what is wrong. */
 export interface Issue {

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Elysia } from "elysia";
-import { clientAddress } from "../../core/http/client_address.ts";
+import { clientAddress } from "../../core/http/mod.ts";
 import { serve as nodeServe } from "../../adapters/node.ts";
 import { svcPlugin } from "../../adapters/elysia.ts";
 import { listen } from "../fixtures/servers.ts";

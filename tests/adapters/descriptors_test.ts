@@ -1,3 +1,4 @@
+// @slow: subprocesses
 // Issue 13, finding 3: the Deno adapter survives file-descriptor exhaustion
 // (refuses, logs, recovers), closes slow-header connections, and caps
 // concurrent connections. The server runs as a Deno subprocess under a low
@@ -9,6 +10,7 @@ import net from "node:net";
 import { fileURLToPath } from "node:url";
 import { runtime } from "../fixtures/runtime.ts";
 import { repoRoot } from "../fixtures/subprocess.ts";
+import { waitFor } from "../fixtures/wait_for.ts";
 
 const server = fileURLToPath(new URL("../fixtures/guarded_server.ts", import.meta.url));
 const deno = fileURLToPath(new URL("../../node_modules/.bin/deno", import.meta.url));
@@ -77,12 +79,9 @@ describe("the Deno adapter's socket policy", { skip }, () => {
       const sockets = await Promise.all(Array.from({ length: 400 }, () => connect(s.port)));
       await new Promise((r) => setTimeout(r, 500));
       for (const socket of sockets) socket.destroy();
-      let status: number | string = "";
-      for (let i = 0; i < 50 && status !== 200; i++) {
-        status = await get(s.port);
-        if (status !== 200) await new Promise((r) => setTimeout(r, 100));
-      }
-      assert.equal(status, 200, `the server answers again (${s.stderr().slice(0, 300)})`);
+      await waitFor("the server to answer 200 again", async () => await get(s.port) === 200).catch((error) => {
+        assert.fail(`${error.message} (${s.stderr().slice(0, 300)})`);
+      });
       assert.equal(s.child.exitCode, null, "the server is still running");
     } finally {
       s.child.kill();
@@ -111,12 +110,7 @@ describe("the Deno adapter's socket policy", { skip }, () => {
       const extra = await connect(s.port);
       assert.equal(await closedWithin(extra, 10_000), true, "the sixth connection was closed");
       for (const socket of held) socket.destroy();
-      let status: number | string = "";
-      for (let i = 0; i < 50 && status !== 200; i++) {
-        status = await get(s.port);
-        if (status !== 200) await new Promise((r) => setTimeout(r, 100));
-      }
-      assert.equal(status, 200);
+      await waitFor("a new connection to be served once the held ones closed", async () => await get(s.port) === 200);
     } finally {
       s.child.kill();
       await s.exited;

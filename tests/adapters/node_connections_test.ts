@@ -9,6 +9,7 @@ import { connect, type Socket } from "node:net";
 import { serve } from "../../adapters/node.ts";
 import { assertTrickleClosed, echoBody, keepAlive, slowRequest, within } from "../fixtures/raw_http.ts";
 import { runtime } from "../fixtures/runtime.ts";
+import { waitFor } from "../fixtures/wait_for.ts";
 
 const hello = () => new Response("hello");
 const skip = runtime !== "node" &&
@@ -39,12 +40,11 @@ describe("adapters/node's connection limits", { skip }, () => {
       await assert.rejects(extra.get(), /closed/);
       for (const c of held) assert.equal(await c.get(), "hello", "the held connections are still served");
       held.pop()!.close();
-      let answer = "";
-      for (let i = 0; i < 50 && answer !== "hello"; i++) {
-        answer = await fetch(server.url, { headers: { connection: "close" } }).then((r) => r.text(), () => "");
-        if (answer !== "hello") await new Promise((r) => setTimeout(r, 50));
-      }
-      assert.equal(answer, "hello", "a new connection is served once one has closed");
+      // A new connection is served once one has closed.
+      await waitFor("a new connection to be served once one has closed", async () => {
+        const answer = await fetch(server.url, { headers: { connection: "close" } }).then((r) => r.text(), () => "");
+        return answer === "hello";
+      });
     } finally {
       for (const c of [...held, extra]) c.close();
       await server.close();

@@ -1,3 +1,4 @@
+// @slow: subprocesses (the command line)
 // The audit log: an entry for each action, GET /v1/sdk/audit with its filters
 // and paging, and `audit list` / `project policy` on the command line.
 import { after, before, describe, test } from "node:test";

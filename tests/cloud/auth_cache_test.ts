@@ -1,3 +1,4 @@
+// @slow: subprocesses
 // The in-process caches of cloud auth (a key's auth state, a project's secret hash) are dropped when
 // another process commits to the same file: a revoke or a rotation elsewhere applies to the next request.
 import { after, before, describe, test } from "node:test";

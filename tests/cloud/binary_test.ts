@@ -1,3 +1,4 @@
+// @slow: packaging (builds the single binary) and subprocesses
 // The single binary: built once per suite run (in the Node run; the Deno and
 // Bun runs skip it, the build being the same), then run from an empty folder
 // with no node_modules: create a project, serve, answer an SDK request, and

@@ -1,3 +1,4 @@
+// @slow: subprocesses
 // The command line under a real subprocess of the runtime running the suite
 // (so Deno, Bun and Node each run it once).
 import { after, describe, test } from "node:test";

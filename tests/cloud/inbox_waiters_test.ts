@@ -1,3 +1,4 @@
+// @slow: subprocesses (two cloud processes)
 // Long polls: one shared watcher per node (no statement while idle), wake-ups across processes through
 // data_version, and the caps on concurrent polls per key and per project.
 import { after, describe, test } from "node:test";
@@ -8,6 +9,8 @@ import { createProject } from "../../cloud/projects.ts";
 import { isSvcError } from "../../core/contract/errors.ts";
 import { event, startTestCloud } from "../fixtures/test_cloud.ts";
 import { tempDir } from "../fixtures/temp_dir.ts";
+import { waitFor } from "../fixtures/wait_for.ts";
+import { waitingPolls } from "../../cloud/create_cloud.ts";
 import { createProjectCli, mintKeyVia, request, sdkHeaders, startCloudProcess } from "../fixtures/cloud_process.ts";
 
 const dir = tempDir("svc-waiters-");
@@ -49,15 +52,16 @@ describe("createInboxWaiters", () => {
     const [storage, other] = [await openCloudStorage(url), await openCloudStorage(url)];
     const { project } = await createProject(storage, "Idle");
     let reads = 0;
+    let looks = 0;
     const watched: WatchedStorage = {
-      dataVersion: () => storage.dataVersion(),
+      dataVersion: () => (looks++, storage.dataVersion()),
       inboxesFilledAfter: (id) => (reads++, storage.inboxesFilledAfter(id)),
     };
     const waiters = createInboxWaiters();
     try {
       const subscriptions = Array.from({ length: 50 }, (_, i) => waiters.subscribe(project.id, `agent${i}`));
       waiters.watch(watched, 3_600_000);
-      await pause(100);
+      await waitFor("twenty looks at data_version", () => looks >= 20);
       assert.equal(reads, 1, "one first look, then nothing while nobody commits");
       // The first look woke every poll once (to re-read); a poll that subscribes again waits.
       subscriptions[7].cancel();
@@ -83,7 +87,7 @@ describe("createInboxWaiters", () => {
         { length: MAX_POLLS_PER_KEY },
         () => t.agent(key, "GET", "/v1/agent/inbox?wait=20", { signal: controller.signal }),
       );
-      await pause(50);
+      await waitFor(`${MAX_POLLS_PER_KEY} polls held`, () => waitingPolls(t.cloud) === MAX_POLLS_PER_KEY);
       const refused = await t.agent(key, "GET", "/v1/agent/inbox?wait=20");
       assert.equal(refused.status, 429);
       assert.equal(refused.body.error.code, "RATE_LIMITED");

@@ -1,10 +1,12 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createCloud } from "../../cloud/mod.ts";
+import { type Cloud, createCloud } from "../../cloud/mod.ts";
+import { waitingPolls } from "../../cloud/create_cloud.ts";
 import { openCloudStorage } from "../../cloud/storage/libsql_cloud_storage.ts";
 import { createProject } from "../../cloud/projects.ts";
 import { call, event, startTestCloud } from "../fixtures/test_cloud.ts";
 import { tempDir } from "../fixtures/temp_dir.ts";
+import { waitFor } from "../fixtures/wait_for.ts";
 
 /** Fails a promise that does not settle in `ms`: a hang guard, not a speed assertion. */
 function settlesWithin<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -15,7 +17,7 @@ function settlesWithin<T>(promise: Promise<T>, ms: number, what: string): Promis
   return Promise.race([promise, guard]).finally(() => clearTimeout(timer));
 }
 
-const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const held = (cloud: Cloud) => waitFor("the poll to be held", () => waitingPolls(cloud) === 1);
 
 describe("GET /v1/agent/inbox?wait=", () => {
   test("wakes a waiting poller as soon as its event is stored in this process", async () => {
@@ -23,7 +25,7 @@ describe("GET /v1/agent/inbox?wait=", () => {
     const t = await startTestCloud({ recheckMs: 3_600_000 });
     const { key } = await t.mintKey("waiter");
     const polling = t.agent(key, "GET", "/v1/agent/inbox?wait=20");
-    await tick(30);
+    await held(t.cloud);
     await t.sdk("POST", "/v1/events", { body: event("wake-1", "waiter") });
     const res = await settlesWithin(polling, 10_000, "the long poll");
     assert.deepEqual(res.body.items.map((i: { eventId: string }) => i.eventId), ["wake-1"]);
@@ -52,10 +54,10 @@ describe("GET /v1/agent/inbox?wait=", () => {
     const { key } = await t.mintKey("leaver");
     const controller = new AbortController();
     const polling = t.agent(key, "GET", "/v1/agent/inbox?wait=20", { signal: controller.signal }).catch(() => null);
-    await tick(30);
+    await held(t.cloud);
     controller.abort();
     await settlesWithin(polling, 10_000, "the aborted poll");
-    await tick(10);
+    await waitFor("the waiter to be released", () => waitingPolls(t.cloud) === 0);
     await settlesWithin(t.close(), 10_000, "close()");
   });
 
@@ -63,7 +65,7 @@ describe("GET /v1/agent/inbox?wait=", () => {
     const t = await startTestCloud({ recheckMs: 3_600_000 });
     const { key } = await t.mintKey("closer");
     const polling = t.agent(key, "GET", "/v1/agent/inbox?wait=20");
-    await tick(30);
+    await held(t.cloud);
     await settlesWithin(t.cloud.close(), 10_000, "close()");
     assert.deepEqual((await polling).body, { items: [], nextCursor: 0 });
     t.client.close();
@@ -88,7 +90,7 @@ describe("GET /v1/agent/inbox?wait=", () => {
       const polling = call(a, "GET", "/v1/agent/inbox?wait=20", {
         headers: { authorization: `Bearer ${minted.body.key}` },
       });
-      await tick(80);
+      await held(a);
       await call(b, "POST", "/v1/events", { headers: sdk, body: event("cross-1", "shared") });
       const res = await settlesWithin(polling, 10_000, "the cross-process poll");
       assert.deepEqual(res.body.items.map((i: { eventId: string }) => i.eventId), ["cross-1"]);

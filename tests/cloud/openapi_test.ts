@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { cloudRoutes } from "../../cloud/routes/cloud_routes.ts";
-import { openApiPath } from "../../core/http/openapi.ts";
+import { openApiPath } from "../../core/openapi/openapi_document.ts";
 import { startTestCloud } from "../fixtures/test_cloud.ts";
 
 type Doc = { openapi: string; paths: Record<string, Record<string, { security?: unknown[] }>> };

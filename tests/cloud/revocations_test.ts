@@ -4,7 +4,9 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mintAgentKey } from "../../core/contract/agent_keys.ts";
 import { rotateSdkSecret } from "../../cloud/projects.ts";
+import { waitingPolls } from "../../cloud/create_cloud.ts";
 import { startTestCloud, type TestCloud } from "../fixtures/test_cloud.ts";
+import { waitFor } from "../fixtures/wait_for.ts";
 
 const FEED = "/v1/sdk/keys/revocations";
 
@@ -86,7 +88,7 @@ describe("GET /v1/sdk/keys/revocations", () => {
     const p = await t.newProject("wait");
     const k = await t.mintKey("w", {}, p);
     const poll = t.sdk("GET", `${FEED}?after=0&wait=10`, { as: p });
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor("the poll to be held", () => waitingPolls(t.cloud) === 1);
     await t.sdk("DELETE", `/v1/sdk/keys/${k.id}`, { as: p });
     const res = await poll;
     assert.equal(res.status, 200);
@@ -111,7 +113,7 @@ describe("GET /v1/sdk/keys/revocations", () => {
     const p = await t.newProject("rotate feed");
     const k = await t.mintKey("r", {}, p);
     const poll = t.sdk("GET", `${FEED}?after=0&wait=10`, { as: p });
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor("the poll to be held", () => waitingPolls(t.cloud) === 1);
     const secret = (await rotateSdkSecret(t.storage, p.id))!;
     await t.sdk("DELETE", `/v1/sdk/keys/${k.id}`, { as: { id: p.id, secret } });
     const res = await poll;
@@ -128,7 +130,7 @@ describe("long polls re-check their credential before returning items", () => {
   test("an agent's poll opened before DELETE /v1/sdk/keys/:id gets 401, not the event emitted after", async () => {
     const k = await t.mintKey("alice");
     const poll = t.agent(k.key, "GET", "/v1/agent/inbox?wait=10");
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor("the poll to be held", () => waitingPolls(t.cloud) === 1);
     assert.equal((await t.sdk("DELETE", `/v1/sdk/keys/${k.id}`)).status, 200);
     const emitted = await t.sdk("POST", "/v1/events", {
       body: { eventId: "after-revoke", type: "t", agentId: k.agentId, payload: { secret: "for the agent only" } },
@@ -142,7 +144,7 @@ describe("long polls re-check their credential before returning items", () => {
   test("a tooling poll opened before project rotate-secret gets 401, not the event emitted after", async () => {
     const p = await t.newProject("rotate inbox");
     const poll = t.sdk("GET", "/v1/agents/bob/inbox?wait=10", { as: p });
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor("the poll to be held", () => waitingPolls(t.cloud) === 1);
     const secret = (await rotateSdkSecret(t.storage, p.id))!;
     const emitted = await t.sdk("POST", "/v1/events", {
       as: { id: p.id, secret },
@@ -156,7 +158,7 @@ describe("long polls re-check their credential before returning items", () => {
   test("a poll whose credential still holds gets the event that arrives while it waits", async () => {
     const k = await t.mintKey("carol");
     const poll = t.agent(k.key, "GET", "/v1/agent/inbox?wait=10");
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor("the poll to be held", () => waitingPolls(t.cloud) === 1);
     await t.sdk("POST", "/v1/events", { body: { eventId: "kept", type: "t", agentId: k.agentId, payload: {} } });
     const res = await poll;
     assert.equal(res.status, 200);

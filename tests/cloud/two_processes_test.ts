@@ -1,3 +1,4 @@
+// @slow: subprocesses
 // Concurrency: two cloud processes on one database file, events emitted
 // through both, and several agents polling and acknowledging through both at
 // once. Every item is delivered, each is acknowledged exactly once (the sum of

@@ -4,16 +4,18 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Svc, withSvc } from "../../mod.ts";
-import { AgentClient } from "../../core/agent/agent_client.ts";
+import { AgentClient } from "../../core/agent/mod.ts";
 import { errorOf, notesSvc } from "../fixtures/notes_svc.ts";
 import { type CloudServer, listen, mintOverHttp, startCloudServer } from "../fixtures/servers.ts";
-import type { RunningServer } from "../../core/http/serve_options.ts";
+import type { RunningServer } from "../../core/http/mod.ts";
 
 describe("cloud mode, app and cloud as separate servers", () => {
   let dir: string;
   let cloud: CloudServer;
   let svc: Svc;
   let app: RunningServer;
+  /** The app's clock: a test moves it past the key cache's lifetime (100 ms) instead of waiting. */
+  let now = Date.now();
   const mint = (user: string, scopes: string[]) => mintOverHttp(app.url, user, scopes);
 
   before(async () => {
@@ -22,7 +24,7 @@ describe("cloud mode, app and cloud as separate servers", () => {
     svc = notesSvc({
       mode: "cloud",
       cloud: cloud.appConfig({ keyCacheTtlMs: 100, timeoutMs: 1000 }),
-    });
+    }, () => now);
     await svc.ready;
     app = await listen(withSvc(svc));
   });
@@ -80,7 +82,7 @@ describe("cloud mode, app and cloud as separate servers", () => {
     const agent = new AgentClient({ key: minted.key, appUrl: app.url });
     await agent.run("notes.list");
     assert.equal((await cloud.sdk("DELETE", `/v1/sdk/keys/${minted.id}`)).status, 200);
-    await new Promise((r) => setTimeout(r, 150));
+    now += 150;
     await assert.rejects(agent.run("notes.list"), { code: "UNAUTHORIZED" });
   });
 
@@ -97,7 +99,7 @@ describe("cloud mode, app and cloud as separate servers", () => {
   test("fails closed with 503 CLOUD_UNAVAILABLE while the cloud is down, and recovers", async () => {
     const minted = await mint("frank", ["notes:read"]);
     await cloud.stop();
-    await new Promise((r) => setTimeout(r, 150)); // past the cache lifetime
+    now += 150; // past the cache lifetime
     const run = () =>
       fetch(`${app.url}/svc/agent/run`, {
         method: "POST",

@@ -4,19 +4,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Svc, withSvc } from "../../mod.ts";
-import { AgentClient } from "../../core/agent/agent_client.ts";
+import { AgentClient } from "../../core/agent/mod.ts";
 import { notesSvc } from "../fixtures/notes_svc.ts";
 import { type CloudServer, listen, mintOverHttp, startCloudServer } from "../fixtures/servers.ts";
-import type { RunningServer } from "../../core/http/serve_options.ts";
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tries = 100): Promise<T> {
-  for (let i = 0; i < tries; i++) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+import type { RunningServer } from "../../core/http/mod.ts";
+import { waitFor } from "../fixtures/wait_for.ts";
 
 describe("hybrid mode, app and cloud as separate servers", () => {
   let dir: string;
@@ -161,8 +153,9 @@ describe("hybrid mode across a restart of the app", () => {
     });
     try {
       await svc.ready;
-      await waitFor("the warning", () => Promise.resolve(logs.length ? true : undefined));
-      await new Promise((r) => setTimeout(r, 200)); // several more retries
+      await waitFor("the warning", () => logs.length > 0);
+      const seen = cloud.requests;
+      await waitFor("several more refused retries", () => cloud.requests >= seen + 5);
       assert.equal(logs.filter((m) => m.includes("REFUSED")).length, 1);
       const res = await svc.handle(new Request("http://x/svc/keys", { headers: { "x-user": "erin" } }));
       assert.equal(res.status, 200);

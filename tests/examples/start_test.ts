@@ -1,3 +1,4 @@
+// @slow: subprocesses
 // `npm start` (examples/start.ts) and `npm run agent` (examples/agent.ts) as a
 // newcomer runs them: real Deno subprocesses in a fresh folder, real sockets on
 // 127.0.0.1. Run from Node only (each test drives Deno itself).

@@ -1,3 +1,4 @@
+// @slow: packaging
 // The repository's own install as CI and a newcomer run it (`npm install`, see
 // .ci/run): npm 11 finds every install script reviewed in `allowScripts`. A dry
 // run in a copy of package.json and the lock file checks it without

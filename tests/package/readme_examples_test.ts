@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { z } from "zod";
 import { createSvc, defineIntent, type Svc } from "../../mod.ts";
-import type { RunningServer } from "../../core/http/serve_options.ts";
+import type { RunningServer } from "../../core/http/mod.ts";
 import { differences, type Example, readCodeBlocks, readExamples } from "../fixtures/readme_examples.ts";
 import { type CloudServer, listen, startCloudServer } from "../fixtures/servers.ts";
 import { tempDir } from "../fixtures/temp_dir.ts";

@@ -1,3 +1,4 @@
+// @slow: subprocesses (bash and curl)
 // docs/operating.md's "A first walk-through with curl", run by bash as a reader pastes
 // it (npm scripts, curl, sed), against its own database and a free port
 // instead of ./data/svc.db and 8787. Runs from Node only: it drives npm.

@@ -5,7 +5,7 @@
 // B cannot learn that they exist; A's key keeps authenticating as A's.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { hashSecret } from "../../core/contract/secrets.ts";
+import { hashSecret } from "../../core/contract/mod.ts";
 import { event, type Project, startTestCloud, type TestCloud, violation } from "../fixtures/test_cloud.ts";
 
 function record(hash: string, userId: string): Record<string, unknown> {

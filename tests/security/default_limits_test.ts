@@ -1,3 +1,4 @@
+// @slow: subprocesses
 // Issue 13, findings 9 and 10: protection without configuration. Rate limits
 // are on by default on both sides (the numbers are exported and documented);
 // an agent key's requests to the cloud are limited per key, apart from its
@@ -6,7 +7,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { DEFAULT_CLOUD_RATE_LIMITS } from "../../cloud/create_cloud.ts";
-import { DEFAULT_SVC_RATE_LIMITS } from "../../core/app/create_svc.ts";
+import { DEFAULT_SVC_RATE_LIMITS } from "../../core/app/mod.ts";
 import { event, startTestCloud } from "../fixtures/test_cloud.ts";
 import { mint, notesSvc, run } from "../fixtures/notes_svc.ts";
 import { cliCommand, finished, start } from "../fixtures/subprocess.ts";

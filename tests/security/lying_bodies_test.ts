@@ -5,7 +5,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { type Client, createClient } from "@libsql/client";
-import type { RunningServer } from "../../core/http/serve_options.ts";
+import type { RunningServer } from "../../core/http/mod.ts";
 import type { Svc } from "../../mod.ts";
 import { mint, notesSvc, run } from "../fixtures/notes_svc.ts";
 import { listen } from "../fixtures/servers.ts";

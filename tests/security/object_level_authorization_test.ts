@@ -3,7 +3,7 @@
 // projects see only their own data, and an agt_ id belongs to one user.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { hashSecret } from "../../core/contract/secrets.ts";
+import { hashSecret } from "../../core/contract/mod.ts";
 import type { Svc } from "../../mod.ts";
 import { asUser, errorOf, mint, notesSvc, run, SCOPES } from "../fixtures/notes_svc.ts";
 import { event, type Project, startTestCloud, type TestCloud, violation } from "../fixtures/test_cloud.ts";

@@ -5,11 +5,11 @@
 // are made, set aside after repeated failures, and sent in batches.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createCloudClient, isTransient } from "../../core/app/cloud_client.ts";
-import { openAppStorage } from "../../core/app/libsql_app_storage.ts";
-import { mintAgentKey } from "../../core/contract/agent_keys.ts";
-import { newViolation, violationReportSchema } from "../../core/contract/violation.ts";
-import type { RunningServer } from "../../core/http/serve_options.ts";
+import { createCloudClient, isTransient } from "../../core/app/cloud_link/mod.ts";
+import { openAppStorage } from "../../core/app/storage/mod.ts";
+import { mintAgentKey } from "../../core/contract/mod.ts";
+import { newViolation, violationReportSchema } from "../../core/contract/mod.ts";
+import type { RunningServer } from "../../core/http/mod.ts";
 import type { Svc } from "../../mod.ts";
 import { mint, notesSvc, run, SCOPES } from "../fixtures/notes_svc.ts";
 import { listen } from "../fixtures/servers.ts";

@@ -3,9 +3,9 @@
 // Retry-After; the limiter's memory stays bounded.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createCloudClient } from "../../core/app/cloud_client.ts";
-import { createRateLimiter } from "../../core/http/rate_limiter.ts";
-import { newViolation } from "../../core/contract/violation.ts";
+import { createCloudClient } from "../../core/app/cloud_link/mod.ts";
+import { createRateLimiter } from "../../core/abuse/mod.ts";
+import { newViolation } from "../../core/contract/mod.ts";
 import { cloudRoutes } from "../../cloud/routes/cloud_routes.ts";
 import { asAgent, errorOf, mint, notesSvc, run, SCOPES } from "../fixtures/notes_svc.ts";
 import { listen } from "../fixtures/servers.ts";

@@ -3,7 +3,7 @@
 // error), in stored violations and in log lines.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { redactSecrets } from "../../core/contract/secrets.ts";
+import { redactSecrets } from "../../core/contract/mod.ts";
 import type { Svc } from "../../mod.ts";
 import { BASE, mint, notesSvc, run } from "../fixtures/notes_svc.ts";
 import { connectMcp } from "../fixtures/mcp_client.ts";

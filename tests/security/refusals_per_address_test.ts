@@ -8,10 +8,10 @@
 // runtime's adapter, which supplies the peer's address.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { withClientAddress } from "../../core/http/client_address.ts";
-import { DEFAULT_SVC_RATE_LIMITS } from "../../core/app/create_svc.ts";
+import { withClientAddress } from "../../core/http/mod.ts";
+import { DEFAULT_SVC_RATE_LIMITS } from "../../core/app/mod.ts";
 import { DEFAULT_CLOUD_RATE_LIMITS } from "../../cloud/create_cloud.ts";
-import type { Svc } from "../../core/app/svc_config.ts";
+import type { Svc } from "../../core/app/mod.ts";
 import { mint, notesSvc } from "../fixtures/notes_svc.ts";
 import { startTestCloud } from "../fixtures/test_cloud.ts";
 import { listen } from "../fixtures/servers.ts";

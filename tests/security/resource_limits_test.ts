@@ -3,8 +3,8 @@
 // are bounded by the schemas.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { RunningServer } from "../../core/http/serve_options.ts";
-import { DEFAULT_BODY_LIMIT } from "../../core/http/json.ts";
+import type { RunningServer } from "../../core/http/mod.ts";
+import { DEFAULT_BODY_LIMIT } from "../../core/http/mod.ts";
 import type { Svc } from "../../mod.ts";
 import { BASE, mint, notesSvc, run, SCOPES } from "../fixtures/notes_svc.ts";
 import { listen } from "../fixtures/servers.ts";

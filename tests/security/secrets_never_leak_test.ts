@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { createCloud } from "../../cloud/mod.ts";
 import { openCloudStorage } from "../../cloud/storage/libsql_cloud_storage.ts";
 import { createProject, rotateSdkSecret } from "../../cloud/projects.ts";
-import type { RunningServer } from "../../core/http/serve_options.ts";
+import type { RunningServer } from "../../core/http/mod.ts";
 import type { Svc } from "../../mod.ts";
 import { notesSvc, SCOPES } from "../fixtures/notes_svc.ts";
 import { listen } from "../fixtures/servers.ts";

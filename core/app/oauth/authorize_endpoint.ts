@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { hashSecret, mintSecret } from "../../contract/secrets.ts";
+import { hashSecret, mintSecret } from "../../contract/mod.ts";
 import {
   type AuthorizationRequest,
   checkAuthorizationRequest,

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { z } from "zod";
 
 /** A client the app registers itself (no registration request, no metadata document). */
 export interface OAuthClientConfig {
@@ -48,3 +49,27 @@ export const OAUTH_DEFAULTS = {
   /** How long an authorization code may wait for its exchange. */
   codeTtlSeconds: 60,
 } as const;
+
+const seconds = (name: string) =>
+  z.number({ error: `oauth.${name} must be a positive whole number of seconds` }).int().positive({
+    error: `oauth.${name} must be a positive whole number of seconds`,
+  });
+
+/** The check of the `oauth` option, part of `createSvc`'s configuration check. */
+export const oauthConfigSchema: z.ZodType<OAuthConfig> = z.looseObject({
+  signInUrl: z.string({ error: 'oauth.signInUrl must be a path or a URL, such as "/login"' }).min(1).optional(),
+  clients: z.array(
+    z.object({
+      clientId: z.string().min(1),
+      name: z.string().min(1).max(200),
+      redirectUris: z.array(z.string()).min(1),
+    }, { error: "each of oauth.clients must be { clientId, name, redirectUris: [url, …] }" }),
+  ).optional(),
+  allowLoopbackClientIds: z.boolean().optional(),
+  accessTokenTtlSeconds: seconds("accessTokenTtlSeconds").optional(),
+  refreshTokenTtlSeconds: seconds("refreshTokenTtlSeconds").optional(),
+  publicUrl: z.url({
+    protocol: /^https?$/,
+    error: 'oauth.publicUrl must be the app\'s public origin, such as "https://app.example.com"',
+  }).optional(),
+}, { error: "oauth must be an object: { signInUrl?, clients?, … }" });

@@ -3,8 +3,8 @@
  *
  * @module
  */
-import type { ErrorLogger } from "../../http/json.ts";
-import type { KeyService, MintResult } from "../key_service.ts";
+import type { ErrorLogger } from "../../logging/mod.ts";
+import type { KeyService, MintResult } from "../../keys/mod.ts";
 import type { ClientRegistry } from "./clients.ts";
 import type { ConsentTokens } from "./consent_token.ts";
 import type { OAuthConfig } from "./oauth_config.ts";

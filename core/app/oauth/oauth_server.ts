@@ -6,10 +6,10 @@
  *
  * @module
  */
-import { readJson } from "../../http/json.ts";
-import { pathnameOf } from "../../http/router.ts";
-import type { ErrorLogger } from "../../http/json.ts";
-import type { KeyService } from "../key_service.ts";
+import { readJson } from "../../http/mod.ts";
+import { pathnameOf } from "../../http/mod.ts";
+import type { ErrorLogger } from "../../logging/mod.ts";
+import type { KeyService } from "../../keys/mod.ts";
 import { authorizeEndpoint } from "./authorize_endpoint.ts";
 import { clientRegistry } from "./clients.ts";
 import { consentTokens } from "./consent_token.ts";
@@ -18,7 +18,7 @@ import type { OAuthConfig } from "./oauth_config.ts";
 import type { OAuthContext } from "./oauth_context.ts";
 import { OAUTH_JSON_HEADERS, OAuthError, oauthErrorResponse, oauthJson } from "./oauth_error.ts";
 import type { OAuthStorage } from "./oauth_storage.ts";
-import { mintSecret } from "../../contract/secrets.ts";
+import { mintSecret } from "../../contract/mod.ts";
 import { revocationEndpoint } from "./revocation_endpoint.ts";
 import { tokenEndpoint } from "./token_endpoint.ts";
 

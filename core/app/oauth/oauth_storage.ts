@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Executor, SqlRow } from "../../db/executor.ts";
+import type { Executor, SqlRow } from "../../db/mod.ts";
 
 /** A client registered through RFC 7591. */
 export interface RegisteredClient {

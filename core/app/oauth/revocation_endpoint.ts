@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { AGENT_KEY_PREFIX, hashSecret } from "../../contract/secrets.ts";
+import { AGENT_KEY_PREFIX, hashSecret } from "../../contract/mod.ts";
 import { readForm } from "./form_body.ts";
 import { endGrant, type OAuthContext } from "./oauth_context.ts";
 import { OAUTH_JSON_HEADERS, OAuthError } from "./oauth_error.ts";

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { hashSecret, mintSecret } from "../../contract/secrets.ts";
+import { hashSecret, mintSecret } from "../../contract/mod.ts";
 import { readForm } from "./form_body.ts";
 import { OAUTH_DEFAULTS } from "./oauth_config.ts";
 import { endGrant, keyOfGrantRevoked, mintAccessToken, type OAuthContext } from "./oauth_context.ts";

@@ -1,3 +1,4 @@
+// @slow: subprocesses
 // `serve` under a real subprocess of the runtime running the suite.
 import { after, test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,3 +1,4 @@
+// @slow: subprocesses
 // The operator commands of the command line, as real processes of the runtime
 // running this test: `admin create|list|password|remove` with the password on
 // stdin, and `serve` printing the dashboard and its one-time setup link.

@@ -1,3 +1,4 @@
+// @slow: a browser
 // The dashboard in Chromium against the cloud on each runtime the full run
 // (browser_test.ts, on SVC_DASHBOARD_RUNTIME, default deno) does not use: a
 // short run from the setup link to a revoke the agent feels over HTTP.

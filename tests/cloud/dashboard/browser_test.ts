@@ -1,3 +1,4 @@
+// @slow: a browser
 // The dashboard in a real browser: Chromium driven by playwright-core, against
 // `cloud/main.ts serve` as a real process (Deno by default; set
 // SVC_DASHBOARD_RUNTIME=node or bun) on a real socket and a real libSQL file.
@@ -17,7 +18,8 @@ import { createClient } from "@libsql/client";
 import { withSvc } from "../../../mod.ts";
 import { totpCode } from "../../../cloud/dashboard/second_factor.ts";
 import { notesSvc } from "../../fixtures/notes_svc.ts";
-import { listen, mintOverHttp, refusedWithin } from "../../fixtures/servers.ts";
+import { listen, mintOverHttp, refusedSoon } from "../../fixtures/servers.ts";
+import { waitFor } from "../../fixtures/wait_for.ts";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const ADMIN = { email: "admin@example.com", password: "a long admin password" };
@@ -191,7 +193,7 @@ inChromium(title, () =>
       await context.close();
     });
 
-    test("a key revoked in the dashboard is refused by a connected hybrid app within the 1 s bound", async () => {
+    test("a key revoked in the dashboard is refused by a connected hybrid app (the bench measures the 1 s bound)", async () => {
       const svc = notesSvc({
         mode: "hybrid",
         storage: `file:${dir.file("app.db")}`,
@@ -201,14 +203,13 @@ inChromium(title, () =>
       try {
         const minted = await mintOverHttp(app.url, "erin", ["notes:read"]);
         assert.equal(await svc.sync(), 0, "the key reached the cloud");
-        for (let i = 0; i < 500 && !(await svc.health()).revocationFeed?.connected; i++) await sleep(10);
-        assert.ok((await svc.health()).revocationFeed?.connected, "the app follows the revocation feed");
+        await waitFor("the app to follow the revocation feed", async () =>
+          (await svc.health()).revocationFeed?.connected);
         await page.goto(`${cloud.url}/dashboard/projects/${seeded.projectId}/keys?user=erin`);
         await page.getByRole("button", { name: /^Revoke e2e/ }).click();
         await page.getByRole("button", { name: "Revoke key" }).click();
         assert.match(await page.textContent("main") ?? "", /The key is revoked/);
-        const took = await refusedWithin(app.url, minted.key, 1_000);
-        console.log(`a hybrid app refused the key ${took} ms after the dashboard's revoke answered`);
+        await refusedSoon(app.url, minted.key); // how soon is the bench's to measure, not a test's
       } finally {
         await app.close();
         await svc.close();
@@ -232,7 +233,9 @@ inChromium(title, () =>
 
     test("a form post without the CSRF token is refused", async () => {
       await page.goto(`${cloud.url}/dashboard/projects`);
-      await page.locator("form[action='/dashboard/projects'] input[name=csrf]").evaluate((input) => input.remove());
+      await page.locator("form[action='/dashboard/projects'] input[name=csrf]").evaluate((input) =>
+        input.remove()
+      );
       await page.getByLabel("Name").fill("Forged");
       await page.getByRole("button", { name: "Create project" }).click();
       assert.match(await page.textContent("main") ?? "", /came from another site/);
@@ -354,10 +357,6 @@ inChromium(title, () =>
       });
     }
   }));
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 async function screenshot(page: Page, name: string): Promise<void> {
   const shot = await page.screenshot({ fullPage: name === "overview" });

@@ -5,6 +5,8 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { event, startTestCloud, type TestCloud, violation } from "../../fixtures/test_cloud.ts";
 import { type FormClient, signedIn, testAddress } from "./form_client.ts";
+import { waitFor } from "../../fixtures/wait_for.ts";
+import { waitingPolls } from "../../../cloud/create_cloud.ts";
 
 describe("dashboard pages", () => {
   let t: TestCloud;
@@ -325,7 +327,7 @@ describe("dashboard pages", () => {
       const operator = await signedIn(slow, "admin@example.com");
       const { id } = await slow.mintKey("dave");
       const poll = slow.sdk("GET", "/v1/sdk/keys/revocations?after=0&wait=20");
-      await new Promise((resolve) => setTimeout(resolve, 50)); // the poll is waiting
+      await waitFor("the poll to be held", () => waitingPolls(slow.cloud) === 1);
       const keysPage = `/dashboard/projects/${slow.project.id}/keys`;
       await operator.get(`${keysPage}/${id}/revoke`);
       assert.equal((await operator.post(`${keysPage}/${id}/revoke`, {})).status, 303);

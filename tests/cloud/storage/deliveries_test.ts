@@ -6,6 +6,7 @@ import { openCloudStorage } from "../../../cloud/storage/libsql_cloud_storage.ts
 import { createProject } from "../../../cloud/projects.ts";
 import { openDatabase } from "../../../core/db/database.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
+import { nextTurns } from "../../fixtures/wait_for.ts";
 
 const dir = tempDir("svc-deliveries-");
 after(() => dir.remove());
@@ -17,7 +18,7 @@ test("re-polling from cursor 0 counts every delivery without a write per poll, a
   const { project } = await createProject(storage, "Deliveries");
   const events = Array.from({ length: 200 }, (_, i) => ({ eventId: `e${i}`, type: "t", agentId: "a", payload: {} }));
   await storage.appendEvents(project.id, events, new Date().toISOString());
-  for (let i = 0; i < 2; i++) await new Promise((r) => setTimeout(r, 1));
+  await nextTurns(2);
   const before = observer.dataVersion();
   let last = 0;
   for (let poll = 1; poll <= 20; poll++) {
@@ -26,7 +27,7 @@ test("re-polling from cursor 0 counts every delivery without a write per poll, a
     assert.ok(items.every((i) => i.deliveries === poll), `poll ${poll} reports ${poll} deliveries`);
     last = items[0].deliveries;
   }
-  for (let i = 0; i < 2; i++) await new Promise((r) => setTimeout(r, 1));
+  await nextTurns(2);
   assert.equal(observer.dataVersion(), before, "20 polls of 200 items committed nothing yet");
   await storage.close();
   const stored = await observer.execute("SELECT MIN(deliveries) AS lo, MAX(deliveries) AS hi FROM cloud_events");

@@ -1,3 +1,4 @@
+// @slow: a browser
 // The agent client, unchanged, in a real browser: Chromium loads core/agent/agent_client.ts
 // and its imports (types stripped by Node, nothing else changed) from the same
 // origin that serves an app's /svc and a cloud's /v1.

@@ -3,8 +3,9 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AgentClient, type InboxItem } from "../../../core/agent/agent_client.ts";
+import { AgentClient, type InboxItem } from "../../../core/agent/mod.ts";
 import { type CloudServer, startCloudServer } from "../../fixtures/servers.ts";
+import { waitFor } from "../../fixtures/wait_for.ts";
 
 describe("AgentClient inbox", () => {
   let dir: string;
@@ -19,11 +20,13 @@ describe("AgentClient inbox", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function newAgent(): Promise<{ agent: AgentClient; agentId: string }> {
+  async function newAgent(
+    fetch?: (req: Request) => Promise<Response>,
+  ): Promise<{ agent: AgentClient; agentId: string }> {
     const userId = `user${++n}`;
     const res = await cloud.sdk("POST", "/v1/sdk/keys", { userId, name: "k", scopes: [] });
     const { key, agentId } = await res.json();
-    return { agent: new AgentClient({ key, cloudUrl: cloud.url }), agentId };
+    return { agent: new AgentClient({ key, cloudUrl: cloud.url, fetch }), agentId };
   }
   async function emit(agentId: string, count: number): Promise<void> {
     const events = Array.from({ length: count }, (_, i) => ({
@@ -75,26 +78,28 @@ describe("AgentClient inbox", () => {
   test("waits on a long poll and gets an event emitted meanwhile", async () => {
     const { agent, agentId } = await newAgent();
     const stop = new AbortController();
-    const later = setTimeout(() => emit(agentId, 1), 100);
+    const emitted = waitFor("the agent's poll to be held", () => cloud.heldPolls() === 1).then(() => emit(agentId, 1));
     for await (const item of agent.inbox({ signal: stop.signal, wait: 5 })) {
       assert.equal(item.payload.i, 0);
       stop.abort();
     }
-    clearTimeout(later);
+    await emitted;
   });
 
   test("backs off and keeps going while the cloud is down", async () => {
-    const { agent, agentId } = await newAgent();
+    let failed = 0;
+    const { agent, agentId } = await newAgent((req) => fetch(req).catch((error) => (failed++, Promise.reject(error))));
     await cloud.stop();
-    setTimeout(async () => {
+    const back = waitFor("three failed attempts while the cloud is down", () => failed >= 3).then(async () => {
       await cloud.start();
       await emit(agentId, 1);
-    }, 200);
+    });
     const stop = new AbortController();
     for await (const item of agent.inbox({ signal: stop.signal, wait: 1, retryMinMs: 20, retryMaxMs: 100 })) {
       assert.equal(item.type, "t");
       stop.abort();
     }
+    await back;
   });
 
   test("stops with the error when the key is refused", async () => {

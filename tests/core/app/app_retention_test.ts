@@ -3,11 +3,11 @@
 // real libSQL, with a controlled clock: no test waits for the wall clock.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { startRetention } from "../../../core/app/app_retention.ts";
-import { openAppStorage } from "../../../core/app/libsql_app_storage.ts";
-import { createCloudClient } from "../../../core/app/cloud_client.ts";
-import { createOutbox } from "../../../core/app/outbox.ts";
-import { DEFAULT_VIOLATION_RETENTION_MS, newViolation, type Violation } from "../../../core/contract/violation.ts";
+import { startRetention } from "../../../core/app/mod.ts";
+import { openAppStorage } from "../../../core/app/storage/mod.ts";
+import { createCloudClient } from "../../../core/app/cloud_link/mod.ts";
+import { createOutbox } from "../../../core/app/cloud_link/mod.ts";
+import { DEFAULT_VIOLATION_RETENTION_MS, newViolation, type Violation } from "../../../core/contract/mod.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 const T0 = Date.parse("2025-06-01T00:00:00.000Z");

@@ -1,13 +1,15 @@
+// @slow: subprocesses
 // Key verification on the app side is served from the storage's cache, which a revoke through another
 // connection to the same file (another process, for SQLite) or through this one invalidates at once.
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { openAppStorage } from "../../../core/app/libsql_app_storage.ts";
-import { localKeys } from "../../../core/app/local_keys.ts";
+import { openAppStorage } from "../../../core/app/storage/mod.ts";
+import { localKeys } from "../../../core/app/mod.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
 import { repoRoot, run } from "../../fixtures/subprocess.ts";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { nextTurns } from "../../fixtures/wait_for.ts";
 
 /** Runs tests/fixtures/app_key_process.ts under the runtime running this test. */
 async function otherProcess(...args: string[]): Promise<string> {
@@ -22,9 +24,7 @@ const dir = tempDir("svc-local-keys-");
 after(() => dir.remove());
 const quiet = () => {};
 /** Requests arrive in event-loop turns: the next one comes after this turn. */
-const nextRequest = async () => {
-  for (let i = 0; i < 2; i++) await new Promise((r) => setTimeout(r, 1));
-};
+const nextRequest = () => nextTurns(2);
 
 describe("localKeys() verification with a cached key", () => {
   test("a key revoked through another connection to the file is refused on the next verification", async () => {

@@ -1,11 +1,12 @@
 // The change cache serves a row until the database may have changed under it.
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { openDatabase } from "../../../core/db/database.ts";
-import { createChangeCache, REMOTE_STALENESS_MS } from "../../../core/db/change_cache.ts";
-import type { Executor } from "../../../core/db/executor.ts";
+import { openDatabase } from "../../../core/db/mod.ts";
+import { createChangeCache, REMOTE_STALENESS_MS } from "../../../core/db/mod.ts";
+import type { Executor } from "../../../core/db/mod.ts";
 import { type HranaServer, startHranaServer } from "../../fixtures/hrana_server.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
+import { nextTurns } from "../../fixtures/wait_for.ts";
 
 const dir = tempDir("svc-change-cache-");
 let hrana: HranaServer | undefined;
@@ -33,7 +34,7 @@ describe("createChangeCache", () => {
       assert.equal(reads, 1, "the second read is served from the cache");
       await other.execute("UPDATE kv SET v = 'two'");
       // The next request comes in a later event-loop turn (data_version is read once per turn).
-      for (let i = 0; i < 2; i++) await new Promise((r) => setTimeout(r, 1));
+      await nextTurns(2);
       assert.equal(await read(), "two");
       assert.equal(reads, 2);
     } finally {
@@ -70,10 +71,13 @@ describe("createChangeCache", () => {
     try {
       await mine.execute("CREATE TABLE kv (k TEXT PRIMARY KEY, v TEXT)");
       await mine.execute("INSERT INTO kv VALUES ('a', 'one')");
-      const cache = createChangeCache<string, string>(mine, { size: 10 });
+      let now = 0;
+      const cache = createChangeCache<string, string>(mine, { size: 10, now: () => now });
       assert.equal(await cache.read("a", () => value(mine)), "one");
       await other.execute("UPDATE kv SET v = 'two'");
-      await new Promise((r) => setTimeout(r, REMOTE_STALENESS_MS + 50));
+      now = REMOTE_STALENESS_MS - 1;
+      assert.equal(await cache.read("a", () => value(mine)), "one", "served from the cache within the bound");
+      now = REMOTE_STALENESS_MS;
       assert.equal(await cache.read("a", () => value(mine)), "two");
     } finally {
       mine.close();

@@ -2,9 +2,9 @@
 // never holds the write lock for long. On real libSQL.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { openDatabase } from "../../../core/db/database.ts";
-import type { Executor } from "../../../core/db/executor.ts";
-import { DELETE_CHUNK, deleteInChunks } from "../../../core/db/chunked_delete.ts";
+import { openDatabase } from "../../../core/db/mod.ts";
+import type { Executor } from "../../../core/db/mod.ts";
+import { DELETE_CHUNK, deleteInChunks } from "../../../core/db/mod.ts";
 
 /** A table of `n` rows, `old` = 1 for all but the last 10. */
 async function rows(n: number): Promise<Executor> {

@@ -4,17 +4,16 @@ import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { createClient } from "@libsql/client";
-import { openDatabase } from "../../../core/db/database.ts";
-import type { Executor } from "../../../core/db/executor.ts";
+import { openDatabase } from "../../../core/db/mod.ts";
+import type { Executor } from "../../../core/db/mod.ts";
 import { STATEMENT_CACHE_SIZE } from "../../../core/db/native_executor.ts";
 import { type HranaServer, startHranaServer } from "../../fixtures/hrana_server.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
+import { nextTurns } from "../../fixtures/wait_for.ts";
 
 const dir = tempDir("svc-executor-");
 /** Two timer turns: data_version is read at most once per event-loop turn. */
-const nextTurn = async () => {
-  for (let i = 0; i < 2; i++) await new Promise((r) => setTimeout(r, 1));
-};
+const nextTurn = () => nextTurns(2);
 const servers: HranaServer[] = [];
 const injected: { close(): void }[] = [];
 after(async () => {
@@ -102,7 +101,7 @@ for (const [name, engine, open] of engines) {
             await new Promise<void>((r) => release = r);
           });
           const outside = db.execute({ sql: "INSERT INTO t (v) VALUES (?)", args: ["after"] });
-          await new Promise((r) => setTimeout(r, 5));
+          await nextTurns(5); // time for the outside statement to run, were it not queued
           release();
           await open;
           await outside;

@@ -1,9 +1,9 @@
 // Group commit: writes of one turn share a transaction, each caller answered after its own commit.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { openDatabase } from "../../../core/db/database.ts";
-import type { Executor, Statement, TransactionMode } from "../../../core/db/executor.ts";
-import { createGroupCommit } from "../../../core/db/group_commit.ts";
+import { openDatabase } from "../../../core/db/mod.ts";
+import type { Executor, Statement, TransactionMode } from "../../../core/db/mod.ts";
+import { createGroupCommit, type Scheduler } from "../../../core/db/mod.ts";
 
 async function table(): Promise<Executor> {
   const db = await openDatabase(":memory:");
@@ -50,6 +50,77 @@ describe("createGroupCommit", () => {
     const group = createGroupCommit(db);
     await group.write([{ sql: "INSERT INTO t (v) VALUES (?)", args: ["durable"] }]);
     assert.equal((await db.execute("SELECT COUNT(*) AS n FROM t")).rows[0].n, 1);
+    db.close();
+  });
+
+  test("a lone write is committed on the scheduler's turn, with no timer set", async () => {
+    const db = await table();
+    const tasks: (() => void)[] = [];
+    const schedule: Scheduler = (task) => tasks.push(task);
+    const timers: unknown[] = [];
+    const realSetTimeout = globalThis.setTimeout;
+    globalThis.setTimeout = ((...args: unknown[]) => {
+      timers.push(args);
+      return realSetTimeout(...(args as Parameters<typeof setTimeout>));
+    }) as unknown as typeof setTimeout;
+    try {
+      const group = createGroupCommit(db, { schedule });
+      let done = false;
+      const written = group.write([{ sql: "INSERT INTO t (v) VALUES (?)", args: ["alone"] }]).then(() => done = true);
+      assert.equal(tasks.length, 1, "one task handed to the scheduler");
+      await Promise.resolve();
+      assert.equal(done, false, "not written before the scheduler runs it");
+      tasks.shift()!();
+      await written;
+      assert.equal(timers.length, 0, "no timer was set");
+      assert.equal((await db.execute("SELECT COUNT(*) AS n FROM t")).rows[0].n, 1);
+    } finally {
+      globalThis.setTimeout = realSetTimeout;
+      db.close();
+    }
+  });
+
+  test("a full group is written at once, without waiting for the scheduler, and in one transaction", async () => {
+    const db = await table();
+    const batches: number[] = [];
+    const counted: Executor = {
+      ...db,
+      engine: db.engine,
+      execute: (s) => db.execute(s),
+      batch: (s: readonly (string | Statement)[], mode?: TransactionMode) => {
+        batches.push(s.length);
+        return db.batch(s, mode);
+      },
+    };
+    const never: Scheduler = () => {};
+    const group = createGroupCommit(counted, { schedule: never, maxStatements: 3 });
+    await Promise.all(["a", "b", "c"].map((v) => group.write([{ sql: "INSERT INTO t (v) VALUES (?)", args: [v] }])));
+    assert.deepEqual(batches, [3]);
+    assert.equal((await db.execute("SELECT COUNT(*) AS n FROM t")).rows[0].n, 3);
+    db.close();
+  });
+
+  test("writes queued while a group is being written share the next transaction", async () => {
+    const db = await table();
+    const batches: number[] = [];
+    const counted: Executor = {
+      ...db,
+      engine: db.engine,
+      execute: (s) => db.execute(s),
+      batch: (s: readonly (string | Statement)[], mode?: TransactionMode) => {
+        batches.push(s.length);
+        return db.batch(s, mode);
+      },
+    };
+    const tasks: (() => void)[] = [];
+    const group = createGroupCommit(counted, { schedule: (task) => tasks.push(task) });
+    const insert = (v: string) => group.write([{ sql: "INSERT INTO t (v) VALUES (?)", args: [v] }]);
+    const first = [insert("a"), insert("b")];
+    tasks.shift()!();
+    const second = [insert("c"), insert("d"), insert("e")];
+    tasks.shift()!();
+    await Promise.all([...first, ...second]);
+    assert.deepEqual(batches, [2, 3]);
     db.close();
   });
 });

@@ -2,7 +2,7 @@
 // app's own server with withClientAddress), else srvx's `ip`, else null.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { clientAddress, withClientAddress } from "../../../core/http/client_address.ts";
+import { clientAddress, withClientAddress } from "../../../core/http/mod.ts";
 
 test("clientAddress returns the address recorded with withClientAddress, and null for a request no server described", () => {
   const req = new Request("http://localhost/svc");

@@ -1,8 +1,9 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { errorResponse, readJson, REDACT_DEPTH, redactingLogger } from "../../../core/http/json.ts";
-import { isSvcError, SvcError } from "../../../core/contract/errors.ts";
-import { createRouter } from "../../../core/http/router.ts";
+import { errorResponse, readJson } from "../../../core/http/mod.ts";
+import { REDACT_DEPTH, redactingLogger } from "../../../core/logging/mod.ts";
+import { isSvcError, SvcError } from "../../../core/errors/mod.ts";
+import { createRouter } from "../../../core/http/mod.ts";
 
 function post(body: BodyInit | null, headers: Record<string, string> = { "content-type": "application/json" }) {
   return new Request("http://x/svc", { method: "POST", body, headers });

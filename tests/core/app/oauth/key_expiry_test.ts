@@ -1,9 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createClient } from "@libsql/client";
-import { APP_MIGRATIONS, APP_MIGRATIONS_TABLE } from "../../../../core/app/app_migrations.ts";
-import { openAppStorage } from "../../../../core/app/libsql_app_storage.ts";
-import { migrate } from "../../../../core/db/database.ts";
+import { APP_MIGRATIONS, APP_MIGRATIONS_TABLE, openAppStorage } from "../../../../core/app/storage/mod.ts";
+import { migrate } from "../../../../core/db/mod.ts";
 import { asAgent, asUser, mint, notesSvc } from "../../../fixtures/notes_svc.ts";
 
 test("an expired key is refused with 401 like a revoked one and recorded as EXPIRED_KEY", async () => {

@@ -1,0 +1,239 @@
+/**
+ * A socket policy in front of an HTTP server that has none of its own (Deno's
+ * `Deno.serve`): it accepts connections itself and relays each one to the
+ * server, and on the way
+ *
+ * - survives descriptor exhaustion: a failed accept (`EMFILE`, "Too many open
+ *   files") is logged once, retried with backoff, and the server keeps going
+ *   (clients wait in the backlog or are refused meanwhile);
+ * - caps concurrent connections: past `maxConnections` a new one is closed at once;
+ * - times every request of a connection (adapters/deno/request_framing.ts): its head
+ *   must arrive within `headerTimeoutMs` of its first byte (the first request's, of
+ *   the connection's opening) and the whole request within `requestTimeoutMs`, else
+ *   the connection is closed (slow-header and slow-body attacks, kept-alive or not);
+ * - closes a connection silent both ways for `idleTimeoutMs` (also between requests).
+ *
+ * A connection the server switches to another protocol (a WebSocket, told by
+ * {@linkcode ConnectionGuard.upgraded}) is no longer read as requests: only the
+ * idle timeout applies. The HTTP/2 preface (cleartext HTTP/2 with prior knowledge,
+ * which the guard cannot time) is refused.
+ *
+ * @module
+ */
+import type { ErrorLogger } from "../../core/logging/mod.ts";
+import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from "../../core/http/mod.ts";
+import { concatBytes } from "../../core/http/mod.ts";
+import { requestFraming } from "./request_framing.ts";
+import { closeQuietly, pump, type TcpConnection, writeAll } from "./tcp_connection.ts";
+
+/**
+ * What the server behind may tell and ask about a relayed connection, by the
+ * local port of the relay's connection to it (what the server sees as its peer's
+ * port), while the pair is open.
+ */
+export interface RelayedConnections {
+  /** The client's address. */
+  clientAddressOf(relayPort: number): string | undefined;
+  /** The server switched the connection to another protocol (answered 101, as for a WebSocket). */
+  upgraded(relayPort: number): void;
+}
+
+/** A running guard. */
+export interface ConnectionGuard extends RelayedConnections {
+  /** Connections being relayed. */
+  readonly active: number;
+  /** Stops accepting (call it before closing the listener, so the closed listener is not taken for a failure). */
+  stopAccepting(): void;
+  /**
+   * Stops accepting, lets relays whose server side has closed deliver what they
+   * hold (up to `graceMs`), then closes every connection left.
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** The buffer of each direction of a relayed connection: requests and answers pass in pieces of at most this. */
+const CHUNK = 8 * 1024;
+/** The most read of the first request before connecting to the server (the rest of a longer head follows as it comes). */
+const MAX_HEAD_BYTES = 64 * 1024;
+/** How cleartext HTTP/2 with prior knowledge opens ("PRI * HTTP/2.0"). */
+const HTTP2_PREFACE = "PRI * HTTP/2";
+
+/**
+ * Accepts connections with `accept` and relays each to a fresh `upstream()`
+ * connection under the limits, until {@linkcode ConnectionGuard.stopAccepting} and a rejected `accept`.
+ *
+ * @param accept Accepts the next connection (rejects on failure, such as EMFILE).
+ * @param upstream Opens a connection to the server.
+ * @param limits The limits.
+ * @param log Where failures are logged.
+ * @returns The guard.
+ */
+export function guardConnections(
+  accept: () => Promise<TcpConnection>,
+  upstream: () => Promise<TcpConnection>,
+  limits: ConnectionLimits,
+  log: ErrorLogger,
+): ConnectionGuard {
+  const defined = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
+  const { maxConnections, headerTimeoutMs, requestTimeoutMs, idleTimeoutMs } = {
+    ...DEFAULT_CONNECTION_LIMITS,
+    ...defined,
+  };
+  /** How often each connection's deadlines are checked: a late one is closed up to this much later. */
+  const checkEveryMs = Math.max(10, Math.min(1000, idleTimeoutMs, headerTimeoutMs, requestTimeoutMs));
+  const open = new Set<() => void>();
+  /** Each open pair by the relay's local port towards the server: the client's address, and how to stop timing it. */
+  const pairs = new Map<number, { address?: string; upgraded(): void }>();
+  let closed = false;
+  let refusing = false;
+
+  async function acceptLoop(): Promise<void> {
+    let failures = 0;
+    while (!closed) {
+      let conn: TcpConnection;
+      try {
+        conn = await accept();
+      } catch (error) {
+        if (closed) return;
+        if (failures === 0) log("accepting a connection failed (too many open files?); retrying", error);
+        await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** Math.min(failures++, 6))));
+        continue;
+      }
+      if (failures > 0) log(`accepting connections again after ${failures} failures`, undefined);
+      failures = 0;
+      if (open.size >= maxConnections) {
+        if (!refusing) log(`over ${maxConnections} connections: refusing new ones until some close`, undefined);
+        refusing = true;
+        closeQuietly(conn);
+        continue;
+      }
+      refusing = false;
+      relay(conn);
+    }
+  }
+
+  function relay(conn: TcpConnection): void {
+    let up: TcpConnection | undefined;
+    let last = Date.now();
+    const touch = () => last = Date.now();
+    /** When the current request's first byte came (the first request's: when the connection opened). */
+    let started = last;
+    /** When the current request is late (checked with the idle timeout); none between requests. */
+    let deadline = last + headerTimeoutMs;
+    const notDue = () => {
+      deadline = Infinity;
+    };
+    let upgraded = false;
+    let headSeen = false;
+    const end = () => {
+      if (!open.delete(end)) return;
+      clearInterval(watch);
+      // Forgotten before the port is freed, so a later pair reusing it never finds this client.
+      if (up?.localAddr) pairs.delete(up.localAddr.port);
+      closeQuietly(conn);
+      if (up) closeQuietly(up);
+    };
+    open.add(end);
+    const watch = setInterval(() => {
+      const now = Date.now();
+      if (now > deadline || now - last > idleTimeoutMs) end();
+    }, checkEveryMs);
+    const frame = requestFraming({
+      started() {
+        if (deadline !== Infinity) return; // the first request, timed since the connection opened
+        started = Date.now();
+        deadline = started + headerTimeoutMs;
+      },
+      headEnded() {
+        headSeen = true;
+        deadline = started + Math.max(requestTimeoutMs, headerTimeoutMs);
+      },
+      ended: notDue,
+    });
+    const fromClient = (bytes: Uint8Array) => {
+      touch();
+      if (!upgraded) frame(bytes);
+    };
+
+    (async () => {
+      const buffer = new Uint8Array(CHUNK);
+      const early = await readFirstHead(conn, buffer, fromClient, () => headSeen);
+      if (early === null || !open.has(end) || startsWith(early, HTTP2_PREFACE)) return end();
+      up = await upstream().catch((error) => {
+        log("the server cannot take the connection", error);
+        return undefined;
+      });
+      if (up === undefined) return end();
+      if (!open.has(end)) return closeQuietly(up); // ended (timed out, closing) while connecting
+      if (up.localAddr) {
+        pairs.set(up.localAddr.port, {
+          address: conn.remoteAddr?.hostname,
+          upgraded() {
+            upgraded = true;
+            notDue();
+          },
+        });
+      }
+      touch();
+      const server = up;
+      const forward = (async () => {
+        await writeAll(server, early);
+        await pump(conn, server, buffer, fromClient);
+        await server.closeWrite(); // the client half-closed: let the answer come back
+      })();
+      forward.catch(() => {}); // a client gone early ends the way back too
+      await pump(server, conn, new Uint8Array(CHUNK), touch);
+    })().catch(() => {}).finally(end);
+  }
+
+  acceptLoop();
+  return {
+    get active() {
+      return open.size;
+    },
+    clientAddressOf(relayPort) {
+      return pairs.get(relayPort)?.address;
+    },
+    upgraded(relayPort) {
+      pairs.get(relayPort)?.upgraded();
+    },
+    stopAccepting() {
+      closed = true;
+    },
+    async close(graceMs = 1000) {
+      closed = true;
+      for (let waited = 0; open.size > 0 && waited < graceMs; waited += 10) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      for (const end of [...open]) end();
+    },
+  };
+}
+
+/**
+ * Reads until `headEnded()` (the first request head has ended) or more than
+ * {@linkcode MAX_HEAD_BYTES} came (Deno.serve refuses a head over 64 KiB), passing each
+ * piece to `seen`: all that was read, or `null` when the peer closed first.
+ */
+async function readFirstHead(
+  conn: TcpConnection,
+  buffer: Uint8Array,
+  seen: (bytes: Uint8Array) => void,
+  headEnded: () => boolean,
+): Promise<Uint8Array | null> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (!headEnded() && size <= MAX_HEAD_BYTES) {
+    const n = await conn.read(buffer);
+    if (n === null) return null;
+    const chunk = buffer.slice(0, n);
+    seen(chunk);
+    chunks.push(chunk);
+    size += n;
+  }
+  return concatBytes(chunks, size);
+}
+
+function startsWith(bytes: Uint8Array, text: string): boolean {
+  return new TextDecoder().decode(bytes.subarray(0, text.length)) === text;
+}

@@ -1,0 +1,39 @@
+// The floor of each runtime: its own server (`Deno.serve`, `Bun.serve`, `node:http`) with no toolkit and no
+// adapter, reading the JSON body and answering the same bytes as a successful agent run.
+import { createServer } from "node:http";
+
+type Addr = { hostname: string; port: number };
+type Handler = (req: Request) => Promise<Response>;
+type Runtimes = {
+  Deno?: { serve(options: Addr & { onListen(): void }, handler: Handler): { addr: Addr } };
+  Bun?: { serve(options: Addr & { fetch: Handler }): { port: number } };
+};
+
+/**
+ * Serves the bare floor on 127.0.0.1, a free port, with the runtime's own server.
+ *
+ * @param answer The JSON answer, already serialised.
+ * @returns The port.
+ */
+export function serveBare(answer: string): Promise<number> {
+  const { Deno, Bun } = globalThis as Runtimes;
+  const headers = { "content-type": "application/json" };
+  const fetch: Handler = async (req) => {
+    await req.json();
+    return new Response(answer, { headers });
+  };
+  if (Deno) return Promise.resolve(Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, fetch).addr.port);
+  if (Bun) return Promise.resolve(Bun.serve({ port: 0, hostname: "127.0.0.1", fetch }).port);
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      res.writeHead(200, headers);
+      res.end(answer);
+    });
+  });
+  return new Promise((resolve) => {
+    server.listen(0, "127.0.0.1", () => resolve((server.address() as { port: number }).port));
+  });
+}

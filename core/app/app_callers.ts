@@ -1,0 +1,99 @@
+/**
+ * Who calls `/svc`: the signed-in user (through the app's `userResolver`) or an agent key, and
+ * the per-key rate limit that refuses a key over its budget. A revoked key's use and a key's first
+ * refusal in a row are recorded as violations.
+ *
+ * @module
+ */
+import { SvcError } from "../errors/mod.ts";
+import { AGENT_KEY_PREFIX, bearerToken, isExpired, newViolation } from "../contract/mod.ts";
+import { type RateDecision, rateLimited } from "../abuse/mod.ts";
+import { pathnameOf } from "../http/mod.ts";
+import type { AppDeps } from "./routes/mod.ts";
+import { INVALID_AGENT_KEY, MISSING_AGENT_KEY } from "./agent_key_refusals.ts";
+import type { VerifiedKey } from "../keys/mod.ts";
+import type { SvcConfig } from "./svc_config.ts";
+
+/**
+ * The signed-in user of a request, or `UNAUTHORIZED`; an id longer than the cloud keeps is refused here.
+ *
+ * @param userResolver The app's.
+ * @param req The request.
+ * @returns The user id.
+ */
+export async function resolveUser(userResolver: SvcConfig["userResolver"], req: Request): Promise<string> {
+  const user = await userResolver(req);
+  if (typeof user !== "string" || user.length === 0) {
+    throw new SvcError("UNAUTHORIZED", "Sign in to manage agent keys");
+  }
+  if (user.length > MAX_USER_ID) {
+    throw new SvcError("VALIDATION_ERROR", "Invalid request", {
+      details: { issues: [{ path: "userId", message: `The signed-in user's id is over ${MAX_USER_ID} characters` }] },
+    });
+  }
+  return user;
+}
+
+/**
+ * The agent key of a request, or `UNAUTHORIZED`; a revoked or expired key's use is recorded.
+ *
+ * @param req The request.
+ * @param deps The keys and the recorder.
+ * @returns The verified key.
+ */
+export async function authenticateAgent(
+  req: Request,
+  { keys, recordViolation, repeatViolation }: AppDeps,
+): Promise<VerifiedKey> {
+  const secret = bearerToken(req, AGENT_KEY_PREFIX);
+  if (secret === null) {
+    throw MISSING_AGENT_KEY;
+  }
+  const key = await keys.verify(secret);
+  if (key !== null && key.revokedAt === null && isExpired(key, Date.now())) {
+    if (!repeatViolation(key.id, "EXPIRED_KEY", null)) {
+      recordViolation(newViolation("EXPIRED_KEY", {
+        keyId: key.id,
+        userId: key.userId,
+        message: "An expired key was used",
+        metadata: { method: req.method, path: pathnameOf(req.url).slice(0, 200), expiresAt: key.expiresAt },
+      }));
+    }
+    throw INVALID_AGENT_KEY;
+  }
+  if (key === null || key.revokedAt !== null) {
+    if (key !== null && !repeatViolation(key.id, "REVOKED_KEY", null)) {
+      recordViolation(newViolation("REVOKED_KEY", {
+        keyId: key.id,
+        userId: key.userId,
+        message: "A revoked key was used",
+        metadata: { method: req.method, path: pathnameOf(req.url).slice(0, 200) },
+      }));
+    }
+    throw INVALID_AGENT_KEY;
+  }
+  return key;
+}
+
+/**
+ * Refuses a request over the key's rate; the first refusal in a row is recorded.
+ *
+ * @param key The caller.
+ * @param decision The limiter's.
+ * @param deps The recorder.
+ */
+export function limitRate(key: VerifiedKey, decision: RateDecision, { recordViolation }: AppDeps): void {
+  if (decision.allowed) return;
+  if (decision.first) {
+    recordViolation(newViolation("RATE_LIMITED", {
+      keyId: key.id,
+      userId: key.userId,
+      message: "The key went over its rate limit",
+      metadata: { retryAfterMs: decision.retryAfterMs },
+    }));
+  }
+  throw rateLimited(decision.retryAfterMs);
+}
+
+/** The longest user id, as the cloud stores it. */
+const MAX_USER_ID = 200;

@@ -1,0 +1,143 @@
+/**
+ * Keys kept by the cloud (cloud mode): minting, listing, revoking and verifying
+ * go through `/v1/sdk/keys`. A verification is cached for a few seconds, keyed
+ * by the key's hash (never its plaintext), in a bounded map; a revoke made
+ * through this app, or one the revocation feed brings, drops the entry at once.
+ * A verification still in flight when a revoke starts is never cached, and
+ * answers the key as revoked when the revoke was of that key. A key the cloud
+ * refused is remembered (by hash, bounded, for the same few seconds: an unknown
+ * or revoked key never becomes valid), so an agent repeating a refused key costs
+ * the cloud one verification per few seconds, not one per request. An
+ * unreachable cloud fails closed.
+ *
+ * @module
+ */
+import { BoundedMap } from "../../cache/mod.ts";
+import type { CloudClient } from "./cloud_client.ts";
+import { checkAgentId, type MintKeyRequest } from "../../contract/mod.ts";
+import type { KeyService, MintResult, VerifiedKey } from "../../keys/mod.ts";
+import { hashSecret, KEY_START_LENGTH } from "../../contract/mod.ts";
+
+/** Options of {@linkcode cloudKeys}. */
+export interface CloudKeysOptions {
+  /** Whether agentId `default` may be minted. */
+  sharedInbox: boolean;
+  /** How long a verification (or a refusal) is trusted, in milliseconds. Default 2000. */
+  cacheTtlMs?: number;
+  /** Most verifications kept, and most refusals. Default 10000. */
+  cacheMax?: number;
+  /** Milliseconds since the epoch. Default `Date.now` (tests inject one). */
+  now?: () => number;
+}
+
+/** Keys in the cloud, and how the revocation feed reaches their cache. */
+export interface CloudKeyService extends KeyService {
+  /** Forgets a revoked key's cached verification, and refuses it in verifications still in flight. */
+  dropRevoked(keyId: string, revokedAt: string): void;
+}
+
+/** How long a revoke is remembered for verifications in flight: longer than any verify request. */
+const IN_FLIGHT_MEMORY_MS = 60_000;
+
+/**
+ * Keys in the cloud.
+ *
+ * @param cloud The cloud client.
+ * @param options Shared inbox and cache bounds.
+ * @returns The key service.
+ */
+export function cloudKeys(cloud: CloudClient, options: CloudKeysOptions): CloudKeyService {
+  const ttl = options.cacheTtlMs ?? 2000;
+  const clock = options.now ?? Date.now;
+  const max = options.cacheMax ?? 10_000;
+  const hashById = new Map<string, string>();
+  /** Verifications by hash, trusted for `ttl`; an evicted one leaves `hashById` with it. */
+  const cache = new BoundedMap<string, VerifiedKey>({
+    maxEntries: max,
+    ttlMs: ttl,
+    now: clock,
+    onEvict: (hash, key) => {
+      if (hashById.get(key.id) === hash) hashById.delete(key.id);
+    },
+  });
+  /** Hashes the cloud refused, trusted for `ttl`. */
+  const refused = new BoundedMap<string, true>({ maxEntries: max, ttlMs: ttl, now: clock });
+  /** Bumped when a revoke starts and ends: a verification that saw it change is not cached. */
+  let revokes = 0;
+  /** Keys revoked lately, with when they were revoked and when that was learnt (oldest first). */
+  const revokedLately = new BoundedMap<string, string>({ maxEntries: max, ttlMs: IN_FLIGHT_MEMORY_MS, now: clock });
+
+  function dropRevoked(keyId: string, revokedAt: string): void {
+    revokes++;
+    const hash = hashById.get(keyId);
+    if (hash !== undefined) cache.delete(hash);
+    hashById.delete(keyId);
+    revokedLately.set(keyId, revokedAt);
+  }
+
+  function remember(hash: string, key: VerifiedKey): void {
+    cache.set(hash, key);
+    hashById.set(key.id, hash);
+  }
+
+  return {
+    async mint(userId: string, request: MintKeyRequest): Promise<MintResult> {
+      const { agentId } = checkAgentId(userId, request.agentId, options.sharedInbox);
+      const minted = await cloud.mintKey(userId, { name: request.name, scopes: request.scopes, agentId });
+      const { id, name, scopes, createdAt } = minted;
+      return {
+        key: {
+          id,
+          name,
+          scopes,
+          agentId: minted.agentId,
+          createdAt,
+          lastUsedAt: null,
+          revokedAt: null,
+          start: minted.key.slice(0, KEY_START_LENGTH),
+        },
+        secret: minted.key,
+      };
+    },
+    list(userId: string) {
+      return cloud.listKeys(userId);
+    },
+    async revoke(userId: string, id: string) {
+      const owned = (await cloud.listKeys(userId)).some((k) => k.id === id);
+      if (!owned) return null;
+      revokes++;
+      try {
+        const revoked = await cloud.revokeKey(id);
+        dropRevoked(id, revoked.revokedAt);
+        return revoked;
+      } finally {
+        revokes++;
+      }
+    },
+    async verify(secret: string): Promise<VerifiedKey | null> {
+      const hash = await hashSecret(secret);
+      const hit = cache.get(hash);
+      if (hit !== undefined) return hit;
+      if (refused.has(hash)) return null;
+      const started = revokes;
+      const found = await cloud.verifyKey(secret);
+      if (found === null) {
+        refused.set(hash, true);
+        return null;
+      }
+      const revoked = revokedLately.peek(found.id);
+      if (revoked !== undefined) return { ...found, revokedAt: revoked };
+      const key: VerifiedKey = { ...found, revokedAt: null };
+      if (revokes === started) remember(hash, key);
+      return key;
+    },
+    dropRevoked,
+    close() {
+      cache.clear();
+      refused.clear();
+      hashById.clear();
+      revokedLately.clear();
+      return Promise.resolve();
+    },
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * Uploading the intent manifest to the cloud, best effort: retried with
+ * backoff until it lands, and a refused sdkSecret reported once, loudly.
+ *
+ * @module
+ */
+import { retry } from "../../retry/mod.ts";
+import type { CloudClient } from "./cloud_client.ts";
+import type { ErrorLogger } from "../../logging/mod.ts";
+import type { ManifestEntry } from "../../intents/mod.ts";
+
+/** What {@linkcode uploadManifest} needs. */
+export interface ManifestUpload {
+  /** The cloud client. */
+  cloud: CloudClient;
+  /** The manifest. */
+  entries: ManifestEntry[];
+  /** The scopes the app supports. */
+  scopes: readonly string[];
+  /** For the message when the credentials are refused. */
+  projectId: string;
+  /** First retry delay in milliseconds. Default 500. */
+  retryMinMs?: number;
+  /** Longest retry delay in milliseconds. Default 30000. */
+  retryMaxMs?: number;
+  /** Where the first failure is reported. */
+  log: ErrorLogger;
+  /** Stops retrying. */
+  signal: AbortSignal;
+}
+
+/**
+ * Uploads the manifest, retrying until it lands or `signal` aborts.
+ *
+ * @param upload The cloud, the manifest and the retry settings.
+ * @returns A promise that settles when the manifest landed or retrying stopped.
+ */
+export async function uploadManifest(upload: ManifestUpload): Promise<void> {
+  const { cloud, entries, scopes, log, signal, retryMinMs = 500, retryMaxMs = 30_000 } = upload;
+  await retry(() => cloud.putManifest(entries, scopes), {
+    minMs: retryMinMs,
+    maxMs: retryMaxMs,
+    signal,
+    onFailure(error, attempt) {
+      if (attempt > 0) return;
+      const refused = /sdkSecret/.test((error as Error).message);
+      log(
+        refused
+          ? `THE CLOUD REFUSED THIS APP'S CREDENTIALS (project ${upload.projectId}): check cloud.sdkSecret ` +
+            "and cloud.projectId (a rotated secret needs the new value and a redeploy). Agents keep working; " +
+            "events and reports will fail until this is fixed."
+          : "the intent manifest could not be uploaded; retrying in the background",
+        error,
+      );
+    },
+  });
+}

@@ -1,0 +1,272 @@
+/**
+ * The durable outbox of hybrid and cloud modes: key records and violations are
+ * queued in the app's storage in the same write that stores them, and sent to
+ * the cloud, retrying with backoff while the cloud is down. Items survive a
+ * restart of the app.
+ *
+ * Nothing an agent sends can hold back a key record: key records (mint,
+ * revoke) go first, in order, and violations after them, in batches. A
+ * permanent refusal (any 4xx but 401, 408 and 429) is logged, counted and
+ * dropped; a violation that keeps failing is set aside after
+ * `setAsideAfter` tries (it stays in the app's own violation list).
+ *
+ * Nothing grows without bound: set-aside violation reports are deleted
+ * `setAsideRetentionMs` after they were made (7 days), and past `limit`
+ * violation reports (10,000) the oldest are dropped, set-aside ones first; each
+ * deletion is logged with its count. Both happen in `purge()`, which the app's
+ * retention calls at start and then hourly (`purgeIntervalMs`): not after each
+ * failed send, which would count the reports on every retry, so between two
+ * purges the outbox may hold more than `limit` reports, by as many as were
+ * recorded meanwhile. Key records are never set aside and never
+ * deleted unsent: one is dropped only when the cloud refuses it for good, and
+ * that is logged with the key's id.
+ *
+ * @module
+ */
+import { type CloudClient, isTransient } from "./cloud_client.ts";
+import type { ErrorLogger } from "../../logging/mod.ts";
+import type { AppStorage, OutboxItem } from "../storage/mod.ts";
+import { Backoff } from "../../retry/mod.ts";
+import { VIOLATION_BATCH_LIMIT } from "../../contract/mod.ts";
+
+/** Options of {@linkcode createOutbox}. */
+export interface OutboxOptions {
+  /** Where items are queued. */
+  storage: AppStorage;
+  /** Where they go. */
+  cloud: CloudClient;
+  /** Where failures are logged. */
+  log: ErrorLogger;
+  /** First retry delay in milliseconds. Default 500. */
+  retryMinMs?: number;
+  /** Longest retry delay in milliseconds. Default 30000. */
+  retryMaxMs?: number;
+  /** Failed tries after which a violation is set aside. Default {@linkcode OUTBOX_SET_ASIDE_AFTER}. */
+  setAsideAfter?: number;
+  /** How long a set-aside violation report is kept, in milliseconds from when it was made. Default 7 days. */
+  setAsideRetentionMs?: number;
+  /** The most violation reports kept, waiting or set aside. Default {@linkcode OUTBOX_LIMIT}. */
+  limit?: number;
+  /** The clock, in milliseconds since the epoch. Default `Date.now`. */
+  now?: () => number;
+}
+
+/** Failed tries after which a queued violation is set aside, by default. */
+export const OUTBOX_SET_ASIDE_AFTER = 10;
+/** How long set-aside violation reports are kept, by default: 7 days. */
+export const OUTBOX_SET_ASIDE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+/** The most violation reports the outbox keeps, by default (key records are not counted). */
+export const OUTBOX_LIMIT = 10_000;
+
+/** The outbox's controls. */
+export interface Outbox {
+  /** Sends what is queued, unless a retry is already scheduled. */
+  kick(): void;
+  /** Sends what is queued now, ignoring any backoff; resolves with how many items still wait. */
+  sync(): Promise<number>;
+  /** Deletes set-aside violation reports past their retention, and the oldest ones over the limit. */
+  purge(): Promise<void>;
+  /** Stops sending; queued items stay in storage for the next start. */
+  close(): Promise<void>;
+  /**
+   * Items refused for good (dropped), violations set aside, and violation reports deleted for their
+   * age (`expired`) or over the limit (`overLimit`), since the start.
+   */
+  readonly stats: { refused: number; setAside: number; expired: number; overLimit: number };
+}
+
+/** A day, in milliseconds. */
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Items read from storage at once. */
+const HEAD = 100;
+/** The largest batch of violations, in bytes of JSON (a quarter of the cloud's default body limit). */
+const BATCH_BYTES = 256 * 1024;
+
+/**
+ * Starts an outbox and sends what an earlier run left in it. It does not purge
+ * itself: `purge()` does, called by the app's retention at start and hourly.
+ *
+ * @param options Storage, cloud, logger and retry delays.
+ * @returns The outbox.
+ */
+export function createOutbox(options: OutboxOptions): Outbox {
+  const { storage, cloud, log } = options;
+  const backoff = new Backoff({ minMs: options.retryMinMs ?? 500, maxMs: options.retryMaxMs ?? 30_000 });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let closed = false;
+
+  const setAsideAfter = options.setAsideAfter ?? OUTBOX_SET_ASIDE_AFTER;
+  const retentionMs = options.setAsideRetentionMs ?? OUTBOX_SET_ASIDE_RETENTION_MS;
+  const limit = options.limit ?? OUTBOX_LIMIT;
+  const now = options.now ?? Date.now;
+  const stats = { refused: 0, setAside: 0, expired: 0, overLimit: 0 };
+  let purging: Promise<void> | undefined;
+
+  /** Sends one key record (its latest state). */
+  async function sendKey(item: OutboxItem): Promise<void> {
+    const record = await storage.findKeyById(item.ref);
+    if (record !== null) await cloud.mirrorKey(record);
+  }
+
+  /** Sends violations in one request. */
+  async function sendViolations(items: readonly OutboxItem[]): Promise<void> {
+    await cloud.reportViolations(items.map((item) => JSON.parse(item.body ?? "null")));
+  }
+
+  /**
+   * Sends a unit (one key, or a batch of violations); `true` when it is done with
+   * (sent, or refused for good). A refused batch is retried one by one, so one bad
+   * report never costs the others.
+   */
+  async function deliver(items: readonly OutboxItem[]): Promise<boolean> {
+    try {
+      if (items[0].kind === "key") await sendKey(items[0]);
+      else await sendViolations(items);
+    } catch (error) {
+      if (isTransient(error)) {
+        await failed(items, error);
+        return false;
+      }
+      if (items.length > 1) {
+        for (const item of items) if (!await deliver([item])) return false;
+        return true;
+      }
+      stats.refused++;
+      const what = items[0].kind === "key" ? `key record (key ${items[0].ref})` : "violation report";
+      log(`the cloud refused a queued ${what}; it is dropped`, error);
+    }
+    await storage.outboxDone(items.map((i) => i.seq));
+    return true;
+  }
+
+  async function failed(items: readonly OutboxItem[], error: unknown): Promise<void> {
+    await storage.outboxFailed(items.map((i) => i.seq));
+    if (items[0].attempts === 0) log("cloud sync paused; retrying in the background", error);
+    const setAside = items.filter((i) => i.kind !== "key" && i.attempts + 1 >= setAsideAfter).length;
+    if (setAside > 0) {
+      stats.setAside += setAside;
+      log(`${setAside} violation reports failed ${setAsideAfter} times and are set aside`, error);
+    }
+  }
+
+  /** One purge at a time; a call during one waits for it. */
+  function purge(): Promise<void> {
+    purging ??= (async () => {
+      try {
+        const setAsideBefore = new Date(now() - retentionMs).toISOString();
+        const { expired, dropped } = await storage.purgeOutbox({ maxAttempts: setAsideAfter, setAsideBefore, limit });
+        stats.expired += expired;
+        stats.overLimit += dropped;
+        if (expired > 0) {
+          log(
+            `${expired} violation reports set aside after ${setAsideAfter} failed tries were deleted from the outbox, ` +
+              `made over ${Number((retentionMs / DAY_MS).toFixed(2))} days ago; the cloud never got them`,
+            undefined,
+          );
+        }
+        if (dropped > 0) {
+          log(
+            `${dropped} violation reports were dropped from the outbox, over its limit of ${limit}; ` +
+              "the cloud never got them",
+            undefined,
+          );
+        }
+      } catch (error) {
+        log("the outbox could not be purged", error);
+      } finally {
+        purging = undefined;
+      }
+    })();
+    return purging;
+  }
+
+  /** Sends items until the queue is empty or a unit fails; `true` when empty. */
+  async function drainOnce(): Promise<boolean> {
+    for (;;) {
+      const items = await storage.outboxHead(HEAD, setAsideAfter);
+      if (items.length === 0) return true;
+      for (const unit of units(items)) {
+        if (closed || !await deliver(unit)) return false;
+      }
+    }
+  }
+
+  function run(): Promise<void> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        let empty = false;
+        try {
+          empty = await drainOnce();
+        } catch (error) {
+          log("the outbox could not be read", error);
+        }
+        if (empty) backoff.reset();
+        else if (!closed) {
+          timer = setTimeout(() => {
+            timer = undefined;
+            run();
+          }, backoff.next());
+          again = false;
+        }
+      } while (again && !closed);
+    })().finally(() => {
+      running = undefined;
+    });
+    return running;
+  }
+
+  run();
+  return {
+    kick() {
+      if (timer === undefined && !closed) run();
+    },
+    async sync() {
+      if (timer !== undefined) {
+        clearTimeout(timer);
+        timer = undefined;
+      }
+      await running;
+      await run();
+      await purging;
+      return await storage.outboxSize(setAsideAfter);
+    },
+    purge,
+    stats,
+    async close() {
+      closed = true;
+      if (timer !== undefined) clearTimeout(timer);
+      await running;
+      await purging;
+    },
+  };
+}
+
+/** Splits the head of the queue into what is sent together: each key alone, violations in batches. */
+function units(items: readonly OutboxItem[]): OutboxItem[][] {
+  const out: OutboxItem[][] = [];
+  let batch: OutboxItem[] = [];
+  let bytes = 0;
+  for (const item of items) {
+    if (item.kind === "key") {
+      out.push([item]);
+      continue;
+    }
+    const size = item.body?.length ?? 0;
+    if (batch.length > 0 && (batch.length === VIOLATION_BATCH_LIMIT || bytes + size > BATCH_BYTES)) {
+      out.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(item);
+    bytes += size;
+  }
+  if (batch.length > 0) out.push(batch);
+  return out;
+}

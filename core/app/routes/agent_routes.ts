@@ -1,0 +1,62 @@
+/**
+ * `GET /svc/agent/intents` and `POST /svc/agent/run`: what an agent key may see
+ * and do. The key is checked by the dispatcher; the rest of the chain is the
+ * intent runner's.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { errorEnvelopeSchema } from "../../contract/mod.ts";
+import { jsonDepth, storedText } from "../../contract/mod.ts";
+import { agentManifestSchema } from "../../contract/mod.ts";
+import { redactSecrets } from "../../contract/mod.ts";
+import { json } from "../../http/mod.ts";
+import { defineRoute } from "./app_side.ts";
+
+/** The deepest nesting of a run payload: deeper values never reach an intent's schema or the fallback. */
+export const MAX_PAYLOAD_DEPTH = 64;
+
+/** The body of `POST /svc/agent/run` (and the arguments of an MCP `tools/call`). The payload's shape is the intent's business. */
+export const runBody = z.object({
+  intent: storedText(1, 200),
+  payload: z.unknown().optional().refine(
+    (payload) => jsonDepth(payload, MAX_PAYLOAD_DEPTH) <= MAX_PAYLOAD_DEPTH,
+    `Must be nested at most ${MAX_PAYLOAD_DEPTH} levels deep`,
+  ),
+});
+
+/** The answer of `POST /svc/agent/run`. The result's shape is the intent's business. */
+export const runResponse = z.object({ ok: z.literal(true), intent: z.string(), result: z.unknown() });
+
+/** The agent routes: what an agent key may see and do. */
+export const agentRoutes = [
+  defineRoute({
+    method: "GET",
+    path: "/svc/agent/intents",
+    auth: "agent",
+    summary: "List the app's intents, with whether this key may run each",
+    responses: { 200: agentManifestSchema },
+    run({ caller }, { runner }) {
+      return Promise.resolve(json({ intents: runner.manifestFor(caller) }));
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/svc/agent/run",
+    auth: "agent",
+    limit: "perKey",
+    summary: "Run an intent with a payload",
+    body: runBody,
+    responses: {
+      200: runResponse,
+      403: errorEnvelopeSchema,
+      404: errorEnvelopeSchema,
+      500: errorEnvelopeSchema,
+    },
+    async run({ caller, body }, { runner }) {
+      const result = await runner.run(caller, body.intent, body.payload);
+      // The name is the agent's text: a key pasted into it is not echoed (to the agent's logs, or a proxy's).
+      return json({ ok: true, intent: redactSecrets(body.intent), result: result ?? null });
+    },
+  }),
+];

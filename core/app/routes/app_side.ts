@@ -1,0 +1,52 @@
+/**
+ * What `/svc` routes are given: the callers of its auth kinds (the app's
+ * signed-in user, an agent key) and the app's services, and the `defineRoute`
+ * that types a route from them.
+ *
+ * @module
+ */
+import { type DefineRoute, routeDefiner } from "../../http/mod.ts";
+import type { ErrorLogger } from "../../logging/mod.ts";
+import type { CompiledIntent } from "../../intents/mod.ts";
+import type { IntentRunner } from "../../intents/mod.ts";
+import type { KeyService, VerifiedKey } from "../../keys/mod.ts";
+import type { Violation } from "../../contract/mod.ts";
+import type { ViolationRecorder } from "../violation_recorder.ts";
+
+/** The prefix of every app route. */
+export const SVC_PREFIX = "/svc";
+
+/** What every `/svc` route may use. */
+export interface AppDeps {
+  /** Where keys live. */
+  keys: KeyService;
+  /** Lists and runs intents. */
+  runner: IntentRunner;
+  /** The scopes the app supports. */
+  scopes: readonly string[];
+  /** The compiled registry, for the OpenAPI document. */
+  intents: ReadonlyMap<string, CompiledIntent>;
+  /** Whether `onAgentIntent` may take intents outside the registry. */
+  acceptsOtherIntents: boolean;
+  /** The largest request body, in bytes (for the MCP transport). */
+  bodyLimit: number;
+  /** Where failures are logged. */
+  log: ErrorLogger;
+  /** Records what an agent key was refused (never waits). */
+  recordViolation: (violation: Violation) => void;
+  /** Counts a refusal as a repeat of its key's open window; `false` when it must be recorded in full. */
+  repeatViolation: ViolationRecorder["repeat"];
+}
+
+/** The app side: the signed-in user (the app's `userResolver`), an agent key, or none. */
+export interface AppSide {
+  /** The caller each auth kind yields. */
+  callers: { user: string; agent: VerifiedKey; none: null };
+  /** Its rate limit: `perKey` counts an agent key. */
+  limits: { perKey: VerifiedKey };
+  /** The services. */
+  deps: AppDeps;
+}
+
+/** Declares a `/svc` route. */
+export const defineRoute: DefineRoute<AppSide> = routeDefiner<AppSide>();

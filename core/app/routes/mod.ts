@@ -1,0 +1,10 @@
+/**
+ * The `/svc` routes: what they are given (`AppSide`), the agent routes, the key routes and the
+ * OpenAPI document of `/svc`.
+ *
+ * @module
+ */
+export * from "./agent_routes.ts";
+export * from "./app_side.ts";
+export * from "./key_routes.ts";
+export * from "./svc_openapi.ts";

@@ -1,0 +1,121 @@
+/**
+ * The app side's schema, as numbered migrations. Tables are prefixed `app_`
+ * so that the app and the cloud can share one database file.
+ *
+ * @module
+ */
+import type { Migration } from "../../db/mod.ts";
+import { OAUTH_MIGRATION } from "../oauth/mod.ts";
+
+/** The table recording applied app-side migrations. */
+export const APP_MIGRATIONS_TABLE = "svc_app_migrations";
+
+/** The ordered app-side migrations. */
+export const APP_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "keys, agent claims and violations",
+    statements: [
+      `CREATE TABLE app_keys (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        scopes TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        hash TEXT NOT NULL UNIQUE,
+        start TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        last_used_at TEXT,
+        revoked_at TEXT
+      )`,
+      "CREATE INDEX app_keys_by_user ON app_keys (user_id, created_at)",
+      `CREATE TABLE app_agent_claims (
+        agent_id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      )`,
+      `CREATE TABLE app_violations (
+        id TEXT PRIMARY KEY,
+        key_id TEXT NOT NULL,
+        user_id TEXT,
+        intent TEXT,
+        kind TEXT NOT NULL,
+        severity TEXT NOT NULL,
+        message TEXT,
+        metadata TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      )`,
+      "CREATE INDEX app_violations_by_time ON app_violations (created_at DESC, id DESC)",
+      "CREATE INDEX app_violations_by_key ON app_violations (key_id, created_at DESC, id DESC)",
+    ],
+  },
+  {
+    version: 2,
+    name: "outbox of what must reach the cloud",
+    statements: [
+      `CREATE TABLE app_outbox (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL,
+        ref TEXT NOT NULL,
+        body TEXT,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL
+      )`,
+    ],
+  },
+  {
+    version: 3,
+    name: "violations appended in order; queued violations carry their own body",
+    statements: [
+      // Queued violations keep their report in the outbox, so the table needs no index on id.
+      `UPDATE app_outbox SET body = (
+         SELECT json_object('id', v.id, 'keyId', v.key_id, 'userId', v.user_id, 'intent', v.intent, 'kind', v.kind,
+           'severity', v.severity, 'message', v.message, 'metadata', json(v.metadata), 'createdAt', v.created_at)
+         FROM app_violations v WHERE v.id = app_outbox.ref)
+       WHERE kind = 'violation' AND body IS NULL`,
+      // An integer key appends each violation at the end of the table: no random-position UUID index to update.
+      `CREATE TABLE app_violations_appended (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL,
+        key_id TEXT NOT NULL,
+        user_id TEXT,
+        intent TEXT,
+        kind TEXT NOT NULL,
+        severity TEXT NOT NULL,
+        message TEXT,
+        metadata TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      )`,
+      `INSERT INTO app_violations_appended (id, key_id, user_id, intent, kind, severity, message, metadata, created_at)
+        SELECT id, key_id, user_id, intent, kind, severity, message, metadata, created_at
+        FROM app_violations ORDER BY created_at, id`,
+      "DROP TABLE app_violations",
+      "ALTER TABLE app_violations_appended RENAME TO app_violations",
+      "CREATE INDEX app_violations_by_key ON app_violations (key_id, seq)",
+    ],
+  },
+  {
+    version: 4,
+    name: "the revocation feed's cursor",
+    statements: [
+      // One row: the last seq of the cloud's revocation feed applied here, so a restart resumes after it.
+      `CREATE TABLE app_revocation_cursor (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        seq INTEGER NOT NULL,
+        updated_at TEXT NOT NULL
+      )`,
+    ],
+  },
+  {
+    version: 5,
+    name: "violations found by age, for their retention",
+    statements: ["CREATE INDEX app_violations_by_time ON app_violations (created_at)"],
+  },
+  {
+    version: 6,
+    name: "keys may expire",
+    // NULL: never (every key minted before, and every key a user mints by hand).
+    statements: ["ALTER TABLE app_keys ADD COLUMN expires_at TEXT"],
+  },
+  { version: 7, ...OAUTH_MIGRATION },
+];

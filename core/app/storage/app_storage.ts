@@ -1,0 +1,117 @@
+/**
+ * What the app side stores: agent keys and, in local mode, violations. The
+ * handlers see this interface, never SQL.
+ *
+ * @module
+ */
+import type { AgentIdKind, KeyRecord } from "../../contract/mod.ts";
+import type { Violation } from "../../contract/mod.ts";
+import type { AutoRevokePolicy } from "../../contract/mod.ts";
+import type { Executor } from "../../db/mod.ts";
+
+/** Something queued for the cloud: a key record to mirror (by id) or a violation to report. */
+export interface OutboxItem {
+  /** Order of sending. */
+  seq: number;
+  /** What to send. */
+  kind: "key" | "violation";
+  /** The key id or violation id. */
+  ref: string;
+  /** A violation's report as JSON (a key is read from its table when sent, to send its latest state). */
+  body: string | null;
+  /** Failed attempts so far. */
+  attempts: number;
+}
+
+/** What {@linkcode AppStorage.purgeOutbox} deletes. */
+export interface OutboxPurge {
+  /** Failed attempts after which a violation report is set aside. */
+  maxAttempts: number;
+  /** Set-aside reports made before this time (ISO 8601) are deleted. */
+  setAsideBefore: string;
+  /** The most violation reports kept, waiting or set aside. */
+  limit: number;
+}
+
+/** Whether a write also queues its record for the cloud, in the same transaction. */
+export interface MirrorOption {
+  /** Queue the record in the outbox (hybrid mode). */
+  mirror?: boolean;
+}
+
+/** The app side's storage. */
+export interface AppStorage {
+  /** The database, for a feature that keeps its own tables beside the keys (OAuth grants); its SQL stays in it. */
+  readonly db: Executor;
+  /**
+   * Stores a new key. For an `agt_` agentId (`kind` "claim") the id is claimed
+   * for the key's user in the same write, and nothing is stored when another
+   * user holds it.
+   *
+   * @returns `false` when the agentId belongs to another user.
+   */
+  insertKey(record: KeyRecord, kind: AgentIdKind, options?: MirrorOption): Promise<boolean>;
+  /** The user's keys, oldest first. */
+  listKeys(userId: string): Promise<KeyRecord[]>;
+  /** The key with this hash, revoked or not. */
+  findKeyByHash(hash: string): Promise<KeyRecord | null>;
+  /**
+   * Whether a key with this hash exists and when it was revoked: the one narrow read
+   * every agent request makes, so a revocation by any process is seen at once.
+   */
+  keyRevocationByHash(hash: string): Promise<{ revokedAt: string | null } | null>;
+  /**
+   * Revokes the user's key at `at` (once: a revoked key keeps its first time).
+   *
+   * @returns The record after revocation, or `null` when the user has no such key.
+   */
+  revokeKey(userId: string, id: string, at: string, options?: MirrorOption): Promise<KeyRecord | null>;
+  /** The key with this id. */
+  findKeyById(id: string): Promise<KeyRecord | null>;
+  /** Records when keys were last used, in one write. */
+  touchKeys(usedAt: ReadonlyMap<string, string>): Promise<void>;
+  /** Stores violations, in one write. */
+  insertViolations(violations: readonly Violation[], options?: MirrorOption): Promise<void>;
+  /**
+   * The oldest queued items: key records first (a revocation never waits behind a
+   * violation), then violations that failed fewer than `maxAttempts` times (the
+   * others are set aside: kept, never sent again).
+   */
+  outboxHead(limit: number, maxAttempts?: number): Promise<OutboxItem[]>;
+  /** Removes sent (or refused) items. */
+  outboxDone(seqs: readonly number[]): Promise<void>;
+  /** Counts a failed attempt of each item. */
+  outboxFailed(seqs: readonly number[]): Promise<void>;
+  /** How many items wait: every key record, and the violations not set aside. */
+  outboxSize(maxAttempts?: number): Promise<number>;
+  /**
+   * Deletes from the outbox the violation reports set aside (failed `maxAttempts` times) that were made
+   * before `setAsideBefore`, then, while more than `limit` violation reports remain, the oldest set-aside
+   * ones and then the oldest waiting ones. Key records are never deleted here. In short chunks.
+   *
+   * @returns How many were deleted for their age (`expired`) and over the limit (`dropped`).
+   */
+  purgeOutbox(options: OutboxPurge): Promise<{ expired: number; dropped: number }>;
+  /** Deletes violations made before `before`, in short chunks; the count deleted. */
+  purgeViolations(before: string): Promise<number>;
+  /** The newest violations first. */
+  listViolations(options: { limit: number; keyId?: string }): Promise<Violation[]>;
+  /** The last seq of the cloud's revocation feed applied here (0 before the first). */
+  revocationCursor(): Promise<number>;
+  /**
+   * Applies revocations from the cloud's feed and moves the cursor to `nextSeq`, in one write.
+   * Idempotent; a key keeps its first revocation time; nothing is queued for the cloud.
+   */
+  applyRevocations(revocations: readonly { keyId: string; revokedAt: string }[], nextSeq: number): Promise<void>;
+  /**
+   * Applies an auto-revoke policy to a key at `at`: at the threshold, revokes it and stores the
+   * `AUTO_REVOKED` violation, in one transaction (queued for the cloud with `mirror`).
+   *
+   * @returns The `AUTO_REVOKED` violation, or `null` when the key stays active.
+   */
+  autoRevoke(keyId: string, policy: AutoRevokePolicy, at: string, options?: MirrorOption): Promise<Violation | null>;
+  /** Whether the database lives in memory only (forgotten when closed): `main` has no file. */
+  inMemory(): Promise<boolean>;
+  /** Releases the database, when this storage opened it. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,258 @@
+/**
+ * The app side's storage on libSQL: a URL (`file:`, `:memory:`, remote) or an
+ * injected Client, through one executor.
+ *
+ * @module
+ */
+import { type Executor, placeholders, type ResultSet, type Statement } from "../../db/mod.ts";
+import { type DatabaseInput, migrate, openDatabase, type OpenDatabaseOptions } from "../../db/mod.ts";
+import { APP_MIGRATIONS, APP_MIGRATIONS_TABLE } from "./app_migrations.ts";
+import type { AgentIdKind, KeyRecord } from "../../contract/mod.ts";
+import {
+  insertKey,
+  type KeyTable,
+  revokeKeyOfUser,
+  selectKeyByHash,
+  selectKeyById,
+  selectKeysOfUser,
+  toKey,
+  touchKey,
+} from "../../keys/mod.ts";
+import { insertViolation, selectLatestViolations, toViolation, type ViolationTable } from "../../violations/mod.ts";
+import type { AppStorage, MirrorOption, OutboxItem, OutboxPurge } from "./app_storage.ts";
+import type { Violation } from "../../contract/mod.ts";
+import { type ChangeCache, createChangeCache } from "../../db/mod.ts";
+import type { AutoRevokePolicy } from "../../contract/mod.ts";
+import { autoRevokeKey, readRevocationCursor, writeRevocations } from "./libsql_revocations.ts";
+import { purgeOutbox, purgeViolations } from "./libsql_retention.ts";
+
+/** Keys whose record is kept in process, by hash. */
+const KEY_CACHE_SIZE = 50_000;
+const OUTBOX_SELECT = "SELECT seq, kind, ref, body, attempts FROM app_outbox";
+/** The app's keys, in the keys core's SQL. */
+const KEYS: KeyTable = { table: "app_keys", expires: true };
+/** The app's violations, in the violations core's SQL. */
+const VIOLATIONS: ViolationTable = { table: "app_violations" };
+
+/**
+ * Opens the app side's storage and brings its schema up to date.
+ *
+ * @param input A libSQL URL or Client.
+ * @param options Auth token for a remote database; `now`, the key cache's clock (tests inject one).
+ * @returns The storage.
+ */
+export async function openAppStorage(
+  input: DatabaseInput,
+  options: OpenDatabaseOptions & { now?: () => number } = {},
+): Promise<AppStorage> {
+  const executor = await openDatabase(input, options);
+  try {
+    await migrate(executor, APP_MIGRATIONS_TABLE, APP_MIGRATIONS);
+  } catch (error) {
+    executor.close();
+    throw error;
+  }
+  return new LibsqlAppStorage(executor, options.now);
+}
+
+/**
+ * The storage. A key's record (read by every agent request) is cached by
+ * hash until the database changes under it (another process committed, or,
+ * remote, at most a second); a mint or revoke in this process updates it.
+ */
+class LibsqlAppStorage implements AppStorage {
+  #db: Executor;
+  #keys: ChangeCache<string, KeyRecord | null>;
+
+  readonly db: Executor;
+
+  constructor(db: Executor, now?: () => number) {
+    this.db = db;
+    this.#db = db;
+    this.#keys = createChangeCache(db, { size: KEY_CACHE_SIZE, now });
+  }
+
+  async insertKey(record: KeyRecord, kind: AgentIdKind, options: MirrorOption = {}): Promise<boolean> {
+    const insert = kind === "claim"
+      ? insertKey(KEYS, record, {
+        sql: "EXISTS (SELECT 1 FROM app_agent_claims WHERE agent_id = ? AND user_id = ?)",
+        args: [record.agentId, record.userId],
+      })
+      : insertKey(KEYS, record);
+    const statements: Statement[] = [insert];
+    if (kind === "claim") {
+      statements.unshift({
+        sql: "INSERT INTO app_agent_claims (agent_id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+        args: [record.agentId, record.userId, record.createdAt],
+      });
+    }
+    if (options.mirror) statements.push(enqueueKey(record.id, record.createdAt));
+    if (statements.length === 1) {
+      await this.#db.execute(insert);
+      this.#keys.delete(record.hash);
+      return true;
+    }
+    const results = await this.#db.batch(statements, "write");
+    this.#keys.delete(record.hash);
+    return results[kind === "claim" ? 1 : 0].rowsAffected === 1;
+  }
+
+  async listKeys(userId: string): Promise<KeyRecord[]> {
+    const rs = await this.#db.execute(selectKeysOfUser(KEYS, userId));
+    return rs.rows.map(toKey);
+  }
+
+  findKeyByHash(hash: string): Promise<KeyRecord | null> {
+    return this.#keys.read(hash, async () => {
+      const rs = await this.#db.execute(selectKeyByHash(KEYS, hash));
+      return rs.rows.length ? toKey(rs.rows[0]) : null;
+    });
+  }
+
+  async keyRevocationByHash(hash: string): Promise<{ revokedAt: string | null } | null> {
+    const record = await this.findKeyByHash(hash);
+    return record === null ? null : { revokedAt: record.revokedAt };
+  }
+
+  async revokeKey(userId: string, id: string, at: string, options: MirrorOption = {}): Promise<KeyRecord | null> {
+    const revoke = revokeKeyOfUser(KEYS, userId, id, at);
+    if (!options.mirror) return this.#revoked(await this.#db.execute(revoke));
+    const [rs] = await this.#db.batch([
+      revoke,
+      {
+        sql:
+          "INSERT INTO app_outbox (kind, ref, created_at) SELECT 'key', id, ? FROM app_keys WHERE id = ? AND user_id = ?",
+        args: [at, id, userId],
+      },
+    ], "write");
+    return this.#revoked(rs);
+  }
+
+  #revoked(rs: ResultSet): KeyRecord | null {
+    if (rs.rows.length === 0) return null;
+    const record = toKey(rs.rows[0]);
+    this.#keys.delete(record.hash);
+    return record;
+  }
+
+  async findKeyById(id: string): Promise<KeyRecord | null> {
+    const rs = await this.#db.execute(selectKeyById(KEYS, id));
+    return rs.rows.length ? toKey(rs.rows[0]) : null;
+  }
+
+  async touchKeys(usedAt: ReadonlyMap<string, string>): Promise<void> {
+    if (usedAt.size === 0) return;
+    await this.#db.batch(
+      [...usedAt].map(([id, at]) => touchKey(KEYS, id, at)),
+      "write",
+    );
+  }
+
+  async insertViolations(violations: readonly Violation[], options: MirrorOption = {}): Promise<void> {
+    // One prepared statement per table, run once per row, all in one transaction.
+    const statements: Statement[] = [];
+    for (const v of violations) {
+      statements.push(insertViolation(VIOLATIONS, v));
+      if (options.mirror) {
+        statements.push({
+          sql: "INSERT INTO app_outbox (kind, ref, body, created_at) VALUES ('violation', ?, ?, ?)",
+          args: [v.id, JSON.stringify(v), v.createdAt],
+        });
+      }
+    }
+    if (statements.length === 1) await this.#db.execute(statements[0]);
+    else if (statements.length > 1) await this.#db.batch(statements, "write");
+  }
+
+  async outboxHead(limit: number, maxAttempts = Number.MAX_SAFE_INTEGER): Promise<OutboxItem[]> {
+    const rs = await this.#db.batch([
+      { sql: `${OUTBOX_SELECT} WHERE kind = 'key' ORDER BY seq LIMIT ?`, args: [limit] },
+      { sql: `${OUTBOX_SELECT} WHERE kind <> 'key' AND attempts < ? ORDER BY seq LIMIT ?`, args: [maxAttempts, limit] },
+    ], "read");
+    return [...rs[0].rows, ...rs[1].rows].slice(0, limit).map((r) => ({
+      seq: Number(r.seq),
+      kind: String(r.kind) as OutboxItem["kind"],
+      ref: String(r.ref),
+      body: r.body === null ? null : String(r.body),
+      attempts: Number(r.attempts),
+    }));
+  }
+
+  async outboxDone(seqs: readonly number[]): Promise<void> {
+    if (seqs.length === 0) return;
+    await this.#db.execute({
+      sql: `DELETE FROM app_outbox WHERE seq IN (${placeholders(seqs.length)})`,
+      args: [...seqs],
+    });
+  }
+
+  async outboxFailed(seqs: readonly number[]): Promise<void> {
+    if (seqs.length === 0) return;
+    await this.#db.execute({
+      sql: `UPDATE app_outbox SET attempts = attempts + 1 WHERE seq IN (${placeholders(seqs.length)})`,
+      args: [...seqs],
+    });
+  }
+
+  async outboxSize(maxAttempts = Number.MAX_SAFE_INTEGER): Promise<number> {
+    const rs = await this.#db.execute({
+      sql: "SELECT COUNT(*) AS n FROM app_outbox WHERE kind = 'key' OR attempts < ?",
+      args: [maxAttempts],
+    });
+    return Number(rs.rows[0].n);
+  }
+
+  purgeOutbox(options: OutboxPurge): Promise<{ expired: number; dropped: number }> {
+    return purgeOutbox(this.#db, options);
+  }
+
+  purgeViolations(before: string): Promise<number> {
+    return purgeViolations(this.#db, before);
+  }
+
+  async listViolations(options: { limit: number; keyId?: string }): Promise<Violation[]> {
+    const rs = await this.#db.execute(selectLatestViolations(VIOLATIONS, options));
+    return rs.rows.map(toViolation);
+  }
+
+  revocationCursor(): Promise<number> {
+    return readRevocationCursor(this.#db);
+  }
+
+  async applyRevocations(revocations: readonly { keyId: string; revokedAt: string }[], nextSeq: number): Promise<void> {
+    // Revoked by id: drop the cached records by their hashes, so the next request reads the revocation.
+    for (const hash of await writeRevocations(this.#db, revocations, nextSeq)) this.#keys.delete(hash);
+  }
+
+  async autoRevoke(
+    keyId: string,
+    policy: AutoRevokePolicy,
+    at: string,
+    options: MirrorOption = {},
+  ): Promise<Violation | null> {
+    const revoked = await autoRevokeKey(this.#db, keyId, policy, at, options.mirror ?? false);
+    if (revoked === null) return null;
+    this.#keys.delete(revoked.hash); // the next request of the key reads the revocation
+    return revoked.violation;
+  }
+
+  async inMemory(): Promise<boolean> {
+    // An in-memory (or temporary) database reports an empty file name for `main`; a remote one may refuse the pragma.
+    const rs = await this.#db.execute("PRAGMA database_list").catch(() => null);
+    const main = rs?.rows.find((r) => r.name === "main");
+    return main !== undefined && (main.file === null || main.file === "");
+  }
+
+  close(): Promise<void> {
+    this.#db.close();
+    return Promise.resolve();
+  }
+}
+
+/** Queues a key for mirroring, if it was stored by the statements before it in the batch. */
+function enqueueKey(id: string, at: string): Statement {
+  return {
+    sql: "INSERT INTO app_outbox (kind, ref, created_at) SELECT 'key', id, ? FROM app_keys WHERE id = ?",
+    args: [at, id],
+  };
+}

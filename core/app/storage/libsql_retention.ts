@@ -1,0 +1,48 @@
+/**
+ * The app side's retention on libSQL: old violations, and the outbox's
+ * set-aside and surplus violation reports, deleted in short chunks so that a
+ * large purge never holds the write lock for long. Key records in the outbox
+ * are never deleted here.
+ *
+ * @module
+ */
+import type { Executor } from "../../db/mod.ts";
+import { deleteInChunks } from "../../db/mod.ts";
+import type { OutboxPurge } from "./app_storage.ts";
+
+/**
+ * Deletes violations made before `before`.
+ *
+ * @param db The app's database.
+ * @param before ISO 8601.
+ * @returns How many were deleted.
+ */
+export function purgeViolations(db: Executor, before: string): Promise<number> {
+  // Every match goes, in any order: no ORDER BY, so the search runs on app_violations_by_time.
+  return deleteInChunks(db, { table: "app_violations", where: "created_at < ?", args: [before] });
+}
+
+/**
+ * Deletes the outbox's set-aside violation reports made before `setAsideBefore`,
+ * then, while more than `limit` violation reports remain, the oldest set-aside
+ * ones, then the oldest waiting ones. Key records stay.
+ *
+ * @param db The app's database.
+ * @param options The set-aside threshold, the cut-off time and the bound.
+ * @returns How many were deleted for their age (`expired`) and over the bound (`dropped`).
+ */
+export async function purgeOutbox(db: Executor, options: OutboxPurge): Promise<{ expired: number; dropped: number }> {
+  const { maxAttempts, setAsideBefore, limit } = options;
+  const table = "app_outbox";
+  const setAside = "kind <> 'key' AND attempts >= ?";
+  const waiting = "kind <> 'key' AND attempts < ?";
+  const old = `${setAside} AND created_at < ?`;
+  const expired = await deleteInChunks(db, { table, where: old, args: [maxAttempts, setAsideBefore] });
+  const rs = await db.execute("SELECT COUNT(*) AS n FROM app_outbox WHERE kind <> 'key'");
+  const excess = Number(rs.rows[0].n) - limit;
+  let dropped = 0;
+  const oldest = { table, args: [maxAttempts], orderBy: "seq" };
+  if (excess > 0) dropped = await deleteInChunks(db, { ...oldest, where: setAside, most: excess });
+  if (excess > dropped) dropped += await deleteInChunks(db, { ...oldest, where: waiting, most: excess - dropped });
+  return { expired, dropped };
+}

@@ -1,0 +1,145 @@
+/**
+ * The chain every agent call goes through, whatever the transport (`/svc/agent/run`,
+ * MCP): intent known, scopes, payload schema, handler, result schema. The key
+ * has been checked before. Each refusal is recorded as a violation.
+ *
+ * @module
+ */
+import { isSvcError, SvcError } from "../errors/mod.ts";
+import type { CompiledIntent, ManifestEntry } from "./intents.ts";
+import type { VerifiedKey } from "../keys/mod.ts";
+import { type Issue, toIssues } from "../http/mod.ts";
+import { newViolation, type Violation, type ViolationKind } from "../contract/mod.ts";
+import { forbiddenScopeErrors } from "./forbidden_scope_errors.ts";
+
+/** Runs an intent that is not in the registry: `(intent, payload, user) => result`. */
+export type FallbackHandler = (intent: string, payload: Record<string, unknown>, user: string) => unknown;
+
+/** What the runner needs from `createSvc`. */
+export interface IntentRunnerOptions {
+  /** The compiled registry. */
+  intents: ReadonlyMap<string, CompiledIntent>;
+  /** Refuse intents outside the registry even when a fallback exists. */
+  strictIntents: boolean;
+  /** Check each result against the intent's output schema. */
+  validateResults: boolean;
+  /** The fallback for intents outside the registry. */
+  onAgentIntent?: FallbackHandler;
+  /** Records a refusal (never awaited by the response). */
+  recordViolation: (violation: Violation) => void;
+  /**
+   * Counts a refusal as a repeat of one already recorded, without building its violation
+   * (`false`: record it in full). Without it every refusal is built and recorded.
+   */
+  repeatViolation?: (keyId: string, kind: ViolationKind, intent: string | null) => boolean;
+}
+
+/** A manifest entry with whether the calling key may run it. */
+export type AllowedEntry = ManifestEntry & { allowed: boolean };
+
+/** Lists and runs intents for a verified key. */
+export interface IntentRunner {
+  /** Every intent, with `allowed` for this key. */
+  manifestFor(key: VerifiedKey): AllowedEntry[];
+  /** Runs an intent; throws the contract's SvcError on refusal or failure. */
+  run(key: VerifiedKey, intent: string, payload: unknown): Promise<unknown>;
+}
+
+/**
+ * Builds the runner.
+ *
+ * @param options Registry, flags, fallback and violation sink.
+ * @returns The runner.
+ */
+export function createIntentRunner(options: IntentRunnerOptions): IntentRunner {
+  const { intents, validateResults, recordViolation, repeatViolation } = options;
+  const manifest = [...intents.values()].map((i) => i.manifest);
+  const fallback = options.strictIntents ? undefined : options.onAgentIntent;
+  const forbidden = forbiddenScopeErrors();
+
+  function refuse(key: VerifiedKey, kind: ViolationKind, intent: string, error: SvcError): never {
+    if (repeatViolation?.(key.id, kind, intent)) throw error; // counted: nothing built, nothing written
+    recordViolation(newViolation(kind, {
+      keyId: key.id,
+      userId: key.userId,
+      intent,
+      message: error.message,
+      metadata: error.details === undefined ? {} : { details: error.details },
+    }));
+    throw error;
+  }
+
+  return {
+    manifestFor(key) {
+      const held = new Set(key.scopes);
+      return manifest.map((m) => ({ ...m, allowed: m.requiredScopes.every((s) => held.has(s)) }));
+    },
+    async run(key, name, rawPayload) {
+      const intent = intents.get(name);
+      if (intent === undefined && fallback === undefined) {
+        refuse(key, "UNKNOWN_INTENT", name, new SvcError("UNKNOWN_INTENT", `Unknown intent "${name.slice(0, 200)}"`));
+      }
+      if (intent !== undefined) {
+        if (!intent.requiredScopes.every((s) => key.scopes.includes(s))) {
+          const missingScopes = intent.requiredScopes.filter((s) => !key.scopes.includes(s));
+          refuse(key, "FORBIDDEN_SCOPE", name, forbidden(name, missingScopes));
+        }
+      }
+      const payload = rawPayload === undefined ? {} : rawPayload;
+      if (typeof payload !== "object" || payload === null || Array.isArray(payload)) {
+        refuse(
+          key,
+          "INTENT_VALIDATION_ERROR",
+          name,
+          invalidPayload([{ path: "", message: "Payload must be an object" }]),
+        );
+      }
+      if (intent === undefined) {
+        const clean = withoutProtoKeys(payload) as Record<string, unknown>;
+        return await runHandler(() => fallback!(name, clean, key.userId));
+      }
+      const parsed = intent.input.safeParse(payload);
+      if (!parsed.success) refuse(key, "INTENT_VALIDATION_ERROR", name, invalidPayload(toIssues(parsed.error.issues)));
+      const result = await runHandler(() => intent.handler(parsed.data, key.userId));
+      if (!validateResults) return result;
+      const checked = intent.output.safeParse(result);
+      if (!checked.success) {
+        throw new SvcError("RESULT_VALIDATION_ERROR", `The result of "${name}" does not match its output schema`, {
+          cause: checked.error,
+        });
+      }
+      return checked.data;
+    },
+  };
+}
+
+/**
+ * A copy of a parsed JSON value without own `__proto__` keys at any depth
+ * (JSON.parse makes them own properties; code that copies them with spread
+ * or `Object.assign` would set a prototype): what zod-validated handlers get.
+ * The payload is at most 64 levels deep (the run body's limit).
+ */
+function withoutProtoKeys(value: unknown): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return value.map(withoutProtoKeys);
+  const copy: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (k !== "__proto__") copy[k] = withoutProtoKeys(v);
+  }
+  return copy;
+}
+
+function invalidPayload(issues: Issue[]): SvcError {
+  return new SvcError("INTENT_VALIDATION_ERROR", "Payload does not match the intent's input schema", {
+    details: { issues },
+  });
+}
+
+async function runHandler(handler: () => unknown): Promise<unknown> {
+  try {
+    return await handler();
+  } catch (error) {
+    if (isSvcError(error) && error.status < 500) throw error;
+    throw new SvcError("INTENT_FAILED", "The intent failed", { cause: error });
+  }
+}

@@ -1,0 +1,8 @@
+/**
+ * Logging for both sides: the error logger's type, the default logger, and the redacting wrapper
+ * that keeps secret-shaped tokens out of every log line.
+ *
+ * @module
+ */
+export * from "./error_logger.ts";
+export * from "./redacting_logger.ts";

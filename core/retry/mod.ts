@@ -1,0 +1,7 @@
+/**
+ * Retrying for both sides: exponential backoff with jitter, an abortable wait, a run of failures and a retry loop.
+ *
+ * @module
+ */
+export * from "./backoff.ts";
+export * from "./retry.ts";

@@ -1,0 +1,149 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { checkImportGraph, readSources, relativeImports, roomOf } from "./import_graph.ts";
+import { tempDir } from "../fixtures/temp_dir.ts";
+
+const REPO = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** A tree of sources from paths and the specifiers each imports. */
+function tree(files: Record<string, string[]>): Map<string, string> {
+  return new Map(
+    Object.entries(files).map(([path, imports]) => [
+      path,
+      imports.map((s, i) => `import { x${i} } from "${s}";`).join("\n") + "\nexport const here = 1;\n",
+    ]),
+  );
+}
+
+/** Two clean core rooms and an entry, the base every planted violation is added to. */
+const CLEAN = {
+  "mod.ts": ["./core/b/mod.ts"],
+  "core/a/mod.ts": ["./inner.ts"],
+  "core/a/inner.ts": [],
+  "core/b/mod.ts": ["./user.ts"],
+  "core/b/user.ts": ["../a/mod.ts"],
+  "core/b/nested/mod.ts": ["./deep.ts"],
+  "core/b/nested/deep.ts": ["../../a/mod.ts"],
+  "adapters/deno.ts": ["../core/b/mod.ts", "./_helper.ts"],
+  "adapters/_helper.ts": [],
+};
+
+describe("the import graph", () => {
+  test("the package's own tree keeps every rule (cloud/ only reported while its branch is out)", () => {
+    const report = checkImportGraph(readSources(REPO));
+    assert.ok(report.rooms.includes("core/app/storage"), "core/app/storage is a room of its own");
+    assert.ok(report.rooms.includes("adapters/deno"));
+    assert.ok(report.edges.length > 200, `${report.edges.length} imports read`);
+    assert.deepEqual(report.failures.map((f) => f.message), []);
+    if (report.reported.length > 0) {
+      console.log(`import graph: ${report.reported.length} cloud/ rule breaks reported, not failed`);
+    }
+  });
+
+  test("a clean tree passes", () => {
+    const report = checkImportGraph(tree(CLEAN));
+    assert.deepEqual(report.failures, []);
+    assert.deepEqual(report.rooms, ["core/a", "core/b", "core/b/nested"]);
+  });
+
+  test("a file that imports another room's inner file fails (door)", () => {
+    const report = checkImportGraph(tree({ ...CLEAN, "core/b/user.ts": ["../a/inner.ts"] }));
+    assert.equal(report.failures.length, 1);
+    assert.equal(report.failures[0].rule, "door");
+    assert.match(report.failures[0].message, /core\/b\/user\.ts:1 imports core\/a\/inner\.ts/);
+  });
+
+  test("an entry outside every room goes through doors too", () => {
+    const report = checkImportGraph(tree({ ...CLEAN, "mod.ts": ["./core/a/inner.ts"] }));
+    assert.deepEqual(report.failures.map((f) => f.rule), ["door"]);
+  });
+
+  test("a room that imports its sub-room's inner file fails: a sub-room is a room of its own", () => {
+    const report = checkImportGraph(tree({ ...CLEAN, "core/b/user.ts": ["../a/mod.ts", "./nested/deep.ts"] }));
+    assert.deepEqual(report.failures.map((f) => f.rule), ["door"]);
+  });
+
+  test("core importing adapters/ or cloud/ fails (layer)", () => {
+    const report = checkImportGraph(tree({
+      ...CLEAN,
+      "core/a/inner.ts": ["../../adapters/_helper.ts", "../../cloud/mod.ts"],
+      "cloud/mod.ts": [],
+    }));
+    assert.deepEqual(report.failures.map((f) => f.rule), ["layer", "layer"]);
+  });
+
+  test("two rooms that import each other fail (cycle), even through doors", () => {
+    const report = checkImportGraph(tree({ ...CLEAN, "core/a/inner.ts": ["../b/mod.ts"] }));
+    assert.equal(report.failures.length, 1);
+    assert.equal(report.failures[0].rule, "cycle");
+    assert.match(report.failures[0].message, /core\/a -> core\/b .*core\/b -> core\/a/);
+  });
+
+  test("a cycle through three rooms fails", () => {
+    const report = checkImportGraph(tree({ ...CLEAN, "core/a/inner.ts": ["../b/nested/mod.ts"] }));
+    assert.deepEqual(report.failures.map((f) => f.rule), ["cycle"]);
+  });
+
+  test("a cloud file going around a door is reported only while the cloud flag is set", () => {
+    const files = tree({ ...CLEAN, "cloud/mod.ts": ["./routes.ts"], "cloud/routes.ts": ["../core/a/inner.ts"] });
+    const reportOnly = checkImportGraph(files, { cloudReportOnly: true });
+    assert.deepEqual(reportOnly.failures, []);
+    assert.deepEqual(reportOnly.reported.map((f) => f.rule), ["door"]);
+    const enforced = checkImportGraph(files, { cloudReportOnly: false });
+    assert.deepEqual(enforced.failures.map((f) => f.rule), ["door"]);
+  });
+
+  test("a violation planted in the package's own tree fails", () => {
+    const sources = readSources(REPO);
+    sources.set("core/keys/planted.ts", `import { createSvc } from "../app/create_svc.ts";\nexport { createSvc };\n`);
+    const report = checkImportGraph(sources);
+    assert.ok(report.failures.some((f) => f.rule === "door" && f.message.startsWith("core/keys/planted.ts:1")));
+  });
+
+  test("a violation planted in a tree on disk fails", () => {
+    const dir = tempDir("svc-graph-");
+    try {
+      for (const [path, source] of tree({ ...CLEAN, "core/b/user.ts": ["../a/inner.ts"] })) {
+        mkdirSync(join(dir.path, dirname(path)), { recursive: true });
+        writeFileSync(dir.file(path), source);
+      }
+      const report = checkImportGraph(readSources(dir.path));
+      assert.deepEqual(report.failures.map((f) => f.rule), ["door"]);
+    } finally {
+      dir.remove();
+    }
+  });
+
+  test("imports are read from import, export, side-effect and dynamic forms, not from comments", () => {
+    const source = [
+      `/**`,
+      ` * import { a } from "./in_comment.ts";`,
+      ` */`,
+      `// import { b } from "./line_comment.ts";`,
+      `import {`,
+      `  c,`,
+      `} from "./multi_line.ts";`,
+      `export * from "./re_export.ts";`,
+      `import "./side_effect.ts";`,
+      `const d = await import("./dynamic.ts");`,
+      `import { z } from "zod";`,
+    ].join("\n");
+    assert.deepEqual(relativeImports(source).map((i) => `${i.specifier}@${i.line}`).sort(), [
+      "./dynamic.ts@10",
+      "./multi_line.ts@7",
+      "./re_export.ts@8",
+      "./side_effect.ts@9",
+    ]);
+  });
+
+  test("a file's room is the nearest folder holding a mod.ts, not the root", () => {
+    const files = new Set(tree(CLEAN).keys());
+    assert.equal(roomOf("core/b/nested/deep.ts", files), "core/b/nested");
+    assert.equal(roomOf("core/b/user.ts", files), "core/b");
+    assert.equal(roomOf("adapters/deno.ts", files), null);
+    assert.equal(roomOf("mod.ts", files), null);
+  });
+});

@@ -1,0 +1,135 @@
+// Every /svc route driven for real (its successes and its main errors), each
+// answer checked with Ajv against the document GET /svc/openapi.json serves:
+// the status must be documented for the operation and the body must match it.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import type { Svc } from "../../../../mod.ts";
+import { svcRouteTable } from "../../../fixtures/svc_table.ts";
+import { type AnswerChecker, answerChecker, expectedStatuses } from "../../../fixtures/openapi_answers.ts";
+import { BASE, mint, notesSvc, SCOPES } from "../../../fixtures/notes_svc.ts";
+import { ROUTES, setThrowawayKeyId } from "../../../fixtures/route_samples.ts";
+
+const BODY_LIMIT = 64_000;
+const MCP_ACCEPT = "application/json, text/event-stream";
+
+let svc: Svc;
+let limited: Svc;
+let checker: AnswerChecker;
+let agentKey: string;
+
+before(async () => {
+  svc = notesSvc({ bodyLimit: BODY_LIMIT });
+  limited = notesSvc({ bodyLimit: BODY_LIMIT, rateLimit: { perKey: { limit: 1, windowMs: 60_000 } } });
+  const res = await svc.handle(new Request(`${BASE}/svc/openapi.json`));
+  checker = answerChecker(await res.json());
+  agentKey = (await mint(svc, "alice", [...SCOPES])).key;
+});
+after(async () => {
+  await svc.close();
+  await limited.close();
+});
+
+interface Call {
+  path: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** The agent key to send, or `null` for no credential; the user is alice unless `user: null`. */
+  key?: string | null;
+  user?: string | null;
+}
+
+/** Sends a request to a /svc route of `app` with the credential its auth wants, and checks the answer. */
+async function send(app: Svc, route: string, call: Call): Promise<{ status: number; body: unknown }> {
+  const [method, pattern] = route.split(" ");
+  const headers: Record<string, string> = { ...call.headers };
+  const auth = ROUTES[route].auth;
+  const key = call.key === undefined ? agentKey : call.key;
+  const user = call.user === undefined ? "alice" : call.user;
+  if (auth === "agent" && key !== null) headers.authorization = `Bearer ${key}`;
+  if (auth === "user" && user !== null) headers["x-user"] = user;
+  if (call.body !== undefined) headers["content-type"] ??= "application/json";
+  const body = typeof call.body === "string" || call.body === undefined ? call.body : JSON.stringify(call.body);
+  const path = call.path.startsWith("/") ? call.path : pattern + call.path;
+  const res = await app.handle(new Request(BASE + path, { method, headers, body }));
+  const text = await res.text();
+  const answer = { status: res.status, body: text ? JSON.parse(text) : null };
+  checker.check(method, pattern, answer.status, answer.body);
+  return answer;
+}
+
+const sample = (route: string): Call => ROUTES[route].request();
+
+test("every /svc route's success answer matches the document", async () => {
+  setThrowawayKeyId((await mint(svc, "alice", [])).id);
+  for (const route of svcRouteTable()) {
+    const id = `${route.method} ${route.path}`;
+    const answer = await send(svc, id, sample(id));
+    assert.equal(answer.status, ROUTES[id].status, `${id}: ${JSON.stringify(answer.body)}`);
+  }
+});
+
+test("each intent's result, an MCP tool call and a notification match the document", async () => {
+  const created = await send(svc, "POST /svc/agent/run", { path: "", body: { intent: "notes.create", payload: {} } });
+  assert.equal(created.status, 400, "the payload fails the intent's schema");
+  for (const [intent, payload] of [["notes.create", { title: "t" }], ["admin.wipe", { confirm: true }]] as const) {
+    const answer = await send(svc, "POST /svc/agent/run", { path: "", body: { intent, payload } });
+    assert.equal(answer.status, 200, intent);
+  }
+  const mcp = { headers: { accept: MCP_ACCEPT }, path: "" };
+  const call = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "notes.list", arguments: {} } };
+  assert.equal((await send(svc, "POST /svc/mcp", { ...mcp, body: call })).status, 200);
+  const batch = [call, { ...call, id: 3, params: {} }];
+  assert.equal((await send(svc, "POST /svc/mcp", { ...mcp, body: batch })).status, 200);
+  const notification = { jsonrpc: "2.0", method: "notifications/initialized" };
+  assert.equal((await send(svc, "POST /svc/mcp", { ...mcp, body: notification })).status, 202);
+});
+
+test("the intent runner's refusals and failures match the document: 403, 404, 500", async () => {
+  const { key } = await mint(svc, "alice", []);
+  const run = (intent: string, payload?: unknown) =>
+    send(svc, "POST /svc/agent/run", { path: "", key, body: { intent, payload } });
+  assert.equal((await run("notes.create", { title: "t" })).status, 403);
+  assert.equal((await run("notes.nothing")).status, 404);
+  assert.equal((await run("notes.broken")).status, 500);
+  assert.equal((await send(svc, "DELETE /svc/keys/:id", { path: `/svc/keys/${crypto.randomUUID()}` })).status, 404);
+});
+
+/** A request of the right shape but wrong values, per route that takes input. */
+const BAD_INPUT: Record<string, Call> = {
+  "POST /svc/keys": { path: "", body: { name: "k", scopes: ["notes:delete"] } },
+  "DELETE /svc/keys/:id": { path: `/svc/keys/${"x".repeat(201)}` },
+  "POST /svc/agent/run": { path: "", body: { intent: "" } },
+  "POST /svc/mcp": { path: "", body: [], headers: { accept: MCP_ACCEPT } },
+};
+
+test("401, 400, 406, 413 and 429 answers of every /svc route match the document", async () => {
+  for (const route of svcRouteTable()) {
+    const id = `${route.method} ${route.path}`;
+    if (route.auth !== "none") {
+      const anonymous = await send(svc, id, { ...sample(id), key: null, user: null });
+      assert.equal(anonymous.status, 401, id);
+    }
+    if (route.body || route.query || route.params) {
+      const bad = await send(svc, id, BAD_INPUT[id]);
+      assert.equal(bad.status, 400, `${id}: ${JSON.stringify(bad.body)}`);
+    }
+    if (route.body) {
+      const huge = { ...sample(id), body: JSON.stringify({ pad: "x".repeat(BODY_LIMIT) }) };
+      assert.equal((await send(svc, id, huge)).status, 413, id);
+    }
+  }
+  const unacceptable = { ...sample("POST /svc/mcp"), headers: { accept: "application/json" } };
+  assert.equal((await send(svc, "POST /svc/mcp", unacceptable)).status, 406);
+  const { key } = await mint(limited, "alice", [...SCOPES]);
+  for (const route of svcRouteTable().filter((r) => r.limit !== undefined)) {
+    const id = `${route.method} ${route.path}`;
+    const statuses = [(await send(limited, id, { ...sample(id), key })).status];
+    statuses.push((await send(limited, id, { ...sample(id), key })).status);
+    assert.equal(statuses.at(-1), 429, `${id}: ${statuses}`);
+  }
+});
+
+test("every status the /svc routes must reach was reached and matched the document", () => {
+  const missing = svcRouteTable().flatMap(expectedStatuses).filter((s) => !checker.covered.has(s));
+  assert.deepEqual(missing, []);
+});
