@@ -29,6 +29,7 @@
  *
  * @module
  */
+import "./core/runtime/mod.ts"; // first: Node < 22 gets one line, nothing else runs
 export { createSvc, DEFAULT_SVC_RATE_LIMITS } from "./core/app/mod.ts";
 export type {
   CloudSvcConfig,

@@ -20,6 +20,7 @@
  *
  * @module
  */
+import "../core/runtime/mod.ts"; // first: Node < 22 gets one line
 import type { FetchHandler } from "../core/app/mod.ts";
 import { withClientAddress } from "../core/http/mod.ts";
 import { DEFAULT_CONNECTION_LIMITS, type RunningServer, type ServeOptions } from "../core/http/mod.ts";
@@ -56,12 +57,13 @@ const BUN_MAX_IDLE_S = 255;
  * ```
  *
  * @param fetch The handler.
- * @param options Port (default 8000), hostname (default `0.0.0.0`) and `connections.idleTimeoutMs`
- *   (default 60 s, at most 255 s; Bun has no connection cap, nor a head or request timeout to set).
- * @returns The listening server; its `url` is an address a client can open.
+ * @param options Port (default 8000), hostname (default `127.0.0.1`; `0.0.0.0` to listen on every interface) and
+ *   `connections.idleTimeoutMs` (default 60 s, at most 255 s; Bun has no connection cap, nor a head or request timeout
+ *   to set).
+ * @returns The listening server; its `url` is an address a client can open, its `hostname` the address bound.
  */
 export function serve(fetch: FetchHandler, options: ServeOptions = {}): Promise<RunningServer> {
-  const { port = 8000, hostname = "0.0.0.0" } = options;
+  const { port = 8000, hostname = "127.0.0.1" } = options;
   const idleMs = options.connections?.idleTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.idleTimeoutMs;
   // Bun's own default (10 s) would cut a 20 s long poll; its idle timer also ends slow request heads.
   const idleTimeout = Math.min(BUN_MAX_IDLE_S, Math.max(1, Math.ceil(idleMs / 1000)));
@@ -73,7 +75,7 @@ export function serve(fetch: FetchHandler, options: ServeOptions = {}): Promise<
       fetch: (req, server) => fetch(withClientAddress(req, () => server.requestIP(req)?.address)),
     });
     const url = reachableUrl(server.hostname, server.port);
-    return Promise.resolve({ url, port: server.port, close: () => server.stop(false) });
+    return Promise.resolve({ url, port: server.port, hostname: server.hostname, close: () => server.stop(false) });
   } catch (error) {
     return Promise.reject(listenError(error, hostname, port));
   }

@@ -22,6 +22,7 @@
  *
  * @module
  */
+import "../core/runtime/mod.ts"; // first: Node < 22 gets one line
 import type { FetchHandler } from "../core/app/mod.ts";
 import type { TcpConnection } from "./deno/mod.ts";
 import { withClientAddress } from "../core/http/mod.ts";
@@ -58,11 +59,12 @@ declare const Deno: {
  * ```
  *
  * @param fetch The handler.
- * @param options Port (default 8000), hostname (default `0.0.0.0`) and connection limits.
- * @returns The listening server; its `url` is an address a client can open.
+ * @param options Port (default 8000), hostname (default `127.0.0.1`; `0.0.0.0` to listen on every interface) and
+ *   connection limits.
+ * @returns The listening server; its `url` is an address a client can open, its `hostname` the address bound.
  */
 export function serve(fetch: FetchHandler, options: ServeOptions = {}): Promise<RunningServer> {
-  const { port = 8000, hostname = "0.0.0.0", connections = {} } = options;
+  const { port = 8000, hostname = "127.0.0.1", connections = {} } = options;
   let listener: ReturnType<typeof Deno.listen>;
   try {
     listener = Deno.listen({ port, hostname });
@@ -92,5 +94,6 @@ export function serve(fetch: FetchHandler, options: ServeOptions = {}): Promise<
     connections,
     log,
   );
-  return Promise.resolve({ url: reachableUrl(hostname, listener.addr.port), port: listener.addr.port, close });
+  const { hostname: bound, port: boundPort } = listener.addr;
+  return Promise.resolve({ url: reachableUrl(bound, boundPort), port: boundPort, hostname: bound, close });
 }

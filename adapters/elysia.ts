@@ -1,12 +1,17 @@
 /**
- * Elysia adapter: a plugin that sends `/svc` and `/svc/*` to the toolkit. It
- * works with Elysia on Bun, Deno and Node. `elysia` is an optional peer
- * dependency: only this file imports it, so a plain Bun, Deno or Node app
- * never loads it. Requests carry the client's address (`clientAddress(req)`)
- * when the app is served by one of the toolkit's adapters or by `app.listen()`
- * on Bun (`server.requestIP`); elsewhere, record it with `withClientAddress`.
+ * Elysia adapter: a plugin that sends `/svc` and `/svc/*` to the toolkit. The
+ * plugin works with Elysia on Bun, Deno and Node. How to serve the app differs:
+ * on Bun, Elysia's own `app.listen()`; on Deno and Node, pass `app.fetch` to the
+ * toolkit's `adapters/deno` or `adapters/node` `serve` (Elysia's default adapter
+ * there cannot listen: "WebStandard does not support listen"; on Node, Elysia's
+ * own answer is `@elysiajs/node`, which this package does not need).
+ * `elysia` is an optional peer dependency: only this file imports it, so a plain
+ * Bun, Deno or Node app never loads it. Requests carry the client's address
+ * (`clientAddress(req)`) when the app is served by one of the toolkit's adapters
+ * or by `app.listen()` on Bun (`server.requestIP`); elsewhere, record it with
+ * `withClientAddress`.
  *
- * @example Add /svc to an Elysia app
+ * @example Add /svc to an Elysia app on Bun
  * ```ts
  * import { Elysia } from "elysia";
  * import { createSvc } from "@svc/agent-access";
@@ -16,8 +21,22 @@
  * new Elysia().use(svcPlugin(svc)).get("/", () => "app").listen(3000);
  * ```
  *
+ * @example The same app on Node (or Deno, with `adapters/deno`)
+ * ```ts
+ * import { Elysia } from "elysia";
+ * import { createSvc } from "@svc/agent-access";
+ * import { svcPlugin } from "@svc/agent-access/adapters/elysia";
+ * import { serve } from "@svc/agent-access/adapters/node";
+ *
+ * const svc = createSvc({ userResolver: () => null, scopes: [] });
+ * const app = new Elysia().use(svcPlugin(svc)).get("/", () => "app");
+ * const server = await serve(app.fetch, { port: 3000 });
+ * console.log(server.url); // http://127.0.0.1:3000
+ * ```
+ *
  * @module
  */
+import "../core/runtime/mod.ts"; // first: Node < 22 gets one line
 import { Elysia } from "elysia";
 import { withClientAddress } from "../core/http/mod.ts";
 import { OAUTH_DISCOVERY_ROUTES } from "../core/app/oauth/mod.ts";

@@ -18,6 +18,7 @@
  *
  * @module
  */
+import "../core/runtime/mod.ts"; // first: Node < 22 gets one line
 import { readFileSync } from "node:fs";
 import { serve as srvx } from "srvx/node";
 import type { FetchHandler } from "../core/app/mod.ts";
@@ -46,11 +47,12 @@ export type { FetchHandler, RunningServer, ServeOptions };
  * ```
  *
  * @param fetch The handler.
- * @param options Port (default 8000), hostname (default `0.0.0.0`) and connection limits.
- * @returns The listening server; its `url` is an address a client can open.
+ * @param options Port (default 8000), hostname (default `127.0.0.1`; `0.0.0.0` to listen on every interface) and
+ *   connection limits.
+ * @returns The listening server; its `url` is an address a client can open, its `hostname` the address bound.
  */
 export async function serve(fetch: FetchHandler, options: ServeOptions = {}): Promise<RunningServer> {
-  const { port = 8000, hostname = "0.0.0.0" } = options;
+  const { port = 8000, hostname = "127.0.0.1" } = options;
   const limits = connectionLimits(options);
   const server = srvx({
     fetch,
@@ -74,13 +76,14 @@ export async function serve(fetch: FetchHandler, options: ServeOptions = {}): Pr
   await server.ready().catch((error) => Promise.reject(listenError(error, hostname, port)));
   const address = server.node?.server?.address();
   const bound = typeof address === "object" && address !== null ? address.port : port;
+  const boundHost = typeof address === "object" && address !== null ? address.address : hostname;
   const close = async () => {
     const closing = server.close();
     // Idle keep-alive sockets would hold close() open until they time out.
     if (node && "closeIdleConnections" in node) node.closeIdleConnections();
     await closing;
   };
-  return { url: reachableUrl(hostname, bound), port: bound, close };
+  return { url: reachableUrl(boundHost, bound), port: bound, hostname: boundHost, close };
 }
 
 /** Node's own wait for the next request on a kept-alive connection, kept unless the idle timeout is shorter. */

@@ -89,7 +89,7 @@ async function events(target: Target, quick: boolean): Promise<Result[]> {
     try {
       const env = { SECRET: project.sdkSecret, PROJECT: project.projectId, AGENTS: "4" };
       const load = (batch: number, s: number, prefix: string, connections: number) =>
-        runWrk(`${server.url}/v1/events`, {
+        runWrk(`${server.url}/v1/events${batch === 1 ? "" : "/batch"}`, {
           script: "events.lua",
           env: { ...env, BATCH: String(batch), PREFIX: prefix },
           seconds: s,

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import "../core/runtime/mod.ts"; // first: Node < 22 gets one line, nothing else runs
 import process from "node:process";
 import { databaseTarget } from "./cli/database_url.ts";
 import { CommandError, type CommandOutput, runMigrate, runProjectCommand } from "./cli/project_commands.ts";

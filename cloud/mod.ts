@@ -15,6 +15,7 @@
  *
  * @module
  */
+import "../core/runtime/mod.ts"; // first: Node < 22 gets one line, nothing else runs
 export type { ErrorLogger } from "../core/http/json.ts";
 export { clientAddress, type ClientAddressSource, withClientAddress } from "../core/http/client_address.ts";
 export {

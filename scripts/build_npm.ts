@@ -70,7 +70,7 @@ const manifest = {
     ]),
   ),
   bin: { "svc-cloud": built(BIN, ".js") },
-  engines: { node: ">=22" },
+  engines: dev.engines, // { node: ">=22" }, as the repository's own package.json
   dependencies: dev.dependencies,
   peerDependencies: dev.peerDependencies,
   peerDependenciesMeta: dev.peerDependenciesMeta,

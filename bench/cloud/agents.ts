@@ -44,7 +44,7 @@ async function emit(server: ServerProcess, project: BenchProject, agentIds: stri
       agentId,
       payload: { order: at + i },
     }));
-    await call(server, "/v1/events", sdk(project), { events });
+    await call(server, "/v1/events/batch", sdk(project), { events });
   }
 }
 

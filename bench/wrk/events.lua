@@ -1,4 +1,4 @@
--- POST /v1/events with fresh eventIds: one event, or $BATCH events per request,
+-- POST /v1/events with fresh eventIds: one event, or $BATCH events per request (to POST /v1/events/batch),
 -- spread over $AGENTS agents, with the project's SDK auth.
 local batch = tonumber(os.getenv("BATCH") or "1")
 local agents = tonumber(os.getenv("AGENTS") or "4")

@@ -11,7 +11,7 @@ import { csrfToken, trustedPost } from "./csrf.ts";
 import { csrfField, document } from "./layout.ts";
 import { messagePage, notice } from "./fragments.ts";
 import { field } from "./forms.ts";
-import { DECOY_HASH, verifyPassword } from "./passwords.ts";
+import { DECOY_HASH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyPassword } from "./passwords.ts";
 import { type Html, htmlPage, redirect } from "./responses.ts";
 import { cookie, cookiesOf, openSession, PRE_SESSION_COOKIE, SESSION_COOKIE, type SessionLimits } from "./sessions.ts";
 import type { SignInAttempt, SignInLimiter } from "./sign_in_limiter.ts";
@@ -148,7 +148,9 @@ ${problem ? notice("error", problem) : ""}
   <div class="field"><label for="email">Email</label>
     <input id="email" name="email" type="email" autocomplete="username" required></div>
   <div class="field"><label for="password">Password</label>
-    <input id="password" name="password" type="password" autocomplete="new-password" minlength="12" required></div>
+    <input id="password" name="password" type="password" autocomplete="new-password" minlength="${MIN_PASSWORD_LENGTH}"
+      maxlength="${MAX_PASSWORD_LENGTH}" aria-describedby="password-rule" required>
+    <p id="password-rule" class="muted">At least ${MIN_PASSWORD_LENGTH} characters (at most ${MAX_PASSWORD_LENGTH}).</p></div>
   <button type="submit">Create admin</button>
 </form>
 </main>`;

@@ -1,10 +1,10 @@
 /**
- * `POST /v1/events`: one event or a batch, stored in one transaction and
- * deduplicated by `eventId` per project; waiting pollers are woken.
+ * `POST /v1/events` (one event) and `POST /v1/events/batch` (up to 500, stored in
+ * one transaction), deduplicated by `eventId` per project; waiting pollers are woken.
  *
  * @module
  */
-import { z } from "zod";
+import type { z } from "zod";
 import {
   emitBatchResultSchema,
   emitResultSchema,
@@ -12,12 +12,16 @@ import {
   postedEventSchema,
 } from "../../core/contract/event.ts";
 import { json } from "../../core/http/json.ts";
+import { singleBody } from "../../core/http/single_body.ts";
 import { defineRoute } from "./cloud_side.ts";
 
-/** The body of `POST /v1/events`: one event, or `{ events: [...] }`. */
-export const eventsBody = z.union([postedEventSchema, eventBatchSchema]);
-
-const answer = z.union([emitResultSchema, emitBatchResultSchema]);
+/** The body of `POST /v1/events`: one event (a batch there is refused, naming `POST /v1/events/batch`). */
+export const eventsBody: z.ZodType<z.output<typeof postedEventSchema>> = singleBody(postedEventSchema, {
+  route: "POST /v1/events",
+  takes: "one event",
+  field: "events",
+  batchRoute: "POST /v1/events/batch",
+});
 
 /** The event route. */
 export const eventRoutes = [
@@ -27,20 +31,38 @@ export const eventRoutes = [
     path: "/v1/events",
     auth: "sdk",
     limit: "projectWrites",
-    summary: "Emit one event or a batch into agent inboxes",
+    summary: "Emit one event into an agent's inbox (batches: POST /v1/events/batch)",
     body: eventsBody,
     responses: {
-      202: answer.describe("Something new was queued"),
-      200: answer.describe("Every event was a duplicate of one already kept: nothing new was queued"),
+      202: emitResultSchema.describe("The event was queued"),
+      200: emitResultSchema.describe("A duplicate of an event already kept: nothing new was queued"),
     },
     async run({ caller, body }, { storage, waiters }) {
-      const batch = "events" in body;
-      const events = batch ? body.events : [body];
-      const results = await storage.appendEvents(caller.projectId, events, new Date().toISOString());
+      const results = await storage.appendEvents(caller.projectId, [body], new Date().toISOString());
+      const woken = new Set(results.filter((r) => !r.duplicate).map((r) => r.agentId));
+      for (const agentId of woken) waiters.notify(caller.projectId, agentId);
+      const [{ eventId, inboxId, duplicate }] = results;
+      return json({ ok: true, eventId, inboxId, duplicate }, woken.size > 0 ? 202 : 200);
+    },
+  }),
+  defineRoute({
+    name: "emitEventBatch",
+    method: "POST",
+    path: "/v1/events/batch",
+    auth: "sdk",
+    limit: "projectWrites",
+    summary: "Emit up to 500 events into agent inboxes, stored in one transaction; one result per event, in order",
+    body: eventBatchSchema,
+    responses: {
+      202: emitBatchResultSchema.describe("Something new was queued"),
+      200: emitBatchResultSchema.describe("Every event was a duplicate of one already kept: nothing new was queued"),
+    },
+    async run({ caller, body }, { storage, waiters }) {
+      const results = await storage.appendEvents(caller.projectId, body.events, new Date().toISOString());
       const woken = new Set(results.filter((r) => !r.duplicate).map((r) => r.agentId));
       for (const agentId of woken) waiters.notify(caller.projectId, agentId);
       const answers = results.map(({ eventId, inboxId, duplicate }) => ({ ok: true, eventId, inboxId, duplicate }));
-      return json(batch ? { ok: true, results: answers } : answers[0], woken.size > 0 ? 202 : 200);
+      return json({ ok: true, results: answers }, woken.size > 0 ? 202 : 200);
     },
   }),
 ];

@@ -1,6 +1,6 @@
 /**
- * `POST` and `GET /v1/sdk/violations`: violation reports from apps (one, or a
- * batch stored in one transaction), listed
+ * `POST` and `GET /v1/sdk/violations`, `POST /v1/sdk/violations/batch`: violation
+ * reports from apps (one, or up to 500 stored in one transaction), listed
  * newest first with filters and the count of every match.
  *
  * @module
@@ -17,6 +17,7 @@ import {
 } from "../../core/contract/violation.ts";
 import { pageSize, queryInteger, timestampInput } from "../../core/contract/wire_values.ts";
 import { json } from "../../core/http/json.ts";
+import { singleBody } from "../../core/http/single_body.ts";
 import { defineRoute } from "./cloud_side.ts";
 import { applyAutoRevoke } from "./policy.ts";
 
@@ -58,16 +59,31 @@ export const violationRoutes = [
     path: "/v1/sdk/violations",
     auth: "sdk",
     limit: "projectWrites",
-    summary: "Report a violation, or up to 100 in one batch (`{ violations: [...] }`, stored together)",
-    body: z.union([violationReportSchema, violationBatchSchema]),
-    responses: { 200: z.union([reportedOne, reportedBatch]) },
+    summary: "Report a violation (batches: POST /v1/sdk/violations/batch)",
+    body: singleBody(violationReportSchema, {
+      route: "POST /v1/sdk/violations",
+      takes: "one report",
+      field: "violations",
+      batchRoute: "POST /v1/sdk/violations/batch",
+    }),
+    responses: { 200: reportedOne },
     async run({ caller, body }, deps) {
-      if ("violation" in body) {
-        const record = toRecord(body.violation);
-        await deps.storage.addViolation(caller.projectId, record);
-        await applyAutoRevoke(deps, caller.projectId, record);
-        return json({ ok: true, id: record.id });
-      }
+      const record = toRecord(body.violation);
+      await deps.storage.addViolation(caller.projectId, record);
+      await applyAutoRevoke(deps, caller.projectId, record);
+      return json({ ok: true, id: record.id });
+    },
+  }),
+  defineRoute({
+    name: "reportViolationBatch",
+    method: "POST",
+    path: "/v1/sdk/violations/batch",
+    auth: "sdk",
+    limit: "projectWrites",
+    summary: "Report up to 500 violations, stored in one transaction; their ids in the order of the reports",
+    body: violationBatchSchema,
+    responses: { 200: reportedBatch },
+    async run({ caller, body }, deps) {
       const records = body.violations.map(toRecord);
       await deps.storage.addViolations(caller.projectId, records);
       for (const record of records) await applyAutoRevoke(deps, caller.projectId, record);

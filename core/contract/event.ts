@@ -50,7 +50,7 @@ export const postedEventSchema: z.ZodType<PostedEvent> = z.object({
   payload: boundedJsonObject(PAYLOAD_LIMITS),
 });
 
-/** A batch of events, the other body of `POST /v1/events`, stored in one transaction. */
+/** The body of `POST /v1/events/batch`: up to 500 events, stored in one transaction. */
 export const eventBatchSchema: z.ZodType<{ events: PostedEvent[] }> = z.object({
   events: z.array(postedEventSchema).min(1).max(MAX_BATCH),
 });

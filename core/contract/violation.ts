@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { boundedJsonObject, jsonDepth, METADATA_LIMITS, storedText } from "./limits.ts";
 import { redactSecrets } from "./secrets.ts";
-import { isoTimestamp, timestampInput } from "./wire_values.ts";
+import { isoTimestamp, MAX_BATCH, timestampInput } from "./wire_values.ts";
 
 /** How serious a violation is. */
 export type Severity = "info" | "warning" | "severe";
@@ -77,7 +77,7 @@ export const severitySchema: z.ZodType<Severity> = z.enum(["info", "warning", "s
 /** How long violations are kept by default, at the cloud and in the app: 30 days. */
 export const DEFAULT_VIOLATION_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** The most violations in one batched report. */
+/** The most violations the app sends in one batched report (the cloud's batch route takes up to 500). */
 export const VIOLATION_BATCH_LIMIT = 100;
 /** The longest intent, user id and message a report may carry, in characters. */
 export const VIOLATION_TEXT_LIMITS = { userId: 200, intent: 200, kind: 100, message: 2000 } as const;
@@ -93,14 +93,14 @@ const report = z.object({
   at: timestampInput.nullish(),
 });
 
-/** The body of `POST /v1/sdk/violations`. */
+/** The body of `POST /v1/sdk/violations`: one report. */
 export const violationReportSchema: z.ZodType<{ violation: ViolationReport }, unknown> = z.object({
   violation: report,
 });
 
-/** The batched body of `POST /v1/sdk/violations`: up to {@linkcode VIOLATION_BATCH_LIMIT} reports, stored together. */
+/** The body of `POST /v1/sdk/violations/batch`: up to 500 reports, stored together. */
 export const violationBatchSchema: z.ZodType<{ violations: ViolationReport[] }, unknown> = z.object({
-  violations: z.array(report).min(1).max(VIOLATION_BATCH_LIMIT),
+  violations: z.array(report).min(1).max(MAX_BATCH),
 });
 
 /**

@@ -12,4 +12,5 @@ export * from "./prebuilt_refusals.ts";
 export * from "./route.ts";
 export * from "./router.ts";
 export * from "./serve_options.ts";
+export * from "./single_body.ts";
 export * from "./validation.ts";

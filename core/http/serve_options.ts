@@ -30,7 +30,10 @@ export const DEFAULT_CONNECTION_LIMITS: Required<ConnectionLimits> = {
 export interface ServeOptions {
   /** Port; 0 picks a free one. Default 8000. */
   port?: number;
-  /** Interface. Default `0.0.0.0`. */
+  /**
+   * Interface. Default `127.0.0.1` (this machine only); `0.0.0.0` (or `::`) listens on every interface, for
+   * clients on other machines.
+   */
   hostname?: string;
   /**
    * Connection cap and timeouts ({@linkcode DEFAULT_CONNECTION_LIMITS}; the cap defaults to what the
@@ -46,6 +49,8 @@ export interface RunningServer {
   url: string;
   /** The port actually bound. */
   port: number;
+  /** The address actually bound, such as `127.0.0.1` (this machine only) or `0.0.0.0` (every interface). */
+  hostname: string;
   /** Stops accepting connections and lets in-flight requests finish. */
   close: () => Promise<void>;
 }

@@ -11,6 +11,7 @@ import type { VerifiedKey } from "../keys/mod.ts";
 import { type Issue, toIssues } from "../http/mod.ts";
 import { newViolation, type Violation, type ViolationKind } from "../contract/mod.ts";
 import { forbiddenScopeErrors } from "./forbidden_scope_errors.ts";
+import { unknownIntentError } from "./intent_suggestion.ts";
 
 /** Runs an intent that is not in the registry: `(intent, payload, user) => result`. */
 export type FallbackHandler = (intent: string, payload: Record<string, unknown>, user: string) => unknown;
@@ -77,7 +78,7 @@ export function createIntentRunner(options: IntentRunnerOptions): IntentRunner {
     async run(key, name, rawPayload) {
       const intent = intents.get(name);
       if (intent === undefined && fallback === undefined) {
-        refuse(key, "UNKNOWN_INTENT", name, new SvcError("UNKNOWN_INTENT", `Unknown intent "${name.slice(0, 200)}"`));
+        refuse(key, "UNKNOWN_INTENT", name, unknownIntentError(name, intents.keys()));
       }
       if (intent !== undefined) {
         if (!intent.requiredScopes.every((s) => key.scopes.includes(s))) {

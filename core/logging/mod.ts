@@ -5,4 +5,5 @@
  * @module
  */
 export * from "./error_logger.ts";
+export * from "./log_line.ts";
 export * from "./redacting_logger.ts";

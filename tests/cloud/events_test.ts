@@ -49,7 +49,7 @@ describe("POST /v1/events", () => {
 
   test("stores a batch in order and answers one result per event", async () => {
     await t.sdk("POST", "/v1/events", { body: event("b-0", "batch") });
-    const res = await t.sdk("POST", "/v1/events", {
+    const res = await t.sdk("POST", "/v1/events/batch", {
       body: { events: [event("b-1", "batch"), event("b-0", "batch"), event("b-2", "batch"), event("b-1", "batch")] },
     });
     assert.equal(res.status, 202);
@@ -62,30 +62,49 @@ describe("POST /v1/events", () => {
   });
 
   test("answers 200 to a batch of duplicates only", async () => {
-    const res = await t.sdk("POST", "/v1/events", { body: { events: [event("b-1", "batch"), event("b-2", "batch")] } });
+    const res = await t.sdk("POST", "/v1/events/batch", {
+      body: { events: [event("b-1", "batch"), event("b-2", "batch")] },
+    });
     assert.equal(res.status, 200);
   });
 
   test("accepts 500 events in one batch and refuses 501 or none", async () => {
     const events = Array.from({ length: 501 }, (_, i) => event(`big-${i}`, "bulk"));
-    const tooMany = await t.sdk("POST", "/v1/events", { body: { events } });
+    const tooMany = await t.sdk("POST", "/v1/events/batch", { body: { events } });
     assert.equal(tooMany.status, 400);
     assert.equal(tooMany.body.error.details.issues[0].path, "events");
-    const empty = await t.sdk("POST", "/v1/events", { body: { events: [] } });
+    const empty = await t.sdk("POST", "/v1/events/batch", { body: { events: [] } });
     assert.equal(empty.status, 400);
-    const ok = await t.sdk("POST", "/v1/events", { body: { events: events.slice(0, 500) } });
+    const ok = await t.sdk("POST", "/v1/events/batch", { body: { events: events.slice(0, 500) } });
     assert.equal(ok.status, 202);
     assert.equal(ok.body.results.length, 500);
   });
 
   test("refuses a whole batch, storing nothing, when one event is invalid", async () => {
-    const res = await t.sdk("POST", "/v1/events", {
+    const res = await t.sdk("POST", "/v1/events/batch", {
       body: { events: [event("atomic-1", "atomic"), event("", "atomic")] },
     });
     assert.equal(res.status, 400);
     assert.equal(res.body.error.details.issues[0].path, "events.1.eventId");
     const again = await t.sdk("POST", "/v1/events", { body: event("atomic-1", "atomic") });
     assert.equal(again.body.duplicate, false);
+  });
+
+  test("answers the single route with one shape and refuses a batch body there, naming the batch route", async () => {
+    const res = await t.sdk("POST", "/v1/events", { body: { events: [event("wrong-door", "batch")] } });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.error.code, "VALIDATION_ERROR");
+    assert.equal(
+      res.body.error.message,
+      "POST /v1/events takes one event; send { events: [...] } to POST /v1/events/batch",
+    );
+    assert.deepEqual(res.body.error.details.issues, [{
+      path: "events",
+      message: "A batch goes to POST /v1/events/batch",
+    }]);
+    const single = await t.sdk("POST", "/v1/events/batch", { body: event("one-alone", "batch") });
+    assert.equal(single.status, 400, "the batch route takes { events } only");
+    assert.equal(single.body.error.details.issues[0].path, "events");
   });
 
   test("refuses a malformed event with 400 VALIDATION_ERROR", async () => {

@@ -59,7 +59,7 @@ describe("GET /v1/agent/inbox and POST /v1/agent/ack", () => {
   test("uses a limit of 50 by default and clamps it to 200", async () => {
     const { key: bulkKey } = await t.mintKey("bulk");
     const events = Array.from({ length: 250 }, (_, i) => event(`bulk-${i}`, "bulk"));
-    await t.sdk("POST", "/v1/events", { body: { events } });
+    await t.sdk("POST", "/v1/events/batch", { body: { events } });
     assert.equal((await poll("", bulkKey)).items.length, 50);
     assert.equal((await poll("?limit=5000", bulkKey)).items.length, 200);
   });
@@ -112,7 +112,7 @@ describe("GET /v1/agents/:agentId/inbox and POST /v1/agents/:agentId/ack (toolin
   let t: TestCloud;
   before(async () => {
     t = await startTestCloud();
-    await t.sdk("POST", "/v1/events", { body: { events: [event("t-1", "tool"), event("t-2", "tool")] } });
+    await t.sdk("POST", "/v1/events/batch", { body: { events: [event("t-1", "tool"), event("t-2", "tool")] } });
   });
   after(() => t.close());
 

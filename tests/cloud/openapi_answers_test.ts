@@ -80,8 +80,8 @@ test("the other successes match too: a duplicate event, a batch, an invalid key,
   const again = await send(t, "POST /v1/events", { path: "", body: single });
   assert.deepEqual([again.status, again.body.duplicate], [200, true]);
   const batch = { events: [event("dup-2", "bob"), event("dup-3", "bob")] };
-  assert.equal((await send(t, "POST /v1/events", { path: "", body: batch })).status, 202);
-  assert.equal((await send(t, "POST /v1/events", { path: "", body: batch })).status, 200);
+  assert.equal((await send(t, "POST /v1/events/batch", { path: "", body: batch })).status, 202);
+  assert.equal((await send(t, "POST /v1/events/batch", { path: "", body: batch })).status, 200);
   const page = await send(t, "GET /v1/agent/inbox", { path: "?cursor=0&limit=10" });
   assert.ok(page.body.items.length >= 3);
   const tooling = await send(t, "GET /v1/agents/:agentId/inbox", { path: "/v1/agents/bob/inbox?limit=2" });
@@ -148,8 +148,10 @@ test("a policy change for a project deleted after its request was authenticated 
 const BAD_INPUT: Record<string, { path: string; body?: unknown }> = {
   "PUT /v1/sdk/intents": { path: "", body: { intents: "none" } },
   "POST /v1/sdk/violations": { path: "", body: { violation: { severity: "loud" } } },
+  "POST /v1/sdk/violations/batch": { path: "", body: { violations: [] } },
   "GET /v1/sdk/violations": { path: "?limit=ten" },
   "POST /v1/events": { path: "", body: { eventId: "", type: "t", agentId: "bob", payload: [] } },
+  "POST /v1/events/batch": { path: "", body: { events: [{ eventId: "" }] } },
   "GET /v1/agent/inbox": { path: "?cursor=-1" },
   "POST /v1/agent/ack": { path: "", body: { inboxIds: [] } },
   "GET /v1/agents/:agentId/inbox": { path: "/v1/agents/bob/inbox?wait=99" },

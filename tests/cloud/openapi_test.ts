@@ -50,6 +50,34 @@ test("GET /v1/openapi.json types query numbers as integers with ranges, timestam
   assert.deepEqual([query.wait.minimum, query.wait.maximum], [0, 20]);
   const responses = (doc.paths["/v1/events"].post as { responses: Record<string, unknown> }).responses;
   assert.ok(responses["200"] && responses["202"], "the duplicate 200 and the 202");
+  // A component by its $ref, with the refs inside it followed too.
+  const resolved = (value: unknown, depth = 0): unknown => {
+    if (Array.isArray(value)) return value.map((v) => resolved(v, depth));
+    if (typeof value !== "object" || value === null) return value;
+    const ref = (value as { $ref?: string }).$ref;
+    if (ref && depth < 10) return resolved(doc.components.schemas[ref.split("/").at(-1)!], depth + 1);
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolved(v, depth)]));
+  };
+  // One shape in, one shape out: the top-level schema of each body and answer is one object, not a union.
+  type Media = { content: { "application/json": { schema: unknown } } };
+  const shape = (media: unknown) => {
+    const schema = resolved((media as Media).content["application/json"].schema) as Record<string, unknown>;
+    assert.equal(schema.anyOf ?? schema.oneOf, undefined, JSON.stringify(schema));
+    return (schema.required as string[]).toSorted();
+  };
+  const one = ["duplicate", "eventId", "inboxId", "ok"];
+  const expected: Record<string, [string[], string[]]> = {
+    "/v1/events": [["agentId", "eventId", "payload", "type"], one],
+    "/v1/events/batch": [["events"], ["ok", "results"]],
+    "/v1/sdk/violations": [["violation"], ["id", "ok"]],
+    "/v1/sdk/violations/batch": [["violations"], ["ids", "ok"]],
+  };
+  for (const [path, [body, answer]] of Object.entries(expected)) {
+    const post = doc.paths[path]?.post as { requestBody: unknown; responses: Record<string, unknown> } | undefined;
+    assert.ok(post, `${path} is its own operation`);
+    assert.deepEqual(shape(post.requestBody), body, path);
+    assert.deepEqual(shape(post.responses[200]), answer, path);
+  }
   const text = JSON.stringify(doc);
   assert.doesNotMatch(text, /"format":"(starts_with|ends_with|includes|cuid|ulid)"/);
   assert.match(JSON.stringify(doc.components.schemas["listKeys.200"]), /"createdAt":\{[^}]*"format":"date-time"/);

@@ -23,7 +23,7 @@ describe("agentIds that a URL path would rewrite", () => {
       const one = await t.sdk("POST", "/v1/events", { body: { eventId: "e", type: "t", agentId, payload: {} } });
       assert.equal(one.status, 400);
       assert.equal(one.body.error.code, "VALIDATION_ERROR");
-      const batch = await t.sdk("POST", "/v1/events", {
+      const batch = await t.sdk("POST", "/v1/events/batch", {
         body: { events: [{ eventId: "e2", type: "t", agentId, payload: {} }] },
       });
       assert.equal(batch.status, 400);

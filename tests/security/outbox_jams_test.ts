@@ -16,7 +16,7 @@ import { listen } from "../fixtures/servers.ts";
 import { tempDir } from "../fixtures/temp_dir.ts";
 import { startTestCloud, type TestCloud } from "../fixtures/test_cloud.ts";
 
-/** What the proxy does to `POST /v1/sdk/violations`. */
+/** What the proxy does to `POST /v1/sdk/violations` and `POST /v1/sdk/violations/batch`. */
 type ViolationPolicy = "pass" | "html413" | "fail500";
 
 interface Proxy {
@@ -30,7 +30,7 @@ async function startProxy(t: TestCloud): Promise<Proxy> {
   const proxy = { policy: "pass", violationPosts: 0 } as Proxy;
   proxy.server = await listen((req) => {
     const url = new URL(req.url);
-    if (req.method === "POST" && url.pathname === "/v1/sdk/violations") {
+    if (req.method === "POST" && ["/v1/sdk/violations", "/v1/sdk/violations/batch"].includes(url.pathname)) {
       proxy.violationPosts++;
       if (proxy.policy === "html413") {
         return Promise.resolve(

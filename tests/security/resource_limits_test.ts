@@ -139,8 +139,8 @@ describe("the schema limits", () => {
 
   test("a batch holds at most 500 events and an acknowledgement 1..500 ids", async () => {
     const events = Array.from({ length: 501 }, (_, i) => event(`b${i}`, "bob"));
-    await refused("POST", "/v1/events", { events });
-    await accepted("POST", "/v1/events", { events: events.slice(0, 500) });
+    await refused("POST", "/v1/events/batch", { events });
+    await accepted("POST", "/v1/events/batch", { events: events.slice(0, 500) });
     await refused("POST", "/v1/agents/bob/ack", { inboxIds: Array.from({ length: 501 }, (_, i) => i + 1) });
     await refused("POST", "/v1/agents/bob/ack", { inboxIds: [] });
     await refused("POST", "/v1/agents/bob/ack", { inboxIds: [1.5] });

@@ -44,7 +44,7 @@ export interface CloudClient {
   putManifest(intents: ManifestEntry[], scopes: readonly string[]): Promise<void>;
   /** `POST /v1/sdk/violations`. */
   reportViolation(violation: Violation): Promise<void>;
-  /** `POST /v1/sdk/violations` in the batched form, up to 100 at once, stored together. */
+  /** `POST /v1/sdk/violations/batch`: up to 500 at once, stored together. */
   reportViolations(violations: readonly Violation[]): Promise<void>;
   /** `PUT /v1/sdk/keys/:id`: the hybrid mirror of a key record. */
   mirrorKey(record: KeyRecord): Promise<void>;
@@ -58,7 +58,7 @@ export interface CloudClient {
   revokeKey(id: string): Promise<{ id: string; revokedAt: string }>;
   /** `POST /v1/sdk/keys/verify`: the key, or `null` when the cloud does not accept it. */
   verifyKey(secret: string): Promise<CloudKey | null>;
-  /** `POST /v1/events`, one event or a batch. */
+  /** `POST /v1/events` for one event, `POST /v1/events/batch` for several (up to 500). */
   postEvents(events: PostedEvent[]): Promise<EmitResult[]>;
   /** `GET /v1/sdk/keys/revocations`: the feed after `after`, held open up to `waitSeconds` when empty. */
   revocations(after: number, options: { limit: number; waitSeconds: number; signal?: AbortSignal }): Promise<
@@ -142,7 +142,7 @@ export function createCloudClient(config: CloudConfig): CloudClient {
       await call("POST", "/v1/sdk/violations", okSchema, { violation: toViolationReport(v) });
     },
     async reportViolations(violations) {
-      await call("POST", "/v1/sdk/violations", okSchema, { violations: violations.map(toViolationReport) });
+      await call("POST", "/v1/sdk/violations/batch", okSchema, { violations: violations.map(toViolationReport) });
     },
     async mirrorKey(r) {
       const { userId, name, scopes, agentId, hash, start, createdAt, revokedAt } = r;
@@ -173,7 +173,7 @@ export function createCloudClient(config: CloudConfig): CloudClient {
     },
     async postEvents(events) {
       if (events.length === 1) return [await call("POST", "/v1/events", emitResultSchema, events[0])];
-      return (await call("POST", "/v1/events", emitBatchResultSchema, { events })).results;
+      return (await call("POST", "/v1/events/batch", emitBatchResultSchema, { events })).results;
     },
     revocations(after, { limit, waitSeconds, signal }) {
       const query = `after=${after}&limit=${limit}&wait=${waitSeconds}`;

@@ -5,6 +5,7 @@
  * @module
  */
 import { retry } from "../../retry/mod.ts";
+import { reconnectedAfter } from "../../logging/mod.ts";
 import type { CloudClient } from "./cloud_client.ts";
 import type { ErrorLogger } from "../../logging/mod.ts";
 import type { ManifestEntry } from "../../intents/mod.ts";
@@ -37,11 +38,14 @@ export interface ManifestUpload {
  */
 export async function uploadManifest(upload: ManifestUpload): Promise<void> {
   const { cloud, entries, scopes, log, signal, retryMinMs = 500, retryMaxMs = 30_000 } = upload;
-  await retry(() => cloud.putManifest(entries, scopes), {
+  const startedAt = Date.now();
+  let failed = false;
+  const uploaded = await retry(() => cloud.putManifest(entries, scopes).then(() => true), {
     minMs: retryMinMs,
     maxMs: retryMaxMs,
     signal,
     onFailure(error, attempt) {
+      failed = true;
       if (attempt > 0) return;
       const refused = /sdkSecret/.test((error as Error).message);
       log(
@@ -54,4 +58,7 @@ export async function uploadManifest(upload: ManifestUpload): Promise<void> {
       );
     },
   });
+  if (uploaded && failed) {
+    log(`the intent manifest was uploaded: ${reconnectedAfter(Date.now() - startedAt)}`, undefined);
+  }
 }

@@ -24,7 +24,7 @@
  * @module
  */
 import { type CloudClient, isTransient } from "./cloud_client.ts";
-import type { ErrorLogger } from "../../logging/mod.ts";
+import { type ErrorLogger, reconnectedAfter } from "../../logging/mod.ts";
 import type { AppStorage, OutboxItem } from "../storage/mod.ts";
 import { Backoff } from "../../retry/mod.ts";
 import { VIOLATION_BATCH_LIMIT } from "../../contract/mod.ts";
@@ -103,6 +103,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
   const now = options.now ?? Date.now;
   const stats = { refused: 0, setAside: 0, expired: 0, overLimit: 0 };
   let purging: Promise<void> | undefined;
+  /** When sending first failed, until a send succeeds again. */
+  let pausedAt: number | undefined;
 
   /** Sends one key record (its latest state). */
   async function sendKey(item: OutboxItem): Promise<void> {
@@ -138,12 +140,15 @@ export function createOutbox(options: OutboxOptions): Outbox {
       log(`the cloud refused a queued ${what}; it is dropped`, error);
     }
     await storage.outboxDone(items.map((i) => i.seq));
+    if (pausedAt !== undefined) log(`cloud sync resumed: ${reconnectedAfter(now() - pausedAt)}`, undefined);
+    pausedAt = undefined;
     return true;
   }
 
   async function failed(items: readonly OutboxItem[], error: unknown): Promise<void> {
     await storage.outboxFailed(items.map((i) => i.seq));
     if (items[0].attempts === 0) log("cloud sync paused; retrying in the background", error);
+    pausedAt ??= now();
     const setAside = items.filter((i) => i.kind !== "key" && i.attempts + 1 >= setAsideAfter).length;
     if (setAside > 0) {
       stats.setAside += setAside;

@@ -10,7 +10,7 @@
  */
 import type { CloudClient } from "./cloud_client.ts";
 import type { AppStorage } from "../storage/mod.ts";
-import type { ErrorLogger } from "../../logging/mod.ts";
+import { type ErrorLogger, reconnectedAfter } from "../../logging/mod.ts";
 import { Backoff } from "../../retry/mod.ts";
 import type { Revocation } from "../../contract/mod.ts";
 
@@ -79,6 +79,7 @@ export function followRevocations(options: RevocationFollowerOptions): Revocatio
 
   async function run(): Promise<void> {
     let reported = false;
+    let downSince = 0;
     try {
       cursor = await storage.revocationCursor();
     } catch (error) {
@@ -96,7 +97,9 @@ export function followRevocations(options: RevocationFollowerOptions): Revocatio
         cursor = page.nextSeq;
         lastSyncAt = Date.now();
         backoff.reset();
-        if (reported) log("the revocation feed is reachable again", undefined);
+        if (reported) {
+          log(`the revocation feed is reachable again: ${reconnectedAfter(Date.now() - downSince)}`, undefined);
+        }
         reported = false;
         connected = page.revocations.length < PAGE;
         if (connected) markCaughtUp();
@@ -104,6 +107,7 @@ export function followRevocations(options: RevocationFollowerOptions): Revocatio
         connected = false;
         if (stop.signal.aborted) break;
         if (!reported) log("the revocation feed cannot be followed; retrying in the background", error);
+        if (!reported) downSince = Date.now();
         reported = true;
         await backoff.wait(stop.signal);
       }

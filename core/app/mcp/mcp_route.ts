@@ -44,9 +44,11 @@ const jsonRpcBody = z.union([jsonRpcMessage, z.array(jsonRpcMessage).min(1)]);
 /** A JSON-RPC error raised in a handler: the SDK sends its code and message as they are, with no prefix. */
 class JsonRpcError extends Error {
   readonly code: number;
-  constructor(code: number, message: string) {
+  readonly data?: unknown;
+  constructor(code: number, message: string, data?: unknown) {
     super(message);
     this.code = code;
+    this.data = data;
   }
 }
 
@@ -81,7 +83,7 @@ export function mcpRoute(): Route<AppSide> {
       } catch (error) {
         // An unknown tool is a protocol error in MCP; every other refusal is a tool error the model can read.
         if (isSvcError(error) && error.code === "UNKNOWN_INTENT") {
-          throw new JsonRpcError(INVALID_PARAMS, redactSecrets(error.message));
+          throw new JsonRpcError(INVALID_PARAMS, redactSecrets(error.message), error.details);
         }
         return toolError(error, log);
       }

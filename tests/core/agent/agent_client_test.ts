@@ -35,7 +35,7 @@ describe("AgentClient inbox", () => {
       agentId,
       payload: { i },
     }));
-    assert.equal((await cloud.sdk("POST", "/v1/events", { events })).status, 202);
+    assert.equal((await cloud.sdk("POST", "/v1/events/batch", { events })).status, 202);
   }
 
   test("leaves an item unacknowledged when the loop body throws, and it comes back", async () => {

@@ -185,12 +185,27 @@ test("an unknown tool's error reaches the client with one MCP prefix and no secr
     const secret = `svc_live_${"A1b2".repeat(10)}`;
     await assert.rejects(client.callTool({ name: secret, arguments: {} }), (e: Error & { code?: number }) => {
       assert.equal(e.code, -32602);
-      assert.match(e.message, /^MCP error -32602: Unknown intent "svc_live_…"$/);
+      assert.match(
+        e.message,
+        /^MCP error -32602: Unknown intent "svc_live_…". GET \/svc\/agent\/intents lists the intents.$/,
+      );
       assert.ok(!e.message.includes(secret));
       return true;
     });
     await assert.rejects(client.callTool({ name: "nope", arguments: {} }), {
-      message: 'MCP error -32602: Unknown intent "nope"',
+      message: 'MCP error -32602: Unknown intent "nope". GET /svc/agent/intents lists the intents.',
     });
+    await assert.rejects(
+      client.callTool({ name: "notes.craete", arguments: {} }),
+      (e: Error & { code?: number; data?: unknown }) => {
+        assert.equal(
+          e.message,
+          'MCP error -32602: Unknown intent "notes.craete". Did you mean "notes.create"? ' +
+            "GET /svc/agent/intents lists the intents.",
+        );
+        assert.deepEqual(e.data, { didYouMean: "notes.create", intentsUrl: "/svc/agent/intents" });
+        return true;
+      },
+    );
   });
 });

@@ -174,6 +174,20 @@ describe("POST /svc/agent/run", () => {
     assert.equal(violation.severity, "info");
   });
 
+  test("names the closest intent and GET /svc/agent/intents when an intent is unknown", async () => {
+    const { key } = await mint(svc, "alice", []);
+    const error = await errorOf(await run(svc, key, "notes.craete"));
+    assert.equal(error.code, "UNKNOWN_INTENT");
+    assert.equal(
+      error.message,
+      'Unknown intent "notes.craete". Did you mean "notes.create"? GET /svc/agent/intents lists the intents.',
+    );
+    assert.deepEqual(error.details, { didYouMean: "notes.create", intentsUrl: "/svc/agent/intents" });
+    const far = await errorOf(await run(svc, key, "billing.refund"));
+    assert.equal(far.message, 'Unknown intent "billing.refund". GET /svc/agent/intents lists the intents.');
+    assert.deepEqual(far.details, { intentsUrl: "/svc/agent/intents" }, "no suggestion when nothing is close");
+  });
+
   test("hides a handler's exception behind 500 INTENT_FAILED", async () => {
     const logged: unknown[] = [];
     const loud = notesSvc({ logger: (_m, cause) => logged.push(cause) });
