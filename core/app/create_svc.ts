@@ -249,7 +249,11 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     config: oauthConfig,
     scopes: config.scopes,
     userResolver: config.userResolver,
-    services: opened.then(({ keys, storage }) => ({ keys, storage: oauthStorage(storage.db) })),
+    services: opened.then(({ keys, storage, recorder }) => ({
+      keys,
+      storage: oauthStorage(storage.db),
+      recordViolation: recorder.record,
+    })),
     log,
     now,
   });

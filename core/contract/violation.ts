@@ -24,6 +24,7 @@ export const VIOLATION_SEVERITY = {
   INTENT_VALIDATION_ERROR: "info",
   RATE_LIMITED: "info",
   AUTO_REVOKED: "severe",
+  OAUTH_TOKEN_REPLAYED: "severe",
 } as const satisfies Record<string, Severity>;
 
 /** A kind the SDK records. */

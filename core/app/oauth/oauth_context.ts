@@ -4,6 +4,7 @@
  * @module
  */
 import type { ErrorLogger } from "../../logging/mod.ts";
+import { newViolation, type Violation } from "../../contract/mod.ts";
 import type { KeyService, MintResult } from "../../keys/mod.ts";
 import type { ClientRegistry } from "./clients.ts";
 import type { ConsentTokens } from "./consent_token.ts";
@@ -30,6 +31,8 @@ export interface OAuthContext {
   now(): number;
   /** Where unexpected failures go. */
   log: ErrorLogger;
+  /** Records a violation (the app's recorder: stored, reported, counted toward auto-revoke). */
+  recordViolation(violation: Violation): void;
 }
 
 /** The longest key name (`POST /svc/keys`'s bound). */
@@ -80,4 +83,21 @@ export async function keyOfGrantRevoked(ctx: OAuthContext, grant: Grant): Promis
   if (grant.keyId === null) return true;
   const key = (await ctx.keys.list(grant.userId)).find((k) => k.id === grant.keyId);
   return key === undefined || key.revokedAt !== null;
+}
+
+/**
+ * Records that a code or refresh token was presented again (a sign that someone else holds it) and its grant ended.
+ *
+ * @param ctx The context.
+ * @param grant The grant it belonged to.
+ * @param token Which kind of token.
+ */
+export function recordReplay(ctx: OAuthContext, grant: Grant, token: "authorization_code" | "refresh_token"): void {
+  if (grant.keyId === null) return;
+  ctx.recordViolation(newViolation("OAUTH_TOKEN_REPLAYED", {
+    keyId: grant.keyId,
+    userId: grant.userId,
+    message: `An OAuth ${token.replace("_", " ")} was used twice; the grant was ended and its key revoked`,
+    metadata: { token, clientId: grant.clientId.slice(0, 200), grantId: grant.id },
+  }));
 }

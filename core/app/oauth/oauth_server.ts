@@ -18,7 +18,7 @@ import type { OAuthConfig } from "./oauth_config.ts";
 import type { OAuthContext } from "./oauth_context.ts";
 import { OAUTH_JSON_HEADERS, OAuthError, oauthErrorResponse, oauthJson } from "./oauth_error.ts";
 import type { OAuthStorage } from "./oauth_storage.ts";
-import { mintSecret } from "../../contract/mod.ts";
+import { mintSecret, type Violation } from "../../contract/mod.ts";
 import { revocationEndpoint } from "./revocation_endpoint.ts";
 import { tokenEndpoint } from "./token_endpoint.ts";
 
@@ -30,8 +30,8 @@ export interface OAuthServerOptions {
   scopes: readonly string[];
   /** The app's `userResolver`. */
   userResolver: (req: Request) => string | null | undefined | Promise<string | null | undefined>;
-  /** The keys and the OAuth storage, once the app's storage is open. */
-  services: Promise<{ keys: KeyService; storage: OAuthStorage }>;
+  /** The keys, the OAuth storage and the violation recorder, once the app's storage is open. */
+  services: Promise<{ keys: KeyService; storage: OAuthStorage; recordViolation(violation: Violation): void }>;
   /** Where unexpected failures go. */
   log: ErrorLogger;
   /** The clock, in milliseconds. Default `Date.now`. */
@@ -66,7 +66,7 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
   const now = options.now ?? (() => Date.now());
   const fixedOrigin = options.config.publicUrl === undefined ? undefined : new URL(options.config.publicUrl).origin;
   const originOf = (req: Request) => fixedOrigin ?? new URL(req.url).origin;
-  const context: Promise<OAuthContext> = options.services.then(({ keys, storage }) => ({
+  const context: Promise<OAuthContext> = options.services.then(({ keys, storage, recordViolation }) => ({
     config: options.config,
     scopes: options.scopes,
     async userOf(req) {
@@ -79,6 +79,7 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
     consent: consentTokens(() => storage.consentKey(mintSecret(""))),
     now,
     log: options.log,
+    recordViolation,
   }));
   context.catch(() => {}); // the app's `ready` reports a storage that cannot be opened
 

@@ -10,7 +10,7 @@
 import { hashSecret, mintSecret } from "../../contract/mod.ts";
 import { readForm } from "./form_body.ts";
 import { OAUTH_DEFAULTS } from "./oauth_config.ts";
-import { endGrant, keyOfGrantRevoked, mintAccessToken, type OAuthContext } from "./oauth_context.ts";
+import { endGrant, keyOfGrantRevoked, mintAccessToken, type OAuthContext, recordReplay } from "./oauth_context.ts";
 import { OAuthError, oauthJson } from "./oauth_error.ts";
 import type { Grant, RefreshToken } from "./oauth_storage.ts";
 import { verifiesChallenge } from "./pkce.ts";
@@ -67,7 +67,10 @@ async function exchangeCode(ctx: OAuthContext, clientId: string, clientName: str
   if (stored.usedAt !== null) {
     // A replayed code: whoever holds it may have its tokens; the grant it produced ends (RFC 6749 §4.1.2).
     const grant = stored.grantId === null ? null : await ctx.storage.findGrant(stored.grantId);
-    if (grant !== null && grant.revokedAt === null) await endGrant(ctx, grant);
+    if (grant !== null && grant.revokedAt === null) {
+      await endGrant(ctx, grant);
+      recordReplay(ctx, grant, "authorization_code");
+    }
     throw new OAuthError("invalid_grant", "The code was already used");
   }
   if (now >= stored.expiresAt) throw new OAuthError("invalid_grant", "The code has expired");
@@ -110,6 +113,7 @@ async function refresh(ctx: OAuthContext, clientId: string, field: Field): Promi
   const now = ctx.now();
   if (stored.usedAt !== null) {
     await endGrant(ctx, grant);
+    recordReplay(ctx, grant, "refresh_token");
     throw new OAuthError("invalid_grant", "The refresh token was already used; the grant has ended");
   }
   if (now >= stored.expiresAt) throw new OAuthError("invalid_grant", "The refresh token has expired");
@@ -127,6 +131,7 @@ async function refresh(ctx: OAuthContext, clientId: string, field: Field): Promi
   }
   if (!await ctx.storage.useRefreshToken(hash, now)) {
     await endGrant(ctx, grant);
+    recordReplay(ctx, grant, "refresh_token");
     throw new OAuthError("invalid_grant", "The refresh token was already used; the grant has ended");
   }
   const ttl = ctx.config.accessTokenTtlSeconds ?? OAUTH_DEFAULTS.accessTokenTtlSeconds;

@@ -96,7 +96,11 @@ test("a code is good once: a replay is invalid_grant and ends the grant it produ
       error: "invalid_grant",
       error_description: "The code was already used",
     });
-    assert.notEqual((await app.keys.verify(first.access_token))!.revokedAt, null);
+    const key = (await app.keys.verify(first.access_token))!;
+    assert.notEqual(key.revokedAt, null);
+    assert.deepEqual(app.violations.map((v) => [v.kind, v.severity, v.keyId, v.metadata.token]), [
+      ["OAUTH_TOKEN_REPLAYED", "severe", key.id, "authorization_code"],
+    ]);
     const refresh = await tokenRequest(app.handle, {
       grant_type: "refresh_token",
       refresh_token: first.refresh_token,
@@ -227,7 +231,11 @@ test("a reused refresh token ends the grant: the key in force is revoked and the
     const reuse = await tokenRequest(app.handle, first);
     assert.equal(reuse.status, 400);
     assert.equal((await reuse.json()).error, "invalid_grant");
-    assert.notEqual((await app.keys.verify(rotated.access_token))!.revokedAt, null, "the thief's key is revoked too");
+    const key = (await app.keys.verify(rotated.access_token))!;
+    assert.notEqual(key.revokedAt, null, "the thief's key is revoked too");
+    assert.deepEqual(app.violations.map((v) => [v.kind, v.userId, v.keyId, v.metadata.token]), [
+      ["OAUTH_TOKEN_REPLAYED", "alice", key.id, "refresh_token"],
+    ]);
     const after = await tokenRequest(app.handle, { ...first, refresh_token: rotated.refresh_token });
     assert.equal((await after.json()).error, "invalid_grant");
   });
