@@ -36,6 +36,12 @@ export interface OAuthConfig {
   /** How long a refresh token lives, in seconds. Default 30 days. */
   refreshTokenTtlSeconds?: number;
   /**
+   * Client registrations (`POST /svc/oauth/register`) each client address may make: default 20 a minute
+   * (bursts up to 20), then `429` with `Retry-After`; `false` turns the limit off. A request with no known
+   * address (`clientAddress(req)`) is not limited.
+   */
+  registrationsPerAddress?: { limit: number; windowMs: number } | false;
+  /**
    * The app's public origin (`https://app.example.com`), the base of the issuer and of every metadata URL.
    * Default: the origin of each request, which is right unless a proxy rewrites the Host.
    */
@@ -48,6 +54,8 @@ export const OAUTH_DEFAULTS = {
   refreshTokenTtlSeconds: 30 * 24 * 3600,
   /** How long an authorization code may wait for its exchange. */
   codeTtlSeconds: 60,
+  /** Registrations per client address. */
+  registrationsPerAddress: { limit: 20, windowMs: 60_000 },
 } as const;
 
 const seconds = (name: string) =>
@@ -68,6 +76,10 @@ export const oauthConfigSchema: z.ZodType<OAuthConfig> = z.looseObject({
   allowLoopbackClientIds: z.boolean().optional(),
   accessTokenTtlSeconds: seconds("accessTokenTtlSeconds").optional(),
   refreshTokenTtlSeconds: seconds("refreshTokenTtlSeconds").optional(),
+  registrationsPerAddress: z.union([
+    z.literal(false),
+    z.object({ limit: z.number().int().positive(), windowMs: z.number().positive() }),
+  ], { error: "oauth.registrationsPerAddress must be { limit, windowMs } or false" }).optional(),
   publicUrl: z.url({
     protocol: /^https?$/,
     error: 'oauth.publicUrl must be the app\'s public origin, such as "https://app.example.com"',

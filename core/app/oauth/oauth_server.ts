@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { readJson } from "../../http/mod.ts";
+import { clientAddress, readJson } from "../../http/mod.ts";
+import { createRateLimiter, type RateDecision } from "../../abuse/mod.ts";
 import { pathnameOf } from "../../http/mod.ts";
 import type { ErrorLogger } from "../../logging/mod.ts";
 import type { KeyService } from "../../keys/mod.ts";
@@ -14,7 +15,7 @@ import { authorizeEndpoint } from "./authorize_endpoint.ts";
 import { clientRegistry } from "./clients.ts";
 import { consentTokens } from "./consent_token.ts";
 import { bearerChallenge, discoveryDocumentOf, OAUTH_PATHS, resourceMetadata, serverMetadata } from "./discovery.ts";
-import type { OAuthConfig } from "./oauth_config.ts";
+import { OAUTH_DEFAULTS, type OAuthConfig } from "./oauth_config.ts";
 import type { OAuthContext } from "./oauth_context.ts";
 import { OAUTH_JSON_HEADERS, OAuthError, oauthErrorResponse, oauthJson } from "./oauth_error.ts";
 import type { OAuthStorage } from "./oauth_storage.ts";
@@ -82,6 +83,8 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
     recordViolation,
   }));
   context.catch(() => {}); // the app's `ready` reports a storage that cannot be opened
+  const registrationRate = options.config.registrationsPerAddress ?? OAUTH_DEFAULTS.registrationsPerAddress;
+  const registrations = registrationRate ? createRateLimiter(registrationRate, now) : undefined;
 
   async function answer(req: Request): Promise<Response | null> {
     const path = pathnameOf(req.url);
@@ -114,6 +117,20 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
       if (req.method !== "POST") return notAllowed("POST, OPTIONS");
       if (path === OAUTH_PATHS.token) return await tokenEndpoint(req, ctx);
       if (path === OAUTH_PATHS.revoke) return await revocationEndpoint(req, ctx);
+      const address = clientAddress(req);
+      const decision: RateDecision = registrations && address !== null
+        ? registrations.take(address)
+        : { allowed: true };
+      if (!decision.allowed) {
+        const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+        return new Response(
+          JSON.stringify({
+            error: "invalid_request",
+            error_description: `Too many registrations from this address: retry in ${seconds} s`,
+          }),
+          { status: 429, headers: { ...OAUTH_JSON_HEADERS, "retry-after": String(seconds) } },
+        );
+      }
       let body: unknown;
       try {
         body = await readJson(req, REGISTRATION_LIMIT);

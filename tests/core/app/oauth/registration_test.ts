@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { withClientAddress } from "../../../../mod.ts";
 import { oauthApp, ORIGIN } from "../../../fixtures/oauth_app.ts";
 
 async function registerWith(
@@ -76,5 +77,33 @@ test("malformed registrations get invalid_client_metadata, never a 500", async (
     assert.equal(res.status, 400, JSON.stringify(body).slice(0, 60));
     assert.equal(res.body.error, "invalid_client_metadata");
     assert.equal(typeof res.body.error_description, "string");
+  }
+});
+
+test("registrations are limited per client address (429 with Retry-After); other addresses are not", async () => {
+  const app = await oauthApp({ registrationsPerAddress: { limit: 2, windowMs: 60_000 } });
+  try {
+    const register = (address: string) =>
+      app.handle(withClientAddress(
+        new Request(`${ORIGIN}/svc/oauth/register`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ redirect_uris: ["https://client.example/cb"] }),
+        }),
+        address,
+      ));
+    assert.equal((await register("203.0.113.7")).status, 201);
+    assert.equal((await register("203.0.113.7")).status, 201);
+    const refused = await register("203.0.113.7");
+    assert.equal(refused.status, 429);
+    assert.equal(refused.headers.get("retry-after"), "30");
+    assert.equal((await refused.json()).error, "invalid_request");
+    assert.equal((await register("198.51.100.1")).status, 201);
+    app.advance(30_000);
+    assert.equal((await register("203.0.113.7")).status, 201, "a token is back after half the window");
+    const count = (await app.storage.db.execute("SELECT COUNT(*) AS n FROM app_oauth_clients")).rows[0].n;
+    assert.equal(Number(count), 4, "the refused registration stored nothing");
+  } finally {
+    await app.close();
   }
 });
