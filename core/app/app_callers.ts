@@ -43,14 +43,14 @@ export async function resolveUser(userResolver: SvcConfig["userResolver"], req: 
  */
 export async function authenticateAgent(
   req: Request,
-  { keys, recordViolation, repeatViolation }: AppDeps,
+  { keys, recordViolation, repeatViolation, now }: AppDeps,
 ): Promise<VerifiedKey> {
   const secret = bearerToken(req, AGENT_KEY_PREFIX);
   if (secret === null) {
     throw MISSING_AGENT_KEY;
   }
   const key = await keys.verify(secret);
-  if (key !== null && key.revokedAt === null && isExpired(key, Date.now())) {
+  if (key !== null && key.revokedAt === null && isExpired(key, now())) {
     if (!repeatViolation(key.id, "EXPIRED_KEY", null)) {
       recordViolation(newViolation("EXPIRED_KEY", {
         keyId: key.id,

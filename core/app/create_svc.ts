@@ -212,6 +212,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
         log,
         recordViolation: recorder.record,
         repeatViolation: recorder.repeat,
+        now,
       };
       return { storage, outbox, keys, follower, retention, recorder, deps };
     } catch (error) {

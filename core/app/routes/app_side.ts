@@ -36,6 +36,8 @@ export interface AppDeps {
   recordViolation: (violation: Violation) => void;
   /** Counts a refusal as a repeat of its key's open window; `false` when it must be recorded in full. */
   repeatViolation: ViolationRecorder["repeat"];
+  /** The clock (milliseconds since the epoch) against which a key's expiry is checked. */
+  now: () => number;
 }
 
 /** The app side: the signed-in user (the app's `userResolver`), an agent key, or none. */
