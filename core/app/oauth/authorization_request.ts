@@ -53,6 +53,8 @@ export class RedirectableError extends Error {
   readonly state: string | null;
 
   /**
+   * A refusal to send back to the client.
+   *
    * @param error The RFC's code.
    * @param description The reason.
    * @param redirectUri The checked redirect URI.

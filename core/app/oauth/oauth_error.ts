@@ -30,6 +30,8 @@ export class OAuthError extends Error {
   readonly status: number;
 
   /**
+   * A refusal with the RFC's code.
+   *
    * @param error The RFC's code.
    * @param description A safe, human-readable reason.
    * @param status The HTTP status.
