@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { isSvcError } from "../../errors/mod.ts";
 
 /** An OAuth error code. */
 export type OAuthErrorCode =
@@ -62,8 +63,8 @@ export function oauthJson(body: unknown, status = 200): Response {
 }
 
 /**
- * The answer for a thrown value: an {@linkcode OAuthError} as the RFC's error JSON; anything else is logged and
- * answered `500 server_error`.
+ * The answer for a thrown value: an {@linkcode OAuthError} as the RFC's error JSON, a toolkit refusal (4xx) as
+ * `invalid_request`; anything else is logged and answered `500 server_error`.
  *
  * @param error Anything thrown.
  * @param log Where unexpected causes go.
@@ -77,6 +78,10 @@ export function oauthErrorResponse(error: unknown, log: (message: string, cause:
       status: error.status,
       headers,
     });
+  }
+  if (isSvcError(error) && error.status < 500) {
+    // A refusal of the toolkit's own (a user id the keys refuse): the client's request cannot succeed as it is.
+    return oauthJson({ error: "invalid_request", error_description: error.message }, 400);
   }
   log("OAuth endpoint failed", error);
   return oauthJson({ error: "server_error", error_description: "The server could not answer" }, 500);

@@ -50,6 +50,7 @@ export interface OAuthServer {
 }
 
 const REGISTRATION_LIMIT = 16 * 1024;
+const MAX_USER_ID = 200;
 const CORS_PREFLIGHT = {
   "access-control-allow-origin": "*",
   "access-control-allow-methods": "GET, POST, OPTIONS",
@@ -72,7 +73,10 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
     scopes: options.scopes,
     async userOf(req) {
       const user = await options.userResolver(req);
-      return typeof user === "string" && user.length > 0 ? user : null;
+      if (typeof user !== "string" || user.length === 0) return null;
+      // The keys keep user ids to 200 characters (as the cloud does): refuse here what minting would refuse.
+      if (user.length > MAX_USER_ID) throw new OAuthError("invalid_request", "The signed-in user's id is too long");
+      return user;
     },
     keys,
     storage,

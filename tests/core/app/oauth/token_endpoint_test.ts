@@ -278,3 +278,27 @@ test("an expired refresh token is refused", async () => {
     assert.equal((await res.json()).error, "invalid_grant");
   }, { refreshTokenTtlSeconds: 3600 });
 });
+
+test("a user id the keys refuse (too long, or a dot segment) is refused with the RFC's error, never a 500", async () => {
+  await withApp(async (app) => {
+    const clientId = await register(app.handle);
+    const { verifier, challenge } = await pkce();
+    const long = await app.handle(
+      new Request(`${ORIGIN}/svc/oauth/authorize?${new URLSearchParams(authorizeParams(clientId, challenge))}`, {
+        headers: { "x-user": "u".repeat(201) },
+      }),
+    );
+    assert.equal(long.status, 400);
+    assert.equal((await long.json()).error, "invalid_request");
+    const back = await consent(app.handle, "..", authorizeParams(clientId, challenge));
+    const res = await tokenRequest(app.handle, {
+      grant_type: "authorization_code",
+      code: back.searchParams.get("code")!,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+      client_id: clientId,
+    });
+    assert.equal(res.status, 400);
+    assert.equal((await res.json()).error, "invalid_request");
+  });
+});
