@@ -59,6 +59,8 @@ export interface Grant {
   resource: string;
   /** The access token (agent key) in force. */
   keyId: string | null;
+  /** ISO 8601, when the user consented. */
+  createdAt: string;
   /** ISO 8601, or `null` while the grant holds. */
   revokedAt: string | null;
 }
@@ -165,7 +167,7 @@ export function oauthStorage(db: Executor): OAuthStorage {
         {
           sql: `INSERT INTO app_oauth_grants (id, client_id, client_name, user_id, scopes, resource, key_id, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-          args: [g.id, g.clientId, g.clientName, g.userId, JSON.stringify(g.scopes), g.resource, g.keyId, NOW_ISO()],
+          args: [g.id, g.clientId, g.clientName, g.userId, JSON.stringify(g.scopes), g.resource, g.keyId, g.createdAt],
         },
         insertRefresh(refresh),
         { sql: "UPDATE app_oauth_codes SET grant_id = ? WHERE hash = ?", args: [g.id, codeHash] },
@@ -223,7 +225,6 @@ export function oauthStorage(db: Executor): OAuthStorage {
 }
 
 const DAY_MS = 86_400_000;
-const NOW_ISO = (): string => new Date().toISOString();
 
 function insertRefresh(r: RefreshToken): { sql: string; args: (string | number)[] } {
   return {
@@ -256,6 +257,7 @@ function toGrant(r: SqlRow): Grant {
     scopes: JSON.parse(String(r.scopes)),
     resource: String(r.resource),
     keyId: r.key_id === null ? null : String(r.key_id),
+    createdAt: String(r.created_at),
     revokedAt: r.revoked_at === null ? null : String(r.revoked_at),
   };
 }

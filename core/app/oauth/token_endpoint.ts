@@ -91,6 +91,7 @@ async function exchangeCode(ctx: OAuthContext, clientId: string, clientName: str
     scopes: stored.scopes,
     resource: stored.resource,
     keyId: null,
+    createdAt: new Date(now).toISOString(),
     revokedAt: null,
   };
   const minted = await mintAccessToken(ctx, grant, grant.scopes, ttl);
