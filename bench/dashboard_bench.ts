@@ -9,9 +9,9 @@ import { join } from "node:path";
 import process from "node:process";
 import { createClient } from "@libsql/client";
 import { serve } from "srvx";
-import { createCloud } from "../cloud/mod.ts";
-import { newOperator } from "../cloud/dashboard/operators.ts";
-import { openCloudStorage } from "../cloud/storage/libsql_cloud_storage.ts";
+import { createCloudWithSeams } from "../cloud/create_cloud.ts";
+import { newOperator } from "../cloud/operators/operators.ts";
+import { openCloudStorage } from "../cloud/open_cloud_storage.ts";
 import { violationsDatabase } from "./cloud/seed_violations.ts";
 
 const arg = (name: string, fallback: number) =>
@@ -27,12 +27,13 @@ const path = join(dir, "cloud.db");
 copyFileSync(seeded.db.slice("file:".length), path);
 const client = createClient({ url: `file:${path}` });
 const storage = await openCloudStorage(client);
-await storage.createOperator(await newOperator("bench@example.com", "admin", PASSWORD));
+await storage.operators.createOperator(await newOperator("bench@example.com", "admin", PASSWORD));
 // The seed's violations end 2 s apart from 2025-01-01; the dashboard's clock stands just after the last one,
 // so the 24-hour and 30-day charts cover real data.
-const newest = (await storage.listViolations(seeded.projectId, { limit: 1, offset: 0 })).violations[0].createdAt;
+const newest =
+  (await storage.violations.listViolations(seeded.projectId, { limit: 1, offset: 0 })).violations[0].createdAt;
 const now = Date.parse(newest) + 60_000;
-const cloud = createCloud({ db: client, dashboard: { now: () => now } });
+const cloud = createCloudWithSeams({ db: client }, { dashboard: { now: () => now } });
 await cloud.ready;
 const server = serve({ port: 0, hostname: "127.0.0.1", fetch: cloud.handle, silent: true, gracefulShutdown: false });
 await server.ready();

@@ -13,8 +13,8 @@ import { join } from "node:path";
 import process from "node:process";
 import { createClient } from "@libsql/client";
 import { createCloud } from "../cloud/create_cloud.ts";
-import { createProject } from "../cloud/projects.ts";
-import { openCloudStorage } from "../cloud/storage/libsql_cloud_storage.ts";
+import { createProject } from "../cloud/projects/projects.ts";
+import { openCloudStorage } from "../cloud/open_cloud_storage.ts";
 import { createSvc, type Svc, withSvc } from "../mod.ts";
 import { serve } from "../adapters/node.ts";
 import type { Result } from "./result.ts";
@@ -45,7 +45,7 @@ export async function revocationBench(options: { samples: number }): Promise<Res
     await res.body?.cancel();
   };
   const revokeElsewhere = async (id: string) => {
-    await elsewhere.revokeKey(project.id, id, new Date().toISOString(), "dashboard");
+    await elsewhere.keys.revokeKey(project.id, id, new Date().toISOString(), "dashboard");
   };
   const variants = [
     { mode: "hybrid" as const, revoke: revokeOverHttp, by: "DELETE /v1/sdk/keys/:id" },

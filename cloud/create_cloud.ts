@@ -3,28 +3,36 @@
  *
  * @module
  */
-import { SvcError } from "../core/contract/errors.ts";
-import { DEFAULT_VIOLATION_RETENTION_MS } from "../core/contract/violation.ts";
-import type { DatabaseInput } from "../core/db/database.ts";
-import { createHandler } from "../core/http/dispatch.ts";
+import { SvcError } from "../core/agent/mod.ts";
+import { DEFAULT_VIOLATION_RETENTION_MS } from "../core/contract/mod.ts";
+import type { DatabaseInput } from "../core/db/mod.ts";
+import { createHandler } from "../core/http/mod.ts";
+import { DEFAULT_BODY_LIMIT, errorResponse } from "../core/http/mod.ts";
+import { defaultLogger, type ErrorLogger, redactingLogger } from "../core/logging/mod.ts";
+import { createRateLimiter, type RateLimit, rateLimited, type RateLimiter } from "../core/abuse/mod.ts";
+import { createRefusalsPerAddress } from "../core/abuse/mod.ts";
+import { authenticateAgent, authenticateSdk } from "./routes/mod.ts";
+import { createInboxWaiters } from "./inbox/mod.ts";
+import { createCloudRefusals } from "./violations/mod.ts";
+import { createCloudServices } from "./cloud_services.ts";
 import {
-  DEFAULT_BODY_LIMIT,
-  defaultLogger,
-  type ErrorLogger,
-  errorResponse,
-  redactingLogger,
-} from "../core/http/json.ts";
-import { createRateLimiter, type RateLimit, rateLimited, type RateLimiter } from "../core/http/rate_limiter.ts";
-import { createRefusalsPerAddress } from "../core/http/refusals_per_address.ts";
-import { authenticateAgent, authenticateSdk } from "./auth.ts";
-import { createInboxWaiters } from "./inbox_waiters.ts";
-import { createCloudRefusals } from "./refusals.ts";
-import { CLOUD_PREFIX, type CloudDeps, cloudRoutes, type CloudSide } from "./routes/cloud_routes.ts";
-import { openCloudStorage } from "./storage/libsql_cloud_storage.ts";
-import { pathnameOf } from "../core/http/router.ts";
-import { createDashboard, DASHBOARD_PREFIX, type DashboardSettings } from "./dashboard/create_dashboard.ts";
-import { publicOrigin } from "./dashboard/public_url.ts";
-import { MAX_PURGE_INTERVAL_MS, type PurgeSchedule, schedulePurge } from "../core/db/purge_schedule.ts";
+  CLOUD_PREFIX,
+  type CloudDeps,
+  type CloudLimit,
+  cloudLimits,
+  cloudRoutes,
+  type CloudSide,
+} from "./cloud_routes.ts";
+import { openCloudStorage } from "./open_cloud_storage.ts";
+import { pathnameOf } from "../core/http/mod.ts";
+import {
+  createDashboard,
+  DASHBOARD_PREFIX,
+  type DashboardSeams,
+  type DashboardSettings,
+  publicOrigin,
+} from "./dashboard/mod.ts";
+import { MAX_PURGE_INTERVAL_MS, type PurgeSchedule, schedulePurge } from "../core/db/mod.ts";
 
 /** How long acknowledged items are kept by default: 7 days. */
 export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -111,6 +119,23 @@ export interface Cloud {
  * ```
  */
 export function createCloud(options: CloudOptions): Cloud {
+  return createCloudWithSeams(options);
+}
+
+/** The cloud's test seams: internal options, not part of {@linkcode CloudOptions}. */
+export interface CloudSeams {
+  /** The dashboard's clock and client address. */
+  dashboard?: DashboardSeams;
+}
+
+/**
+ * {@linkcode createCloud} with its test seams; not exported from the package.
+ *
+ * @param options The database and limits.
+ * @param seams The dashboard's clock and client address.
+ * @returns The handler, its readiness and `close()`.
+ */
+export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = {}): Cloud {
   const log = redactingLogger(options.logger ?? defaultLogger);
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
@@ -135,24 +160,33 @@ export function createCloud(options: CloudOptions): Cloud {
       const before = new Date(Date.now() - retentionMs).toISOString();
       const violationsBefore = new Date(Date.now() - violationRetentionMs).toISOString();
       // One after the other: a purge holds the write lock in short chunks, never two at once.
-      await storage.purgeAcknowledged(before).catch((error) => log("Purging acknowledged items failed", error));
-      await storage.purgeViolations(violationsBefore).catch((error) => log("Purging old violations failed", error));
+      await storage.inbox.purgeAcknowledged(before).catch((error) => log("Purging acknowledged items failed", error));
+      await storage.violations.purgeViolations(violationsBefore).catch((error) =>
+        log("Purging old violations failed", error)
+      );
     };
     purges = schedulePurge(purge, options.purgeIntervalMs ?? Math.min(retentionMs, MAX_PURGE_INTERVAL_MS));
     await purges.purge(); // joins the first pass: done before `ready`, so it never races the first requests
   });
   ready.catch(() => {}); // surfaced through `ready` and every request's 500
-  const dashboard = dash === false
-    ? undefined
-    : createDashboard({ ...dashboardSettings, site, storage: opened, waiters, logger: log });
-
   const deps: Promise<CloudDeps> = opened.then((storage) => ({
+    ...createCloudServices(storage, waiters),
     storage,
     refusals: createCloudRefusals(storage),
     waiters,
     recheckMs: options.recheckMs ?? 500,
     closing: () => closing,
   }));
+  const dashboard = dash === false ? undefined : createDashboard({
+    ...dashboardSettings,
+    ...seams.dashboard,
+    site,
+    storage: opened,
+    services: deps,
+    waiters,
+    logger: log,
+  });
+
   const handleV1 = createHandler<CloudSide>({
     prefix: CLOUD_PREFIX,
     routes: cloudRoutes,
@@ -161,14 +195,7 @@ export function createCloud(options: CloudOptions): Cloud {
       agent: (req, { storage }) => authenticateAgent(req, storage),
       none: () => null,
     },
-    limits: {
-      projectWrites: perProject && ((caller) => take(perProject, (caller as { projectId: string }).projectId)),
-      // Key ids are unique per project only: the bucket is the project's key.
-      agentKey: perAgentKey && ((caller) => {
-        const { projectId, keyId } = caller as { projectId: string; keyId: string };
-        return take(perAgentKey, `${projectId}\u0000${keyId}`);
-      }),
-    },
+    limits: { projectWrites: limitTaker("projectWrites", perProject), agentKey: limitTaker("agentKey", perAgentKey) },
     refusalsPerAddress: refusalsPerAddress && { limit: refusalsPerAddress, counted: ["sdk", "agent"] },
     deps,
     bodyLimit,
@@ -237,8 +264,15 @@ function limiter(
   return rate ? createRateLimiter(rate) : undefined;
 }
 
-/** Takes a token for `caller`, or throws `429 RATE_LIMITED`. */
-function take(limiter: RateLimiter, caller: string): void {
-  const decision = limiter.take(caller);
-  if (!decision.allowed) throw rateLimited(decision.retryAfterMs);
+/**
+ * Takes a token of one of the cloud's limits for a caller, or throws `429 RATE_LIMITED`: the caller is
+ * the one of the limit's auth kind (the route table test checks every limited route has that kind).
+ */
+function limitTaker(name: CloudLimit, limiter: RateLimiter | undefined): ((caller: unknown) => void) | undefined {
+  if (!limiter) return undefined;
+  const bucketOf = cloudLimits[name].bucket as (caller: unknown) => string;
+  return (caller) => {
+    const decision = limiter.take(bucketOf(caller));
+    if (!decision.allowed) throw rateLimited(decision.retryAfterMs);
+  };
 }

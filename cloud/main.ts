@@ -10,7 +10,7 @@ import process from "node:process";
 import { databaseTarget } from "./cli/database_url.ts";
 import { CommandError, type CommandOutput, runMigrate, runProjectCommand } from "./cli/project_commands.ts";
 import { runServe, serveOptions } from "./cli/serve.ts";
-import { PACKAGE_NAME, PACKAGE_VERSION } from "../core/contract/version.ts";
+import { PACKAGE_NAME, PACKAGE_VERSION } from "../core/contract/mod.ts";
 import { runAdminCommand } from "./cli/admin_commands.ts";
 import { readPasswordFromStdin } from "./cli/read_password.ts";
 import { runAuditList, runPolicyCommand } from "./cli/policy_commands.ts";

@@ -16,8 +16,8 @@
  * @module
  */
 import "../core/runtime/mod.ts"; // first: Node < 22 gets one line, nothing else runs
-export type { ErrorLogger } from "../core/http/json.ts";
-export { clientAddress, type ClientAddressSource, withClientAddress } from "../core/http/client_address.ts";
+export type { ErrorLogger } from "../core/logging/mod.ts";
+export { clientAddress, type ClientAddressSource, withClientAddress } from "../core/http/mod.ts";
 export {
   type Cloud,
   type CloudOptions,
@@ -26,6 +26,7 @@ export {
   DEFAULT_RETENTION_MS,
   DEFAULT_VIOLATION_RETENTION_MS,
 } from "./create_cloud.ts";
-export type { DatabaseInput, LibsqlClient } from "../core/db/database.ts";
-export type { RateLimit } from "../core/http/rate_limiter.ts";
-export type { DashboardSettings, SignInLimits } from "./dashboard/mod.ts";
+export type { DatabaseInput, LibsqlClient } from "../core/db/mod.ts";
+export type { RateLimit } from "../core/abuse/mod.ts";
+export type { DashboardSettings } from "./dashboard/mod.ts";
+export type { SignInLimits } from "./operators/mod.ts";

@@ -5,9 +5,9 @@
 // even while agents long-poll. Ports: CLOUD_PORT (8787) and APP_PORT (8000).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createCloud } from "../cloud/mod.ts";
-import { openCloudStorage } from "../cloud/storage/libsql_cloud_storage.ts";
-import { createProject } from "../cloud/projects.ts";
-import { createSetupLink } from "../cloud/dashboard/setup_link.ts";
+import { openCloudStorage } from "../cloud/open_cloud_storage.ts";
+import { createProject } from "../cloud/projects/projects.ts";
+import { createSetupLink } from "../cloud/operators/setup_link.ts";
 import { serve } from "../adapters/deno.ts";
 import { createNotesApp } from "./notes_app.ts";
 
@@ -21,7 +21,7 @@ async function demoProject(): Promise<{ projectId: string; sdkSecret: string }> 
   try {
     if (existsSync(PROJECT_FILE)) {
       const saved = JSON.parse(readFileSync(PROJECT_FILE, "utf8"));
-      if (await storage.findProject(saved.projectId)) return saved;
+      if (await storage.projects.findProject(saved.projectId)) return saved;
     }
     const { project, sdkSecret } = await createProject(storage, "demo");
     const saved = { projectId: project.id, sdkSecret };

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
-import { PACKAGE_NAME, PACKAGE_VERSION } from "../core/contract/version.ts";
+import { PACKAGE_NAME, PACKAGE_VERSION } from "../core/contract/mod.ts";
 
 const deno = JSON.parse(readFileSync("deno.json", "utf8"));
 const jsr = JSON.parse(readFileSync("jsr.json", "utf8"));

@@ -1,7 +1,7 @@
 // A project in a cloud database, created directly through the cloud's storage.
 import { createClient } from "@libsql/client";
-import { openCloudStorage } from "../../cloud/storage/libsql_cloud_storage.ts";
-import { createProject } from "../../cloud/projects.ts";
+import { openCloudStorage } from "../../cloud/open_cloud_storage.ts";
+import { createProject } from "../../cloud/projects/projects.ts";
 
 /** A project's credentials. */
 export interface BenchProject {

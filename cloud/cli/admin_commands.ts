@@ -4,11 +4,11 @@
  *
  * @module
  */
-import type { CloudStorage, OperatorRole } from "../storage/cloud_storage.ts";
-import { OPERATOR_ROLES } from "../storage/operator_storage.ts";
-import { newOperator, operatorInputProblem } from "../dashboard/operators.ts";
-import { hashPassword } from "../dashboard/passwords.ts";
-import { CLI_ACTOR, recordAudit } from "../audit_actor.ts";
+import type { CloudRepositories, OperatorRole } from "../database/mod.ts";
+import { OPERATOR_ROLES } from "../operators/mod.ts";
+import { newOperator, operatorInputProblem } from "../operators/mod.ts";
+import { hashPassword } from "../operators/mod.ts";
+import { type AuditEntryInput, auditRecord, CLI_ACTOR } from "../audit/mod.ts";
 import type { DatabaseTarget } from "./database_url.ts";
 import { CommandError, type CommandOutput, withStorage } from "./project_commands.ts";
 
@@ -39,7 +39,7 @@ export async function runAdminCommand(
   const email = options.email?.trim().toLowerCase();
   return await withStorage(target, async (storage) => {
     if (action === "list") {
-      const operators = (await storage.listOperators()).map((o) => ({
+      const operators = (await storage.operators.listOperators()).map((o) => ({
         email: o.email,
         role: o.role,
         twoFactor: o.totpSecret !== null,
@@ -54,44 +54,50 @@ export async function runAdminCommand(
     }
     if (!email) throw new CommandError("USAGE", `admin ${action ?? ""} needs --email EMAIL`.replace("  ", " "));
     if (action === "create") return await create(storage, email, options);
-    const operator = await storage.findOperatorByEmail(email);
+    const operator = await storage.operators.findOperatorByEmail(email);
     if (action === "remove" || action === "password") {
       if (!operator) throw new CommandError("NOT_FOUND", `No operator ${email}`);
     }
     if (action === "remove") {
-      await storage.removeOperator(operator!.id);
-      await record(storage, "operator.remove", email);
+      await storage.operators.removeOperator(operator!.id, cliEntry("operator.remove", email));
       return { json: { ok: true, email }, text: `Removed ${email}; their sessions ended.` };
     }
     if (action === "password") {
       const password = await options.readPassword();
       const problem = operatorInputProblem(null, password);
       if (problem) throw new CommandError("VALIDATION_ERROR", problem);
-      await storage.updateOperator(operator!.id, { passwordHash: await hashPassword(password) }, now());
-      await record(storage, "operator.password", email);
+      const passwordHash = await hashPassword(password);
+      await storage.operators.updateOperator(
+        operator!.id,
+        { passwordHash },
+        now(),
+        cliEntry("operator.password", email),
+      );
       return { json: { ok: true, email }, text: `New password set for ${email}; their sessions ended.` };
     }
     throw new CommandError("USAGE", `Unknown admin command: ${action ?? "(none)"}`);
   });
 }
 
-async function create(storage: CloudStorage, email: string, options: AdminOptions): Promise<CommandOutput> {
+async function create(storage: CloudRepositories, email: string, options: AdminOptions): Promise<CommandOutput> {
   const role = (options.role ?? "admin") as OperatorRole;
   if (!OPERATOR_ROLES.includes(role)) throw new CommandError("USAGE", "--role must be admin or viewer");
   const password = await options.readPassword();
   const problem = operatorInputProblem(email, password);
   if (problem) throw new CommandError("VALIDATION_ERROR", problem);
   const operator = await newOperator(email, role, password);
-  if (!await storage.createOperator(operator)) throw new CommandError("CONFLICT", `${email} is already an operator`);
-  await record(storage, "operator.create", email, { role });
+  if (!await storage.operators.createOperator(operator, cliEntry("operator.create", email, { role }))) {
+    throw new CommandError("CONFLICT", `${email} is already an operator`);
+  }
   return {
     json: { email: operator.email, role, createdAt: operator.createdAt },
     text: `Created ${role} ${operator.email}. Sign in at /dashboard/sign-in.`,
   };
 }
 
-function record(storage: CloudStorage, action: string, target: string, detail = {}): Promise<void> {
-  return recordAudit(storage, CLI_ACTOR, { action, target, detail });
+/** The audit entry of an admin command, written in its change's own transaction. */
+function cliEntry(action: string, target: string, detail = {}): AuditEntryInput {
+  return auditRecord(CLI_ACTOR, { action, target, detail });
 }
 
 function now(): string {

@@ -3,11 +3,11 @@
  *
  * @module
  */
-import { migrate, openDatabase } from "../../core/db/database.ts";
-import { openCloudStorage } from "../storage/libsql_cloud_storage.ts";
-import { CLOUD_MIGRATIONS_TABLE, cloudMigrations } from "../storage/cloud_migrations.ts";
-import { createProject, rotateSdkSecret } from "../projects.ts";
-import type { CloudStorage } from "../storage/cloud_storage.ts";
+import { migrate, openDatabase } from "../../core/db/mod.ts";
+import { openCloudStorage } from "../open_cloud_storage.ts";
+import { CLOUD_MIGRATIONS_TABLE, cloudMigrations } from "../database/mod.ts";
+import { createProject, rotateSdkSecret } from "../projects/mod.ts";
+import type { CloudRepositories } from "../database/mod.ts";
 import type { DatabaseTarget } from "./database_url.ts";
 
 /** What a command prints: one JSON object for `--json`, and lines for people. */
@@ -70,7 +70,7 @@ export async function runProjectCommand(
       };
     }
     if (action === "list") {
-      const projects = (await storage.listProjects()).map((p) => ({
+      const projects = (await storage.projects.listProjects()).map((p) => ({
         projectId: p.id,
         name: p.name,
         createdAt: p.createdAt,
@@ -112,7 +112,7 @@ export async function runMigrate(target: DatabaseTarget): Promise<CommandOutput>
  */
 export async function withStorage<T>(
   target: DatabaseTarget,
-  run: (storage: CloudStorage) => Promise<T>,
+  run: (storage: CloudRepositories) => Promise<T>,
 ): Promise<T> {
   const storage = await openCloudStorage(target.url, { authToken: target.authToken });
   try {

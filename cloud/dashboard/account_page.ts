@@ -9,9 +9,9 @@ import { html } from "hono/html";
 import { field } from "./forms.ts";
 import { notice } from "./fragments.ts";
 import { csrfField, layout } from "./layout.ts";
-import { audit, type PageContext } from "./page_context.ts";
+import { auditEntry, type PageContext } from "./page_context.ts";
 import { type Html, htmlPage } from "./responses.ts";
-import { acceptTotp, newRecoveryCodes, newTotpSecret, totpUri } from "./second_factor.ts";
+import { acceptTotp, newRecoveryCodes, newTotpSecret, totpUri } from "../operators/mod.ts";
 import { overHttps } from "./visit.ts";
 
 function accountFrame(ctx: PageContext, body: Html, status = 200): Promise<Response> {
@@ -75,14 +75,15 @@ export async function totpConfirmPost(ctx: PageContext): Promise<Response> {
   const op = ctx.session.operator;
   if (op.totpSecret !== null) return accountPage(ctx);
   if (
-    !/^[A-Z2-7]{32}$/.test(secret) || !await acceptTotp(ctx.storage, op.id, secret, field(ctx.form, "code"), ctx.now)
+    !/^[A-Z2-7]{32}$/.test(secret) ||
+    !await acceptTotp(ctx.storage.operators, op.id, secret, field(ctx.form, "code"), ctx.now)
   ) {
     return totpStartPost(ctx, /^[A-Z2-7]{32}$/.test(secret) ? secret : undefined);
   }
   const { codes, hashes } = await newRecoveryCodes();
   const at = new Date(ctx.now).toISOString();
-  await ctx.storage.updateOperator(op.id, { totpSecret: secret, recoveryCodeHashes: hashes }, at);
-  await audit(ctx, null, "operator.totp_on", op.email);
+  const entry = auditEntry(ctx, null, "operator.totp_on", op.email);
+  await ctx.storage.operators.updateOperator(op.id, { totpSecret: secret, recoveryCodeHashes: hashes }, at, entry);
   const body = html`${notice("success", "Two-factor sign-in is on.")}
 ${
     notice(
@@ -104,7 +105,7 @@ ${
 export async function totpOffPost(ctx: PageContext): Promise<Response> {
   const op = ctx.session.operator;
   if (op.totpSecret === null) return accountPage(ctx);
-  if (!await acceptTotp(ctx.storage, op.id, op.totpSecret, field(ctx.form, "code"), ctx.now)) {
+  if (!await acceptTotp(ctx.storage.operators, op.id, op.totpSecret, field(ctx.form, "code"), ctx.now)) {
     return accountFrame(
       ctx,
       html`${notice("error", "That code is not valid.")}
@@ -113,8 +114,8 @@ export async function totpOffPost(ctx: PageContext): Promise<Response> {
     );
   }
   const at = new Date(ctx.now).toISOString();
-  await ctx.storage.updateOperator(op.id, { totpSecret: null, recoveryCodeHashes: [] }, at);
-  await audit(ctx, null, "operator.totp_off", op.email);
+  const entry = auditEntry(ctx, null, "operator.totp_off", op.email);
+  await ctx.storage.operators.updateOperator(op.id, { totpSecret: null, recoveryCodeHashes: [] }, at, entry);
   const updated = { ...ctx, session: { ...ctx.session, operator: { ...op, totpSecret: null } } };
   return accountPage(updated);
 }

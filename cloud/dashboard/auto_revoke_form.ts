@@ -6,8 +6,8 @@
  * @module
  */
 import { html } from "hono/html";
-import { type AutoRevokePolicy, autoRevokePolicySchema, countedBy } from "../../core/contract/auto_revoke.ts";
-import { SEVERITIES } from "../../core/contract/violation.ts";
+import { type AutoRevokePolicy, autoRevokePolicySchema, countedBy } from "../../core/contract/mod.ts";
+import { SEVERITIES } from "../../core/contract/mod.ts";
 import type { Html } from "./responses.ts";
 
 /**

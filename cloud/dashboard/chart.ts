@@ -6,8 +6,8 @@
  * @module
  */
 import { html } from "hono/html";
-import { SEVERITIES } from "../../core/contract/violation.ts";
-import type { BucketUnit, ViolationBucket } from "../storage/cloud_storage.ts";
+import { SEVERITIES } from "../../core/contract/mod.ts";
+import type { BucketUnit, ViolationBucket } from "../database/mod.ts";
 import type { Html } from "./responses.ts";
 
 const WIDTH = 720;

@@ -5,30 +5,31 @@
  *
  * @module
  */
-import type { ErrorLogger } from "../../core/http/json.ts";
-import type { InboxWaiters } from "../inbox_waiters.ts";
-import type { CloudStorage } from "../storage/cloud_storage.ts";
+import type { ErrorLogger } from "../../core/logging/mod.ts";
+import type { InboxWaiters } from "../inbox/mod.ts";
+import type { CloudRepositories } from "../database/mod.ts";
+import type { CloudServices } from "../cloud_services.ts";
 import { trustedPost } from "./csrf.ts";
 import { messagePage } from "./fragments.ts";
 import { FORM_LIMIT, readForm } from "./forms.ts";
-import { isSvcError } from "../../core/contract/errors.ts";
+import { isSvcError } from "../../core/agent/mod.ts";
 import type { PageContext, ProjectContext } from "./page_context.ts";
 import { asset, redirect } from "./responses.ts";
 import { createReveals } from "./reveals.ts";
-import { currentSession, type SessionLimits } from "./sessions.ts";
+import { currentSession, type SessionLimits } from "../operators/mod.ts";
 import { setUp, setupPage, signIn, signInPage, signOut } from "./signed_out.ts";
 import type { Visit } from "./visit.ts";
-import { createSignInLimiter, type SignInLimits } from "./sign_in_limiter.ts";
+import { createSignInLimiter, type SignInLimits } from "../operators/mod.ts";
 import { csrfToken } from "./csrf.ts";
 import { STYLESHEET } from "./style.ts";
 import { type Page, PAGES } from "./pages.ts";
-import { clientAddress } from "../../core/http/client_address.ts";
+import { clientAddress } from "../../core/http/mod.ts";
 import { overHttps } from "./visit.ts";
 
 /** The prefix the dashboard answers under. */
 export const DASHBOARD_PREFIX = "/dashboard";
 
-/** How the dashboard behaves: its public URL, session lifetimes, sign-in limits, the clock and the client's address. */
+/** How the dashboard behaves: its public URL, session lifetimes and sign-in limits. */
 export interface DashboardSettings {
   /**
    * The address browsers use, when a proxy in front terminates TLS: an http(s) origin such as
@@ -43,6 +44,10 @@ export interface DashboardSettings {
   sessionMaxMs?: number;
   /** How failed sign-ins slow down (default: 5 free, then 1 s doubling up to 15 minutes). */
   signInLimits?: SignInLimits;
+}
+
+/** The dashboard's test seams: internal options, not part of the public settings. */
+export interface DashboardSeams {
   /** The clock, in milliseconds (default `Date.now`). */
   now?: () => number;
   /** The client's address (default: `clientAddress(req)`, what the adapter recorded). */
@@ -50,11 +55,13 @@ export interface DashboardSettings {
 }
 
 /** Options of {@linkcode createDashboard}: the settings, with the public URL checked once by the cloud. */
-export interface DashboardOptions extends Omit<DashboardSettings, "publicUrl"> {
+export interface DashboardOptions extends Omit<DashboardSettings, "publicUrl">, DashboardSeams {
   /** The origin of `publicUrl`, checked by `publicOrigin`, or `null` for the request's own. */
   site: string | null;
   /** The cloud's storage, or the promise of it while it opens. */
-  storage: CloudStorage | Promise<CloudStorage>;
+  storage: CloudRepositories | Promise<CloudRepositories>;
+  /** The features' services, or the promise of them while the database opens. */
+  services: CloudServices | Promise<CloudServices>;
   /** The cloud's long-poll wake-ups, so a revoke here reaches the revocation feed's polls at once. */
   waiters: InboxWaiters;
   /** Where causes of failures go (default `console.error`). */
@@ -125,6 +132,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       ...visit,
       url,
       storage,
+      services: await options.services,
       waiters: options.waiters,
       reveals,
       session,
@@ -177,7 +185,7 @@ async function dispatch(ctx: PageContext, path: string): Promise<Response> {
 
 async function run(page: Page, ctx: PageContext, params: string[]): Promise<Response> {
   if (!page.project) return page.handle(ctx, params);
-  const project = await ctx.storage.findProject(params[0]);
+  const project = await ctx.storage.projects.findProject(params[0]);
   if (!project) return messagePage(404, "Not found", "There is no such project.", overHttps(ctx));
   return page.handle({ ...ctx, project } as ProjectContext, params.slice(1));
 }

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { hashSecret, timingSafeEqual } from "../../core/contract/secrets.ts";
+import { hashSecret, timingSafeEqual } from "../../core/contract/mod.ts";
 
 /** The hidden form field holding the token. */
 export const CSRF_FIELD = "csrf";

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { readBody } from "../../core/http/bytes.ts";
+import { readBody } from "../../core/http/mod.ts";
 
 /** The largest form accepted, in bytes: 64 KiB, far above the dashboard's forms of a few short fields. */
 export const FORM_LIMIT = 64 * 1024;
@@ -33,17 +33,4 @@ export async function readForm(req: Request): Promise<URLSearchParams | null> {
  */
 export function field(form: URLSearchParams, name: string): string {
   return (form.get(name) ?? "").trim();
-}
-
-/** A plausible email: something, `@`, something with a dot; at most 254 characters. */
-export const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
-
-/**
- * Whether a string is a plausible email address.
- *
- * @param email The address.
- * @returns `true` when it looks like one.
- */
-export function isEmail(email: string): boolean {
-  return email.length <= 254 && EMAIL.test(email);
 }

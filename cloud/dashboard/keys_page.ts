@@ -7,11 +7,10 @@
  * @module
  */
 import { html } from "hono/html";
-import type { KeyStatus } from "../storage/cloud_storage.ts";
+import type { KeyStatus } from "../database/mod.ts";
 import { notice, PAGE_SIZE, pageOffset, pager, time } from "./fragments.ts";
 import { csrfField, layout } from "./layout.ts";
 import { operatorActor, type ProjectContext } from "./page_context.ts";
-import { revokeProjectKey } from "../key_revocation.ts";
 import { htmlPage, redirect } from "./responses.ts";
 import { messagePage } from "./fragments.ts";
 import { overHttps } from "./visit.ts";
@@ -27,7 +26,7 @@ export async function keysPage(ctx: ProjectContext): Promise<Response> {
   const statusParam = ctx.url.searchParams.get("status");
   const status = statusParam === "active" || statusParam === "revoked" ? statusParam as KeyStatus : undefined;
   const offset = pageOffset(ctx.url);
-  const page = await ctx.storage.listProjectKeys(ctx.project.id, {
+  const page = await ctx.storage.keys.listProjectKeys(ctx.project.id, {
     userId: user,
     status,
     limit: PAGE_SIZE,
@@ -103,7 +102,7 @@ export async function keysPage(ctx: ProjectContext): Promise<Response> {
  * @returns The page.
  */
 export async function revokeKeyPage(ctx: ProjectContext, [keyId]: string[]): Promise<Response> {
-  const key = await ctx.storage.findProjectKey(ctx.project.id, keyId);
+  const key = await ctx.storage.keys.findProjectKey(ctx.project.id, keyId);
   if (!key) return messagePage(404, "Not found", "There is no such key in this project.", overHttps(ctx));
   const base = `/dashboard/projects/${ctx.project.id}`;
   const body = key.revokedAt !== null
@@ -127,8 +126,8 @@ connected app through the revocation feed. This cannot be undone.</p>
  * @returns A redirect to the keys.
  */
 export async function revokeKeyPost(ctx: ProjectContext, [keyId]: string[]): Promise<Response> {
-  const key = await ctx.storage.findProjectKey(ctx.project.id, keyId);
-  if (!key) return messagePage(404, "Not found", "There is no such key in this project.", overHttps(ctx));
-  await revokeProjectKey(ctx, ctx.project.id, keyId, "dashboard", operatorActor(ctx));
+  // One write: the revoke and its audit entry in one transaction; no key is the project's when it answers null.
+  const revokedAt = await ctx.services.keys.revoke(ctx.project.id, keyId, "dashboard", operatorActor(ctx));
+  if (revokedAt === null) return messagePage(404, "Not found", "There is no such key in this project.", overHttps(ctx));
   return redirect(`/dashboard/projects/${ctx.project.id}/keys?revoked=1`, overHttps(ctx));
 }

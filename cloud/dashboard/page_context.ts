@@ -4,19 +4,22 @@
  *
  * @module
  */
-import type { CloudStorage, ProjectRecord } from "../storage/cloud_storage.ts";
-import type { InboxWaiters } from "../inbox_waiters.ts";
+import type { CloudRepositories, ProjectRecord } from "../database/mod.ts";
+import type { InboxWaiters } from "../inbox/mod.ts";
 import type { Reveals } from "./reveals.ts";
-import type { Session } from "./sessions.ts";
-import { type AuditActor, recordAudit } from "../audit_actor.ts";
+import type { Session } from "../operators/mod.ts";
+import { type AuditActor, type AuditEntryInput, auditRecord } from "../audit/mod.ts";
 import type { Visit } from "./visit.ts";
+import type { CloudServices } from "../cloud_services.ts";
 
 /** A signed-in request. */
 export interface PageContext extends Visit {
   /** Its URL. */
   url: URL;
   /** The cloud's storage. */
-  storage: CloudStorage;
+  storage: CloudRepositories;
+  /** The features' services: every change a page makes goes through them. */
+  services: CloudServices;
   /** Long-poll wake-ups: a revoke here wakes the revocation feed at once. */
   waiters: InboxWaiters;
   /** Secrets waiting to be shown once. */
@@ -46,21 +49,21 @@ export function operatorActor(ctx: PageContext): AuditActor {
 }
 
 /**
- * Appends an audit entry for an operator's action.
+ * The audit entry of an operator's action, for a write that appends it in its own transaction.
  *
  * @param ctx The request.
  * @param projectId The project concerned, or `null`.
  * @param action What happened.
  * @param target What it happened to, or `null`.
  * @param detail A small JSON object without secrets.
- * @returns When the entry is stored.
+ * @returns The entry.
  */
-export function audit(
+export function auditEntry(
   ctx: PageContext,
   projectId: string | null,
   action: string,
   target: string | null,
   detail: Record<string, unknown> = {},
-): Promise<void> {
-  return recordAudit(ctx.storage, operatorActor(ctx), { projectId, action, target, detail, at: ctx.now });
+): AuditEntryInput {
+  return auditRecord(operatorActor(ctx), { projectId, action, target, detail, at: ctx.now });
 }

@@ -5,7 +5,6 @@
  * @module
  */
 import { html } from "hono/html";
-import { createProject } from "../projects.ts";
 import { field } from "./forms.ts";
 import { notice, time } from "./fragments.ts";
 import { csrfField, layout } from "./layout.ts";
@@ -24,7 +23,7 @@ export const MAX_PROJECT_NAME = 100;
  * @returns The page.
  */
 export async function projectsPage(ctx: PageContext, problem?: string): Promise<Response> {
-  const projects = await ctx.storage.listProjects();
+  const projects = await ctx.storage.projects.listProjects();
   const rows = projects.map((p) =>
     html`
       <tr>
@@ -76,7 +75,7 @@ export async function createProjectPost(ctx: PageContext): Promise<Response> {
   if (name.length === 0 || name.length > MAX_PROJECT_NAME) {
     return projectsPage(ctx, `The name must have 1 to ${MAX_PROJECT_NAME} characters.`);
   }
-  const { project, sdkSecret } = await createProject(ctx.storage, name, operatorActor(ctx));
+  const { project, sdkSecret } = await ctx.services.projects.create(name, operatorActor(ctx));
   const reveal = ctx.reveals.put({ projectId: project.id, sdkSecret }, ctx.now);
   return redirect(`/dashboard/projects/${project.id}/secret?reveal=${reveal}`, overHttps(ctx));
 }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { mintSecret } from "../../core/contract/secrets.ts";
+import { mintSecret } from "../../core/contract/mod.ts";
 
 /** What is revealed: the project and its new sdkSecret. */
 export interface Reveal {

@@ -8,8 +8,7 @@
  * @module
  */
 import { html } from "hono/html";
-import { deleteProject, renameProject, rotateSdkSecret } from "../projects.ts";
-import { MAX_RETENTION_DAYS, readPolicy, updatePolicy } from "../project_policy.ts";
+import { MAX_RETENTION_DAYS } from "../violations/mod.ts";
 import { describePolicy, policyFields, readPolicyForm } from "./auto_revoke_form.ts";
 import { field } from "./forms.ts";
 import { messagePage, notice } from "./fragments.ts";
@@ -34,7 +33,7 @@ const DONE: Record<string, string> = {
  * @returns The page.
  */
 export async function settingsPage(ctx: ProjectContext, problem?: string): Promise<Response> {
-  const policy = await readPolicy(ctx.storage, ctx.project.id);
+  const policy = await ctx.services.violations.policy(ctx.project.id);
   const base = `/dashboard/projects/${ctx.project.id}/settings`;
   const done = DONE[ctx.url.searchParams.get("done") ?? ""];
   const admin = ctx.session.operator.role === "admin";
@@ -102,7 +101,7 @@ export async function renamePost(ctx: ProjectContext): Promise<Response> {
   if (name.length === 0 || name.length > MAX_PROJECT_NAME) {
     return settingsPage(ctx, `The name must have 1 to ${MAX_PROJECT_NAME} characters.`);
   }
-  if (!await renameProject(ctx.storage, ctx.project.id, name, operatorActor(ctx))) return gone(ctx);
+  if (!await ctx.services.projects.rename(ctx.project.id, name, operatorActor(ctx))) return gone(ctx);
   return done(ctx, "renamed");
 }
 
@@ -133,7 +132,7 @@ from the next request on: every app using it stops reaching the cloud until it i
  * @returns The redirect.
  */
 export async function rotatePost(ctx: ProjectContext): Promise<Response> {
-  const sdkSecret = await rotateSdkSecret(ctx.storage, ctx.project.id, operatorActor(ctx));
+  const sdkSecret = await ctx.services.projects.rotateSecret(ctx.project.id, operatorActor(ctx));
   if (sdkSecret === null) return gone(ctx);
   const reveal = ctx.reveals.put({ projectId: ctx.project.id, sdkSecret }, ctx.now);
   return redirect(`/dashboard/projects/${ctx.project.id}/secret?reveal=${reveal}`, overHttps(ctx));
@@ -148,7 +147,7 @@ export async function rotatePost(ctx: ProjectContext): Promise<Response> {
 export async function autoRevokePost(ctx: ProjectContext): Promise<Response> {
   const read = readPolicyForm(ctx.form);
   if ("problem" in read) return settingsPage(ctx, read.problem);
-  if (!await updatePolicy(ctx.storage, ctx.project.id, { autoRevoke: read.policy }, operatorActor(ctx))) {
+  if (!await ctx.services.violations.changePolicy(ctx.project.id, { autoRevoke: read.policy }, operatorActor(ctx))) {
     return gone(ctx);
   }
   return done(ctx, "auto-revoke");
@@ -161,7 +160,9 @@ export async function autoRevokePost(ctx: ProjectContext): Promise<Response> {
  * @returns A redirect to the settings.
  */
 export async function autoRevokeOffPost(ctx: ProjectContext): Promise<Response> {
-  if (!await updatePolicy(ctx.storage, ctx.project.id, { autoRevoke: null }, operatorActor(ctx))) return gone(ctx);
+  if (!await ctx.services.violations.changePolicy(ctx.project.id, { autoRevoke: null }, operatorActor(ctx))) {
+    return gone(ctx);
+  }
   return done(ctx, "auto-revoke-off");
 }
 
@@ -177,7 +178,9 @@ export async function retentionPost(ctx: ProjectContext): Promise<Response> {
   if (value !== null && !(value >= 1 && value <= MAX_RETENTION_DAYS)) {
     return settingsPage(ctx, `The retention must be a whole number of days from 1 to ${MAX_RETENTION_DAYS}, or empty.`);
   }
-  if (!await updatePolicy(ctx.storage, ctx.project.id, { retentionDays: value }, operatorActor(ctx))) return gone(ctx);
+  if (!await ctx.services.violations.changePolicy(ctx.project.id, { retentionDays: value }, operatorActor(ctx))) {
+    return gone(ctx);
+  }
   return done(ctx, "retention");
 }
 
@@ -191,7 +194,7 @@ export async function deletePost(ctx: ProjectContext): Promise<Response> {
   if (field(ctx.form, "confirm") !== ctx.project.name) {
     return settingsPage(ctx, "The typed name does not match the project's name; nothing was deleted.");
   }
-  if (!await deleteProject(ctx.storage, ctx.project.id, operatorActor(ctx))) return gone(ctx);
+  if (!await ctx.services.projects.delete(ctx.project.id, operatorActor(ctx))) return gone(ctx);
   return redirect("/dashboard/projects", overHttps(ctx));
 }
 

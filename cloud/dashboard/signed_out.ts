@@ -6,26 +6,33 @@
  * @module
  */
 import { html } from "hono/html";
-import type { CloudStorage, OperatorRecord } from "../storage/cloud_storage.ts";
+import type { CloudRepositories, OperatorRecord } from "../database/mod.ts";
 import { csrfToken, trustedPost } from "./csrf.ts";
 import { csrfField, document } from "./layout.ts";
 import { messagePage, notice } from "./fragments.ts";
 import { field } from "./forms.ts";
-import { DECOY_HASH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyPassword } from "./passwords.ts";
+import { DECOY_HASH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyPassword } from "../operators/mod.ts";
 import { type Html, htmlPage, redirect } from "./responses.ts";
-import { cookie, cookiesOf, openSession, PRE_SESSION_COOKIE, SESSION_COOKIE, type SessionLimits } from "./sessions.ts";
-import type { SignInAttempt, SignInLimiter } from "./sign_in_limiter.ts";
-import { acceptTotp, recoveryCodeHash } from "./second_factor.ts";
-import { mintSecret } from "../../core/contract/secrets.ts";
-import { hashSecret } from "../../core/contract/secrets.ts";
-import { newOperator, operatorInputProblem } from "./operators.ts";
-import { recordAudit } from "../audit_actor.ts";
+import {
+  cookie,
+  cookiesOf,
+  openSession,
+  PRE_SESSION_COOKIE,
+  SESSION_COOKIE,
+  type SessionLimits,
+} from "../operators/mod.ts";
+import type { SignInAttempt, SignInLimiter } from "../operators/mod.ts";
+import { acceptTotp, recoveryCodeHash } from "../operators/mod.ts";
+import { mintSecret } from "../../core/contract/mod.ts";
+import { hashSecret } from "../../core/contract/mod.ts";
+import { newOperator, operatorInputProblem } from "../operators/mod.ts";
+import { recordAudit } from "../audit/mod.ts";
 import { overHttps, type Visit } from "./visit.ts";
 
 /** What the signed-out pages need. */
 export interface SignedOutDeps {
   /** The cloud's storage. */
-  storage: CloudStorage;
+  storage: CloudRepositories;
   /** Counts failed sign-ins. */
   limiter: SignInLimiter;
   /** Session lifetimes. */
@@ -80,7 +87,7 @@ export async function signIn(deps: SignedOutDeps, visit: Visit, form: URLSearchP
     return signInPage(visit, { status: 403, message: "The form expired or came from another site. Try again." });
   }
   const email = field(form, "email").toLowerCase().slice(0, 254);
-  const operator = await deps.storage.findOperatorByEmail(email);
+  const operator = await deps.storage.operators.findOperatorByEmail(email);
   const attempt: SignInAttempt = { address: visit.address, email, operator: operator !== null };
   const wait = deps.limiter.waitMs(attempt, visit.now);
   if (wait > 0) {
@@ -105,10 +112,15 @@ export async function signIn(deps: SignedOutDeps, visit: Visit, form: URLSearchP
   return redirect("/dashboard/projects", overHttps(visit), [cookie(SESSION_COOKIE, token, overHttps(visit), maxAge)]);
 }
 
-async function secondFactorOk(storage: CloudStorage, op: OperatorRecord, code: string, now: number): Promise<boolean> {
+async function secondFactorOk(
+  storage: CloudRepositories,
+  op: OperatorRecord,
+  code: string,
+  now: number,
+): Promise<boolean> {
   if (op.totpSecret === null) return true;
-  if (await acceptTotp(storage, op.id, op.totpSecret, code, now)) return true;
-  return code.length >= 16 && await storage.spendRecoveryCode(op.id, await recoveryCodeHash(code), iso(now));
+  if (await acceptTotp(storage.operators, op.id, op.totpSecret, code, now)) return true;
+  return code.length >= 16 && await storage.operators.spendRecoveryCode(op.id, await recoveryCodeHash(code), iso(now));
 }
 
 /**
@@ -120,8 +132,13 @@ async function secondFactorOk(storage: CloudStorage, op: OperatorRecord, code: s
  * @param token The session token.
  * @returns A redirect to the sign-in page.
  */
-export async function signOut(storage: CloudStorage, visit: Visit, email: string, token: string): Promise<Response> {
-  await storage.deleteSession(await hashSecret(token));
+export async function signOut(
+  storage: CloudRepositories,
+  visit: Visit,
+  email: string,
+  token: string,
+): Promise<Response> {
+  await storage.operators.deleteSession(await hashSecret(token));
   await record(storage, visit, email, "operator.sign_out", null);
   return redirect("/dashboard/sign-in", overHttps(visit), [cookie(SESSION_COOKIE, "", overHttps(visit), 0)]);
 }
@@ -136,7 +153,7 @@ export async function signOut(storage: CloudStorage, visit: Visit, email: string
  */
 export async function setupPage(deps: SignedOutDeps, visit: Visit, problem?: string): Promise<Response> {
   const token = new URL(visit.req.url).searchParams.get("token") ?? "";
-  if (!await deps.storage.setupTokenValid(await hashSecret(token), iso(visit.now))) {
+  if (!await deps.storage.operators.setupTokenValid(await hashSecret(token), iso(visit.now))) {
     return messagePage(410, "Setup link used or expired", setupGone, overHttps(visit));
   }
   const { seed, cookies } = preSession(visit);
@@ -183,7 +200,7 @@ export async function setUp(deps: SignedOutDeps, visit: Visit, form: URLSearchPa
   if (problem) return setupPage(deps, visit, problem);
   const operator = await newOperator(email, "admin", password, visit.now);
   const token = new URL(visit.req.url).searchParams.get("token") ?? "";
-  if (!await deps.storage.setupFirstOperator(await hashSecret(token), operator, iso(visit.now))) {
+  if (!await deps.storage.operators.setupFirstOperator(await hashSecret(token), operator, iso(visit.now))) {
     return messagePage(410, "Setup link used or expired", setupGone, overHttps(visit));
   }
   await record(deps.storage, visit, operator.email, "operator.setup", operator.id);
@@ -193,7 +210,7 @@ export async function setUp(deps: SignedOutDeps, visit: Visit, form: URLSearchPa
 }
 
 function record(
-  storage: CloudStorage,
+  storage: CloudRepositories,
   visit: Visit,
   actor: string,
   action: string,

@@ -7,8 +7,8 @@
  * @module
  */
 import { html } from "hono/html";
-import { SEVERITIES } from "../../core/contract/violation.ts";
-import { violationsQuery } from "../routes/violations.ts";
+import { SEVERITIES } from "../../core/contract/mod.ts";
+import { violationsQuery } from "../violations/mod.ts";
 import { bucketKeys, violationChart } from "./chart.ts";
 import { notice, PAGE_SIZE, pageOffset, pager, time } from "./fragments.ts";
 import { layout } from "./layout.ts";
@@ -40,8 +40,8 @@ export async function violationsPage(ctx: ProjectContext): Promise<Response> {
   }
   const hours = bucketKeys(ctx.now, "hour", 24);
   const [page, byHour] = await Promise.all([
-    ctx.storage.listViolations(ctx.project.id, parsed.data),
-    ctx.storage.violationBuckets(ctx.project.id, new Date(ctx.now - 23 * 3_600_000).toISOString(), "hour"),
+    ctx.storage.violations.listViolations(ctx.project.id, parsed.data),
+    ctx.storage.violations.violationBuckets(ctx.project.id, new Date(ctx.now - 23 * 3_600_000).toISOString(), "hour"),
   ]);
   const rows = page.violations.map((v) =>
     html`

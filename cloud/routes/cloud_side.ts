@@ -4,19 +4,32 @@
  *
  * @module
  */
-import { type DefineRoute, routeDefiner } from "../../core/http/route.ts";
-import type { AgentCaller, SdkCaller } from "../auth.ts";
-import type { InboxWaiters } from "../inbox_waiters.ts";
-import type { CloudRefusals } from "../refusals.ts";
-import type { CloudStorage } from "../storage/cloud_storage.ts";
+import { type DefineRoute, routeDefiner } from "../../core/http/mod.ts";
+import type { AgentCaller, SdkCaller } from "./auth.ts";
+import type { InboxService, InboxWaiters } from "../inbox/mod.ts";
+import type { CloudRefusals, ViolationService } from "../violations/mod.ts";
+import type { KeyService } from "../keys/mod.ts";
+import type { ProjectService } from "../projects/mod.ts";
+import type { AuditService } from "../audit/mod.ts";
+import type { CloudRepositories } from "../database/mod.ts";
 
 /** The prefix of every cloud route. */
 export const CLOUD_PREFIX = "/v1";
 
-/** What every `/v1` route may use. */
+/** What every `/v1` route may use: the features' services (and their repositories, for authentication). */
 export interface CloudDeps {
-  /** The database. */
-  storage: CloudStorage;
+  /** Keys, their revocation and the revocation feed. */
+  keys: KeyService;
+  /** Events and inboxes. */
+  inbox: InboxService;
+  /** Violations and the auto-revoke policy. */
+  violations: ViolationService;
+  /** Projects and their manifests. */
+  projects: ProjectService;
+  /** The audit log. */
+  audit: AuditService;
+  /** The features' repositories, read by authentication. */
+  storage: CloudRepositories;
   /** Long-poll wake-ups. */
   waiters: InboxWaiters;
   /** How often a long poll re-reads the database, for events stored by other processes. */
@@ -36,6 +49,25 @@ export interface CloudSide {
   /** The services. */
   deps: CloudDeps;
 }
+
+/** A rate limit of the cloud: the auth kind of the routes it limits and the bucket a caller of that kind takes from. */
+export interface CloudLimitRule<A extends keyof CloudSide["callers"]> {
+  /** The auth kind of every route naming this limit. */
+  auth: A;
+  /** The bucket of a caller. */
+  bucket(caller: CloudSide["callers"][A]): string;
+}
+
+/** The cloud's rate limits, by the name a route gives in `limit`. */
+export const cloudLimits: { projectWrites: CloudLimitRule<"sdk">; agentKey: CloudLimitRule<"agent"> } = {
+  /** A project's SDK writes: one bucket per project. */
+  projectWrites: { auth: "sdk", bucket: (caller) => caller.projectId },
+  /** An agent key's inbox requests. Key ids are unique per project only: the bucket is the project's key. */
+  agentKey: { auth: "agent", bucket: (caller) => `${caller.projectId}\u0000${caller.keyId}` },
+};
+
+/** The name of one of the cloud's rate limits. */
+export type CloudLimit = keyof typeof cloudLimits;
 
 /** Declares a `/v1` route. */
 export const defineRoute: DefineRoute<CloudSide> = routeDefiner<CloudSide>();

@@ -5,7 +5,7 @@ import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { cliCommand, run, serve } from "../fixtures/subprocess.ts";
-import { cloudMigrations } from "../../cloud/storage/cloud_migrations.ts";
+import { cloudMigrations } from "../../cloud/database/cloud_migrations.ts";
 import { tempDir } from "../fixtures/temp_dir.ts";
 
 describe("cloud/main.ts", () => {

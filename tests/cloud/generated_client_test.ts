@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { existsSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
-import type { RunningServer } from "../../core/http/serve_options.ts";
+import type { RunningServer } from "../../core/http/mod.ts";
 import { listen } from "../fixtures/servers.ts";
 import { repoRoot, run } from "../fixtures/subprocess.ts";
 import { runtime } from "../fixtures/runtime.ts";

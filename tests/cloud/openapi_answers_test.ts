@@ -3,9 +3,9 @@
 // the status must be documented for the operation and the body must match it.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { cloudRoutes } from "../../cloud/routes/cloud_routes.ts";
-import { hashSecret } from "../../core/contract/secrets.ts";
-import { deleteProject } from "../../cloud/projects.ts";
+import { cloudRoutes } from "../../cloud/cloud_routes.ts";
+import { hashSecret } from "../../core/contract/mod.ts";
+import { deleteProject } from "../../cloud/projects/projects.ts";
 import { type AnswerChecker, answerChecker, expectedStatuses } from "../fixtures/openapi_answers.ts";
 import { ROUTES, setThrowawayKeyId } from "../fixtures/route_samples.ts";
 import { type Answer, event, type Project, startTestCloud, type TestCloud } from "../fixtures/test_cloud.ts";

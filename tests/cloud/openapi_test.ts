@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { cloudRoutes } from "../../cloud/routes/cloud_routes.ts";
-import { openApiPath } from "../../core/openapi/openapi_document.ts";
+import { cloudRoutes } from "../../cloud/cloud_routes.ts";
+import { openApiPath } from "../../core/openapi/mod.ts";
 import { startTestCloud } from "../fixtures/test_cloud.ts";
 
 type Doc = { openapi: string; paths: Record<string, Record<string, { security?: unknown[] }>> };

@@ -2,7 +2,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createClient } from "@libsql/client";
 import { createCloud } from "../../cloud/mod.ts";
-import { cloudRoutes } from "../../cloud/routes/cloud_routes.ts";
+import { type CloudLimit, cloudLimits, cloudRoutes } from "../../cloud/cloud_routes.ts";
 import { call, startTestCloud, type TestCloud } from "../fixtures/test_cloud.ts";
 
 describe("handle()", () => {
@@ -101,5 +101,24 @@ describe("createCloud()", () => {
     assert.equal(res.status, 503);
     assert.equal(res.body.error.code, "CLOUD_UNAVAILABLE");
     assert.equal(res.headers.get("retry-after"), "1");
+  });
+});
+
+describe("cloudLimits", () => {
+  test("every limited route names one of the cloud's limits and has that limit's auth kind", () => {
+    const limited = cloudRoutes.filter((route) => route.limit !== undefined);
+    assert.ok(limited.length > 0);
+    for (const route of limited) {
+      const rule = cloudLimits[route.limit as CloudLimit];
+      assert.ok(rule, `${route.method} ${route.path}: unknown limit ${route.limit}`);
+      assert.equal(route.auth, rule.auth, `${route.method} ${route.path}`);
+    }
+  });
+
+  test("a project's writes share one bucket, an agent key's requests one per key of the project", () => {
+    assert.equal(cloudLimits.projectWrites.bucket({ projectId: "prj_1" } as never), "prj_1");
+    const a = cloudLimits.agentKey.bucket({ projectId: "prj_1", keyId: "k" } as never);
+    const b = cloudLimits.agentKey.bucket({ projectId: "prj_2", keyId: "k" } as never);
+    assert.notEqual(a, b);
   });
 });

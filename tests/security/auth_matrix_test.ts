@@ -3,8 +3,8 @@
 // "covers every route" test, so no route ships unattacked.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { cloudRoutes } from "../../cloud/routes/cloud_routes.ts";
-import { rotateSdkSecret } from "../../cloud/projects.ts";
+import { cloudRoutes } from "../../cloud/cloud_routes.ts";
+import { rotateSdkSecret } from "../../cloud/projects/projects.ts";
 import { svcRouteTable } from "../fixtures/svc_table.ts";
 import type { Svc } from "../../mod.ts";
 import { asUser, BASE, mint, notesSvc, SCOPES } from "../fixtures/notes_svc.ts";

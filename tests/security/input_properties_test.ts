@@ -6,7 +6,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { type Client, createClient } from "@libsql/client";
-import { cloudRoutes } from "../../cloud/routes/cloud_routes.ts";
+import { cloudRoutes } from "../../cloud/cloud_routes.ts";
 import { svcRouteTable } from "../fixtures/svc_table.ts";
 import type { Svc } from "../../mod.ts";
 import { BASE, mint, notesSvc, SCOPES } from "../fixtures/notes_svc.ts";

@@ -121,7 +121,7 @@ describe("on the cloud", () => {
 
   test("a project cannot overwrite another project's key through the mirror route", async () => {
     const key = await t.mintKey("erin");
-    const record = (await t.storage.findKeyByHash(await hashSecret(key.key)))!.record;
+    const record = (await t.storage.keys.findKeyByHash(await hashSecret(key.key)))!.record;
     const res = await t.sdk("PUT", `/v1/sdk/keys/${key.id}`, {
       as: other,
       body: { ...mirrorBody(record.userId, record.agentId), hash: record.hash, revokedAt: new Date().toISOString() },

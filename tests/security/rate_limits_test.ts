@@ -3,10 +3,10 @@
 // Retry-After; the limiter's memory stays bounded.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { cloudRoutes } from "../../cloud/cloud_routes.ts";
 import { createCloudClient } from "../../core/app/cloud_link/mod.ts";
 import { createRateLimiter } from "../../core/abuse/mod.ts";
 import { newViolation } from "../../core/contract/mod.ts";
-import { cloudRoutes } from "../../cloud/routes/cloud_routes.ts";
 import { asAgent, errorOf, mint, notesSvc, run, SCOPES } from "../fixtures/notes_svc.ts";
 import { listen } from "../fixtures/servers.ts";
 import { event, startTestCloud, violation } from "../fixtures/test_cloud.ts";

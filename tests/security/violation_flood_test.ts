@@ -107,7 +107,7 @@ describe("a revoked key used over and over", () => {
         assert.deepEqual(res.body, { valid: false });
       }
       await t.cloud.close(); // writes the counts of open windows
-      const page = await t.storage.listViolations(t.project.id, { keyId: id, limit: 200, offset: 0 });
+      const page = await t.storage.violations.listViolations(t.project.id, { keyId: id, limit: 200, offset: 0 });
       assert.ok(page.total <= 2, `${page.total} rows for 500 verifications`);
       const counted = page.violations.reduce((n, r) => n + Number(r.metadata.repeats ?? 1), 0);
       assert.equal(counted, 500);

@@ -10,8 +10,7 @@ import type { ErrorLogger } from "../../logging/mod.ts";
 import type { CompiledIntent } from "../../intents/mod.ts";
 import type { IntentRunner } from "../../intents/mod.ts";
 import type { KeyService, VerifiedKey } from "../../keys/mod.ts";
-import type { Violation } from "../../contract/mod.ts";
-import type { ViolationRecorder } from "../violation_recorder.ts";
+import type { Violation, ViolationKind } from "../../contract/mod.ts";
 
 /** The prefix of every app route. */
 export const SVC_PREFIX = "/svc";
@@ -35,7 +34,7 @@ export interface AppDeps {
   /** Records what an agent key was refused (never waits). */
   recordViolation: (violation: Violation) => void;
   /** Counts a refusal as a repeat of its key's open window; `false` when it must be recorded in full. */
-  repeatViolation: ViolationRecorder["repeat"];
+  repeatViolation: (keyId: string, kind: ViolationKind, intent: string | null) => boolean;
   /** The clock (milliseconds since the epoch) against which a key's expiry is checked. */
   now: () => number;
 }

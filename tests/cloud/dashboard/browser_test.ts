@@ -16,7 +16,7 @@ import { type Operator, signIn as signInAt } from "./browser_sign_in.ts";
 import { type Seeded, seedProject } from "./seed_project.ts";
 import { createClient } from "@libsql/client";
 import { withSvc } from "../../../mod.ts";
-import { totpCode } from "../../../cloud/dashboard/second_factor.ts";
+import { totpCode } from "../../../cloud/operators/second_factor.ts";
 import { notesSvc } from "../../fixtures/notes_svc.ts";
 import { listen, mintOverHttp, refusedSoon } from "../../fixtures/servers.ts";
 import { waitFor } from "../../fixtures/wait_for.ts";

@@ -19,7 +19,7 @@ describe("dashboard pages", () => {
   });
   after(() => t.close());
 
-  const actions = async (action: string) => (await t.storage.listAudit({ action, limit: 10, offset: 0 })).entries;
+  const actions = async (action: string) => (await t.storage.audit.listAudit({ action, limit: 10, offset: 0 })).entries;
 
   test("create project shows the projectId and sdkSecret once, with a warning; a reload does not", async () => {
     await admin.get("/dashboard/projects");
@@ -35,7 +35,7 @@ describe("dashboard pages", () => {
     const res = await t.sdk("GET", "/v1/sdk/intents", { as: { id: projectId, secret } });
     assert.equal(res.status, 200, "the shown secret works");
     assert.equal((await actions("project.create"))[0].target, projectId);
-    assert.doesNotMatch(JSON.stringify(await t.storage.listAudit({ limit: 100, offset: 0 })), /svcs_/);
+    assert.doesNotMatch(JSON.stringify(await t.storage.audit.listAudit({ limit: 100, offset: 0 })), /svcs_/);
   });
 
   test("refuses an empty or too long project name with a clear message", async () => {
@@ -208,18 +208,18 @@ describe("dashboard pages", () => {
     const settings = `/dashboard/projects/${project.id}/settings`;
     await admin.get(settings);
     assert.equal((await admin.post(`${settings}/rename`, { name: "Renamed" })).status, 303);
-    assert.equal((await t.storage.findProject(project.id))?.name, "Renamed");
+    assert.equal((await t.storage.projects.findProject(project.id))?.name, "Renamed");
     assert.equal((await admin.post(`${settings}/retention`, { days: "2" })).status, 303);
-    assert.equal((await t.storage.projectPolicy(project.id)).retentionMs, 2 * 86_400_000);
+    assert.equal((await t.storage.violations.projectPolicy(project.id)).retentionMs, 2 * 86_400_000);
     assert.equal((await admin.post(`${settings}/retention`, { days: "-1" })).status, 400);
     assert.equal((await admin.post(`${settings}/retention`, { days: "1.5" })).status, 400);
     assert.equal((await admin.post(`${settings}/retention`, { days: "" })).status, 303);
-    assert.equal((await t.storage.projectPolicy(project.id)).retentionMs, null);
+    assert.equal((await t.storage.violations.projectPolicy(project.id)).retentionMs, null);
     const wrong = await admin.post(`${settings}/delete`, { confirm: "Doomed" });
     assert.equal(wrong.status, 400);
-    assert.ok(await t.storage.findProject(project.id));
+    assert.ok(await t.storage.projects.findProject(project.id));
     assert.equal((await admin.post(`${settings}/delete`, { confirm: "Renamed" })).status, 303);
-    assert.equal(await t.storage.findProject(project.id), null);
+    assert.equal(await t.storage.projects.findProject(project.id), null);
     assert.equal((await t.sdk("GET", "/v1/sdk/intents", { as: project })).status, 401);
     for (const action of ["project.rename", "policy.retention", "project.delete"]) {
       assert.ok((await actions(action)).some((e) => e.projectId === project.id), action);
@@ -289,7 +289,7 @@ describe("dashboard pages", () => {
   test("the audit log pages: 60 entries are 50 on page 1 and the other 10 on page 2, with next and previous links", async () => {
     const project = await t.newProject("Paged");
     for (let i = 0; i < 60; i++) {
-      await t.storage.appendAudit({
+      await t.storage.audit.appendAudit({
         projectId: project.id,
         actor: "cli",
         action: "test.paged",

@@ -2,8 +2,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { startTestCloud, type TestCloud } from "../../fixtures/test_cloud.ts";
-import { createSetupLink } from "../../../cloud/dashboard/setup_link.ts";
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../../../cloud/dashboard/passwords.ts";
+import { createSetupLink, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../../../cloud/operators/mod.ts";
 import { formClient, testAddress } from "./form_client.ts";
 
 const clock = Date.parse("2025-06-01T12:00:00.000Z");

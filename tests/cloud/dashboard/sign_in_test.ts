@@ -4,8 +4,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { event, startTestCloud, type TestCloud } from "../../fixtures/test_cloud.ts";
-import { createSetupLink } from "../../../cloud/dashboard/setup_link.ts";
-import { totpCode } from "../../../cloud/dashboard/second_factor.ts";
+import { createSetupLink } from "../../../cloud/operators/setup_link.ts";
+import { totpCode } from "../../../cloud/operators/second_factor.ts";
 import { type FormClient, formClient, signedIn, testAddress } from "./form_client.ts";
 import { createOperator, OPERATOR_PASSWORD } from "./operator_fixture.ts";
 
@@ -64,7 +64,7 @@ describe("dashboard sign-in", () => {
     });
     assert.equal(again.status, 403);
     assert.equal(await createSetupLink(t.storage, clock), null, "no setup link once an operator exists");
-    assert.equal((await t.storage.listAudit({ action: "operator.setup", limit: 5, offset: 0 })).total, 1);
+    assert.equal((await t.storage.audit.listAudit({ action: "operator.setup", limit: 5, offset: 0 })).total, 1);
   });
 
   test("nothing of a project is visible signed out: every page redirects to sign-in", async () => {
@@ -77,7 +77,7 @@ describe("dashboard sign-in", () => {
     }
     const post = await browser.post("/dashboard/projects", { name: "sneaky" }, { csrf: "x" });
     assert.equal(post.status, 303);
-    assert.equal((await t.storage.listProjects()).some((p) => p.name === "sneaky"), false);
+    assert.equal((await t.storage.projects.listProjects()).some((p) => p.name === "sneaky"), false);
   });
 
   test("a wrong password is refused and recorded without the password", async () => {
@@ -88,7 +88,7 @@ describe("dashboard sign-in", () => {
     assert.equal(res.status, 401);
     assert.match(res.text, /Wrong email, password or code/);
     assert.equal(browser.cookies.has("svc_session"), false);
-    const failed = await t.storage.listAudit({ action: "operator.sign_in_failed", limit: 10, offset: 0 });
+    const failed = await t.storage.audit.listAudit({ action: "operator.sign_in_failed", limit: 10, offset: 0 });
     assert.ok(failed.entries.some((e) => e.actor === "wrong@example.com"));
     assert.doesNotMatch(JSON.stringify(failed.entries), /not the password/);
   });
@@ -172,7 +172,7 @@ describe("dashboard sign-in", () => {
       assert.match(cookie, /; HttpOnly/);
       assert.match(cookie, /; SameSite=Strict/);
       assert.equal(cookie.includes("; Secure"), base.startsWith("https"), base);
-      assert.doesNotMatch(JSON.stringify(await t.storage.listAudit({ limit: 100, offset: 0 })), /svco_/);
+      assert.doesNotMatch(JSON.stringify(await t.storage.audit.listAudit({ limit: 100, offset: 0 })), /svco_/);
     }
   });
 
@@ -191,7 +191,7 @@ describe("dashboard sign-in", () => {
       headers: { origin: "https://evil.example" },
     });
     assert.equal(otherOrigin.status, 403);
-    const names = (await t.storage.listProjects()).map((p) => p.name);
+    const names = (await t.storage.projects.listProjects()).map((p) => p.name);
     for (const name of ["no token", "forged", "cross", "other"]) assert.ok(!names.includes(name), name);
     const nullOrigin = await browser.post("/dashboard/projects", { name: "own form" }, { headers: { origin: "null" } });
     assert.equal(nullOrigin.status, 303, "Chromium's Origin: null under no-referrer is accepted with the token");
@@ -213,8 +213,8 @@ describe("dashboard sign-in", () => {
       [`/dashboard/projects/${t.project.id}/settings/auto-revoke/off`, {}],
     ];
     for (const [path, fields] of posts) assert.equal((await viewer.post(path, fields)).status, 403, path);
-    assert.equal((await t.storage.findProjectKey(t.project.id, key.id))?.revokedAt, null);
-    assert.equal((await t.storage.findProject(t.project.id))?.name, "Test");
+    assert.equal((await t.storage.keys.findProjectKey(t.project.id, key.id))?.revokedAt, null);
+    assert.equal((await t.storage.projects.findProject(t.project.id))?.name, "Test");
     assert.equal((await t.sdk("GET", "/v1/sdk/intents")).status, 200, "the secret was not rotated");
   });
 
@@ -222,19 +222,23 @@ describe("dashboard sign-in", () => {
     const viewer = await signedIn(t, "viewer-posts@example.com", "viewer");
     const base = `/dashboard/projects/${t.project.id}`;
     await t.sdk("POST", "/v1/events", { body: event("viewer-stuck", "vera") });
-    const [item] = (await t.storage.peekInbox(t.project.id, "vera", { limit: 10, offset: 0 })).items;
-    const retention = (await t.storage.projectPolicy(t.project.id)).retentionMs;
+    const [item] = (await t.storage.inbox.peekInbox(t.project.id, "vera", { limit: 10, offset: 0 })).items;
+    const retention = (await t.storage.violations.projectPolicy(t.project.id)).retentionMs;
     await viewer.get(`${base}/inbox/vera`);
     const discard = await viewer.post(`${base}/inbox/vera/discard`, { inboxId: String(item.inboxId) });
     assert.equal(discard.status, 403);
     assert.match(discard.text, /Viewers can read but not change anything/);
     const keep = await viewer.post(`${base}/settings/retention`, { days: "1" });
     assert.equal(keep.status, 403);
-    const waiting = await t.storage.peekInbox(t.project.id, "vera", { limit: 10, offset: 0 });
+    const waiting = await t.storage.inbox.peekInbox(t.project.id, "vera", { limit: 10, offset: 0 });
     assert.deepEqual(waiting.items.map((i) => i.eventId), ["viewer-stuck"], "the item is still waiting");
-    assert.equal((await t.storage.projectPolicy(t.project.id)).retentionMs, retention, "the retention is unchanged");
+    assert.equal(
+      (await t.storage.violations.projectPolicy(t.project.id)).retentionMs,
+      retention,
+      "the retention is unchanged",
+    );
     for (const action of ["inbox.discard", "policy.retention"]) {
-      const entries = await t.storage.listAudit({ action, limit: 10, offset: 0 });
+      const entries = await t.storage.audit.listAudit({ action, limit: 10, offset: 0 });
       assert.ok(!entries.entries.some((e) => e.actor === "viewer-posts@example.com"), action);
     }
   });
@@ -268,7 +272,7 @@ describe("dashboard sign-in", () => {
     assert.equal(await signIn("totp@example.com", totpCode(secret, clock)), 303);
     assert.equal(await signIn("totp@example.com", codes[0]), 303);
     assert.equal(await signIn("totp@example.com", codes[0]), 401, "a recovery code works once");
-    const stored = await t.storage.findOperatorByEmail("totp@example.com");
+    const stored = await t.storage.operators.findOperatorByEmail("totp@example.com");
     assert.equal(stored?.recoveryCodeHashes.length, 9);
     assert.doesNotMatch(JSON.stringify(stored), new RegExp(codes[1]));
   });
@@ -305,6 +309,6 @@ describe("dashboard sign-in", () => {
     clock += STEP;
     const off = await browser.post("/dashboard/account/totp/off", { code: totpCode(secret, clock) });
     assert.equal(off.status, 200);
-    assert.equal((await t.storage.findOperatorByEmail("off@example.com"))?.totpSecret, null);
+    assert.equal((await t.storage.operators.findOperatorByEmail("off@example.com"))?.totpSecret, null);
   });
 });

@@ -3,11 +3,9 @@
 // Hrana test fixture, with a token), as the cloud's storage suite runs.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { AppStorage } from "../../../../core/app/storage/mod.ts";
-import { openAppStorage } from "../../../../core/app/storage/mod.ts";
-import { type KeyRecord, mintAgentKey } from "../../../../core/contract/mod.ts";
-import { newViolation } from "../../../../core/contract/mod.ts";
-import { storageBackends } from "../../../cloud/storage/storage_backends.ts";
+import { storageBackends } from "../../../cloud/database/storage_backends.ts";
+import { type AppStorage, openAppStorage } from "../../../../core/app/storage/mod.ts";
+import { type KeyRecord, mintAgentKey, newViolation } from "../../../../core/contract/mod.ts";
 
 const backends = storageBackends(openAppStorage);
 

@@ -1,0 +1,48 @@
+/**
+ * `GET /v1/sdk/audit`: the project's audit log, newest first, filtered and
+ * paged like the violations.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { storedText } from "../../core/contract/mod.ts";
+import { isoTimestamp, pageSize, queryInteger, timestampInput } from "../../core/contract/mod.ts";
+import { json } from "../../core/http/mod.ts";
+import { defineRoute } from "../routes/mod.ts";
+
+/** The query of `GET /v1/sdk/audit`; `since` is inclusive. */
+export const auditQuery = z.object({
+  action: storedText(1, 100).optional().describe("Only this action, such as key.revoke"),
+  since: timestampInput.optional().describe("Only at or after this time"),
+  limit: pageSize(0),
+  offset: queryInteger().default(0).describe("Matches to skip"),
+});
+
+/** An audit entry on the wire. */
+export const auditEntrySchema = z.object({
+  id: z.int().min(1),
+  actor: z.string().describe("cli, sdk, system, or an operator's email"),
+  action: z.string(),
+  target: z.string().nullable(),
+  detail: z.record(z.string(), z.unknown()),
+  sourceAddress: z.string().nullable(),
+  createdAt: isoTimestamp,
+});
+
+/** The audit route. */
+export const auditRoutes = [
+  defineRoute({
+    name: "listAudit",
+    method: "GET",
+    path: "/v1/sdk/audit",
+    auth: "sdk",
+    summary: "List the project's audit log, newest first, with the count of every match",
+    query: auditQuery,
+    responses: { 200: z.object({ entries: z.array(auditEntrySchema), total: z.int().min(0) }) },
+    async run({ caller, query }, { audit }) {
+      const page = await audit.list({ projectId: caller.projectId, ...query });
+      const entries = page.entries.map(({ projectId: _, ...entry }) => entry);
+      return json({ entries, total: page.total });
+    },
+  }),
+];

@@ -1,0 +1,35 @@
+/**
+ * The `/v1` route table: every route of the cloud, grouped by resource, each
+ * with its schemas and its handler. `createCloud` dispatches on it; tests and
+ * the OpenAPI document walk it.
+ *
+ * @module
+ */
+import type { Route } from "../core/http/mod.ts";
+import { openApiRoute } from "./cloud_openapi.ts";
+import type { CloudSide } from "./routes/mod.ts";
+import { eventRoutes } from "./inbox/mod.ts";
+import { inboxRoutes } from "./inbox/mod.ts";
+import { keyRoutes } from "./keys/mod.ts";
+import { manifestRoutes } from "./projects/mod.ts";
+import { violationRoutes } from "./violations/mod.ts";
+import { revocationRoutes } from "./keys/mod.ts";
+import { policyRoutes } from "./violations/mod.ts";
+import { auditRoutes } from "./audit/mod.ts";
+
+export { CLOUD_PREFIX, type CloudDeps, type CloudLimit, cloudLimits, type CloudSide } from "./routes/mod.ts";
+export { cloudOpenApiDocument } from "./cloud_openapi.ts";
+
+const resources: Route<CloudSide>[] = [
+  ...manifestRoutes,
+  ...violationRoutes,
+  ...eventRoutes,
+  ...inboxRoutes,
+  ...revocationRoutes,
+  ...keyRoutes,
+  ...policyRoutes,
+  ...auditRoutes,
+];
+
+/** Every `/v1` route, its OpenAPI document included. */
+export const cloudRoutes: readonly Route<CloudSide>[] = [...resources, openApiRoute(resources)];

@@ -1,0 +1,238 @@
+/**
+ * Agent keys and agentId claims on libSQL.
+ *
+ * @module
+ */
+import type { Executor, SqlRow, Statement } from "../../core/db/mod.ts";
+import type { KeyRecord } from "../../core/contract/mod.ts";
+import { type CloudStorageMethods, KEY_TOUCH_INTERVAL_MS, type KeyAuth, type MirrorOutcome } from "../database/mod.ts";
+import { parsed, text, textOrNull } from "../../core/db/mod.ts";
+import { createChangeCache } from "../../core/db/mod.ts";
+import { auditInsert } from "../audit/mod.ts";
+import type { GroupCommit } from "../../core/db/mod.ts";
+
+/** Keys whose auth state is kept in process. */
+const AUTH_CACHE_SIZE = 50_000;
+
+/** The key part of {@linkcode CloudStorageMethods}. */
+export type KeyStorage = Pick<
+  CloudStorageMethods,
+  "insertKey" | "mirrorKey" | "listKeys" | "revokeKey" | "findKeyByHash" | "findKeyAuth" | "touchKey"
+>;
+
+/** The columns of `cloud_keys`, in the order of a key's values. */
+export const KEY_COLUMNS =
+  "id, project_id, user_id, name, scopes, agent_id, hash, start, created_at, last_used_at, revoked_at";
+const slots = KEY_COLUMNS.split(", ").map(() => "?").join(", ");
+/** The agentId is claimed by the user (arguments: project, agentId, user). */
+const HELD_BY_USER = "EXISTS (SELECT 1 FROM cloud_agent_claims WHERE project_id = ? AND agent_id = ? AND user_id = ?)";
+
+/**
+ * The first holder of a hash: the key agent auth and verification find. Ids and hashes are unique per
+ * project only; a hash two projects hold (only on purpose: both are random) is the first holder's key,
+ * active or revoked, so a copy stored later can neither take it over nor stop its revocation.
+ */
+const FIRST_HOLDER = "WHERE hash = ? ORDER BY seq LIMIT 1";
+
+/**
+ * Key queries on a database. A key's auth state (read by every agent
+ * request) is cached until the database changes; a mint, mirror or revoke in
+ * this process drops it directly. Touches are written in groups, and
+ * remembered so that a cached key is not touched again within the interval.
+ * Ids and hashes are unique per project: what one project can store never
+ * depends on what another holds.
+ *
+ * @param db The database.
+ * @param group Where `lastUsedAt` touches are written together with other small writes.
+ * @returns The key part of the storage.
+ */
+export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
+  const auth = createChangeCache<string, KeyAuth | null>(db, { size: AUTH_CACHE_SIZE });
+  /** `lastUsedAt` written by this process, by project and key id (bounded: cleared when full). */
+  const touched = new Map<string, string>();
+  return {
+    async insertKey(projectId, record, kind) {
+      if (kind !== "claim") {
+        await db.execute({
+          sql: `INSERT INTO cloud_keys (${KEY_COLUMNS}) VALUES (${slots})`,
+          args: values(projectId, record),
+        });
+        auth.delete(record.hash);
+        return true;
+      }
+      auth.delete(record.hash);
+      // Claim the agentId for this user unless someone holds it, then insert the
+      // key only if the claim is this user's: one atomic batch, no read-then-write race.
+      const [, inserted] = await db.batch([
+        claim(projectId, record),
+        {
+          sql: `INSERT INTO cloud_keys (${KEY_COLUMNS}) SELECT ${slots} WHERE ${HELD_BY_USER}`,
+          args: [...values(projectId, record), projectId, record.agentId, record.userId],
+        },
+      ], "write");
+      return inserted.rowsAffected === 1;
+    },
+    async mirrorKey(projectId, record, audit) {
+      const claims = record.agentId.startsWith("agt_");
+      const statements: Statement[] = claims ? [claim(projectId, record)] : [];
+      // Read the revocation in the same write transaction, to tell whether this mirror revoked the key.
+      statements.push({
+        sql: "SELECT revoked_at FROM cloud_keys WHERE id = ? AND project_id = ?",
+        args: [record.id, projectId],
+      });
+      statements.push({
+        // Only for an agt_ id this user holds (claimed now or before). A revoked record never becomes
+        // active again: the first revocation time (and its reason) wins. The project's record of this
+        // id keeps its hash; another of its records with this hash refuses it (ON CONFLICT DO NOTHING).
+        sql: `INSERT INTO cloud_keys (${KEY_COLUMNS}, revoke_reason) SELECT ${slots}, ?
+              WHERE ${claims ? HELD_BY_USER : "1"}
+              ON CONFLICT (project_id, id) DO UPDATE SET name = excluded.name, scopes = excluded.scopes,
+                revoke_reason = CASE WHEN cloud_keys.revoked_at IS NULL THEN excluded.revoke_reason
+                  ELSE cloud_keys.revoke_reason END,
+                revoked_at = COALESCE(cloud_keys.revoked_at, excluded.revoked_at)
+              WHERE cloud_keys.hash = excluded.hash
+              ON CONFLICT DO NOTHING`,
+        args: [
+          ...values(projectId, record),
+          record.revokedAt === null ? null : "app",
+          ...(claims ? [projectId, record.agentId, record.userId] : []),
+        ],
+      });
+      // One write transaction: the mirror and, when it revoked the key, its audit entry.
+      const stored = await db.transaction(async (tx) => {
+        const results = [];
+        for (const statement of statements) results.push(await tx.execute(statement));
+        const [before, upsert] = results.slice(-2);
+        if (upsert.rowsAffected !== 1) return null;
+        const wasActive = before.rows.length === 0 || before.rows[0].revoked_at === null;
+        const outcome: MirrorOutcome = wasActive && record.revokedAt !== null ? "revoked" : "stored";
+        if (outcome === "revoked" && audit) await tx.execute(auditInsert(audit));
+        return outcome;
+      }, "write");
+      auth.delete(record.hash);
+      if (stored !== null) return stored;
+      // Nothing stored: this project has the id with another hash, or the hash under another id, or
+      // (neither) the agt_ id is another user's. Only this project's rows are read.
+      const rs = await db.execute({
+        sql: "SELECT 1 FROM cloud_keys WHERE project_id = ? AND (id = ? OR hash = ?)",
+        args: [projectId, record.id, record.hash],
+      });
+      return rs.rows.length === 0 && claims ? "agent_taken" : "hash_taken";
+    },
+    async listKeys(projectId, userId) {
+      const rs = await db.execute({
+        sql: `SELECT ${KEY_COLUMNS} FROM cloud_keys WHERE project_id = ? AND user_id = ? ORDER BY created_at, id`,
+        args: [projectId, userId],
+      });
+      return rs.rows.map(toKey);
+    },
+    async revokeKey(projectId, id, at, reason, audit) {
+      // The trigger `cloud_keys_revoked` adds the feed row in this statement's transaction, once; the audit
+      // entry goes first in the same batch, written only when the key is the project's and still active.
+      const active = {
+        sql: "EXISTS (SELECT 1 FROM cloud_keys WHERE id = ? AND project_id = ? AND revoked_at IS NULL)",
+        args: [id, projectId],
+      };
+      const results = await db.batch([
+        ...audit ? [auditInsert(audit, active)] : [],
+        {
+          sql: `UPDATE cloud_keys SET revoke_reason = CASE WHEN revoked_at IS NULL THEN ? ELSE revoke_reason END,
+                revoked_at = COALESCE(revoked_at, ?)
+              WHERE id = ? AND project_id = ? RETURNING revoked_at, hash`,
+          args: [reason, at, id, projectId],
+        },
+      ], "write");
+      const rs = results[results.length - 1];
+      if (rs.rows.length === 0) return null;
+      auth.delete(text(rs.rows[0], "hash"));
+      return text(rs.rows[0], "revoked_at");
+    },
+    async findKeyAuth(hash) {
+      const found = await auth.read(hash, () => readKeyAuth(db, hash));
+      if (found === null) return null;
+      const lastUsedAt = touched.get(touchedKey(found.projectId, found.id));
+      return lastUsedAt === undefined || (found.lastUsedAt !== null && found.lastUsedAt >= lastUsedAt)
+        ? found
+        : { ...found, lastUsedAt };
+    },
+    async findKeyByHash(hash) {
+      const rs = await db.execute({ sql: `SELECT ${KEY_COLUMNS} FROM cloud_keys ${FIRST_HOLDER}`, args: [hash] });
+      return rs.rows.length ? { projectId: text(rs.rows[0], "project_id"), record: toKey(rs.rows[0]) } : null;
+    },
+    async touchKey(projectId, id, at) {
+      const before = new Date(Date.parse(at) - KEY_TOUCH_INTERVAL_MS).toISOString();
+      if (touched.size >= AUTH_CACHE_SIZE) touched.clear();
+      touched.set(touchedKey(projectId, id), at);
+      await group.write([{
+        sql: `UPDATE cloud_keys SET last_used_at = ?
+              WHERE project_id = ? AND id = ? AND (last_used_at IS NULL OR last_used_at < ?)`,
+        args: [at, projectId, id, before],
+      }]);
+    },
+  };
+}
+
+async function readKeyAuth(db: Executor, hash: string): Promise<KeyAuth | null> {
+  const rs = await db.execute({
+    sql: `SELECT id, project_id, agent_id, revoked_at, last_used_at FROM cloud_keys ${FIRST_HOLDER}`,
+    args: [hash],
+  });
+  if (rs.rows.length === 0) return null;
+  const row = rs.rows[0];
+  return {
+    id: text(row, "id"),
+    projectId: text(row, "project_id"),
+    agentId: text(row, "agent_id"),
+    revokedAt: textOrNull(row, "revoked_at"),
+    lastUsedAt: textOrNull(row, "last_used_at"),
+  };
+}
+
+function touchedKey(projectId: string, id: string): string {
+  return `${projectId}\u0000${id}`;
+}
+
+function values(projectId: string, r: KeyRecord): (string | null)[] {
+  return [
+    r.id,
+    projectId,
+    r.userId,
+    r.name,
+    JSON.stringify(r.scopes),
+    r.agentId,
+    r.hash,
+    r.start,
+    r.createdAt,
+    r.lastUsedAt,
+    r.revokedAt,
+  ];
+}
+
+function claim(projectId: string, record: KeyRecord): Statement {
+  return {
+    sql: `INSERT INTO cloud_agent_claims (project_id, agent_id, user_id, claimed_at) VALUES (?, ?, ?, ?)
+          ON CONFLICT DO NOTHING`,
+    args: [projectId, record.agentId, record.userId, record.createdAt],
+  };
+}
+
+/**
+ * A `cloud_keys` row as a key record.
+ *
+ * @param row The row.
+ * @returns The record.
+ */
+export function toKey(row: SqlRow): KeyRecord {
+  return {
+    id: text(row, "id"),
+    userId: text(row, "user_id"),
+    name: text(row, "name"),
+    scopes: parsed<string[]>(row, "scopes"),
+    agentId: text(row, "agent_id"),
+    hash: text(row, "hash"),
+    start: text(row, "start"),
+    createdAt: text(row, "created_at"),
+    lastUsedAt: textOrNull(row, "last_used_at"),
+    revokedAt: textOrNull(row, "revoked_at"),
+  };
+}

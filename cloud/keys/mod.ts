@@ -1,0 +1,13 @@
+/**
+ * Agent keys at the cloud: minting, mirroring, verification, revocation from any source and the revocation feed.
+ *
+ * @module
+ */
+export * from "./key_repository.ts";
+export * from "./key_revocation.ts";
+export * from "./key_routes.ts";
+export * from "./key_service.ts";
+export * from "./libsql_keys.ts";
+export * from "./libsql_revocations.ts";
+export * from "./revocation_routes.ts";
+export * from "./revocation_storage.ts";

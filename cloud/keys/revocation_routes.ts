@@ -1,0 +1,46 @@
+/**
+ * `GET /v1/sdk/keys/revocations`: the project's revocation feed, which
+ * hybrid and cloud-mode apps follow with one long poll each.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { revocationPageSchema } from "../../core/contract/mod.ts";
+import { pageSize, queryInteger, waitSeconds } from "../../core/contract/mod.ts";
+import { json } from "../../core/http/mod.ts";
+import { readOrWait } from "../inbox/mod.ts";
+import { defineRoute } from "../routes/mod.ts";
+import { reauthenticate } from "../routes/mod.ts";
+
+/** The query of the feed. */
+export const revocationsQuery = z.object({
+  after: queryInteger().default(0).describe("Revocations after this seq; 0 to start"),
+  limit: pageSize(1),
+  wait: waitSeconds,
+});
+
+/** The feed's route. */
+export const revocationRoutes = [
+  defineRoute({
+    name: "listRevocations",
+    method: "GET",
+    path: "/v1/sdk/keys/revocations",
+    auth: "sdk",
+    summary: "Follow the project's revocation feed (with wait, a long poll)",
+    query: revocationsQuery,
+    responses: { 200: revocationPageSchema },
+    async run({ req, caller, query }, deps) {
+      const { keys, storage, recheckMs } = deps;
+      // No watcher wakes the feed for revocations of other processes: it re-reads every re-check interval.
+      const { rows: revocations, waited } = await readOrWait(
+        () => keys.subscribe(caller.projectId),
+        () => keys.revocations(caller.projectId, query.after, query.limit),
+        { deadline: Date.now() + query.wait * 1000, signal: req.signal, closing: deps.closing, sliceMs: recheckMs },
+      );
+      // A secret rotated while the poll waited: the old one gets nothing more.
+      if (waited) await reauthenticate(req, "sdk", caller.projectId, storage);
+      const nextSeq = revocations.length > 0 ? revocations[revocations.length - 1].seq : query.after;
+      return json({ revocations, nextSeq });
+    },
+  }),
+];

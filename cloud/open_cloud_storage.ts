@@ -1,0 +1,82 @@
+/**
+ * The cloud's storage on libSQL: one implementation of {@linkcode CloudRepositories}
+ * for `:memory:`, `file:` and remote (`libsql://`, `http://`) databases.
+ *
+ * @module
+ */
+import { type DatabaseInput, migrate, openDatabase } from "../core/db/mod.ts";
+import { createGroupCommit } from "../core/db/mod.ts";
+import { CLOUD_MIGRATIONS_TABLE, cloudMigrations } from "./database/mod.ts";
+import type { CloudRepositories } from "./database/mod.ts";
+import { eventStorage } from "./inbox/mod.ts";
+import { keyStorage } from "./keys/mod.ts";
+import { projectStorage } from "./projects/mod.ts";
+import { violationStorage } from "./violations/mod.ts";
+import { operatorStorage } from "./operators/mod.ts";
+import { auditStorage } from "./audit/mod.ts";
+import { projectAdministration } from "./projects/mod.ts";
+import { projectReads } from "./projects/mod.ts";
+import { revocationStorage } from "./keys/mod.ts";
+
+/** Options of {@linkcode openCloudStorage}. */
+export interface CloudStorageOptions {
+  /** Auth token of a remote database (Turso). */
+  authToken?: string;
+}
+
+/**
+ * Opens the cloud's database and brings its schema to the newest version.
+ *
+ * @param db A libSQL URL or a Client (an injected Client is not closed by {@linkcode CloudRepositories.close}).
+ * @param options The auth token of a remote database.
+ * @returns The storage.
+ * @throws {Error} When the database schema is newer than this build knows.
+ */
+export async function openCloudStorage(
+  db: DatabaseInput,
+  options: CloudStorageOptions = {},
+): Promise<CloudRepositories> {
+  const executor = await openDatabase(db, { authToken: options.authToken });
+  try {
+    await migrate(executor, CLOUD_MIGRATIONS_TABLE, cloudMigrations);
+  } catch (error) {
+    executor.close();
+    throw error;
+  }
+  // Single events, violations and key touches arriving together share one transaction.
+  const group = createGroupCommit(executor);
+  const events = eventStorage(executor, group);
+  const { flushDeliveries: _, ...inbox } = events;
+  const reads = projectReads(executor, () => events.flushDeliveries());
+  const feed = revocationStorage(executor);
+  return {
+    projects: { ...projectStorage(executor), ...projectAdministration(executor) },
+    keys: {
+      ...keyStorage(executor, group),
+      listRevocations: feed.listRevocations,
+      listProjectKeys: reads.listProjectKeys,
+      findProjectKey: reads.findProjectKey,
+      countKeys: reads.countKeys,
+    },
+    violations: {
+      ...violationStorage(executor, group),
+      violationBuckets: reads.violationBuckets,
+      autoRevoke: feed.autoRevoke,
+      projectPolicy: feed.projectPolicy,
+      setAutoRevoke: feed.setAutoRevoke,
+    },
+    inbox: {
+      ...inbox,
+      inboxBacklog: reads.inboxBacklog,
+      peekInbox: reads.peekInbox,
+      discardInboxItem: reads.discardInboxItem,
+    },
+    operators: operatorStorage(executor),
+    audit: auditStorage(executor),
+    async close() {
+      await events.flushDeliveries();
+      await group.flush();
+      executor.close();
+    },
+  };
+}

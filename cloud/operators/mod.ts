@@ -1,0 +1,14 @@
+/**
+ * The dashboard's operators: identity, passwords, sessions, the second factor, the setup link and the sign-in limiter.
+ *
+ * @module
+ */
+export * from "./libsql_operators.ts";
+export * from "./operator_repository.ts";
+export * from "./operator_storage.ts";
+export * from "./operators.ts";
+export * from "./passwords.ts";
+export * from "./second_factor.ts";
+export * from "./sessions.ts";
+export * from "./setup_link.ts";
+export * from "./sign_in_limiter.ts";

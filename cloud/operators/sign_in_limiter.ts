@@ -1,0 +1,129 @@
+/**
+ * Slows down password guessing: failed sign-ins are counted per address (an
+ * IPv6 address per /64) and per email; past a few, each further attempt must
+ * wait, twice as long each time, up to a cap. Counted per process: addresses
+ * and operators' accounts in two bounded maps, emails that are no operator's
+ * in a fixed table of {@linkcode MADE_UP_SLOTS} counters indexed by a keyed
+ * hash of the email. Only an operator's email enters the accounts map, so
+ * neither many addresses nor many made-up emails can push a real account's
+ * count out; and since no volume of failures evicts a made-up email's count
+ * either (two emails sharing a slot only add up), a wait, kept or lost, never
+ * tells which emails are operators.
+ *
+ * @module
+ */
+import { hmac } from "@noble/hashes/hmac.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { addressKey } from "../../core/abuse/mod.ts";
+
+/** Limits of {@linkcode createSignInLimiter}. */
+export interface SignInLimits {
+  /** Failures allowed before waits begin (default 5). */
+  freeFailures?: number;
+  /** The first wait, in milliseconds (default 1 s), doubled with each further failure. */
+  baseDelayMs?: number;
+  /** The longest wait, in milliseconds (default 15 minutes). */
+  maxDelayMs?: number;
+  /** Failures older than this are forgotten, in milliseconds (default 1 hour). */
+  windowMs?: number;
+}
+
+/** Whom a sign-in attempt counts against. */
+export interface SignInAttempt {
+  /** The client's address, or `null` when unknown (all unknown addresses count as one). */
+  address: string | null;
+  /** The email given, lower case. */
+  email: string;
+  /** Whether the email is an operator's. */
+  operator: boolean;
+}
+
+/** Counts failures and says how long an attempt must wait. */
+export interface SignInLimiter {
+  /** Milliseconds to wait before this attempt (the longer of its address's and its email's); 0 when free. */
+  waitMs(attempt: SignInAttempt, now: number): number;
+  /** Records a failure for the attempt's address and email. */
+  fail(attempt: SignInAttempt, now: number): void;
+  /** Forgets the failures of the attempt's account (after a success); its address's stay. */
+  succeed(attempt: SignInAttempt): void;
+}
+
+/** Entries each map holds at most; the oldest go first. */
+export const MAX_TRACKED = 10_000;
+
+/** Counters for emails that are no operator's: a fixed table, so its memory never grows and nothing is evicted. */
+export const MADE_UP_SLOTS = 4096;
+
+interface Failures {
+  count: number;
+  last: number;
+}
+
+/**
+ * Creates a limiter.
+ *
+ * @param limits Free failures, delays and window.
+ * @returns The limiter.
+ */
+export function createSignInLimiter(limits: SignInLimits = {}): SignInLimiter {
+  const free = limits.freeFailures ?? 5;
+  const base = limits.baseDelayMs ?? 1000;
+  const max = limits.maxDelayMs ?? 15 * 60 * 1000;
+  const windowMs = limits.windowMs ?? 60 * 60 * 1000;
+  const addresses = new Map<string, Failures>();
+  const accounts = new Map<string, Failures>();
+  const madeUp = { count: new Uint32Array(MADE_UP_SLOTS), last: new Float64Array(MADE_UP_SLOTS) };
+  // A per-process random key, so which emails share a slot cannot be worked out from outside.
+  const slotKey = crypto.getRandomValues(new Uint8Array(32));
+  const slotOf = (email: string): number => {
+    const digest = hmac(sha256, slotKey, new TextEncoder().encode(email.trim().toLowerCase()));
+    return ((digest[0] << 8) | digest[1]) % MADE_UP_SLOTS;
+  };
+  const addressOf = (a: SignInAttempt): string => a.address === null ? "unknown" : addressKey(a.address);
+  /** The failures counted against the attempt's address and email, forgetting those older than the window. */
+  const countsOf = (a: SignInAttempt, now: number): Failures[] => {
+    const counts = [current(addresses, addressOf(a), now)];
+    if (a.operator) return [...counts, current(accounts, a.email, now)];
+    const slot = slotOf(a.email);
+    if (now - madeUp.last[slot] > windowMs) madeUp.count[slot] = 0;
+    return [...counts, { count: madeUp.count[slot], last: madeUp.last[slot] }];
+  };
+  const current = (seen: Map<string, Failures>, key: string, now: number): Failures => {
+    const f = seen.get(key);
+    if (f && now - f.last > windowMs) seen.delete(key);
+    return seen.get(key) ?? { count: 0, last: now };
+  };
+  const bump = (seen: Map<string, Failures>, key: string, now: number): void => {
+    const f = current(seen, key, now);
+    seen.delete(key);
+    seen.set(key, { count: f.count + 1, last: now });
+    // Forget the oldest entries beyond the bound (a Map iterates in insertion order).
+    for (const oldest of seen.keys()) {
+      if (seen.size <= MAX_TRACKED) break;
+      seen.delete(oldest);
+    }
+  };
+  return {
+    waitMs(attempt, now) {
+      let wait = 0;
+      for (const f of countsOf(attempt, now)) {
+        if (f.count < free) continue;
+        const delay = Math.min(base * 2 ** Math.min(f.count - free, 30), max);
+        wait = Math.max(wait, f.last + delay - now);
+      }
+      return Math.max(0, Math.ceil(wait));
+    },
+    fail(attempt, now) {
+      bump(addresses, addressOf(attempt), now);
+      if (attempt.operator) return bump(accounts, attempt.email, now);
+      const slot = slotOf(attempt.email);
+      if (now - madeUp.last[slot] > windowMs) madeUp.count[slot] = 0;
+      madeUp.count[slot] += 1;
+      madeUp.last[slot] = now;
+    },
+    succeed(attempt) {
+      // Only an operator can succeed; a made-up email's slot is shared, so it is left to decay.
+      if (attempt.operator) accounts.delete(attempt.email);
+    },
+  };
+}

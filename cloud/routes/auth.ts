@@ -1,0 +1,126 @@
+/**
+ * The two credentials of `/v1`: SDK auth (a project's current sdkSecret and
+ * its id) and agent auth (an unrevoked agent key). The storage serves both
+ * from its in-process cache while the database is unchanged (`PRAGMA
+ * data_version` on a local file, so a rotation or a revocation by another
+ * process applies to the next request), and updates the cache itself on a
+ * rotation or revocation made through it. On a remote database (or an
+ * injected Client) a project's secret hash is read on every request (a
+ * rotation applies at once everywhere) and an agent key's state at least once
+ * a second (the contract's bound for other nodes).
+ *
+ * @module
+ */
+import {
+  AGENT_KEY_PREFIX,
+  bearerToken,
+  hashSecret,
+  SDK_SECRET_PREFIX,
+  timingSafeEqual,
+  unauthorized,
+} from "../../core/contract/mod.ts";
+import { type CloudRepositories, KEY_TOUCH_INTERVAL_MS } from "../database/mod.ts";
+
+/** The header naming the project in SDK auth. */
+export const PROJECT_HEADER = "x-svc-project";
+
+/** A caller authenticated with SDK auth. */
+export interface SdkCaller {
+  /** The project whose secret was presented. */
+  projectId: string;
+}
+
+/** A caller authenticated with an agent key. */
+export interface AgentCaller {
+  /** The key's project. */
+  projectId: string;
+  /** The inbox the key reads. */
+  agentId: string;
+  /** The key's id. */
+  keyId: string;
+}
+
+const PROJECT_ID = /^prj_[0-9A-HJKMNP-TV-Z]{26}$/;
+const NO_PROJECT_HASH = "0".repeat(64);
+
+/**
+ * Checks SDK auth: `Authorization: Bearer svcs_…` and `x-svc-project`, which
+ * must name the project whose current secret this is.
+ *
+ * @param req The request.
+ * @param storage The cloud's storage.
+ * @returns The project.
+ * @throws {SvcError} `UNAUTHORIZED` otherwise.
+ */
+export async function authenticateSdk(req: Request, storage: CloudRepositories): Promise<SdkCaller> {
+  const secret = bearerToken(req, SDK_SECRET_PREFIX);
+  const projectId = req.headers.get(PROJECT_HEADER);
+  if (secret === null || projectId === null || !PROJECT_ID.test(projectId)) {
+    throw unauthorized("Missing or invalid credentials");
+  }
+  const [secretHash, hash] = await Promise.all([storage.projects.projectSecretHash(projectId), hashSecret(secret)]);
+  // Compare even when the project is unknown, so both failures take the same time.
+  const matches = timingSafeEqual(hash, secretHash ?? NO_PROJECT_HASH);
+  if (secretHash === null || !matches) throw unauthorized("Missing or invalid credentials");
+  return { projectId };
+}
+
+/**
+ * Checks agent auth: `Authorization: Bearer svc_live_…` of a key the cloud
+ * knows and that is not revoked. Records the use, at most once a minute.
+ *
+ * @param req The request.
+ * @param storage The cloud's storage.
+ * @returns The key's project, agentId and id.
+ * @throws {SvcError} `UNAUTHORIZED` otherwise.
+ */
+export async function authenticateAgent(req: Request, storage: CloudRepositories): Promise<AgentCaller> {
+  const key = bearerToken(req, AGENT_KEY_PREFIX);
+  if (key === null) throw unauthorized("Missing or invalid credentials");
+  const found = await storage.keys.findKeyAuth(await hashSecret(key));
+  if (found === null || found.revokedAt !== null) throw unauthorized("Missing or invalid credentials");
+  await recordUse(storage, found.projectId, found.id, found.lastUsedAt);
+  return { projectId: found.projectId, agentId: found.agentId, keyId: found.id };
+}
+
+/**
+ * Records that a key was used, unless that was done less than a minute ago.
+ *
+ * @param storage The cloud's storage.
+ * @param projectId The key's project.
+ * @param keyId The key.
+ * @param lastUsedAt The key's recorded last use.
+ * @returns When recorded.
+ */
+export async function recordUse(
+  storage: CloudRepositories,
+  projectId: string,
+  keyId: string,
+  lastUsedAt: string | null,
+): Promise<void> {
+  const now = Date.now();
+  if (lastUsedAt !== null && now - Date.parse(lastUsedAt) < KEY_TOUCH_INTERVAL_MS) return;
+  await storage.keys.touchKey(projectId, keyId, new Date(now).toISOString());
+}
+
+/**
+ * Checks again, before a long poll returns anything, that its credential
+ * still holds: a key revoked or a secret rotated while the poll waited gets
+ * a 401, not what arrived meanwhile.
+ *
+ * @param req The long poll's request.
+ * @param auth Its auth kind.
+ * @param projectId The project it was authenticated for.
+ * @param storage The cloud's storage.
+ * @returns When the credential holds.
+ * @throws {SvcError} `UNAUTHORIZED` when the key was revoked or the secret rotated since.
+ */
+export async function reauthenticate(
+  req: Request,
+  auth: "sdk" | "agent",
+  projectId: string,
+  storage: CloudRepositories,
+): Promise<void> {
+  const caller = auth === "sdk" ? await authenticateSdk(req, storage) : await authenticateAgent(req, storage);
+  if (caller.projectId !== projectId) throw unauthorized("Missing or invalid credentials");
+}

@@ -1,0 +1,35 @@
+/**
+ * Applying a project's auto-revoke policy to a reported violation: the
+ * counting rule is the contract's, the revoke with its violation and audit
+ * entry is one transaction of the storage.
+ *
+ * @module
+ */
+import { countsToward, type Violation } from "../../core/contract/mod.ts";
+import { notifyRevocation, type RevocationServices } from "../keys/mod.ts";
+
+/**
+ * Applies the project's auto-revoke policy after a violation was stored: at
+ * the threshold the key is revoked (reason `auto`) and the feed's polls are woken.
+ *
+ * @param deps The storage and the long polls' wake-ups.
+ * @param projectId The project.
+ * @param violation The stored violation.
+ * @returns When applied.
+ */
+export async function applyAutoRevoke(
+  deps: RevocationServices,
+  projectId: string,
+  violation: Violation,
+): Promise<void> {
+  if (violation.kind === "AUTO_REVOKED") return;
+  const { autoRevoke } = await deps.storage.violations.projectPolicy(projectId);
+  if (autoRevoke === null || !countsToward(autoRevoke, violation)) return;
+  const outcome = await deps.storage.violations.autoRevoke(
+    projectId,
+    violation.keyId,
+    autoRevoke,
+    new Date().toISOString(),
+  );
+  if (outcome !== null) notifyRevocation(deps.waiters, projectId);
+}

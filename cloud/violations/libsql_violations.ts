@@ -1,0 +1,108 @@
+/**
+ * Violation reports on libSQL.
+ *
+ * @module
+ */
+import type { Executor, SqlRow, SqlValue, Statement } from "../../core/db/mod.ts";
+import type { CloudStorageMethods, Severity, ViolationQuery, ViolationRecord } from "../database/mod.ts";
+import { integer, listFilter, parsed, text, textOrNull } from "../../core/db/mod.ts";
+import { VIOLATION_COLUMNS, violationValues } from "../../core/violations/mod.ts";
+import type { GroupCommit } from "../../core/db/mod.ts";
+import { deleteInChunks } from "../../core/db/mod.ts";
+
+/** Rows per multi-row INSERT (10 values each, far below SQLite's variable limit). */
+const ROWS_PER_INSERT = 50;
+
+/** The violation part of {@linkcode CloudStorageMethods}. */
+export type ViolationStorage = Pick<
+  CloudStorageMethods,
+  "addViolation" | "addViolations" | "listViolations" | "purgeViolations"
+>;
+
+/**
+ * Violation queries on a database.
+ *
+ * @param db The database.
+ * @param group Where single violations are written together with others arriving at the same time.
+ * @returns The violation part of the storage.
+ */
+export function violationStorage(db: Executor, group: GroupCommit): ViolationStorage {
+  return {
+    async addViolation(projectId, v) {
+      await group.write([{
+        sql: `INSERT INTO cloud_violations (project_id, ${VIOLATION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        args: [projectId, ...violationValues(v)],
+      }]);
+    },
+    async addViolations(projectId, violations) {
+      if (violations.length === 0) return;
+      const statements: Statement[] = [];
+      for (let at = 0; at < violations.length; at += ROWS_PER_INSERT) {
+        const chunk = violations.slice(at, at + ROWS_PER_INSERT);
+        statements.push({
+          sql: `INSERT INTO cloud_violations (project_id, ${VIOLATION_COLUMNS}) VALUES ${
+            chunk.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", ")
+          }`,
+          args: chunk.flatMap((v) => [projectId, ...violationValues(v)]),
+        });
+      }
+      await db.batch(statements, "write");
+    },
+    purgeViolations(before) {
+      return deleteInChunks(db, { table: "cloud_violations", where: "created_at < ?", args: [before] });
+    },
+    async listViolations(projectId, query) {
+      const { where, args } = filter(projectId, query);
+      // One read transaction, so the page and the total agree.
+      const [page, count] = await db.batch([
+        {
+          sql: `SELECT * FROM cloud_violations WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+          args: [...args, query.limit, query.offset],
+        },
+        totalOf(projectId, query, where, args),
+      ], "read");
+      return { violations: page.rows.map(toViolation), total: integer(count.rows[0], "total") };
+    },
+  };
+}
+
+/**
+ * The statement that counts a page's matches: from the per-kind-and-severity
+ * totals when only those filters apply (constant time at any size), else by
+ * counting the index range of the filter.
+ */
+function totalOf(projectId: string, query: ViolationQuery, where: string, args: SqlValue[]): Statement {
+  if (query.keyId !== undefined || query.since !== undefined) {
+    return { sql: `SELECT COUNT(*) AS total FROM cloud_violations WHERE ${where}`, args };
+  }
+  const clauses = ["project_id = ?"];
+  const countArgs: SqlValue[] = [projectId];
+  for (const [column, value] of [["kind", query.kind], ["severity", query.severity]] as const) {
+    if (value === undefined) continue;
+    clauses.push(`${column} = ?`);
+    countArgs.push(value);
+  }
+  return {
+    sql: `SELECT COALESCE(SUM(n), 0) AS total FROM cloud_violation_counts WHERE ${clauses.join(" AND ")}`,
+    args: countArgs,
+  };
+}
+
+function filter(projectId: string, query: ViolationQuery): { where: string; args: SqlValue[] } {
+  const { keyId, kind, severity, since } = query;
+  return listFilter({ project_id: projectId, key_id: keyId, kind, severity }, since);
+}
+
+function toViolation(row: SqlRow): ViolationRecord {
+  return {
+    id: text(row, "id"),
+    keyId: text(row, "key_id"),
+    userId: textOrNull(row, "user_id"),
+    intent: textOrNull(row, "intent"),
+    kind: text(row, "kind"),
+    severity: text(row, "severity") as Severity,
+    message: textOrNull(row, "message"),
+    metadata: parsed<Record<string, unknown>>(row, "metadata"),
+    createdAt: text(row, "created_at"),
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * `GET`/`PUT /v1/sdk/policy`: a project's auto-revoke policy and retention.
+ *
+ * @module
+ */
+import { errorEnvelopeSchema } from "../../core/contract/mod.ts";
+import { SvcError } from "../../core/agent/mod.ts";
+import { json } from "../../core/http/mod.ts";
+import { sdkActor } from "../audit/mod.ts";
+import { policyChangeSchema, policyViewSchema } from "./project_policy.ts";
+import { defineRoute } from "../routes/mod.ts";
+
+/** The policy routes. */
+export const policyRoutes = [
+  defineRoute({
+    name: "getPolicy",
+    method: "GET",
+    path: "/v1/sdk/policy",
+    auth: "sdk",
+    summary: "Read the project's auto-revoke policy and retention",
+    responses: { 200: policyViewSchema },
+    async run({ caller }, { violations }) {
+      return json(await violations.policy(caller.projectId));
+    },
+  }),
+  defineRoute({
+    name: "putPolicy",
+    method: "PUT",
+    path: "/v1/sdk/policy",
+    auth: "sdk",
+    limit: "projectWrites",
+    summary: "Change the project's auto-revoke policy (null turns it off) or retention (absent fields stay)",
+    body: policyChangeSchema,
+    // 404: the project was deleted after the request was authenticated.
+    responses: { 200: policyViewSchema, 404: errorEnvelopeSchema },
+    async run({ req, caller, body }, { violations }) {
+      const policy = await violations.changePolicy(caller.projectId, body, sdkActor(req));
+      if (policy === null) throw new SvcError("NOT_FOUND", "No such project");
+      return json(policy);
+    },
+  }),
+];

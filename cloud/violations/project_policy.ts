@@ -1,0 +1,89 @@
+/**
+ * A project's policy as `GET`/`PUT /v1/sdk/policy` and `project policy` see
+ * it: the auto-revoke policy and the retention of acknowledged inbox items in
+ * days. Each change is recorded in the audit log.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { type AutoRevokePolicy, autoRevokePolicySchema } from "../../core/contract/mod.ts";
+import { type AuditActor, auditRecord } from "../audit/mod.ts";
+import type { CloudRepositories } from "../database/mod.ts";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** The longest retention a policy sets: ten years. */
+export const MAX_RETENTION_DAYS = 3650;
+
+/** A project's policy on the wire. */
+export interface PolicyView {
+  /** The auto-revoke policy, or `null` (off, the default). */
+  autoRevoke: AutoRevokePolicy | null;
+  /** Days acknowledged inbox items are kept, or `null` for the server's default. */
+  retentionDays: number | null;
+}
+
+/** The answer of `GET`/`PUT /v1/sdk/policy`. */
+export const policyViewSchema: z.ZodType<PolicyView> = z.object({
+  autoRevoke: autoRevokePolicySchema.nullable(),
+  retentionDays: z.number().min(0).nullable(),
+});
+
+/** A change of policy: what is absent stays as it is. */
+export interface PolicyChange {
+  /** The new auto-revoke policy, or `null` to turn it off. */
+  autoRevoke?: AutoRevokePolicy | null;
+  /** The new retention in days, or `null` for the server's default. */
+  retentionDays?: number | null;
+}
+
+/** The body of `PUT /v1/sdk/policy`. */
+export const policyChangeSchema: z.ZodType<PolicyChange> = z.strictObject({
+  autoRevoke: autoRevokePolicySchema.nullable().optional(),
+  retentionDays: z.int().min(1).max(MAX_RETENTION_DAYS).nullable().optional(),
+});
+
+/**
+ * Reads a project's policy.
+ *
+ * @param storage The cloud's storage.
+ * @param projectId The project.
+ * @returns The policy.
+ */
+export async function readPolicy(storage: CloudRepositories, projectId: string): Promise<PolicyView> {
+  const { autoRevoke, retentionMs } = await storage.violations.projectPolicy(projectId);
+  return { autoRevoke, retentionDays: retentionMs === null ? null : retentionMs / DAY_MS };
+}
+
+/**
+ * Changes a project's policy and records each change in the audit log
+ * (`policy.auto_revoke`, `policy.retention`).
+ *
+ * @param storage The cloud's storage.
+ * @param projectId The project.
+ * @param change What to change.
+ * @param by Who changes it.
+ * @returns The policy after the change, or `null` when the project is unknown.
+ */
+export async function updatePolicy(
+  storage: CloudRepositories,
+  projectId: string,
+  change: PolicyChange,
+  by: AuditActor,
+): Promise<PolicyView | null> {
+  const at = new Date().toISOString();
+  if (change.autoRevoke !== undefined) {
+    const detail = { autoRevoke: change.autoRevoke };
+    const audit = auditRecord(by, { projectId, action: "policy.auto_revoke", target: projectId, detail });
+    if (!await storage.violations.setAutoRevoke(projectId, change.autoRevoke, at, audit)) return null;
+  }
+  if (change.retentionDays !== undefined) {
+    const ms = change.retentionDays === null ? null : change.retentionDays * DAY_MS;
+    const detail = { retentionDays: change.retentionDays };
+    const audit = auditRecord(by, { projectId, action: "policy.retention", target: projectId, detail });
+    if (!await storage.projects.setProjectRetention(projectId, ms, at, audit)) return null;
+  }
+  if (change.autoRevoke === undefined && change.retentionDays === undefined) {
+    if (await storage.projects.findProject(projectId) === null) return null;
+  }
+  return await readPolicy(storage, projectId);
+}

@@ -1,0 +1,45 @@
+/**
+ * The violations service: storing reports (one, or a batch in one
+ * transaction) and applying the project's auto-revoke policy to each, listing
+ * them, and reading or changing the policy.
+ *
+ * @module
+ */
+import type { Violation } from "../../core/contract/mod.ts";
+import type { AuditActor } from "../audit/mod.ts";
+import type { CloudRepositories, ViolationPage, ViolationQuery } from "../database/mod.ts";
+import type { InboxWaiters } from "../inbox/mod.ts";
+import { applyAutoRevoke } from "./auto_revoke.ts";
+import { type PolicyChange, type PolicyView, readPolicy, updatePolicy } from "./project_policy.ts";
+
+/** What the `/v1` routes and the dashboard do with violations. */
+export interface ViolationService {
+  /** Stores the reports (a batch in one transaction) and applies the project's auto-revoke policy to each. */
+  report(projectId: string, violations: readonly Violation[]): Promise<void>;
+  /** A page of the project's violations. */
+  list(projectId: string, query: ViolationQuery): Promise<ViolationPage>;
+  /** The project's policy. */
+  policy(projectId: string): Promise<PolicyView>;
+  /** Changes the project's policy, each change with its audit entry; `null` when the project is unknown. */
+  changePolicy(projectId: string, change: PolicyChange, by: AuditActor): Promise<PolicyView | null>;
+}
+
+/**
+ * Creates the violations service.
+ *
+ * @param storage The features' repositories.
+ * @param waiters Long-poll wake-ups: an auto-revoke wakes the revocation feed.
+ * @returns The service.
+ */
+export function createViolationService(storage: CloudRepositories, waiters: InboxWaiters): ViolationService {
+  return {
+    async report(projectId, violations) {
+      if (violations.length === 1) await storage.violations.addViolation(projectId, violations[0]);
+      else await storage.violations.addViolations(projectId, violations);
+      for (const violation of violations) await applyAutoRevoke({ storage, waiters }, projectId, violation);
+    },
+    list: (projectId, query) => storage.violations.listViolations(projectId, query),
+    policy: (projectId) => readPolicy(storage, projectId),
+    changePolicy: (projectId, change, by) => updatePolicy(storage, projectId, change, by),
+  };
+}
