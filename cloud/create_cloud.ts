@@ -60,6 +60,11 @@ export interface CloudOptions {
   db: DatabaseInput;
   /** Auth token of a remote database (Turso). */
   authToken?: string;
+  /**
+   * 32 bytes in base64 (`openssl rand -base64 32`) that encrypt operators' TOTP secrets at rest; `serve` reads it
+   * from `SVC_SECRET_KEY`. Once set, give it at every start. Default: secrets stored as they are.
+   */
+  secretKey?: string;
   /** How long acknowledged items and their events are kept, in milliseconds (default 7 days). */
   retentionMs?: number;
   /** How long violations are kept, in milliseconds (default 30 days). */
@@ -153,7 +158,7 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
   const { publicUrl, ...dashboardSettings } = dash === true || dash === false ? {} : dash;
   // Checked once, before the database opens, so a wrong public URL leaves nothing running.
   const site = publicUrl === undefined ? null : publicOrigin(publicUrl);
-  const opened = openCloudStorage(options.db, { authToken: options.authToken });
+  const opened = openCloudStorage(options.db, { authToken: options.authToken, secretKey: options.secretKey });
   const ready = opened.then(async (storage) => {
     if (closing) return;
     const purge = async () => {

@@ -15,6 +15,7 @@ import { runAdminCommand } from "./cli/admin_commands.ts";
 import { readPasswordFromStdin } from "./cli/read_password.ts";
 import { runAuditList, runPolicyCommand } from "./cli/policy_commands.ts";
 import { type CommandLine, parseCommandLine, USAGE } from "./cli/usage.ts";
+import { printable, printableText } from "./cli/terminal_text.ts";
 
 async function main(args: string[]): Promise<number> {
   let line: CommandLine;
@@ -58,7 +59,7 @@ async function main(args: string[]): Promise<number> {
 }
 
 function print(output: CommandOutput, line: CommandLine): number {
-  console.log(line.json ? JSON.stringify(output.json) : output.text);
+  console.log(line.json ? JSON.stringify(output.json) : printableText(output.text));
   return 0;
 }
 
@@ -66,7 +67,7 @@ function fail(error: unknown, json: boolean): number {
   const code = error instanceof CommandError ? error.code : "ERROR";
   const message = error instanceof Error ? error.message : String(error);
   if (json) console.log(JSON.stringify({ ok: false, error: { code, message } }));
-  console.error(`error: ${message}`);
+  console.error(`error: ${printable(message)}`);
   if (code === "USAGE") console.error("Run with --help for usage.");
   return code === "USAGE" ? 2 : 1;
 }

@@ -12,7 +12,13 @@ import { eventStorage } from "./inbox/mod.ts";
 import { keyStorage } from "./keys/mod.ts";
 import { projectStorage } from "./projects/mod.ts";
 import { violationStorage } from "./violations/mod.ts";
-import { operatorStorage } from "./operators/mod.ts";
+import {
+  type OperatorStorage,
+  operatorStorage,
+  sealedOperators,
+  sealStoredSecrets,
+  secretBox,
+} from "./operators/mod.ts";
 import { auditStorage } from "./audit/mod.ts";
 import { projectAdministration } from "./projects/mod.ts";
 import { projectReads } from "./projects/mod.ts";
@@ -22,6 +28,11 @@ import { revocationStorage } from "./keys/mod.ts";
 export interface CloudStorageOptions {
   /** Auth token of a remote database (Turso). */
   authToken?: string;
+  /**
+   * 32 bytes in base64 that encrypt operators' TOTP secrets at rest (AES-GCM); secrets stored before it was
+   * set are sealed when the storage opens. Once set, give it at every open. Default: stored as they are.
+   */
+  secretKey?: string;
 }
 
 /**
@@ -43,6 +54,17 @@ export async function openCloudStorage(
     executor.close();
     throw error;
   }
+  let operators: OperatorStorage = operatorStorage(executor);
+  if (options.secretKey) {
+    try {
+      const box = await secretBox(options.secretKey);
+      await sealStoredSecrets(operators, box);
+      operators = sealedOperators(operators, box);
+    } catch (error) {
+      executor.close();
+      throw error;
+    }
+  }
   // Single events, violations and key touches arriving together share one transaction.
   const group = createGroupCommit(executor);
   const events = eventStorage(executor, group);
@@ -54,6 +76,7 @@ export async function openCloudStorage(
     keys: {
       ...keyStorage(executor, group),
       listRevocations: feed.listRevocations,
+      latestRevocationSeq: feed.latestRevocationSeq,
       listProjectKeys: reads.listProjectKeys,
       findProjectKey: reads.findProjectKey,
       countKeys: reads.countKeys,
@@ -71,7 +94,7 @@ export async function openCloudStorage(
       peekInbox: reads.peekInbox,
       discardInboxItem: reads.discardInboxItem,
     },
-    operators: operatorStorage(executor),
+    operators,
     audit: auditStorage(executor),
     async close() {
       await events.flushDeliveries();

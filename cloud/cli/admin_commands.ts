@@ -11,6 +11,7 @@ import { hashPassword } from "../operators/mod.ts";
 import { type AuditEntryInput, auditRecord, CLI_ACTOR } from "../audit/mod.ts";
 import type { DatabaseTarget } from "./database_url.ts";
 import { CommandError, type CommandOutput, withStorage } from "./project_commands.ts";
+import { printable } from "./terminal_text.ts";
 
 /** The options of an admin command. */
 export interface AdminOptions {
@@ -48,7 +49,7 @@ export async function runAdminCommand(
       return {
         json: { operators },
         text: operators.length
-          ? operators.map((o) => `${o.email}  ${o.role}${o.twoFactor ? "  (two-factor)" : ""}`).join("\n")
+          ? operators.map((o) => printable(`${o.email}  ${o.role}${o.twoFactor ? "  (two-factor)" : ""}`)).join("\n")
           : "No operators yet. Create one with: admin create --email E (password on stdin)",
       };
     }

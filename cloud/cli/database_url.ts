@@ -21,7 +21,7 @@ export interface DatabaseTarget {
 
 /**
  * The database from `--db`, else `SVC_DB_URL`, else the default; the auth
- * token from `SVC_DB_AUTH_TOKEN`. Creates the folder of a `file:` database.
+ * token from `SVC_DB_AUTH_TOKEN`. Creates the folder of a `file:` database (`0700`).
  *
  * @param flag The `--db` value.
  * @returns The URL and token.
@@ -29,7 +29,8 @@ export interface DatabaseTarget {
 export function databaseTarget(flag: string | undefined): DatabaseTarget {
   const url = flag ?? (process.env.SVC_DB_URL || DEFAULT_DB_URL);
   const path = filePath(url);
-  if (path !== null) mkdirSync(dirname(path), { recursive: true });
+  // Readable by this user only: the database holds password hashes, TOTP secrets and sessions.
+  if (path !== null) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   return { url, authToken: process.env.SVC_DB_AUTH_TOKEN || undefined };
 }
 

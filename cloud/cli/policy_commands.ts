@@ -11,6 +11,7 @@ import { type PolicyChange, policyChangeSchema, type PolicyView, readPolicy, upd
 import type { DatabaseTarget } from "./database_url.ts";
 import { CommandError, type CommandOutput, withStorage } from "./project_commands.ts";
 import type { CommandLine } from "./usage.ts";
+import { printable } from "./terminal_text.ts";
 
 /**
  * Shows a project's policy, or changes it with `--auto-revoke-threshold N
@@ -96,7 +97,7 @@ export async function runAuditList(target: DatabaseTarget, line: CommandLine): P
       offset: 0,
     });
     const lines = page.entries.map((e) =>
-      `${e.createdAt}  ${e.actor}  ${e.action}  ${e.target ?? "-"}  ${JSON.stringify(e.detail)}`
+      printable(`${e.createdAt}  ${e.actor}  ${e.action}  ${e.target ?? "-"}  ${JSON.stringify(e.detail)}`)
     );
     return {
       json: { entries: page.entries, total: page.total },

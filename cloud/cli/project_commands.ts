@@ -9,6 +9,7 @@ import { CLOUD_MIGRATIONS_TABLE, cloudMigrations } from "../database/mod.ts";
 import { createProject, rotateSdkSecret } from "../projects/mod.ts";
 import type { CloudRepositories } from "../database/mod.ts";
 import type { DatabaseTarget } from "./database_url.ts";
+import { printable } from "./terminal_text.ts";
 
 /** What a command prints: one JSON object for `--json`, and lines for people. */
 export interface CommandOutput {
@@ -55,7 +56,7 @@ export async function runProjectCommand(
       const { project, sdkSecret } = await createProject(storage, name.trim());
       return {
         json: { projectId: project.id, name: project.name, sdkSecret, createdAt: project.createdAt },
-        text: `Project ${project.name}\n  projectId: ${project.id}\n  sdkSecret: ${sdkSecret}\n` +
+        text: `Project ${printable(project.name)}\n  projectId: ${project.id}\n  sdkSecret: ${sdkSecret}\n` +
           "Store the sdkSecret in your server's secret storage now: it is not shown again.",
       };
     }
@@ -79,7 +80,7 @@ export async function runProjectCommand(
       return {
         json: { projects },
         text: projects.length
-          ? projects.map((p) => `${p.projectId}  ${p.name}  (created ${p.createdAt})`).join("\n")
+          ? projects.map((p) => printable(`${p.projectId}  ${p.name}  (created ${p.createdAt})`)).join("\n")
           : "No projects yet. Create one with: project create --name NAME",
       };
     }

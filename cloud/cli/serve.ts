@@ -98,6 +98,8 @@ export async function runServe(target: DatabaseTarget, options: ServeOptions): P
   const cloud = createCloud({
     db: target.url,
     authToken: target.authToken,
+    // Encrypts operators' TOTP secrets at rest when set (32 bytes in base64).
+    secretKey: process.env.SVC_SECRET_KEY || undefined,
     rateLimit: options.rateLimit,
     dashboard: dashboard && { publicUrl: options.publicUrl },
   });

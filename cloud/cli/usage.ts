@@ -47,6 +47,7 @@ Options:
 Environment:
   SVC_DB_URL         Database URL when --db is not given
   SVC_DB_AUTH_TOKEN  Auth token of a remote database (Turso)
+  SVC_SECRET_KEY     32 bytes in base64 (openssl rand -base64 32) that encrypt operators' TOTP secrets (serve)
 `;
 
 /** The parsed command line. */

@@ -1,7 +1,8 @@
 /**
  * The signed-in operator's account: turning the TOTP second factor on
  * (the secret shown to enter into an app, confirmed by a code, then ten
- * recovery codes shown once) or off (with a current code).
+ * recovery codes shown once) or off (with the password and a current or
+ * recovery code), wrong codes slowed down as at sign-in.
  *
  * @module
  */
@@ -13,6 +14,7 @@ import { auditEntry, type PageContext } from "./page_context.ts";
 import { type Html, htmlPage } from "./responses.ts";
 import { acceptTotp, newRecoveryCodes, newTotpSecret, totpUri } from "../operators/mod.ts";
 import { overHttps } from "./visit.ts";
+import { limitedCheck, reauthenticate } from "./reauthentication.ts";
 
 function accountFrame(ctx: PageContext, body: Html, status = 200): Promise<Response> {
   return htmlPage(layout(ctx, { title: "Account", section: "Account", body }), overHttps(ctx), status);
@@ -35,6 +37,8 @@ ${
   <button type="submit">Turn on two-factor sign-in</button></form>`
       : html`<p>On; ${op.recoveryCodeHashes.length} recovery codes left.</p>
 <form method="post" action="/dashboard/account/totp/off">${csrfField(ctx)}
+  <div class="field"><label for="password">Password</label><input id="password" name="password" type="password"
+    autocomplete="current-password" required></div>
   <div class="field"><label for="code">Code</label><input id="code" name="code" autocomplete="one-time-code"
     inputmode="numeric" required></div>
   <button type="submit" class="danger">Turn off two-factor sign-in</button></form>`
@@ -74,12 +78,14 @@ export async function totpConfirmPost(ctx: PageContext): Promise<Response> {
   const secret = field(ctx.form, "secret");
   const op = ctx.session.operator;
   if (op.totpSecret !== null) return accountPage(ctx);
-  if (
-    !/^[A-Z2-7]{32}$/.test(secret) ||
-    !await acceptTotp(ctx.storage.operators, op.id, secret, field(ctx.form, "code"), ctx.now)
-  ) {
-    return totpStartPost(ctx, /^[A-Z2-7]{32}$/.test(secret) ? secret : undefined);
-  }
+  if (!/^[A-Z2-7]{32}$/.test(secret)) return totpStartPost(ctx);
+  const checked = await limitedCheck(
+    ctx,
+    op.email,
+    () => acceptTotp(ctx.storage.operators, op.id, secret, field(ctx.form, "code"), ctx.now),
+  );
+  if (!checked.ok && checked.waitMs > 0) return tooManyCodes(ctx, checked.waitMs);
+  if (!checked.ok) return totpStartPost(ctx, secret);
   const { codes, hashes } = await newRecoveryCodes();
   const at = new Date(ctx.now).toISOString();
   const entry = auditEntry(ctx, null, "operator.totp_on", op.email);
@@ -97,18 +103,21 @@ ${
 }
 
 /**
- * Turns the second factor off when the code is valid.
+ * Turns the second factor off when the password and the code (or a recovery code) are right, slowed down
+ * like sign-in after a few wrong tries.
  *
- * @param ctx The request (`code` field).
+ * @param ctx The request (`password` and `code` fields).
  * @returns The page.
  */
 export async function totpOffPost(ctx: PageContext): Promise<Response> {
   const op = ctx.session.operator;
   if (op.totpSecret === null) return accountPage(ctx);
-  if (!await acceptTotp(ctx.storage.operators, op.id, op.totpSecret, field(ctx.form, "code"), ctx.now)) {
+  const checked = await reauthenticate(ctx, op, ctx.form.get("password") ?? "", field(ctx.form, "code"));
+  if (!checked.ok && checked.waitMs > 0) return tooManyCodes(ctx, checked.waitMs);
+  if (!checked.ok) {
     return accountFrame(
       ctx,
-      html`${notice("error", "That code is not valid.")}
+      html`${notice("error", "That password or code is not valid.")}
 <p><a href="/dashboard/account">Back to the account</a></p>`,
       400,
     );
@@ -118,4 +127,17 @@ export async function totpOffPost(ctx: PageContext): Promise<Response> {
   await ctx.storage.operators.updateOperator(op.id, { totpSecret: null, recoveryCodeHashes: [] }, at, entry);
   const updated = { ...ctx, session: { ...ctx.session, operator: { ...op, totpSecret: null } } };
   return accountPage(updated);
+}
+
+/** The answer while the operator's account or address must wait after wrong codes: 429 with `Retry-After`. */
+async function tooManyCodes(ctx: PageContext, waitMs: number): Promise<Response> {
+  const seconds = Math.ceil(waitMs / 1000);
+  const res = await accountFrame(
+    ctx,
+    html`${notice("error", `Too many wrong codes. Try again in ${seconds} seconds.`)}
+<p><a href="/dashboard/account">Back to the account</a></p>`,
+    429,
+  );
+  res.headers.set("retry-after", String(seconds));
+  return res;
 }

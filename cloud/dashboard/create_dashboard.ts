@@ -120,7 +120,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     if (path === `${DASHBOARD_PREFIX}/setup`) {
       return req.method === "POST" ? setUp(deps, visit, form) : setupPage(deps, visit);
     }
-    const session = await currentSession(storage, req, visit.now, limits);
+    const session = await currentSession(storage, req, visit.now, limits, secure);
     if (!session) return redirect(`${DASHBOARD_PREFIX}/sign-in`, secure);
     if (req.method === "POST" && !await trustedPost(req, form, session.token, visit.origin)) {
       return messagePage(403, "Refused", "The form expired or came from another site. Reload the page.", secure);
@@ -137,6 +137,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       reveals,
       session,
       form,
+      limiter,
       csrf: await csrfToken(session.token),
     };
     return await dispatch(ctx, path.slice(DASHBOARD_PREFIX.length) || "/");
@@ -153,11 +154,19 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       try {
         return await serve(visit, url, secure);
       } catch (error) {
+        if (isSvcError(error) && error.status === 429) return busy(error.headers ?? {}, secure);
         log("A dashboard page failed", error);
         return messagePage(500, "Something went wrong", "The page failed; the cause is in the log.", secure);
       }
     },
   };
+}
+
+/** The answer when too many password hashes wait (see `hash_gate.ts`): 429 with `Retry-After`. */
+async function busy(headers: Record<string, string>, secure: boolean): Promise<Response> {
+  const res = await messagePage(429, "Busy", "Too many sign-ins at once. Try again in a moment.", secure);
+  for (const [name, value] of Object.entries(headers)) res.headers.set(name, value);
+  return res;
 }
 
 /** The answer to a form over {@linkcode FORM_LIMIT}: the connection closes, its body never read to the end. */
@@ -177,10 +186,22 @@ async function dispatch(ctx: PageContext, path: string): Promise<Response> {
     if (ctx.req.method === "POST" && page.admin && ctx.session.operator.role !== "admin") {
       return messagePage(403, "Refused", "Viewers can read but not change anything.", overHttps(ctx));
     }
-    const params = match.slice(1).map(decodeURIComponent);
+    const params = decodedParams(match.slice(1));
+    if (params === null) {
+      return messagePage(400, "Bad request", "The address has a malformed % escape.", overHttps(ctx));
+    }
     return await run(page, ctx, params);
   }
   return messagePage(404, "Not found", "There is no such page.", overHttps(ctx));
+}
+
+/** The path's parameters decoded, or `null` when one has a malformed `%` escape. */
+function decodedParams(raw: string[]): string[] | null {
+  try {
+    return raw.map(decodeURIComponent);
+  } catch {
+    return null;
+  }
 }
 
 async function run(page: Page, ctx: PageContext, params: string[]): Promise<Response> {

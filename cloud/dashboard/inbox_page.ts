@@ -163,8 +163,11 @@ export async function discardPost(ctx: ProjectContext, [agentId]: string[]): Pro
   if (!Number.isSafeInteger(inboxId) || inboxId <= 0) {
     return messagePage(400, "Bad request", "inboxId must be a positive integer.", overHttps(ctx));
   }
+  // Only an item of this URL's agent: another agent's item is not found here (and never audited under this one).
   const entry = auditEntry(ctx, ctx.project.id, "inbox.discard", String(inboxId), { agentId });
-  if (!await ctx.storage.inbox.discardInboxItem(ctx.project.id, inboxId, new Date(ctx.now).toISOString(), entry)) {
+  if (
+    !await ctx.storage.inbox.discardInboxItem(ctx.project.id, agentId, inboxId, new Date(ctx.now).toISOString(), entry)
+  ) {
     return messagePage(404, "Not found", "That item is not waiting in this project.", overHttps(ctx));
   }
   return redirect(

@@ -11,6 +11,7 @@ import type { Session } from "../operators/mod.ts";
 import { type AuditActor, type AuditEntryInput, auditRecord } from "../audit/mod.ts";
 import type { Visit } from "./visit.ts";
 import type { CloudServices } from "../cloud_services.ts";
+import type { SignInLimiter } from "../operators/mod.ts";
 
 /** A signed-in request. */
 export interface PageContext extends Visit {
@@ -30,6 +31,8 @@ export interface PageContext extends Visit {
   csrf: string;
   /** The posted form, for a POST. */
   form: URLSearchParams;
+  /** The sign-in limiter, which also slows down wrong codes on the account page. */
+  limiter: SignInLimiter;
 }
 
 /** A signed-in request about one project. */

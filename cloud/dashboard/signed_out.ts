@@ -6,7 +6,7 @@
  * @module
  */
 import { html } from "hono/html";
-import type { CloudRepositories, OperatorRecord } from "../database/mod.ts";
+import type { CloudRepositories } from "../database/mod.ts";
 import { csrfToken, trustedPost } from "./csrf.ts";
 import { csrfField, document } from "./layout.ts";
 import { messagePage, notice } from "./fragments.ts";
@@ -22,7 +22,8 @@ import {
   type SessionLimits,
 } from "../operators/mod.ts";
 import type { SignInAttempt, SignInLimiter } from "../operators/mod.ts";
-import { acceptTotp, recoveryCodeHash } from "../operators/mod.ts";
+import { isEmail } from "../operators/mod.ts";
+import { secondFactorOk } from "./reauthentication.ts";
 import { mintSecret } from "../../core/contract/mod.ts";
 import { hashSecret } from "../../core/contract/mod.ts";
 import { newOperator, operatorInputProblem } from "../operators/mod.ts";
@@ -41,7 +42,7 @@ export interface SignedOutDeps {
 
 /** The pre-session cookie's value, minting one (and its `Set-Cookie`) when absent. */
 function preSession(visit: Visit): { seed: string; cookies: string[] } {
-  const seed = cookiesOf(visit.req).get(PRE_SESSION_COOKIE);
+  const seed = cookiesOf(visit.req, overHttps(visit)).get(PRE_SESSION_COOKIE);
   if (seed && /^[A-Za-z0-9]{40}$/.test(seed)) return { seed, cookies: [] };
   const fresh = mintSecret("");
   return { seed: fresh, cookies: [cookie(PRE_SESSION_COOKIE, fresh, overHttps(visit))] };
@@ -83,10 +84,14 @@ ${problem ? notice("error", problem.message) : ""}
  * @returns A redirect with the session cookie, or the form again with the reason.
  */
 export async function signIn(deps: SignedOutDeps, visit: Visit, form: URLSearchParams): Promise<Response> {
-  if (!await trustedPost(visit.req, form, cookiesOf(visit.req).get(PRE_SESSION_COOKIE), visit.origin)) {
+  if (
+    !await trustedPost(visit.req, form, cookiesOf(visit.req, overHttps(visit)).get(PRE_SESSION_COOKIE), visit.origin)
+  ) {
     return signInPage(visit, { status: 403, message: "The form expired or came from another site. Try again." });
   }
-  const email = field(form, "email").toLowerCase().slice(0, 254);
+  const email = field(form, "email").toLowerCase();
+  // Checked before it is looked up, hashed for, or written to the audit log as an actor.
+  if (!isEmail(email)) return signInPage(visit, { status: 400, message: "Enter a valid email address." });
   const operator = await deps.storage.operators.findOperatorByEmail(email);
   const attempt: SignInAttempt = { address: visit.address, email, operator: operator !== null };
   const wait = deps.limiter.waitMs(attempt, visit.now);
@@ -98,29 +103,22 @@ export async function signIn(deps: SignedOutDeps, visit: Visit, form: URLSearchP
     response.headers.set("retry-after", String(Math.ceil(wait / 1000)));
     return response;
   }
+  // Counted before the check (no await since the wait was read), so concurrent attempts cannot all pass.
+  deps.limiter.fail(attempt, visit.now);
   const password = (form.get("password") ?? "").slice(0, 1000);
   const passwordOk = await verifyPassword(password, operator?.passwordHash ?? await DECOY_HASH);
-  if (!operator || !passwordOk || !await secondFactorOk(deps.storage, operator, field(form, "code"), visit.now)) {
-    deps.limiter.fail(attempt, visit.now);
+  if (
+    !operator || !passwordOk || !await secondFactorOk(deps.storage.operators, operator, field(form, "code"), visit.now)
+  ) {
     await record(deps.storage, visit, email, "operator.sign_in_failed", operator === null ? null : operator.id);
     return signInPage(visit, { status: 401, message: "Wrong email, password or code." });
   }
+  deps.limiter.release(attempt, visit.now);
   deps.limiter.succeed(attempt);
   const token = await openSession(deps.storage, operator, visit.address, visit.now, deps.limits);
   await record(deps.storage, visit, operator.email, "operator.sign_in", operator.id);
   const maxAge = Math.floor(deps.limits.maxMs / 1000);
   return redirect("/dashboard/projects", overHttps(visit), [cookie(SESSION_COOKIE, token, overHttps(visit), maxAge)]);
-}
-
-async function secondFactorOk(
-  storage: CloudRepositories,
-  op: OperatorRecord,
-  code: string,
-  now: number,
-): Promise<boolean> {
-  if (op.totpSecret === null) return true;
-  if (await acceptTotp(storage.operators, op.id, op.totpSecret, code, now)) return true;
-  return code.length >= 16 && await storage.operators.spendRecoveryCode(op.id, await recoveryCodeHash(code), iso(now));
 }
 
 /**
@@ -186,7 +184,9 @@ const setupGone = "This setup link was already used or has expired. Sign in, or 
  * @returns A redirect with the session cookie, or the form again with the reason.
  */
 export async function setUp(deps: SignedOutDeps, visit: Visit, form: URLSearchParams): Promise<Response> {
-  if (!await trustedPost(visit.req, form, cookiesOf(visit.req).get(PRE_SESSION_COOKIE), visit.origin)) {
+  if (
+    !await trustedPost(visit.req, form, cookiesOf(visit.req, overHttps(visit)).get(PRE_SESSION_COOKIE), visit.origin)
+  ) {
     return messagePage(
       403,
       "Refused",
@@ -194,12 +194,16 @@ export async function setUp(deps: SignedOutDeps, visit: Visit, form: URLSearchPa
       overHttps(visit),
     );
   }
+  const token = new URL(visit.req.url).searchParams.get("token") ?? "";
+  // The token first: a made-up or spent link never costs a password hash.
+  if (!await deps.storage.operators.setupTokenValid(await hashSecret(token), iso(visit.now))) {
+    return messagePage(410, "Setup link used or expired", setupGone, overHttps(visit));
+  }
   const email = field(form, "email");
   const password = form.get("password") ?? "";
   const problem = operatorInputProblem(email, password);
   if (problem) return setupPage(deps, visit, problem);
   const operator = await newOperator(email, "admin", password, visit.now);
-  const token = new URL(visit.req.url).searchParams.get("token") ?? "";
   if (!await deps.storage.operators.setupFirstOperator(await hashSecret(token), operator, iso(visit.now))) {
     return messagePage(410, "Setup link used or expired", setupGone, overHttps(visit));
   }

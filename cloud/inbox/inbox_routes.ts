@@ -10,6 +10,7 @@ import { storedText } from "../../core/contract/mod.ts";
 import { MAX_BATCH, pageSize, queryInteger, waitSeconds } from "../../core/contract/mod.ts";
 import { json } from "../../core/http/mod.ts";
 import { readOrWait } from "./long_poll.ts";
+import { watchedStorage } from "./inbox_waiters.ts";
 import { type CloudDeps, defineRoute } from "../routes/mod.ts";
 import { reauthenticate } from "../routes/mod.ts";
 
@@ -95,7 +96,7 @@ async function poll(
   auth: "sdk" | "agent",
 ): Promise<Response> {
   const { storage, waiters, recheckMs } = deps;
-  waiters.watch(storage.inbox, recheckMs);
+  waiters.watch(watchedStorage(storage), recheckMs);
   const release = query.wait > 0 ? waiters.admit(projectId, keyId) : undefined;
   let found: { rows: InboxItem[]; waited: boolean };
   try {

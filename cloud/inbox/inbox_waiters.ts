@@ -8,12 +8,16 @@
  * when it changed; on a remote database it runs that read every re-check
  * interval. Idle polls thus cost no statement, whatever their number.
  *
+ * The revocation feed's polls wait on the same registry (channel
+ * {@linkcode REVOCATION_FEED}): the watcher's look also reads the newest
+ * feed `seq` while any wait, and wakes them only when it grew.
+ *
  * Concurrent polls are capped per key and per project; beyond the cap a poll
  * is refused with `429 RATE_LIMITED` and `Retry-After`.
  *
  * @module
  */
-import type { CloudStorageMethods } from "../database/mod.ts";
+import type { CloudRepositories, CloudStorageMethods } from "../database/mod.ts";
 import { rateLimited } from "../../core/abuse/mod.ts";
 
 /** How often the watcher looks at a local file's `data_version` while polls wait, in milliseconds. */
@@ -22,6 +26,9 @@ export const LOCAL_TICK_MS = 5;
 export const MAX_POLLS_PER_KEY = 20;
 /** Concurrent long polls one project may hold open (agent keys and SDK tooling together). */
 export const MAX_POLLS_PER_PROJECT = 5_000;
+
+/** The channel of a project's revocation feed: an agentId can never be this (stored text holds no NUL). */
+export const REVOCATION_FEED = "\u0000revocations";
 
 /** A subscription to one inbox's wake-ups. */
 export interface InboxSubscription {
@@ -35,7 +42,25 @@ export interface InboxSubscription {
 }
 
 /** What the shared watcher reads. */
-export type WatchedStorage = Pick<CloudStorageMethods, "inboxesFilledAfter" | "dataVersion">;
+export type WatchedStorage =
+  & Pick<CloudStorageMethods, "inboxesFilledAfter" | "dataVersion">
+  & Partial<Pick<CloudStorageMethods, "latestRevocationSeq">>;
+
+/**
+ * What the shared watcher reads of the cloud's repositories: the inboxes' changes and the revocation feed's
+ * newest sequence number (every caller of {@linkcode InboxWaiters.watch} passes this, so the first one wins
+ * with both).
+ *
+ * @param storage The repositories.
+ * @returns The watched reads.
+ */
+export function watchedStorage(storage: Pick<CloudRepositories, "inbox" | "keys">): WatchedStorage {
+  return {
+    dataVersion: () => storage.inbox.dataVersion(),
+    inboxesFilledAfter: (after) => storage.inbox.inboxesFilledAfter(after),
+    latestRevocationSeq: () => storage.keys.latestRevocationSeq(),
+  };
+}
 
 /** Options of {@linkcode createInboxWaiters}. */
 export interface InboxWaitersOptions {
@@ -99,6 +124,8 @@ export function createInboxWaiters(options: InboxWaitersOptions = {}): InboxWait
   /** The newest inbox id the watcher has seen, once known. */
   let latest: number | undefined;
   let version: number | null | undefined;
+  /** The newest revocation-feed seq the watcher has seen, once known. */
+  let latestRevocation: number | undefined;
 
   function wakeInbox(key: string): void {
     for (const subscriber of byInbox.get(key) ?? []) {
@@ -127,6 +154,7 @@ export function createInboxWaiters(options: InboxWaitersOptions = {}): InboxWait
       }
       latest = found.latest;
       for (const inbox of found.inboxes) wakeInbox(inboxKey(inbox.projectId, inbox.agentId));
+      await lookAtFeed(storage);
     } catch {
       // A failed look is retried on the next tick; the polls' own deadlines still hold.
       version = undefined;
@@ -134,6 +162,16 @@ export function createInboxWaiters(options: InboxWaitersOptions = {}): InboxWait
       timer = undefined;
       schedule();
     }
+  }
+
+  /** Wakes the feed's polls when another process stored a revocation (one read for all of them). */
+  async function lookAtFeed(storage: WatchedStorage): Promise<void> {
+    const feeds = [...byInbox.keys()].filter((key) => key.endsWith(`\u0000${REVOCATION_FEED}`));
+    if (feeds.length === 0 || storage.latestRevocationSeq === undefined) return;
+    const seq = await storage.latestRevocationSeq();
+    // First look, or a new revocation: every waiting feed poll reads once more.
+    if (latestRevocation === undefined || seq !== latestRevocation) { for (const key of feeds) wakeInbox(key); }
+    latestRevocation = seq;
   }
 
   function count(key: string, delta: number): void {

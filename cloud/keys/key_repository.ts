@@ -17,6 +17,7 @@ export type KeyRepository = Pick<
   | "findKeyAuth"
   | "touchKey"
   | "listRevocations"
+  | "latestRevocationSeq"
   | "listProjectKeys"
   | "findProjectKey"
   | "countKeys"

@@ -9,14 +9,14 @@
  */
 import type { RevocationReason } from "../../core/contract/mod.ts";
 import { type AuditActor, type AuditEntryInput, auditRecord } from "../audit/mod.ts";
-import type { InboxSubscription, InboxWaiters } from "../inbox/mod.ts";
+import { type InboxSubscription, type InboxWaiters, REVOCATION_FEED } from "../inbox/mod.ts";
 import type { CloudRepositories } from "../database/mod.ts";
 
 /**
  * The wake-up channel of a project's feed, on the inbox waiters: an agentId
  * can never be this (stored text holds no NUL).
  */
-const FEED_CHANNEL = "\u0000revocations";
+const FEED_CHANNEL = REVOCATION_FEED;
 
 /** What revoking needs: the storage and the long polls' wake-ups. */
 export interface RevocationServices {

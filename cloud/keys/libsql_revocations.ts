@@ -22,6 +22,10 @@ import { audited } from "../projects/mod.ts";
  */
 export function revocationStorage(db: Executor): RevocationStorage {
   return {
+    async latestRevocationSeq() {
+      const rs = await db.execute("SELECT COALESCE(MAX(seq), 0) AS latest FROM cloud_revocations");
+      return integer(rs.rows[0], "latest");
+    },
     async listRevocations(projectId, after, limit) {
       const rs = await db.execute({
         sql: `SELECT seq, key_id, revoked_at, reason FROM cloud_revocations

@@ -5,10 +5,10 @@
  * @module
  */
 import { z } from "zod";
-import { revocationPageSchema } from "../../core/contract/mod.ts";
+import { type Revocation, revocationPageSchema } from "../../core/contract/mod.ts";
 import { pageSize, queryInteger, waitSeconds } from "../../core/contract/mod.ts";
 import { json } from "../../core/http/mod.ts";
-import { readOrWait } from "../inbox/mod.ts";
+import { readOrWait, watchedStorage } from "../inbox/mod.ts";
 import { defineRoute } from "../routes/mod.ts";
 import { reauthenticate } from "../routes/mod.ts";
 
@@ -30,13 +30,22 @@ export const revocationRoutes = [
     query: revocationsQuery,
     responses: { 200: revocationPageSchema },
     async run({ req, caller, query }, deps) {
-      const { keys, storage, recheckMs } = deps;
-      // No watcher wakes the feed for revocations of other processes: it re-reads every re-check interval.
-      const { rows: revocations, waited } = await readOrWait(
-        () => keys.subscribe(caller.projectId),
-        () => keys.revocations(caller.projectId, query.after, query.limit),
-        { deadline: Date.now() + query.wait * 1000, signal: req.signal, closing: deps.closing, sliceMs: recheckMs },
-      );
+      const { keys, storage, waiters, recheckMs } = deps;
+      // The shared watcher wakes the feed for revocations of other processes (one read for all polls), and
+      // the polls count against the project's cap like the inbox's.
+      waiters.watch(watchedStorage(storage), recheckMs);
+      const release = query.wait > 0 ? waiters.admit(caller.projectId, null) : undefined;
+      let found: { rows: Revocation[]; waited: boolean };
+      try {
+        found = await readOrWait(
+          () => keys.subscribe(caller.projectId),
+          () => keys.revocations(caller.projectId, query.after, query.limit),
+          { deadline: Date.now() + query.wait * 1000, signal: req.signal, closing: deps.closing },
+        );
+      } finally {
+        release?.();
+      }
+      const { rows: revocations, waited } = found;
       // A secret rotated while the poll waited: the old one gets nothing more.
       if (waited) await reauthenticate(req, "sdk", caller.projectId, storage);
       const nextSeq = revocations.length > 0 ? revocations[revocations.length - 1].seq : query.after;

@@ -30,6 +30,8 @@ export interface ProjectPolicy {
 export interface RevocationStorage {
   /** The project's revocations with `seq > after`, ascending, at most `limit`. */
   listRevocations(projectId: string, after: number, limit: number): Promise<Revocation[]>;
+  /** The highest feed `seq` of every project (0 when none): one read that tells the long polls' watcher of any new revocation. */
+  latestRevocationSeq(): Promise<number>;
   /** The project's policy (off and the default retention when never set). */
   projectPolicy(projectId: string): Promise<ProjectPolicy>;
   /** Sets (or, with `null`, turns off) the project's auto-revoke policy; `false` when the project is unknown. */

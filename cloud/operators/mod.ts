@@ -12,3 +12,5 @@ export * from "./second_factor.ts";
 export * from "./sessions.ts";
 export * from "./setup_link.ts";
 export * from "./sign_in_limiter.ts";
+export * from "./hash_gate.ts";
+export * from "./sealed_totp_secrets.ts";

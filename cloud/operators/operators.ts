@@ -52,8 +52,8 @@ export async function newOperator(
   };
 }
 
-/** A plausible email: something, `@`, something with a dot; at most 254 characters. */
-export const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
+/** A plausible email: something, `@`, something with a dot; no spaces or control characters; at most 254 characters. */
+export const EMAIL = /^[^\s@\p{Cc}]{1,64}@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
 
 /**
  * Whether a string is a plausible email address.

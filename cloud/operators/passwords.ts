@@ -7,6 +7,7 @@
  */
 import { scryptAsync } from "@noble/hashes/scrypt.js";
 import { timingSafeEqual } from "../../core/contract/mod.ts";
+import { PASSWORD_HASHES } from "./hash_gate.ts";
 
 /** scrypt cost: N = 2^15, r = 8, p = 1 (32 MiB), 32-byte output. */
 const LOG_N = 15;
@@ -50,7 +51,8 @@ export async function verifyPassword(password: string, stored: string): Promise<
 export const DECOY_HASH: Promise<string> = hashPassword(crypto.randomUUID());
 
 function derive(password: string, salt: Uint8Array, logN: number, r: number, p: number): Promise<Uint8Array> {
-  return scryptAsync(encoder.encode(password), salt, { N: 2 ** logN, r, p, dkLen: 32 });
+  // A few at a time process-wide: each holds 32 MiB while it runs.
+  return PASSWORD_HASHES.run(() => scryptAsync(encoder.encode(password), salt, { N: 2 ** logN, r, p, dkLen: 32 }));
 }
 
 function base64(bytes: Uint8Array): string {

@@ -35,23 +35,32 @@ export interface Session {
   record: SessionRecord;
 }
 
+/** The prefix of the cookies set over https: the browser keeps them only `Secure`, on `Path=/`, without `Domain`. */
+export const HOST_PREFIX = "__Host-";
+
 /**
- * The cookies of a request.
+ * The dashboard's cookies of a request, by their plain names. Over https only `__Host-` cookies are read (so a
+ * cookie planted by a sibling host or over http is ignored); over plain http (local development) only plain ones.
  *
  * @param req The request.
+ * @param secure Whether browsers reach the dashboard over https.
  * @returns Name to value.
  */
-export function cookiesOf(req: Request): Map<string, string> {
+export function cookiesOf(req: Request, secure = false): Map<string, string> {
   const cookies = new Map<string, string>();
   for (const part of (req.headers.get("cookie") ?? "").split(";")) {
     const at = part.indexOf("=");
-    if (at > 0) cookies.set(part.slice(0, at).trim(), part.slice(at + 1).trim());
+    if (at <= 0) continue;
+    const name = part.slice(0, at).trim();
+    if (name.startsWith(HOST_PREFIX) !== secure) continue;
+    cookies.set(secure ? name.slice(HOST_PREFIX.length) : name, part.slice(at + 1).trim());
   }
   return cookies;
 }
 
 /**
- * A `Set-Cookie` value for a dashboard cookie.
+ * A `Set-Cookie` value for a dashboard cookie: over https a `__Host-` cookie (`Secure`, `Path=/`, no `Domain`),
+ * over plain http (local development) a plain one on `Path=/dashboard`.
  *
  * @param name The cookie.
  * @param value Its value (empty with `maxAgeSeconds` 0 to clear it).
@@ -60,7 +69,9 @@ export function cookiesOf(req: Request): Map<string, string> {
  * @returns The header value.
  */
 export function cookie(name: string, value: string, secure: boolean, maxAgeSeconds?: number): string {
-  const parts = [`${name}=${value}`, `Path=${COOKIE_PATH}`, "HttpOnly", "SameSite=Strict"];
+  const parts = secure
+    ? [`${HOST_PREFIX}${name}=${value}`, "Path=/", "HttpOnly", "SameSite=Strict"]
+    : [`${name}=${value}`, `Path=${COOKIE_PATH}`, "HttpOnly", "SameSite=Strict"];
   if (secure) parts.push("Secure");
   if (maxAgeSeconds !== undefined) parts.push(`Max-Age=${maxAgeSeconds}`);
   return parts.join("; ");
@@ -103,6 +114,7 @@ export async function openSession(
  * @param req The request.
  * @param now The time, in milliseconds.
  * @param limits Idle and absolute limits.
+ * @param secure Whether browsers reach the dashboard over https (the cookie is then a `__Host-` one).
  * @returns The session, or `null`.
  */
 export async function currentSession(
@@ -110,8 +122,9 @@ export async function currentSession(
   req: Request,
   now: number,
   limits: SessionLimits,
+  secure = false,
 ): Promise<Session | null> {
-  const token = cookiesOf(req).get(SESSION_COOKIE);
+  const token = cookiesOf(req, secure).get(SESSION_COOKIE);
   if (!token || !/^svco_[A-Za-z0-9]{40}$/.test(token)) return null;
   const tokenHash = await hashSecret(token);
   const found = await storage.operators.findSession(tokenHash);

@@ -2,13 +2,14 @@
  * Slows down password guessing: failed sign-ins are counted per address (an
  * IPv6 address per /64) and per email; past a few, each further attempt must
  * wait, twice as long each time, up to a cap. Counted per process: addresses
- * and operators' accounts in two bounded maps, emails that are no operator's
- * in a fixed table of {@linkcode MADE_UP_SLOTS} counters indexed by a keyed
- * hash of the email. Only an operator's email enters the accounts map, so
- * neither many addresses nor many made-up emails can push a real account's
- * count out; and since no volume of failures evicts a made-up email's count
- * either (two emails sharing a slot only add up), a wait, kept or lost, never
- * tells which emails are operators.
+ * in a bounded map, and every email, an operator's or made up alike, in a
+ * fixed table of {@linkcode MADE_UP_SLOTS} counters indexed by a keyed hash of
+ * the email. Neither many addresses nor many made-up emails can push a real
+ * account's count out (nothing in the table is evicted; two emails sharing a
+ * slot only add up), and since operators' emails are counted exactly as others
+ * are, a wait never tells which emails are operators. An attempt is counted
+ * before its password is checked and released when it succeeds, so concurrent
+ * attempts cannot all slip under the limit.
  *
  * @module
  */
@@ -46,13 +47,22 @@ export interface SignInLimiter {
   fail(attempt: SignInAttempt, now: number): void;
   /** Forgets the failures of the attempt's account (after a success); its address's stay. */
   succeed(attempt: SignInAttempt): void;
+  /**
+   * Takes back one failure of the attempt's address: an attempt is counted with {@linkcode SignInLimiter.fail}
+   * before its password is checked (so concurrent attempts cannot all pass), and released when it succeeds.
+   */
+  release(attempt: SignInAttempt, now: number): void;
 }
 
 /** Entries each map holds at most; the oldest go first. */
 export const MAX_TRACKED = 10_000;
 
-/** Counters for emails that are no operator's: a fixed table, so its memory never grows and nothing is evicted. */
-export const MADE_UP_SLOTS = 4096;
+/**
+ * Counters for every email, an operator's or made up: a fixed table indexed by a keyed hash, so its memory never
+ * grows, nothing is evicted, and an operator's email is counted exactly as a made-up one (no volume of failures
+ * tells them apart).
+ */
+export const MADE_UP_SLOTS = 65_536;
 
 interface Failures {
   count: number;
@@ -71,7 +81,6 @@ export function createSignInLimiter(limits: SignInLimits = {}): SignInLimiter {
   const max = limits.maxDelayMs ?? 15 * 60 * 1000;
   const windowMs = limits.windowMs ?? 60 * 60 * 1000;
   const addresses = new Map<string, Failures>();
-  const accounts = new Map<string, Failures>();
   const madeUp = { count: new Uint32Array(MADE_UP_SLOTS), last: new Float64Array(MADE_UP_SLOTS) };
   // A per-process random key, so which emails share a slot cannot be worked out from outside.
   const slotKey = crypto.getRandomValues(new Uint8Array(32));
@@ -83,7 +92,6 @@ export function createSignInLimiter(limits: SignInLimits = {}): SignInLimiter {
   /** The failures counted against the attempt's address and email, forgetting those older than the window. */
   const countsOf = (a: SignInAttempt, now: number): Failures[] => {
     const counts = [current(addresses, addressOf(a), now)];
-    if (a.operator) return [...counts, current(accounts, a.email, now)];
     const slot = slotOf(a.email);
     if (now - madeUp.last[slot] > windowMs) madeUp.count[slot] = 0;
     return [...counts, { count: madeUp.count[slot], last: madeUp.last[slot] }];
@@ -115,15 +123,20 @@ export function createSignInLimiter(limits: SignInLimits = {}): SignInLimiter {
     },
     fail(attempt, now) {
       bump(addresses, addressOf(attempt), now);
-      if (attempt.operator) return bump(accounts, attempt.email, now);
       const slot = slotOf(attempt.email);
       if (now - madeUp.last[slot] > windowMs) madeUp.count[slot] = 0;
       madeUp.count[slot] += 1;
       madeUp.last[slot] = now;
     },
     succeed(attempt) {
-      // Only an operator can succeed; a made-up email's slot is shared, so it is left to decay.
-      if (attempt.operator) accounts.delete(attempt.email);
+      // Only an operator can succeed: its slot starts again (emails sharing it lose their count, unknowingly).
+      if (attempt.operator) madeUp.count[slotOf(attempt.email)] = 0;
+    },
+    release(attempt, now) {
+      const key = addressOf(attempt);
+      const f = current(addresses, key, now);
+      if (f.count <= 1) addresses.delete(key);
+      else addresses.set(key, { count: f.count - 1, last: f.last });
     },
   };
 }

@@ -102,17 +102,19 @@ export function projectReads(db: Executor, settle: () => Promise<void>): Project
         total: integer(count.rows[0], "total"),
       };
     },
-    async discardInboxItem(projectId, inboxId, at, audit) {
+    async discardInboxItem(projectId, agentId, inboxId, at, audit) {
       // The audit entry first, in the same batch, written only when the item is waiting.
       const waiting = {
-        sql: "EXISTS (SELECT 1 FROM cloud_events WHERE project_id = ? AND inbox_id = ? AND acked_at IS NULL)",
-        args: [projectId, inboxId],
+        sql:
+          "EXISTS (SELECT 1 FROM cloud_events WHERE project_id = ? AND agent_id = ? AND inbox_id = ? AND acked_at IS NULL)",
+        args: [projectId, agentId, inboxId],
       };
       const results = await db.batch([
         ...audit ? [auditInsert(audit, waiting)] : [],
         {
-          sql: "UPDATE cloud_events SET acked_at = ? WHERE project_id = ? AND inbox_id = ? AND acked_at IS NULL",
-          args: [at, projectId, inboxId],
+          sql:
+            "UPDATE cloud_events SET acked_at = ? WHERE project_id = ? AND agent_id = ? AND inbox_id = ? AND acked_at IS NULL",
+          args: [at, projectId, agentId, inboxId],
         },
       ], "write");
       return results[results.length - 1].rowsAffected === 1;

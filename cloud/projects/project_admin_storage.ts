@@ -119,8 +119,17 @@ export interface ProjectAdminStorage {
   inboxBacklog(projectId: string): Promise<InboxBacklog[]>;
   /** Items of one inbox (waiting, acknowledged and not yet purged, or both), without counting a delivery. */
   peekInbox(projectId: string, agentId: string, query: InboxQuery): Promise<InboxPage>;
-  /** Acknowledges one waiting item on an operator's behalf; `false` when it is not waiting in the project. */
-  discardInboxItem(projectId: string, inboxId: number, at: string, audit?: AuditEntryInput): Promise<boolean>;
+  /**
+   * Acknowledges one waiting item of an agent's inbox on an operator's behalf; `false` when it is not waiting in
+   * that inbox of the project (another agent's item is not found, and nothing is audited).
+   */
+  discardInboxItem(
+    projectId: string,
+    agentId: string,
+    inboxId: number,
+    at: string,
+    audit?: AuditEntryInput,
+  ): Promise<boolean>;
 
   /** Violations at or after `since`, counted by bucket and severity, oldest bucket first. */
   violationBuckets(projectId: string, since: string, unit: BucketUnit): Promise<ViolationBucket[]>;

@@ -19,6 +19,14 @@ import { createRateLimiter, type RateLimit, rateLimited } from "./rate_limiter.t
 
 /** Counts refused credentials per client address, and answers 429 to an address's refusals past the limit. */
 export interface RefusalsPerAddress extends RefusalCounter {
+  /**
+   * Milliseconds until the request's address may present a refused credential again (0 when it may now), so a
+   * costly check (cloud mode's verify call) can be skipped for an address past its budget.
+   *
+   * @param req The request.
+   * @returns The wait, 0 when the address has refusals left or is unknown.
+   */
+  waitMs(req: Request): number;
   /** How many addresses are tracked. */
   readonly size: number;
 }
@@ -48,12 +56,29 @@ export interface RefusalsPerAddress extends RefusalCounter {
  */
 export function createRefusalsPerAddress(rate: RateLimit, now: () => number = Date.now): RefusalsPerAddress {
   const buckets = createRateLimiter(rate);
+  /** Addresses past their budget, with when a token is back (bounded like the buckets; oldest go first). */
+  const blocked = new Map<string, number>();
   return {
     refused(req) {
       const address = clientAddress(req);
       if (address === null) return;
-      const decision = buckets.take(addressKey(address), now());
-      if (!decision.allowed) throw rateLimited(decision.retryAfterMs);
+      const key = addressKey(address);
+      const decision = buckets.take(key, now());
+      if (decision.allowed) return;
+      blocked.delete(key);
+      blocked.set(key, now() + decision.retryAfterMs);
+      if (blocked.size > 10_000) blocked.delete(blocked.keys().next().value!);
+      throw rateLimited(decision.retryAfterMs);
+    },
+    waitMs(req) {
+      const address = clientAddress(req);
+      if (address === null) return 0;
+      const key = addressKey(address);
+      const until = blocked.get(key);
+      if (until === undefined) return 0;
+      const left = until - now();
+      if (left <= 0) blocked.delete(key);
+      return Math.max(0, left);
     },
     get size() {
       return buckets.size;

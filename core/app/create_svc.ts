@@ -213,6 +213,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
         recordViolation: recorder.record,
         repeatViolation: recorder.repeat,
         now,
+        addressWaitMs: refusalsPerAddress && ((req) => refusalsPerAddress.waitMs(req)),
       };
       return { storage, outbox, keys, follower, retention, recorder, deps };
     } catch (error) {

@@ -244,17 +244,28 @@ function localPath(url: string): string {
 }
 
 /**
- * Creates the folder a database file goes in. The binding opens files through
- * the host's file system, which SQLite does not create folders in; this is the
- * one place storage touches it, through the runtime's built-in `fs` module
- * (Deno, Bun and Node all provide `process.getBuiltinModule`).
+ * Creates the folder a database file goes in (`0700`, readable by this user
+ * only), and the file itself when missing (`0600`; SQLite gives its `-wal` and
+ * `-shm` the file's mode). The binding opens files through the host's file
+ * system, which SQLite does not create folders in; this is the one place
+ * storage touches it, through the runtime's built-in `fs` module (Deno, Bun
+ * and Node all provide `process.getBuiltinModule`). Existing folders and files
+ * keep the mode their operator gave them.
  */
 function createParentFolder(path: string): void {
-  const slash = path.lastIndexOf("/");
-  if (slash <= 0) return;
   const host = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
   const fs = host?.getBuiltinModule?.("fs") as
-    | { mkdirSync(path: string, options: { recursive: boolean }): void }
+    | {
+      mkdirSync(path: string, options: { recursive: boolean; mode: number }): void;
+      writeFileSync(path: string, data: string, options: { flag: string; mode: number }): void;
+    }
     | undefined;
-  fs?.mkdirSync(path.slice(0, slash), { recursive: true });
+  const slash = path.lastIndexOf("/");
+  if (slash > 0) fs?.mkdirSync(path.slice(0, slash), { recursive: true, mode: 0o700 });
+  try {
+    // "wx": only when it does not exist yet (an empty file is an empty database).
+    fs?.writeFileSync(path, "", { flag: "wx", mode: 0o600 });
+  } catch (error) {
+    if ((error as { code?: string }).code !== "EEXIST") throw error;
+  }
 }

@@ -30,6 +30,11 @@ export interface KeyService {
   revoke(userId: string, id: string): Promise<{ id: string; revokedAt: string } | null>;
   /** The key with this plaintext, revoked or not; `null` when unknown. */
   verify(secret: string): Promise<VerifiedKey | null>;
+  /**
+   * What is known of a key without asking anyone (cloud mode's cache): the key, `null` when refused lately, or
+   * `undefined` when only a verify call would tell. Absent where verifying costs no call (local keys).
+   */
+  verifyKnown?(secret: string): Promise<VerifiedKey | null | undefined>;
   /** Writes what is pending (such as lastUsedAt) and releases resources. */
   close(): Promise<void>;
 }

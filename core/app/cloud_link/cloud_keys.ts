@@ -114,6 +114,12 @@ export function cloudKeys(cloud: CloudClient, options: CloudKeysOptions): CloudK
         revokes++;
       }
     },
+    async verifyKnown(secret: string): Promise<VerifiedKey | null | undefined> {
+      const hash = await hashSecret(secret);
+      const hit = cache.get(hash);
+      if (hit !== undefined) return hit;
+      return refused.has(hash) ? null : undefined;
+    },
     async verify(secret: string): Promise<VerifiedKey | null> {
       const hash = await hashSecret(secret);
       const hit = cache.get(hash);

@@ -37,6 +37,11 @@ export interface AppDeps {
   repeatViolation: (keyId: string, kind: ViolationKind, intent: string | null) => boolean;
   /** The clock (milliseconds since the epoch) against which a key's expiry is checked. */
   now: () => number;
+  /**
+   * Milliseconds until the request's address may present a refused credential again (0: it may now), so a costly
+   * check (cloud mode's verify call) is skipped for an address past its budget; absent when that limit is off.
+   */
+  addressWaitMs?: (req: Request) => number;
 }
 
 /** The app side: the signed-in user (the app's `userResolver`), an agent key, or none. */

@@ -83,7 +83,7 @@ test("--public-url https://…: a sign-in over the real socket from that origin 
       headers: { origin: publicUrl },
     });
     assert.equal(res.status, 303, res.text);
-    assert.match(res.headers.getSetCookie().find((c) => c.startsWith("svc_session=")) ?? "", /; Secure/);
+    assert.match(res.headers.getSetCookie().find((c) => c.startsWith("__Host-svc_session=")) ?? "", /; Secure/);
     assert.equal(res.headers.get("strict-transport-security"), "max-age=31536000");
   } finally {
     proxied.child.kill("SIGTERM");

@@ -23,6 +23,8 @@ export function cloudCommand(runtime: CloudRuntime): string[] {
 export interface ServedCloud {
   url: string;
   setupLink: string;
+  /** The process id of the cloud (its peak memory is read from /proc). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ export function serveCloud(runtime: CloudRuntime, db: string): Promise<ServedClo
         resolve({
           url: listening[1],
           setupLink: link[1],
+          pid: child.pid!,
           async stop() {
             child.kill("SIGTERM");
             await exited;

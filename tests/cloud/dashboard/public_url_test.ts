@@ -36,7 +36,7 @@ describe("dashboard public URL", () => {
     });
     assert.equal(res.status, 303);
     assert.equal(res.headers.get("strict-transport-security"), "max-age=31536000");
-    const cookie = res.headers.getSetCookie().find((c) => c.startsWith("svc_session="));
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith("__Host-svc_session="));
     assert.match(cookie ?? "", /; Secure/);
     assert.equal(
       (await browser.get("/dashboard/projects")).headers.get("strict-transport-security"),
@@ -55,7 +55,7 @@ describe("dashboard public URL", () => {
       headers: { origin: BEHIND },
     });
     assert.equal(res.status, 403);
-    assert.equal(browser.cookies.has("svc_session"), false);
+    assert.equal(browser.cookies.has("svc_session") || browser.cookies.has("__Host-svc_session"), false);
   });
 
   test("without publicUrl, X-Forwarded-Proto: https gives no Secure cookie and no HSTS", async () => {

@@ -168,7 +168,7 @@ describe("dashboard sign-in", () => {
           headers: { origin: base },
         },
       );
-      const cookie = res.headers.getSetCookie().find((c) => c.startsWith("svc_session="))!;
+      const cookie = res.headers.getSetCookie().find((c) => /^(__Host-)?svc_session=/.test(c))!;
       assert.match(cookie, /; HttpOnly/);
       assert.match(cookie, /; SameSite=Strict/);
       assert.equal(cookie.includes("; Secure"), base.startsWith("https"), base);
@@ -304,10 +304,16 @@ describe("dashboard sign-in", () => {
   test("turning two-factor sign-in off takes a code not used before", async () => {
     const browser = await signedIn(t, "off@example.com");
     const secret = await turnOnTotp(browser);
-    const replayed = await browser.post("/dashboard/account/totp/off", { code: totpCode(secret, clock) });
+    const replayed = await browser.post("/dashboard/account/totp/off", {
+      code: totpCode(secret, clock),
+      password: OPERATOR_PASSWORD,
+    });
     assert.equal(replayed.status, 400, "the confirming code is spent");
     clock += STEP;
-    const off = await browser.post("/dashboard/account/totp/off", { code: totpCode(secret, clock) });
+    const off = await browser.post("/dashboard/account/totp/off", {
+      code: totpCode(secret, clock),
+      password: OPERATOR_PASSWORD,
+    });
     assert.equal(off.status, 200);
     assert.equal((await t.storage.operators.findOperatorByEmail("off@example.com"))?.totpSecret, null);
   });

@@ -326,9 +326,10 @@ for (const [name, open] of backends.list) {
       ]]);
       const again = await storage.inbox.peekInbox(project.id, "a", { status: "waiting", limit: 10, offset: 0 });
       assert.deepEqual(again.items.map((i) => i.deliveries), [2, 0]);
-      assert.equal(await storage.inbox.discardInboxItem("prj_other", peek.items[0].inboxId, AT), false);
-      assert.equal(await storage.inbox.discardInboxItem(project.id, peek.items[0].inboxId, AT), true);
-      assert.equal(await storage.inbox.discardInboxItem(project.id, peek.items[0].inboxId, AT), false);
+      assert.equal(await storage.inbox.discardInboxItem("prj_other", "a", peek.items[0].inboxId, AT), false);
+      assert.equal(await storage.inbox.discardInboxItem(project.id, "b", peek.items[0].inboxId, AT), false);
+      assert.equal(await storage.inbox.discardInboxItem(project.id, "a", peek.items[0].inboxId, AT), true);
+      assert.equal(await storage.inbox.discardInboxItem(project.id, "a", peek.items[0].inboxId, AT), false);
       assert.deepEqual((await storage.inbox.listInbox(project.id, "a", 0, 10)).map((i) => i.eventId), ["a2"]);
     });
 
@@ -339,7 +340,7 @@ for (const [name, open] of backends.list) {
       await storage.inbox.appendEvents(project.id, [{ eventId: "other", type: "t", agentId: "b", payload: {} }], AT);
       await storage.inbox.listInbox(project.id, "a", 0, 10);
       await storage.inbox.acknowledge(project.id, "a", [ids[0], ids[2]], "2025-03-01T12:05:00.000Z");
-      await storage.inbox.discardInboxItem(project.id, ids[3], "2025-03-01T12:06:00.000Z");
+      await storage.inbox.discardInboxItem(project.id, "a", ids[3], "2025-03-01T12:06:00.000Z");
       const peek = (status: "waiting" | "acknowledged" | undefined, limit = 10, offset = 0) =>
         storage.inbox.peekInbox(project.id, "a", { status, limit, offset });
       const acknowledged = await peek("acknowledged");
