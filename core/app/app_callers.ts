@@ -6,7 +6,7 @@
  * @module
  */
 import { SvcError } from "../errors/mod.ts";
-import { AGENT_KEY_PREFIX, bearerToken, newViolation } from "../contract/mod.ts";
+import { AGENT_KEY_PREFIX, bearerToken, isExpired, newViolation } from "../contract/mod.ts";
 import { type RateDecision, rateLimited } from "../abuse/mod.ts";
 import { pathnameOf } from "../http/mod.ts";
 import type { AppDeps } from "./routes/mod.ts";
@@ -35,7 +35,7 @@ export async function resolveUser(userResolver: SvcConfig["userResolver"], req: 
 }
 
 /**
- * The agent key of a request, or `UNAUTHORIZED`; a revoked key's use is recorded.
+ * The agent key of a request, or `UNAUTHORIZED`; a revoked or expired key's use is recorded.
  *
  * @param req The request.
  * @param deps The keys and the recorder.
@@ -43,7 +43,7 @@ export async function resolveUser(userResolver: SvcConfig["userResolver"], req: 
  */
 export async function authenticateAgent(
   req: Request,
-  { keys, recordViolation, repeatViolation, addressWaitMs }: AppDeps,
+  { keys, recordViolation, repeatViolation, addressWaitMs, now }: AppDeps,
 ): Promise<VerifiedKey> {
   const secret = bearerToken(req, AGENT_KEY_PREFIX);
   if (secret === null) {
@@ -54,6 +54,17 @@ export async function authenticateAgent(
   const known = wait > 0 && keys.verifyKnown ? await keys.verifyKnown(secret) : undefined;
   if (wait > 0 && keys.verifyKnown && known === undefined) throw rateLimited(wait);
   const key = known === undefined ? await keys.verify(secret) : known;
+  if (key !== null && key.revokedAt === null && isExpired(key, now())) {
+    if (!repeatViolation(key.id, "EXPIRED_KEY", null)) {
+      recordViolation(newViolation("EXPIRED_KEY", {
+        keyId: key.id,
+        userId: key.userId,
+        message: "An expired key was used",
+        metadata: { method: req.method, path: pathnameOf(req.url).slice(0, 200), expiresAt: key.expiresAt },
+      }));
+    }
+    throw INVALID_AGENT_KEY;
+  }
   if (key === null || key.revokedAt !== null) {
     if (key !== null && !repeatViolation(key.id, "REVOKED_KEY", null)) {
       recordViolation(newViolation("REVOKED_KEY", {

@@ -33,6 +33,7 @@ import type { Svc, SvcCloudConfig, SvcConfig, SvcMode, SvcRateLimitName } from "
 import { checkSvcConfig, HYBRID_IN_MEMORY } from "./svc_config_schema.ts";
 import { svcRoutes } from "./svc_routes.ts";
 import { createViolationRecorder, type ViolationRecorder } from "./violation_recorder.ts";
+import { createOAuthServer, oauthStorage, withOAuth } from "./oauth/mod.ts";
 
 /**
  * The app's rate limits when `rateLimit` is not given: each agent key may call
@@ -211,6 +212,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
         log,
         recordViolation: recorder.record,
         repeatViolation: recorder.repeat,
+        now,
         addressWaitMs: refusalsPerAddress && ((req) => refusalsPerAddress.waitMs(req)),
       };
       return { storage, outbox, keys, follower, retention, recorder, deps };
@@ -244,8 +246,22 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     log,
   });
 
+  const oauthConfig = config.mode === "cloud" ? undefined : config.oauth;
+  const oauth = oauthConfig && createOAuthServer({
+    config: oauthConfig,
+    scopes: config.scopes,
+    userResolver: config.userResolver,
+    services: opened.then(({ keys, storage, recorder }) => ({
+      keys,
+      storage: oauthStorage(storage.db),
+      recordViolation: recorder.record,
+    })),
+    log,
+    now,
+  });
+
   return {
-    handle,
+    handle: oauth ? withOAuth(handle, oauth) : handle,
     ready,
     async violations(options = {}) {
       const { storage, recorder } = await opened;

@@ -13,6 +13,7 @@ import type { RateLimits } from "../abuse/mod.ts";
 import type { Violation } from "../contract/mod.ts";
 import type { AutoRevokePolicy } from "../contract/mod.ts";
 import type { RevocationFeedHealth } from "./cloud_link/mod.ts";
+import type { OAuthConfig } from "./oauth/mod.ts";
 
 /**
  * Where keys live and whether the cloud is used: `local` (keys in `storage`, no
@@ -109,6 +110,11 @@ export interface LocalSvcConfig extends SvcOptions {
    * Off by default.
    */
   autoRevoke?: AutoRevokePolicy;
+  /**
+   * Be the OAuth 2.1 authorization server of `/svc`, so MCP clients connect by consent: discovery metadata,
+   * `/svc/oauth/*`, and access tokens that are agent keys of the consenting user. Local and hybrid modes.
+   */
+  oauth?: OAuthConfig;
 }
 
 /** Hybrid mode: keys in `storage` (a file or remote database), mirrored to the cloud; events and reports through it. */
@@ -119,6 +125,8 @@ export interface HybridSvcConfig extends SvcOptions {
   cloud: SvcCloudConfig;
   /** As in local mode: the app applies it to the keys it keeps. */
   autoRevoke?: AutoRevokePolicy;
+  /** As in local mode. */
+  oauth?: OAuthConfig;
 }
 
 /** Cloud mode: keys in the cloud (minted, listed, revoked and verified through it). */
@@ -129,6 +137,8 @@ export interface CloudSvcConfig extends SvcOptions {
   cloud: SvcCloudConfig;
   /** Not here: the cloud keeps the keys, so set the project's policy (`PUT /v1/sdk/policy`). */
   autoRevoke?: undefined;
+  /** Not yet here: OAuth access tokens are keys that expire, which the cloud's keys cannot yet. */
+  oauth?: undefined;
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { autoRevokePolicySchema } from "../contract/mod.ts";
+import { oauthConfigSchema } from "./oauth/mod.ts";
 import type { SvcConfig } from "./svc_config.ts";
 
 /** Why hybrid mode refuses an in-memory `storage` (a URL, at once; an injected Client, when `ready` settles). */
@@ -141,12 +142,14 @@ const svcConfigSchema = z.discriminatedUnion("mode", [
         'mode: "cloud" (keys in the cloud), or leave `cloud` out',
     }).optional(),
     autoRevoke: autoRevokePolicySchema.optional(),
+    oauth: oauthConfigSchema.optional(),
   }),
   z.looseObject({
     ...optionsShape,
     mode: z.literal("hybrid"),
     cloud: cloudSchema("hybrid"),
     autoRevoke: autoRevokePolicySchema.optional(),
+    oauth: oauthConfigSchema.optional(),
   }).refine((config) => !isInMemory(config.storage), { error: HYBRID_IN_MEMORY, path: ["storage"] }),
   z.looseObject({
     ...optionsShape,
@@ -154,6 +157,9 @@ const svcConfigSchema = z.discriminatedUnion("mode", [
     cloud: cloudSchema("cloud"),
     autoRevoke: z.undefined({
       error: "autoRevoke applies to keys the app keeps; in cloud mode set the project's policy (PUT /v1/sdk/policy)",
+    }).optional(),
+    oauth: z.undefined({
+      error: 'oauth needs the keys the app keeps: use mode "local" or "hybrid" (cloud-mode keys cannot expire yet)',
     }).optional(),
   }),
 ], { error: '`mode` must be "local" (the default), "hybrid" or "cloud"' });

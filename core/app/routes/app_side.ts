@@ -35,6 +35,8 @@ export interface AppDeps {
   recordViolation: (violation: Violation) => void;
   /** Counts a refusal as a repeat of its key's open window; `false` when it must be recorded in full. */
   repeatViolation: (keyId: string, kind: ViolationKind, intent: string | null) => boolean;
+  /** The clock (milliseconds since the epoch) against which a key's expiry is checked. */
+  now: () => number;
   /**
    * Milliseconds until the request's address may present a refused credential again (0: it may now), so a costly
    * check (cloud mode's verify call) is skipped for an address past its budget; absent when that limit is off.
