@@ -17,7 +17,7 @@ import type { InboxRepository } from "../inbox/mod.ts";
 import type { OperatorRepository } from "../operators/mod.ts";
 import type { ProjectAdminStorage } from "../projects/mod.ts";
 import type { RevocationStorage } from "../keys/mod.ts";
-import type { RevocationReason } from "../../core/contract/mod.ts";
+import type { Manifest, PostedEvent, RevocationReason } from "../../core/contract/mod.ts";
 
 /** How long a key's `lastUsedAt` may lag behind its use, to spare a write on every request. */
 export const KEY_TOUCH_INTERVAL_MS = 60_000;
@@ -34,30 +34,6 @@ export interface ProjectRecord {
   createdAt: string;
   /** ISO 8601 of the last rotation, or `null`. */
   secretRotatedAt: string | null;
-}
-
-/** One intent of the stored manifest, as uploaded. */
-export interface ManifestIntent {
-  /** Intent name. */
-  name: string;
-  /** Display title. */
-  title: string;
-  /** Scopes a key must hold. */
-  requiredScopes: string[];
-  /** JSON Schema of the payload. */
-  input: Record<string, unknown>;
-  /** JSON Schema of the result. */
-  output: Record<string, unknown>;
-}
-
-/** A project's stored manifest. */
-export interface Manifest {
-  /** The intents. */
-  intents: ManifestIntent[];
-  /** The scopes the application supports. */
-  scopes: string[];
-  /** ISO 8601, or `null` before the first upload. */
-  updatedAt: string | null;
 }
 
 /** The severities of a violation, and a violation as stored and listed: the app side's. */
@@ -85,18 +61,6 @@ export interface ViolationPage {
   violations: ViolationRecord[];
   /** Count of every match. */
   total: number;
-}
-
-/** An event as posted by the application. */
-export interface EventInput {
-  /** Chosen by the application, unique per project. */
-  eventId: string;
-  /** Event kind. */
-  type: string;
-  /** Target inbox. */
-  agentId: string;
-  /** Free-form. */
-  payload: Record<string, unknown>;
 }
 
 /** What storing one event did. */
@@ -208,7 +172,7 @@ export interface CloudStorageMethods extends OperatorStorage, AuditStorage, Proj
   touchKey(projectId: string, id: string, at: string): Promise<void>;
 
   /** Stores events and their inbox items in one transaction, deduplicating by eventId. */
-  appendEvents(projectId: string, events: EventInput[], at: string): Promise<AppendResult[]>;
+  appendEvents(projectId: string, events: PostedEvent[], at: string): Promise<AppendResult[]>;
   /** Waiting items of one inbox after `cursor`, ascending, counting the delivery. */
   listInbox(projectId: string, agentId: string, cursor: number, limit: number): Promise<InboxItem[]>;
   /** Acknowledges items of one inbox; the count of items newly acknowledged. */

@@ -4,14 +4,14 @@
  *
  * @module
  */
-import type { InboxItem } from "../../core/contract/mod.ts";
-import type { AppendResult, CloudRepositories, EventInput } from "../database/mod.ts";
+import type { InboxItem, PostedEvent } from "../../core/contract/mod.ts";
+import type { AppendResult, CloudRepositories } from "../database/mod.ts";
 import type { InboxWaiters } from "./inbox_waiters.ts";
 
 /** What the `/v1` routes do with events and inboxes. */
 export interface InboxService {
   /** Stores events (deduplicated by eventId) in one transaction and wakes the polls of the inboxes they reach. */
-  append(projectId: string, events: EventInput[]): Promise<AppendResult[]>;
+  append(projectId: string, events: PostedEvent[]): Promise<AppendResult[]>;
   /** Waiting items of one inbox after `cursor`, ascending, counting the delivery. */
   read(projectId: string, agentId: string, cursor: number, limit: number): Promise<InboxItem[]>;
   /** Acknowledges items of one inbox; the count newly acknowledged. */

@@ -9,7 +9,7 @@ import type { Executor, SqlRow, SqlValue } from "../../core/db/mod.ts";
 import type { ProjectAdminStorage } from "./project_admin_storage.ts";
 import type { Severity } from "../../core/contract/mod.ts";
 import { integer, text, textOrNull } from "../../core/db/mod.ts";
-import { KEY_COLUMNS, toKey } from "../keys/mod.ts";
+import { KEY_COLUMNS, selectKeyById, toKey } from "../../core/keys/mod.ts";
 import { toItem } from "../inbox/mod.ts";
 
 /** The read part of {@linkcode ProjectAdminStorage}. */
@@ -47,10 +47,7 @@ export function projectReads(db: Executor, settle: () => Promise<void>): Project
       return { keys: page.rows.map(toKey), total: integer(count.rows[0], "total") };
     },
     async findProjectKey(projectId, id) {
-      const rs = await db.execute({
-        sql: `SELECT ${KEY_COLUMNS} FROM cloud_keys WHERE project_id = ? AND id = ?`,
-        args: [projectId, id],
-      });
+      const rs = await db.execute(selectKeyById({ table: "cloud_keys", projectId }, id));
       return rs.rows.length ? toKey(rs.rows[0]) : null;
     },
     async countKeys(projectId) {

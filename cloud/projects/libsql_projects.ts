@@ -4,7 +4,9 @@
  * @module
  */
 import type { Executor, ResultSet, SqlRow } from "../../core/db/mod.ts";
-import type { CloudStorageMethods, Manifest, ProjectRecord } from "../database/mod.ts";
+import type { ProjectRecord } from "../database/mod.ts";
+import type { ProjectRepository } from "./project_repository.ts";
+import type { Manifest } from "../../core/contract/mod.ts";
 import { parsed, text, textOrNull } from "../../core/db/mod.ts";
 import { createChangeCache, type Statement } from "../../core/db/mod.ts";
 import { type AuditEntryInput, auditInsert } from "../audit/mod.ts";
@@ -12,17 +14,8 @@ import { type AuditEntryInput, auditInsert } from "../audit/mod.ts";
 /** Projects whose secret hash is kept in process. */
 const SECRET_CACHE_SIZE = 10_000;
 
-/** The project and manifest part of {@linkcode CloudStorageMethods}. */
-export type ProjectStorage = Pick<
-  CloudStorageMethods,
-  | "createProject"
-  | "findProject"
-  | "projectSecretHash"
-  | "listProjects"
-  | "rotateProjectSecret"
-  | "putManifest"
-  | "getManifest"
->;
+/** The project and manifest part of {@linkcode ProjectRepository}: all but its administration. */
+export type ProjectStorage = Omit<ProjectRepository, "renameProject" | "deleteProject" | "setProjectRetention">;
 
 /**
  * Project and manifest queries on a database. A project's secret hash (read

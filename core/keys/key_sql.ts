@@ -122,17 +122,19 @@ export function revokeKeyOfUser(t: KeyTable, userId: string, id: string, at: str
 }
 
 /**
- * Records a key's use, never moving `last_used_at` back.
+ * Records a key's use, never moving `last_used_at` back; with `before`, only when the recorded use is older than it
+ * (a use within an interval is not written again).
  *
  * @param t The table.
  * @param id The key.
  * @param at When it was used, ISO 8601.
+ * @param before Write only when `last_used_at` is older than this, ISO 8601. Default `at`.
  * @returns The statement.
  */
-export function touchKey(t: KeyTable, id: string, at: string): Statement {
+export function touchKey(t: KeyTable, id: string, at: string, before: string = at): Statement {
   const s = scope(t);
   return {
     sql: `UPDATE ${t.table} SET last_used_at = ? WHERE id = ?${s.and} AND (last_used_at IS NULL OR last_used_at < ?)`,
-    args: [at, id, ...s.args, at],
+    args: [at, id, ...s.args, before],
   };
 }
