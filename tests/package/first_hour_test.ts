@@ -9,27 +9,22 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
 import process from "node:process";
 import { readCodeBlocks } from "../fixtures/readme_examples.ts";
 import { finished, printed, repoRoot, run, type Served } from "../fixtures/subprocess.ts";
 import { runtime } from "../fixtures/runtime.ts";
 import { tempDir } from "../fixtures/temp_dir.ts";
+import { nodeRelease } from "./node_release.ts";
 
 const skip = runtime !== "node" && "runs on Node only: it drives git, npm, bash and every runtime as subprocesses";
 const dir = tempDir("svc-first-hour-");
 const clone = dir.file("agent-access");
 const app = dir.file("my-app");
-/** Where npm's `node@22` is kept between runs (.ci/run installs it there with the same command). */
-const NODE22_CACHE = join(
-  process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"),
-  "svc-agent-access",
-  "node22",
-);
-const node22 = join(NODE22_CACHE, "node_modules", ".bin", "node");
+/** npm's `node@22`, from its cache folder (see node_release.ts). */
+let node22 = "";
 /** The clone's own runtimes first on PATH, as its npm scripts have them. */
 const PATH = () => `${join(clone, "node_modules", ".bin")}${delimiter}${process.env.PATH}`;
 const bin = (name: string): string => join(clone, "node_modules", ".bin", name);
@@ -39,9 +34,14 @@ after(async () => {
   dir.remove();
 });
 
+/** How long each step of the set-up took, reported by the first test (a slow machine shows where). */
+const took: string[] = [];
+
 /** Runs a command and fails the test with its output unless it exits 0. */
 async function ok(command: string[], cwd: string, env: Record<string, string> = {}): Promise<string> {
+  const began = Date.now();
   const ran = await run(command, cwd, { PATH: PATH(), ...env });
+  took.push(`${command.slice(0, 3).join(" ")}: ${((Date.now() - began) / 1000).toFixed(1)} s`);
   assert.equal(ran.code, 0, `${command.join(" ")}: ${ran.stdout}${ran.stderr}`);
   return ran.stdout;
 }
@@ -63,12 +63,7 @@ before(async () => {
   for (const file of readdirSync(join(clone, "examples", "quickstart"))) {
     copyFileSync(join(clone, "examples", "quickstart", file), join(app, file));
   }
-  if (!existsSync(node22)) {
-    await ok(
-      ["npm", "install", "--prefer-offline", "--no-audit", "--no-fund", "--prefix", NODE22_CACHE, "node@22"],
-      app,
-    );
-  }
+  node22 = await nodeRelease(22);
 }, { timeout: 600_000 });
 
 function freePort(): Promise<number> {
@@ -109,6 +104,7 @@ async function stop(server: Served): Promise<void> {
 test("the fresh clone's npm start prints a walk-through whose lines, pasted into bash, all work", {
   skip,
 }, async (t) => {
+  t.diagnostic(`set-up: ${took.join(", ")}`);
   const t0 = Date.now();
   const npmStart = await started(["npm", "start"], clone, { APP_PORT: "0", CLOUD_PORT: "0" }, /\n7\. [\s\S]*\n\n$/);
   try {
