@@ -59,7 +59,7 @@ test("svc-cloud serve on Node 20 prints one line naming Node 22 and exits with s
   assert.ok(Number(version.split(".")[0]) < 22, version);
   const cli = join(built, "cloud", "main.js");
   const served = await runGuarded([oldNode, cli, "serve", "--port", "0", "--db", ":memory:"]);
-  assert.equal(served.stderr, refusal("svc-cloud", version) + "\n");
+  assert.equal(served.stderr, refusal("@svc/agent-access", version) + "\n");
   assert.equal(served.stdout, "");
   assert.equal(served.code, 1);
 });
