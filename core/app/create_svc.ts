@@ -199,12 +199,10 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
       });
       if (cloud && cloudConfig) {
         const entries = [...intents.values()].map((i) => i.manifest);
-        const { projectId } = cloudConfig;
         uploadManifest({
           cloud,
           entries,
           scopes: config.scopes,
-          projectId,
           retryMinMs,
           retryMaxMs,
           log,

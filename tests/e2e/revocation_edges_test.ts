@@ -66,6 +66,34 @@ describe("the project's auto-revoke policy is applied by a hybrid app where the 
     }
   });
 
+  test("a cloud-mode app refuses the key from the call after the 3rd forbidden one; the cloud revokes it with reason auto", async () => {
+    const dir = tempDir("svc-edges-auto-cloud-");
+    const cloud = await startCloudServer(`file:${dir.file("cloud.db")}`);
+    assert.equal(
+      (await cloud.sdk("PUT", "/v1/sdk/policy", { autoRevoke: { threshold: 3, windowMinutes: 10 } })).status,
+      200,
+    );
+    const svc = notesSvc({ mode: "cloud", cloud: cloud.appConfig({ keyCacheTtlMs: 60_000 }) });
+    const app = await listen(withSvc(svc));
+    try {
+      await waitFor("the policy to be read", async () => (await svc.health()).autoRevoke);
+      const minted = await mintOverHttp(app.url, "dora", ["notes:read"]);
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) statuses.push((await runAt(app.url, minted.key, "notes.create")).status);
+      assert.deepEqual(statuses, [403, 403, 403, 401, 401, 401], "refused from the 4th call on");
+      const revocation = await waitFor("the cloud's revocation", async () => {
+        const feed = await (await cloud.sdk("GET", "/v1/sdk/keys/revocations")).json();
+        return feed.revocations.find((r: { keyId: string }) => r.keyId === minted.id);
+      });
+      assert.equal(revocation.reason, "auto");
+    } finally {
+      await app.close();
+      await svc.close();
+      await cloud.stop();
+      dir.remove();
+    }
+  });
+
   test("a policy changed at the cloud reaches a running app at its next read", async () => {
     const dir = tempDir("svc-edges-policy-");
     const cloud = await startCloudServer(`file:${dir.file("cloud.db")}`);
@@ -123,7 +151,10 @@ describe("a rotated sdkSecret fails the agent routes closed", () => {
       assert.equal(refused.code, "CLOUD_CREDENTIALS_REFUSED");
       assert.equal(refused.retryAfter, "5");
       assert.equal((await svc.health()).credentials, "refused");
-      assert.equal(logs.filter((m) => m.includes("Set the project's new sdkSecret")).length, 1);
+      // Another call (the outbox, the last-use sender) may meet the 401 before the feed's poll logs it.
+      const said = () => logs.filter((m) => m.includes("Set the project's new sdkSecret")).length;
+      await waitFor("the log to say what to do", () => said() > 0);
+      assert.equal(said(), 1, "once a minute, not at every retry");
       secret = rotated!;
       await waitFor("serving again", async () => (await runAt(app.url, minted.key, "notes.list")).status === 200);
       assert.equal((await svc.health()).credentials, "ok");
