@@ -40,7 +40,7 @@ import { appLabel, credentialsState, DEFAULT_MAX_REVOCATION_LAG_MS, revocationGu
 import { type CloudAutoRevoke, createCloudAutoRevoke } from "./cloud_auto_revoke.ts";
 
 /** Seconds the app's feed polls are held open: short enough that a rotated secret is noticed within 5 s. */
-const FEED_WAIT_SECONDS = 4;
+const FEED_WAIT_SECONDS = 3;
 
 /**
  * The app's rate limits when `rateLimit` is not given: each agent key may call
