@@ -118,6 +118,8 @@ export function createCloudClient(
   const base = config.endpoint.replace(/\/+$/, "");
   const timeoutMs = config.timeoutMs ?? 5000;
   let refusedAt: number | null = null;
+  /** The secret last read: a 401 to a call made with an older one (in flight across a change) is not news. */
+  let latest = "";
   const feedHeaders: Record<string, string> = identity === undefined ? {} : {
     "x-svc-instance": identity.instanceId,
     "x-svc-app-label": identity.label.slice(0, 100),
@@ -128,6 +130,7 @@ export function createCloudClient(
   /** The headers of a call, with the secret as it is now (a function is asked each time). */
   async function headersOf(feed: boolean): Promise<Record<string, string>> {
     const secret = typeof config.sdkSecret === "function" ? await config.sdkSecret() : config.sdkSecret;
+    latest = secret;
     return {
       authorization: `Bearer ${secret}`,
       "x-svc-project": config.projectId,
@@ -177,7 +180,7 @@ export function createCloudClient(
     }
     if (res.status === 401) {
       // The app's credentials, not the request, are wrong: every call fails alike until the secret is fixed.
-      refusedAt ??= now();
+      if (headers.authorization === `Bearer ${latest}`) refusedAt ??= now();
       throw new SvcError("CLOUD_CREDENTIALS_REFUSED", "The cloud refused this app's sdkSecret or projectId", {
         cause: data?.error ?? res.status,
         headers: { "retry-after": "5" },
