@@ -11,6 +11,8 @@
  */
 import { type AutoRevokePolicy, countsToward, type Violation } from "../contract/mod.ts";
 import { violationWeight } from "../violations/mod.ts";
+import type { ErrorLogger } from "../logging/mod.ts";
+import type { Outbox } from "./cloud_link/mod.ts";
 
 /** Options of {@linkcode createCloudAutoRevoke}. */
 export interface CloudAutoRevokeOptions {
@@ -69,5 +71,39 @@ export function createCloudAutoRevoke(options: CloudAutoRevokeOptions): CloudAut
       return true;
     },
     refused: (keyId) => reached.has(keyId),
+  };
+}
+
+/** What {@linkcode revokeAtThreshold} uses. */
+export interface RevokeAtThresholdOptions {
+  /** Stores every pending violation (the counted ones among them). */
+  settle: () => Promise<void>;
+  /** Sends them to the cloud, whose own auto-revoke then revokes the key (reason `auto`). */
+  outbox: Outbox | undefined;
+  /** Revokes the key through the app's key service (the hybrid store and its mirror, or the cloud's revoke). */
+  revoke: (keyId: string, userId: string | null) => Promise<void>;
+  /** Where a failure is logged. */
+  log: ErrorLogger;
+}
+
+/**
+ * What the app does once a key reached the project's threshold (it is already refused in memory): push the
+ * counted reports first, so the cloud revokes the key itself (reason `auto`, `AUTO_REVOKED`, an audit entry by
+ * `system`), then revoke it through the app's key service too, which holds while the cloud is down.
+ *
+ * @param options The recorder's settle, the outbox, the revoke and the logger.
+ * @returns The `reached` hook of {@linkcode createCloudAutoRevoke}.
+ */
+export function revokeAtThreshold(options: RevokeAtThresholdOptions): CloudAutoRevokeOptions["reached"] {
+  return (keyId, userId) => {
+    void (async () => {
+      try {
+        await options.settle();
+        await options.outbox?.sync();
+        await options.revoke(keyId, userId);
+      } catch (error) {
+        options.log(`key ${keyId} reached the project's auto-revoke threshold; its revoke could not be written`, error);
+      }
+    })();
   };
 }

@@ -37,7 +37,7 @@ import { checkSvcConfig, HYBRID_IN_MEMORY } from "./svc_config_schema.ts";
 import { svcRoutes } from "./svc_routes.ts";
 import { createViolationRecorder, type ViolationRecorder } from "./violation_recorder.ts";
 import { appLabel, credentialsState, DEFAULT_MAX_REVOCATION_LAG_MS, revocationGuard } from "./cloud_guard.ts";
-import { type CloudAutoRevoke, createCloudAutoRevoke } from "./cloud_auto_revoke.ts";
+import { type CloudAutoRevoke, createCloudAutoRevoke, revokeAtThreshold } from "./cloud_auto_revoke.ts";
 
 /** Seconds the app's feed polls are held open: short enough that a rotated secret is noticed within 5 s. */
 const FEED_WAIT_SECONDS = 3;
@@ -179,22 +179,21 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
         onRevoked: (revocations) => revocations.forEach((r) => inCloud?.dropRevoked(r.keyId, r.revokedAt)),
       });
       const lastUsed = mode === "hybrid" && cloud ? mirrorLastUsed({ cloud, log, now }) : undefined;
-      /** At the project's threshold: push the counted reports (the cloud revokes, reason `auto`), then revoke. */
-      const revokeReached = async (keyId: string, userId: string | null): Promise<void> => {
-        try {
-          await recorder.settle();
-          await outbox?.sync();
-          if (inCloud && cloud) {
-            inCloud.dropRevoked(keyId, new Date(now()).toISOString());
-            await cloud.revokeKey(keyId);
-          } else if (userId !== null) await keys.revoke(userId, keyId);
-        } catch (error) {
-          log(`key ${keyId} reached the project's auto-revoke threshold; its revoke could not be written`, error);
-        }
-      };
       const cloudAutoRevoke: CloudAutoRevoke | undefined = policy && createCloudAutoRevoke({
         policy: policy.current,
-        reached: (keyId, userId) => void revokeReached(keyId, userId),
+        reached: revokeAtThreshold({
+          settle: () => recorder.settle(),
+          outbox,
+          revoke: inCloud && cloud
+            ? async (keyId) => {
+              inCloud.dropRevoked(keyId, new Date(now()).toISOString());
+              await cloud.revokeKey(keyId);
+            }
+            : async (keyId, userId) => {
+              if (userId !== null) await keys.revoke(userId, keyId);
+            },
+          log,
+        }),
         now,
       });
       if (cloud && cloudConfig) {

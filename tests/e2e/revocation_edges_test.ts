@@ -54,6 +54,14 @@ describe("the project's auto-revoke policy is applied by a hybrid app where the 
       const listed = await (await cloud.sdk("GET", `/v1/sdk/violations?keyId=${minted.id}`)).json();
       const auto = listed.violations.filter((v: { kind: string }) => v.kind === "AUTO_REVOKED");
       assert.equal(auto.length, 1, "one AUTO_REVOKED violation, recorded by the cloud");
+      const audit = await (await cloud.sdk("GET", "/v1/sdk/audit?action=key.revoke")).json();
+      const entries = audit.entries.filter((e: { target: string }) => e.target === minted.id);
+      assert.deepEqual(
+        entries.map((e: { actor: string; detail: { reason: string; count: number } }) => [e.actor, e.detail.reason]),
+        [["system", "auto"]],
+        "one audit entry, by system",
+      );
+      assert.equal(entries[0].detail.count, 3);
       await waitFor("the app's own store to hold the revoke", async () => {
         const keys = await (await fetch(`${app.url}/svc/keys`, { headers: { "x-user": "alice" } })).json();
         return keys.keys[0].revokedAt !== null;
