@@ -169,7 +169,7 @@ export function createCloudClient(
       throw unavailable("The cloud cannot be reached", cause);
     }
     const data = await res.json().catch(() => null);
-    if (res.status !== 401) refusedAt = null;
+    if (res.ok) refusedAt = null; // only an answer to an authenticated call says the credentials work (not a 404)
     if (res.ok) {
       const parsed = answer.safeParse(data);
       if (parsed.success) return parsed.data;

@@ -2,12 +2,12 @@
  * Mirroring when keys were last used (hybrid mode), so the cloud's key list and dashboard tell a live key
  * from a dead one: `POST /v1/sdk/keys/used { keys: [{ id, lastUsedAt }] }`, batched (up to 500 a request),
  * at most once a minute a key, a key's first use promptly. A failed send keeps the uses for the next try;
- * the latest use of a key wins. Nothing here holds a request: uses are noted and sent in the background.
+ * the latest use of a key wins; uses the cloud refuses for good (a 4xx) are dropped. Nothing here holds a request: uses are noted and sent in the background.
  *
  * @module
  */
 import type { ErrorLogger } from "../../logging/mod.ts";
-import type { CloudClient } from "./cloud_client.ts";
+import { type CloudClient, isTransient } from "./cloud_client.ts";
 
 /** A key's use is sent at most once per this: one minute. */
 export const LAST_USED_EVERY_MS = 60_000;
@@ -55,6 +55,7 @@ export function mirrorLastUsed(options: LastUsedOptions): LastUsedMirror {
   let dueAt = Infinity;
   let sending: Promise<void> = Promise.resolve();
   let failing = false;
+  let refusedLogged = false;
   let closed = false;
 
   function due(keyId: string): number {
@@ -87,6 +88,13 @@ export function mirrorLastUsed(options: LastUsedOptions): LastUsedMirror {
           if (pending.get(id) === at) pending.delete(id);
         }
       } catch (error) {
+        if (!isTransient(error)) {
+          // Refused for good (a cloud without the route): these uses are dropped, later ones tried again.
+          if (!refusedLogged) log("the cloud refused the keys' last use; such uses are dropped (logged once)", error);
+          refusedLogged = true;
+          for (const [id, at] of ready) if (pending.get(id) === at) pending.delete(id);
+          return;
+        }
         if (!failing) log("the keys' last use cannot be sent to the cloud; retrying in the background", error);
         failing = true;
         schedule(now() + RETRY_MS);

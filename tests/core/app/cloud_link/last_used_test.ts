@@ -47,3 +47,29 @@ test("the first use of each key is sent promptly and in one batch; a key again w
     await server.close();
   }
 });
+
+test("uses the cloud refuses for good (a cloud without the route: 404) are dropped and logged once", async () => {
+  let posts = 0;
+  const server = await listen(() => {
+    posts++;
+    return Response.json({ error: { code: "NOT_FOUND", message: "No such route" } }, { status: 404 });
+  });
+  let now = 0;
+  const logs: string[] = [];
+  const cloud = createCloudClient({ endpoint: server.url, projectId: "prj_x", sdkSecret: "svcs_x" });
+  const mirror = mirrorLastUsed({ cloud, log: (m) => logs.push(m), now: () => now });
+  try {
+    mirror.used("k1");
+    await waitFor("the refused send", () => posts === 1 && logs.length === 1);
+    await mirror.flush();
+    assert.equal(posts, 1, "dropped, not retried");
+    now += LAST_USED_EVERY_MS;
+    mirror.used("k2");
+    await waitFor("the next use's send", () => posts === 2);
+    await mirror.flush();
+    assert.equal(logs.length, 1, "logged once");
+  } finally {
+    await mirror.close();
+    await server.close();
+  }
+});
