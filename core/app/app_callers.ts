@@ -43,8 +43,10 @@ export async function resolveUser(userResolver: SvcConfig["userResolver"], req: 
  */
 export async function authenticateAgent(
   req: Request,
-  { keys, recordViolation, repeatViolation, addressWaitMs, now }: AppDeps,
+  { keys, recordViolation, repeatViolation, addressWaitMs, now, revocationsHeard, autoRevoked, used }: AppDeps,
 ): Promise<VerifiedKey> {
+  // An app that cannot hear revocations refuses every agent key: a revoked one might be among them.
+  revocationsHeard?.();
   const secret = bearerToken(req, AGENT_KEY_PREFIX);
   if (secret === null) {
     throw MISSING_AGENT_KEY;
@@ -53,7 +55,10 @@ export async function authenticateAgent(
   const wait = addressWaitMs?.(req) ?? 0;
   const known = wait > 0 && keys.verifyKnown ? await keys.verifyKnown(secret) : undefined;
   if (wait > 0 && keys.verifyKnown && known === undefined) throw rateLimited(wait);
-  const key = known === undefined ? await keys.verify(secret) : known;
+  const verified = known === undefined ? await keys.verify(secret) : known;
+  const key = verified !== null && verified.revokedAt === null && autoRevoked?.(verified.id)
+    ? { ...verified, revokedAt: new Date(now()).toISOString() }
+    : verified;
   if (key !== null && key.revokedAt === null && isExpired(key, now())) {
     if (!repeatViolation(key.id, "EXPIRED_KEY", null)) {
       recordViolation(newViolation("EXPIRED_KEY", {
@@ -76,6 +81,7 @@ export async function authenticateAgent(
     }
     throw INVALID_AGENT_KEY;
   }
+  used?.(key.id);
   return key;
 }
 

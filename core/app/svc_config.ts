@@ -41,6 +41,12 @@ export interface SvcCloudConfig extends CloudConfig {
    * two checks the outbox may hold more. Key records are never dropped. Default 10000.
    */
   outboxLimit?: number;
+  /**
+   * How long a hybrid app serves agent keys without a completed poll of the revocation feed, in milliseconds;
+   * past it the agent routes answer `503 REVOCATION_FEED_STALE` until the feed is caught up. `false`: no bound.
+   * Default 600000 (10 minutes).
+   */
+  maxRevocationLagMs?: number | false;
 }
 
 /** The names of the app's rate limits. */
@@ -155,6 +161,14 @@ export interface SvcHealth {
   revocationFeed: RevocationFeedHealth | null;
   /** Items waiting to reach the cloud (key mirrors, violations); 0 in local mode. */
   outbox: number;
+  /**
+   * Whether the cloud accepts the app's sdkSecret: `refused` after it answered `401` (rotated, project deleted;
+   * the agent routes answer `503 CLOUD_CREDENTIALS_REFUSED` until a call succeeds again), else `ok`; `null` in
+   * local mode.
+   */
+  credentials: "ok" | "refused" | null;
+  /** The project's auto-revoke policy this app applies (hybrid and cloud modes), `null` when off or not read yet. */
+  autoRevoke: AutoRevokePolicy | null;
 }
 
 /** The app side, returned by `createSvc`. */

@@ -42,6 +42,15 @@ export interface AppDeps {
    * check (cloud mode's verify call) is skipped for an address past its budget; absent when that limit is off.
    */
   addressWaitMs?: (req: Request) => number;
+  /**
+   * Throws the `503` an agent route answers while the app cannot hear revocations (hybrid and cloud modes):
+   * `CLOUD_CREDENTIALS_REFUSED` or `REVOCATION_FEED_STALE`.
+   */
+  revocationsHeard?: () => void;
+  /** Whether a key reached the project's auto-revoke threshold here (refused before its revoke is written). */
+  autoRevoked?: (keyId: string) => boolean;
+  /** Notes an agent key's use, for the cloud's `lastUsedAt` (hybrid mode). */
+  used?: (keyId: string) => void;
 }
 
 /** The app side: the signed-in user (the app's `userResolver`), an agent key, or none. */
