@@ -11,6 +11,7 @@ import type { CloudRefusals, ViolationService } from "../violations/mod.ts";
 import type { KeyService } from "../keys/mod.ts";
 import type { ProjectService } from "../projects/mod.ts";
 import type { AuditService } from "../audit/mod.ts";
+import type { AppService } from "../apps/mod.ts";
 import type { CloudRepositories } from "../database/mod.ts";
 
 /** The prefix of every cloud route. */
@@ -28,6 +29,13 @@ export interface CloudDeps {
   projects: ProjectService;
   /** The audit log. */
   audit: AuditService;
+  /** Connected apps and the key uses hybrid apps mirror. */
+  apps: AppService;
+  /**
+   * Takes a token of the project's write budget (`projectWrites`) for a route that draws from it only for some
+   * requests (the mirror of a key, except when it revokes); throws `429 RATE_LIMITED` when none is left.
+   */
+  takeProjectWrite(caller: SdkCaller): void;
   /** The features' repositories, read by authentication. */
   storage: CloudRepositories;
   /** Long-poll wake-ups. */

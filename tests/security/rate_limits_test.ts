@@ -93,10 +93,13 @@ describe("rateLimit.perProject on the cloud", () => {
     }
   });
 
-  test("marks every non-GET SDK route but key verification as a project write", () => {
+  test("marks every non-GET SDK route but key verification and revocations as a project write", () => {
     const writes = cloudRoutes.filter((r) => r.limit === "projectWrites").map((r) => r.path + r.method).sort();
-    const expected = cloudRoutes.filter((r) => r.auth === "sdk" && r.method !== "GET" && r.name !== "verifyKey");
+    // A revoke never waits behind the budget; the mirror draws from it in its run, unless it revokes.
+    const exempt = ["verifyKey", "revokeKey", "mirrorKey"];
+    const expected = cloudRoutes.filter((r) => r.auth === "sdk" && r.method !== "GET" && !exempt.includes(r.name!));
     assert.deepEqual(writes, expected.map((r) => r.path + r.method).sort());
+    assert.equal(cloudRoutes.filter((r) => exempt.includes(r.name!)).length, exempt.length);
   });
 
   test("limits every agent route per key, not per project", () => {
