@@ -80,8 +80,9 @@ export interface CloudOptions {
   logger?: ErrorLogger;
   /**
    * Rate limits, on by default ({@linkcode DEFAULT_CLOUD_RATE_LIMITS}). `perProject` limits each
-   * project's requests to the SDK write routes (manifest, violations, events, tooling
-   * acknowledgements, keys; not key verification); `perAgentKey` limits each agent key's requests
+   * project's requests to the SDK write routes (manifest, events, tooling acknowledgements, minting
+   * and mirroring keys, mirrored key uses; not key verification, and never a revocation), and apart
+   * from them, at the same rate, its violation reports; `perAgentKey` limits each agent key's requests
    * to its inbox and acknowledgements, apart from its project's budget; `refusalsPerAddress` limits
    * refused credentials (`401` on SDK or agent auth) per client address (`clientAddress(req)`; IPv6
    * per /64), and past it the address's refused credentials get `429` instead of `401` (its valid
@@ -207,7 +208,11 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
       agent: (req, { storage }) => authenticateAgent(req, storage),
       none: () => null,
     },
-    limits: { projectWrites: takeProjectWrite, agentKey: limitTaker("agentKey", perAgentKey) },
+    limits: {
+      projectWrites: takeProjectWrite,
+      projectViolations: limitTaker("projectViolations", perProject),
+      agentKey: limitTaker("agentKey", perAgentKey),
+    },
     refusalsPerAddress: refusalsPerAddress && { limit: refusalsPerAddress, counted: ["sdk", "agent"] },
     deps,
     bodyLimit,

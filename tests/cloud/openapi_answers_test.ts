@@ -8,7 +8,7 @@ import { hashSecret } from "../../core/contract/mod.ts";
 import { deleteProject } from "../../cloud/projects/projects.ts";
 import { type AnswerChecker, answerChecker, expectedStatuses } from "../fixtures/openapi_answers.ts";
 import { ROUTES, setThrowawayKeyId } from "../fixtures/route_samples.ts";
-import { type Answer, event, type Project, startTestCloud, type TestCloud } from "../fixtures/test_cloud.ts";
+import { type Answer, event, type Project, startTestCloud, type TestCloud, violation } from "../fixtures/test_cloud.ts";
 
 const BODY_LIMIT = 64_000;
 
@@ -186,6 +186,9 @@ test("401, 400, 413 and 429 answers of every /v1 route match the document", asyn
   }
   const { key } = await limited.mintKey("gina"); // the project's first token
   await limited.sdk("PUT", "/v1/sdk/intents", { body: { intents: [] } }); // and its second
+  for (let i = 0; i < 2; i++) { // the two tokens of its violation reports' own bucket
+    await limited.sdk("POST", "/v1/sdk/violations", { body: { violation: violation() } });
+  }
   assert.equal((await limited.agent(key, "GET", "/v1/agent/inbox")).status, 200); // the key's only token
   // The mirror draws from the budget in its run when it does not revoke (as its sample does).
   for (const route of cloudRoutes.filter((r) => r.limit !== undefined || r.name === "mirrorKey")) {

@@ -3,7 +3,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mintAgentKey } from "../../../core/contract/mod.ts";
-import { event, startTestCloud, type TestCloud } from "../../fixtures/test_cloud.ts";
+import { event, startTestCloud, type TestCloud, violation } from "../../fixtures/test_cloud.ts";
 
 /** Emits until the project's write budget answers 429 (bounded). */
 async function spendBudget(t: TestCloud): Promise<void> {
@@ -49,6 +49,25 @@ describe("revocations and the project's write budget", () => {
       });
       assert.equal(revoked.status, 200);
       assert.equal((await t.agent(key, "GET", "/v1/agent/inbox")).status, 401);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test("violation reports keep their own budget: with emits spent, the cloud's auto-revoke still revokes the key", async () => {
+    const t = await startTestCloud({ rateLimit: { perProject: { limit: 3, windowMs: 60_000 } } });
+    try {
+      const policy = { autoRevoke: { threshold: 2, windowMinutes: 10, kinds: ["FORBIDDEN_SCOPE"] } };
+      assert.equal((await t.sdk("PUT", "/v1/sdk/policy", { body: policy })).status, 200);
+      const key = await t.mintKey("erin");
+      await spendBudget(t);
+      for (let i = 0; i < 2; i++) {
+        const res = await t.sdk("POST", "/v1/sdk/violations", { body: { violation: violation({ apiKeyId: key.id }) } });
+        assert.equal(res.status, 200);
+      }
+      assert.equal((await t.agent(key.key, "GET", "/v1/agent/inbox")).status, 401);
+      const feed = await t.sdk("GET", "/v1/sdk/keys/revocations");
+      assert.deepEqual(feed.body.revocations.map((r: { reason: string }) => r.reason), ["auto"]);
     } finally {
       await t.close();
     }
