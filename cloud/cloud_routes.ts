@@ -16,6 +16,7 @@ import { violationRoutes } from "./violations/mod.ts";
 import { revocationRoutes } from "./keys/mod.ts";
 import { policyRoutes } from "./violations/mod.ts";
 import { auditRoutes } from "./audit/mod.ts";
+import { appRoutes } from "./apps/mod.ts";
 
 export { CLOUD_PREFIX, type CloudDeps, type CloudLimit, cloudLimits, type CloudSide } from "./routes/mod.ts";
 export { cloudOpenApiDocument } from "./cloud_openapi.ts";
@@ -29,6 +30,7 @@ const resources: Route<CloudSide>[] = [
   ...keyRoutes,
   ...policyRoutes,
   ...auditRoutes,
+  ...appRoutes,
 ];
 
 /** Every `/v1` route, its OpenAPI document included. */

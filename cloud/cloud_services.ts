@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { type AppService, type AppServiceOptions, createAppService } from "./apps/mod.ts";
 import { type AuditService, createAuditService } from "./audit/mod.ts";
 import type { CloudRepositories } from "./database/mod.ts";
 import { createInboxService, type InboxService, type InboxWaiters } from "./inbox/mod.ts";
@@ -23,6 +24,8 @@ export interface CloudServices {
   projects: ProjectService;
   /** The audit log. */
   audit: AuditService;
+  /** Connected apps and the key uses hybrid apps mirror. */
+  apps: AppService;
 }
 
 /**
@@ -30,14 +33,20 @@ export interface CloudServices {
  *
  * @param storage The features' repositories, over one database.
  * @param waiters Long-poll wake-ups, shared by inboxes and the revocation feed.
+ * @param apps The connected apps' clock and logger.
  * @returns The services.
  */
-export function createCloudServices(storage: CloudRepositories, waiters: InboxWaiters): CloudServices {
+export function createCloudServices(
+  storage: CloudRepositories,
+  waiters: InboxWaiters,
+  apps: AppServiceOptions = {},
+): CloudServices {
   return {
     keys: createKeyService(storage, waiters),
     inbox: createInboxService(storage, waiters),
     violations: createViolationService(storage, waiters),
     projects: createProjectService(storage),
     audit: createAuditService(storage),
+    apps: createAppService(storage, apps),
   };
 }

@@ -23,6 +23,7 @@ import { auditStorage } from "./audit/mod.ts";
 import { projectAdministration } from "./projects/mod.ts";
 import { projectReads } from "./projects/mod.ts";
 import { revocationStorage } from "./keys/mod.ts";
+import { appStorage } from "./apps/mod.ts";
 
 /** Options of {@linkcode openCloudStorage}. */
 export interface CloudStorageOptions {
@@ -96,6 +97,7 @@ export async function openCloudStorage(
     },
     operators,
     audit: auditStorage(executor),
+    apps: appStorage(executor),
     async close() {
       await events.flushDeliveries();
       await group.flush();

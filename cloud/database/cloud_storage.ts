@@ -14,6 +14,7 @@ import type { KeyRepository } from "../keys/mod.ts";
 import type { ProjectRepository } from "../projects/mod.ts";
 import type { ViolationRepository } from "../violations/mod.ts";
 import type { InboxRepository } from "../inbox/mod.ts";
+import type { AppRepository } from "../apps/mod.ts";
 import type { OperatorRepository } from "../operators/mod.ts";
 import type { ProjectAdminStorage } from "../projects/mod.ts";
 import type { RevocationStorage } from "../keys/mod.ts";
@@ -205,6 +206,8 @@ export interface CloudRepositories {
   operators: OperatorRepository;
   /** The audit log. */
   audit: AuditRepository;
+  /** Connected apps, and the key uses hybrid apps mirror. */
+  apps: AppRepository;
   /** Writes what is pending and closes the database when it was opened here. */
   close(): Promise<void>;
 }

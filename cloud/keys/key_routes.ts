@@ -119,8 +119,8 @@ export const keyRoutes = [
     method: "DELETE",
     path: "/v1/sdk/keys/:id",
     auth: "sdk",
-    limit: "projectWrites",
-    summary: "Revoke a key",
+    // No limit: a revocation never waits behind the project's write budget.
+    summary: "Revoke a key (never limited by the project's write budget)",
     params: anyKeyId,
     responses: { 200: revokedKeySchema, 404: errorEnvelopeSchema },
     async run({ req, caller, params }, deps) {
@@ -134,13 +134,15 @@ export const keyRoutes = [
     method: "PUT",
     path: "/v1/sdk/keys/:id",
     auth: "sdk",
-    limit: "projectWrites",
-    summary: "Mirror a hybrid app's key record (idempotent; a revoked record never becomes active again)",
+    // Drawn from the project's write budget in `run`, except by a record that revokes.
+    summary: "Mirror a hybrid app's key record (idempotent; a revoked record never becomes active again; " +
+      "a revoked record is never limited by the project's write budget)",
     params: z.object({ id: z.uuid() }),
     body: mirrorKeyBody,
     // No 404: ids and hashes are unique per project, so a record is stored whatever other projects hold.
-    responses: { 200: okSchema },
+    responses: { 200: okSchema, 429: errorEnvelopeSchema },
     async run({ req, caller, body, params }, deps) {
+      if (body.revokedAt === null) deps.takeProjectWrite(caller);
       // The same agentId rules as minting: the user's own id, an agt_<uuid>, or the shared inbox.
       checkAgentId(body.userId, body.agentId, true);
       const record = { id: params.id, ...body, lastUsedAt: null };

@@ -31,6 +31,8 @@ export const revocationRoutes = [
     responses: { 200: revocationPageSchema },
     async run({ req, caller, query }, deps) {
       const { keys, storage, waiters, recheckMs } = deps;
+      // Only a poll that passed SDK auth gets here: the app instance it names is recorded (throttled).
+      await deps.apps.seen(caller.projectId, req.headers, query.after);
       // The shared watcher wakes the feed for revocations of other processes (one read for all polls), and
       // the polls count against the project's cap like the inbox's.
       waiters.watch(watchedStorage(storage), recheckMs);

@@ -26,6 +26,7 @@ const PROJECT_TABLES = [
   "cloud_manifests",
   "cloud_project_settings",
   "cloud_revocations",
+  "cloud_apps",
 ];
 
 /**

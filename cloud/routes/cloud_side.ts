@@ -11,6 +11,7 @@ import type { CloudRefusals, ViolationService } from "../violations/mod.ts";
 import type { KeyService } from "../keys/mod.ts";
 import type { ProjectService } from "../projects/mod.ts";
 import type { AuditService } from "../audit/mod.ts";
+import type { AppService } from "../apps/mod.ts";
 import type { CloudRepositories } from "../database/mod.ts";
 
 /** The prefix of every cloud route. */
@@ -28,6 +29,13 @@ export interface CloudDeps {
   projects: ProjectService;
   /** The audit log. */
   audit: AuditService;
+  /** Connected apps and the key uses hybrid apps mirror. */
+  apps: AppService;
+  /**
+   * Takes a token of the project's write budget (`projectWrites`) for a route that draws from it only for some
+   * requests (the mirror of a key, except when it revokes); throws `429 RATE_LIMITED` when none is left.
+   */
+  takeProjectWrite(caller: SdkCaller): void;
   /** The features' repositories, read by authentication. */
   storage: CloudRepositories;
   /** Long-poll wake-ups. */
@@ -44,8 +52,12 @@ export interface CloudDeps {
 export interface CloudSide {
   /** The caller each auth kind yields. */
   callers: { sdk: SdkCaller; agent: AgentCaller; none: null };
-  /** Its rate limits: `projectWrites` counts a project, `agentKey` an agent key. */
-  limits: { projectWrites: SdkCaller; agentKey: AgentCaller };
+  /**
+   * Its rate limits: `projectWrites` counts a project, `projectViolations` a project's violation reports (a
+   * bucket of their own, so that a flood of emits never delays the reports that auto-revoke counts), `agentKey`
+   * an agent key.
+   */
+  limits: { projectWrites: SdkCaller; projectViolations: SdkCaller; agentKey: AgentCaller };
   /** The services. */
   deps: CloudDeps;
 }
@@ -59,9 +71,15 @@ export interface CloudLimitRule<A extends keyof CloudSide["callers"]> {
 }
 
 /** The cloud's rate limits, by the name a route gives in `limit`. */
-export const cloudLimits: { projectWrites: CloudLimitRule<"sdk">; agentKey: CloudLimitRule<"agent"> } = {
+export const cloudLimits: {
+  projectWrites: CloudLimitRule<"sdk">;
+  projectViolations: CloudLimitRule<"sdk">;
+  agentKey: CloudLimitRule<"agent">;
+} = {
   /** A project's SDK writes: one bucket per project. */
   projectWrites: { auth: "sdk", bucket: (caller) => caller.projectId },
+  /** A project's violation reports, at the same rate in a bucket of their own: auto-revoke never waits behind emits. */
+  projectViolations: { auth: "sdk", bucket: (caller) => `${caller.projectId}\u0000violations` },
   /** An agent key's inbox requests. Key ids are unique per project only: the bucket is the project's key. */
   agentKey: { auth: "agent", bucket: (caller) => `${caller.projectId}\u0000${caller.keyId}` },
 };
