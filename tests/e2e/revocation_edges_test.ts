@@ -207,3 +207,37 @@ describe("bounded staleness: cloud.maxRevocationLagMs", () => {
     }
   });
 });
+
+describe("what the cloud sees of a connected hybrid app", () => {
+  test("a key used at a hybrid app shows its lastUsedAt at the cloud, and the app is listed as following", async () => {
+    const dir = tempDir("svc-edges-used-");
+    const cloud = await startCloudServer(`file:${dir.file("cloud.db")}`);
+    const svc = notesSvc({ mode: "hybrid", storage: `file:${dir.file("app.db")}`, cloud: cloud.appConfig() });
+    const app = await listen(withSvc(svc));
+    try {
+      await connected(svc);
+      const minted = await mintOverHttp(app.url, "alice", ["notes:read", "notes:write"]);
+      const listedAtCloud = async () =>
+        (await (await cloud.sdk("GET", "/v1/sdk/keys?userId=alice")).json()).keys.find((k: { id: string }) =>
+          k.id === minted.id
+        );
+      await waitFor("the mirror of the new key", listedAtCloud);
+      assert.equal((await listedAtCloud()).lastUsedAt, null, "never used yet");
+      assert.equal((await runAt(app.url, minted.key, "notes.list")).status, 200);
+      const used = await waitFor("the first use mirrored", async () => (await listedAtCloud()).lastUsedAt ?? undefined);
+      assert.ok(!Number.isNaN(Date.parse(used)), used);
+      const apps = await waitFor("the app listed", async () => {
+        const listed = (await (await cloud.sdk("GET", "/v1/sdk/apps")).json()).apps;
+        return listed.length > 0 ? listed : undefined;
+      });
+      assert.equal(apps.length, 1);
+      assert.equal(apps[0].mode, "hybrid");
+      assert.equal(apps[0].state, "following");
+    } finally {
+      await app.close();
+      await svc.close();
+      await cloud.stop();
+      dir.remove();
+    }
+  });
+});
