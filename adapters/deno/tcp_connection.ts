@@ -2,8 +2,8 @@
  * A TCP connection as the relay sees it (what `Deno.Conn` is), and how bytes
  * are moved on it: with the connection's own `read` and `write` into one buffer
  * per direction (Web streams on the same sockets cost about four times as much
- * per request), small while pieces are small (what a waiting connection holds)
- * and larger once a piece fills it.
+ * per request), growing while pieces fill it and back to its first size after
+ * a piece that fits that.
  *
  * @module
  */
@@ -32,15 +32,19 @@ export interface TcpConnection {
   close(): void;
 }
 
-/** The buffer a direction starts with and goes back to: a request head or a short answer fits. */
-export const SMALL_READ = 1024;
+/**
+ * The buffer a direction starts with and goes back to: a request head or a short answer fits. (1 KiB buffers held
+ * 5,000 idle long polls in more resident memory than 8 KiB ones on Deno, 77-100 MB against 40 MB over the server's
+ * idle RSS: fewer external bytes, fewer collections of the garbage the polls left.)
+ */
+export const SMALL_READ = 8 * 1024;
 /** The largest buffer a direction grows to while pieces fill it (a long body or answer). */
 export const LARGE_READ = 64 * 1024;
 
 /**
  * Where one direction of a connection is read: {@linkcode SMALL_READ} bytes, eight times more after a read filled it
- * (up to {@linkcode LARGE_READ}), and small again after a piece that fits the small one. A connection waiting for
- * its next request or answer holds only the small buffer.
+ * (up to {@linkcode LARGE_READ}: a long body passes in fewer reads and writes), and small again after a piece that
+ * fits the small one. A connection waiting for its next request or answer holds only the small buffer.
  */
 export class ReadBuffer {
   #small = new Uint8Array(SMALL_READ);
