@@ -17,6 +17,8 @@ export class JsonRpcError extends Error {
   /** Sent as `error.data` when defined. */
   readonly data?: unknown;
   /**
+   * Builds the error.
+   *
    * @param code The JSON-RPC error code.
    * @param message The message, sent as it is.
    * @param data Sent as `error.data` when defined.
