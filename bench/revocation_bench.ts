@@ -6,7 +6,8 @@
 // another cloud node), which the feed's 500 ms re-check finds. The cloud and
 // the app listen on 127.0.0.1 in this process; the app is polled every
 // millisecond from before the revoke is sent. Then the edges (`revocation_edges_bench.ts`): auto-revoke
-// under a burst of forbidden calls, and a rotated secret refused.
+// under a burst of forbidden calls (→ 401, → `auto` in the feed), and a rotated sdkSecret → 503
+// CLOUD_CREDENTIALS_REFUSED, each at a hybrid and a cloud-mode app.
 // Run alone: `node bench/revocation_bench.ts [--samples=N]`, or within `npm run bench`.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
