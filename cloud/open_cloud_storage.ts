@@ -8,10 +8,10 @@ import { type DatabaseInput, migrate, openDatabase } from "../core/db/mod.ts";
 import { createGroupCommit } from "../core/db/mod.ts";
 import { CLOUD_MIGRATIONS_TABLE, cloudMigrations } from "./database/mod.ts";
 import type { CloudRepositories } from "./database/mod.ts";
-import { eventStorage } from "./inbox/mod.ts";
-import { keyStorage } from "./keys/mod.ts";
-import { projectStorage } from "./projects/mod.ts";
-import { violationStorage } from "./violations/mod.ts";
+import { eventStorage, INBOX_TABLES, inboxReads } from "./inbox/mod.ts";
+import { KEY_TABLES, keyReads, keyStorage, revocationStorage } from "./keys/mod.ts";
+import { projectAdministration, projectSettings, projectStorage } from "./projects/mod.ts";
+import { autoRevoking, VIOLATION_TABLES, violationChart, violationStorage } from "./violations/mod.ts";
 import {
   type OperatorStorage,
   operatorStorage,
@@ -20,9 +20,6 @@ import {
   secretBox,
 } from "./operators/mod.ts";
 import { auditStorage } from "./audit/mod.ts";
-import { projectAdministration } from "./projects/mod.ts";
-import { projectReads } from "./projects/mod.ts";
-import { revocationStorage } from "./keys/mod.ts";
 
 /** Options of {@linkcode openCloudStorage}. */
 export interface CloudStorageOptions {
@@ -69,31 +66,20 @@ export async function openCloudStorage(
   const group = createGroupCommit(executor);
   const events = eventStorage(executor, group);
   const { flushDeliveries: _, ...inbox } = events;
-  const reads = projectReads(executor, () => events.flushDeliveries());
-  const feed = revocationStorage(executor);
+  const projectRows = [...INBOX_TABLES, ...VIOLATION_TABLES, ...KEY_TABLES];
   return {
-    projects: { ...projectStorage(executor), ...projectAdministration(executor) },
-    keys: {
-      ...keyStorage(executor, group),
-      listRevocations: feed.listRevocations,
-      latestRevocationSeq: feed.latestRevocationSeq,
-      listProjectKeys: reads.listProjectKeys,
-      findProjectKey: reads.findProjectKey,
-      countKeys: reads.countKeys,
+    projects: {
+      ...projectStorage(executor),
+      ...projectAdministration(executor, projectRows),
+      ...projectSettings(executor),
     },
+    keys: { ...keyStorage(executor, group), ...revocationStorage(executor), ...keyReads(executor) },
     violations: {
       ...violationStorage(executor, group),
-      violationBuckets: reads.violationBuckets,
-      autoRevoke: feed.autoRevoke,
-      projectPolicy: feed.projectPolicy,
-      setAutoRevoke: feed.setAutoRevoke,
+      ...violationChart(executor),
+      ...autoRevoking(executor),
     },
-    inbox: {
-      ...inbox,
-      inboxBacklog: reads.inboxBacklog,
-      peekInbox: reads.peekInbox,
-      discardInboxItem: reads.discardInboxItem,
-    },
+    inbox: { ...inbox, ...inboxReads(executor, () => events.flushDeliveries()) },
     operators,
     audit: auditStorage(executor),
     async close() {

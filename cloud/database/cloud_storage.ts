@@ -15,7 +15,10 @@ import type { ProjectRepository } from "../projects/mod.ts";
 import type { ViolationRepository } from "../violations/mod.ts";
 import type { InboxRepository } from "../inbox/mod.ts";
 import type { OperatorRepository } from "../operators/mod.ts";
-import type { ProjectAdminStorage } from "../projects/mod.ts";
+import type { ProjectAdminStorage, ProjectSettings } from "../projects/mod.ts";
+import type { KeyReads } from "../keys/mod.ts";
+import type { InboxReads } from "../inbox/mod.ts";
+import type { AutoRevoking, ViolationChart } from "../violations/mod.ts";
 import type { RevocationStorage } from "../keys/mod.ts";
 import type { RevocationReason } from "../../core/contract/mod.ts";
 
@@ -148,7 +151,17 @@ export interface KeyAuth {
 }
 
 /** Every method of the features' repositories, declared once: each feature picks its own. */
-export interface CloudStorageMethods extends OperatorStorage, AuditStorage, ProjectAdminStorage, RevocationStorage {
+export interface CloudStorageMethods
+  extends
+    OperatorStorage,
+    AuditStorage,
+    ProjectAdminStorage,
+    ProjectSettings,
+    RevocationStorage,
+    KeyReads,
+    InboxReads,
+    ViolationChart,
+    AutoRevoking {
   /** Stores a new project, with its audit entry in the same transaction. */
   createProject(project: ProjectRecord, audit?: AuditEntryInput): Promise<void>;
   /** The project, or `null`. */
@@ -253,19 +266,11 @@ export type {
   SessionRecord,
   SetupTokenRecord,
 } from "../operators/mod.ts";
-export type { AutoRevokeOutcome, ProjectPolicy, RevocationStorage } from "../keys/mod.ts";
+export type { ProjectPolicy } from "../projects/mod.ts";
+export type { AutoRevokeOutcome } from "../violations/mod.ts";
+export type { RevocationStorage } from "../keys/mod.ts";
 export type { AuditEntry, AuditEntryInput, AuditPage, AuditQuery, AuditStorage } from "../audit/mod.ts";
-export type {
-  BucketUnit,
-  InboxBacklog,
-  InboxItemStatus,
-  InboxPage,
-  InboxQuery,
-  KeyCounts,
-  KeyPage,
-  KeyQuery,
-  KeyStatus,
-  PeekedInboxItem,
-  ProjectAdminStorage,
-  ViolationBucket,
-} from "../projects/mod.ts";
+export type { ProjectAdminStorage } from "../projects/mod.ts";
+export type { KeyCounts, KeyPage, KeyQuery, KeyStatus } from "../keys/mod.ts";
+export type { InboxBacklog, InboxItemStatus, InboxPage, InboxQuery, PeekedInboxItem } from "../inbox/mod.ts";
+export type { BucketUnit, ViolationBucket } from "../violations/mod.ts";

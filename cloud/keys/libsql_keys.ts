@@ -20,6 +20,9 @@ export type KeyStorage = Pick<
   "insertKey" | "mirrorKey" | "listKeys" | "revokeKey" | "findKeyByHash" | "findKeyAuth" | "touchKey"
 >;
 
+/** The keys' tables holding a project's rows, children first: deleted with the project. */
+export const KEY_TABLES: readonly string[] = ["cloud_keys", "cloud_agent_claims", "cloud_revocations"];
+
 /** The columns of `cloud_keys`, in the order of a key's values. */
 export const KEY_COLUMNS =
   "id, project_id, user_id, name, scopes, agent_id, hash, start, created_at, last_used_at, revoked_at";

@@ -19,4 +19,6 @@ export type ProjectRepository = Pick<
   | "renameProject"
   | "deleteProject"
   | "setProjectRetention"
+  | "projectPolicy"
+  | "setAutoRevoke"
 >;

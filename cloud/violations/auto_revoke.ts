@@ -23,7 +23,7 @@ export async function applyAutoRevoke(
   violation: Violation,
 ): Promise<void> {
   if (violation.kind === "AUTO_REVOKED") return;
-  const { autoRevoke } = await deps.storage.violations.projectPolicy(projectId);
+  const { autoRevoke } = await deps.storage.projects.projectPolicy(projectId);
   if (autoRevoke === null || !countsToward(autoRevoke, violation)) return;
   const outcome = await deps.storage.violations.autoRevoke(
     projectId,

@@ -13,6 +13,13 @@ import { deleteInChunks } from "../../core/db/mod.ts";
 /** Rows per multi-row INSERT (10 values each, far below SQLite's variable limit). */
 const ROWS_PER_INSERT = 50;
 
+/** The violations' tables holding a project's rows, children first: deleted with the project. */
+export const VIOLATION_TABLES: readonly string[] = [
+  "cloud_violations",
+  "cloud_violation_counts",
+  "cloud_violation_hours",
+];
+
 /** The violation part of {@linkcode CloudStorageMethods}. */
 export type ViolationStorage = Pick<
   CloudStorageMethods,

@@ -50,7 +50,7 @@ export const policyChangeSchema: z.ZodType<PolicyChange> = z.strictObject({
  * @returns The policy.
  */
 export async function readPolicy(storage: CloudRepositories, projectId: string): Promise<PolicyView> {
-  const { autoRevoke, retentionMs } = await storage.violations.projectPolicy(projectId);
+  const { autoRevoke, retentionMs } = await storage.projects.projectPolicy(projectId);
   return { autoRevoke, retentionDays: retentionMs === null ? null : retentionMs / DAY_MS };
 }
 
@@ -74,7 +74,7 @@ export async function updatePolicy(
   if (change.autoRevoke !== undefined) {
     const detail = { autoRevoke: change.autoRevoke };
     const audit = auditRecord(by, { projectId, action: "policy.auto_revoke", target: projectId, detail });
-    if (!await storage.violations.setAutoRevoke(projectId, change.autoRevoke, at, audit)) return null;
+    if (!await storage.projects.setAutoRevoke(projectId, change.autoRevoke, at, audit)) return null;
   }
   if (change.retentionDays !== undefined) {
     const ms = change.retentionDays === null ? null : change.retentionDays * DAY_MS;

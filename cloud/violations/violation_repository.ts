@@ -15,6 +15,4 @@ export type ViolationRepository = Pick<
   | "listViolations"
   | "violationBuckets"
   | "autoRevoke"
-  | "projectPolicy"
-  | "setAutoRevoke"
 >;
