@@ -5,11 +5,12 @@
  * @module
  */
 import { type AuditService, createAuditService } from "./audit/mod.ts";
-import type { CloudRepositories } from "./database/mod.ts";
+import type { CloudRepositories } from "./open_cloud_storage.ts";
 import { createInboxService, type InboxService, type InboxWaiters } from "./inbox/mod.ts";
 import { createKeyService, type KeyService } from "./keys/mod.ts";
 import { createProjectService, type ProjectService } from "./projects/mod.ts";
-import { createViolationService, type ViolationService } from "./violations/mod.ts";
+import { type CloudRefusals, createViolationService, type ViolationService } from "./violations/mod.ts";
+import type { CloudRouteDeps } from "./routes/mod.ts";
 
 /** One service per feature. */
 export interface CloudServices {
@@ -23,6 +24,16 @@ export interface CloudServices {
   projects: ProjectService;
   /** The audit log. */
   audit: AuditService;
+}
+
+/** What every `/v1` route is given: every feature's service, the repositories, the wake-ups and the refusals. */
+export interface CloudDeps extends CloudServices, CloudRouteDeps {
+  /** The features' repositories, read by authentication. */
+  storage: CloudRepositories;
+  /** Long-poll wake-ups. */
+  waiters: InboxWaiters;
+  /** Repeated refusals, written once per key and window. */
+  refusals: CloudRefusals;
 }
 
 /**

@@ -192,7 +192,7 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
     logger: log,
   });
 
-  const handleV1 = createHandler<CloudSide>({
+  const handleV1 = createHandler<CloudSide<CloudDeps>>({
     prefix: CLOUD_PREFIX,
     routes: cloudRoutes,
     authenticate: {

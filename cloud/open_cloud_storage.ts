@@ -7,19 +7,43 @@
 import { type DatabaseInput, migrate, openDatabase } from "../core/db/mod.ts";
 import { createGroupCommit } from "../core/db/mod.ts";
 import { CLOUD_MIGRATIONS_TABLE, cloudMigrations } from "./database/mod.ts";
-import type { CloudRepositories } from "./database/mod.ts";
-import { eventStorage, INBOX_TABLES, inboxReads } from "./inbox/mod.ts";
-import { KEY_TABLES, keyReads, keyStorage, revocationStorage } from "./keys/mod.ts";
-import { projectAdministration, projectSettings, projectStorage } from "./projects/mod.ts";
-import { autoRevoking, VIOLATION_TABLES, violationChart, violationStorage } from "./violations/mod.ts";
+import { eventStorage, INBOX_TABLES, inboxReads, type InboxRepository } from "./inbox/mod.ts";
+import { KEY_TABLES, keyReads, type KeyRepository, keyStorage, revocationStorage } from "./keys/mod.ts";
+import { projectAdministration, type ProjectRepository, projectSettings, projectStorage } from "./projects/mod.ts";
 import {
+  autoRevoking,
+  VIOLATION_TABLES,
+  violationChart,
+  type ViolationRepository,
+  violationStorage,
+} from "./violations/mod.ts";
+import {
+  type OperatorRepository,
   type OperatorStorage,
   operatorStorage,
   sealedOperators,
   sealStoredSecrets,
   secretBox,
 } from "./operators/mod.ts";
-import { auditStorage } from "./audit/mod.ts";
+import { type AuditRepository, auditStorage } from "./audit/mod.ts";
+
+/** The features' repositories over one database, opened once. */
+export interface CloudRepositories {
+  /** Projects, their secrets, manifests and administration. */
+  projects: ProjectRepository;
+  /** Agent keys, their claims and the revocation feed. */
+  keys: KeyRepository;
+  /** Violations, their chart and the auto-revoke policy. */
+  violations: ViolationRepository;
+  /** Events and inboxes. */
+  inbox: InboxRepository;
+  /** Operators, sessions and the setup token. */
+  operators: OperatorRepository;
+  /** The audit log. */
+  audit: AuditRepository;
+  /** Writes what is pending and closes the database when it was opened here. */
+  close(): Promise<void>;
+}
 
 /** Options of {@linkcode openCloudStorage}. */
 export interface CloudStorageOptions {

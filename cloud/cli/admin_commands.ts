@@ -4,7 +4,8 @@
  *
  * @module
  */
-import type { CloudRepositories, OperatorRole } from "../database/mod.ts";
+import type { CloudRepositories } from "../open_cloud_storage.ts";
+import type { OperatorRole } from "../operators/mod.ts";
 import { OPERATOR_ROLES } from "../operators/mod.ts";
 import { newOperator, operatorInputProblem } from "../operators/mod.ts";
 import { hashPassword } from "../operators/mod.ts";

@@ -7,7 +7,7 @@ import { migrate, openDatabase } from "../../core/db/mod.ts";
 import { openCloudStorage } from "../open_cloud_storage.ts";
 import { CLOUD_MIGRATIONS_TABLE, cloudMigrations } from "../database/mod.ts";
 import { createProject, rotateSdkSecret } from "../projects/mod.ts";
-import type { CloudRepositories } from "../database/mod.ts";
+import type { CloudRepositories } from "../open_cloud_storage.ts";
 import type { DatabaseTarget } from "./database_url.ts";
 import { printable } from "./terminal_text.ts";
 

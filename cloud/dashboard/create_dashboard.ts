@@ -7,8 +7,7 @@
  */
 import type { ErrorLogger } from "../../core/logging/mod.ts";
 import type { InboxWaiters } from "../inbox/mod.ts";
-import type { CloudRepositories } from "../database/mod.ts";
-import type { CloudServices } from "../cloud_services.ts";
+import type { DashboardRepositories, DashboardServices } from "./dashboard_deps.ts";
 import { trustedPost } from "./csrf.ts";
 import { messagePage } from "./fragments.ts";
 import { FORM_LIMIT, readForm } from "./forms.ts";
@@ -59,9 +58,9 @@ export interface DashboardOptions extends Omit<DashboardSettings, "publicUrl">, 
   /** The origin of `publicUrl`, checked by `publicOrigin`, or `null` for the request's own. */
   site: string | null;
   /** The cloud's storage, or the promise of it while it opens. */
-  storage: CloudRepositories | Promise<CloudRepositories>;
+  storage: DashboardRepositories | Promise<DashboardRepositories>;
   /** The features' services, or the promise of them while the database opens. */
-  services: CloudServices | Promise<CloudServices>;
+  services: DashboardServices | Promise<DashboardServices>;
   /** The cloud's long-poll wake-ups, so a revoke here reaches the revocation feed's polls at once. */
   waiters: InboxWaiters;
   /** Where causes of failures go (default `console.error`). */

@@ -11,7 +11,7 @@ import { age, messagePage, notice, PAGE_SIZE, pageOffset, pager, time } from "./
 import { csrfField, layout } from "./layout.ts";
 import { auditEntry, type ProjectContext } from "./page_context.ts";
 import { type Html, htmlPage, redirect } from "./responses.ts";
-import type { InboxItemStatus } from "../database/mod.ts";
+import type { InboxItemStatus } from "../inbox/mod.ts";
 import { overHttps } from "./visit.ts";
 
 /** What one inbox's page shows: `?status=`, waiting items by default. */

@@ -7,7 +7,7 @@
  * @module
  */
 import { html } from "hono/html";
-import type { KeyStatus } from "../database/mod.ts";
+import type { KeyStatus } from "../keys/mod.ts";
 import { notice, PAGE_SIZE, pageOffset, pager, time } from "./fragments.ts";
 import { csrfField, layout } from "./layout.ts";
 import { operatorActor, type ProjectContext } from "./page_context.ts";

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { OperatorRecord } from "../database/mod.ts";
+import type { OperatorRecord } from "../operators/mod.ts";
 import {
   acceptTotp,
   type OperatorStorage,

@@ -6,7 +6,7 @@
  * @module
  */
 import { html } from "hono/html";
-import type { CloudRepositories } from "../database/mod.ts";
+import type { DashboardRepositories } from "./dashboard_deps.ts";
 import { csrfToken, trustedPost } from "./csrf.ts";
 import { csrfField, document } from "./layout.ts";
 import { messagePage, notice } from "./fragments.ts";
@@ -33,7 +33,7 @@ import { overHttps, type Visit } from "./visit.ts";
 /** What the signed-out pages need. */
 export interface SignedOutDeps {
   /** The cloud's storage. */
-  storage: CloudRepositories;
+  storage: DashboardRepositories;
   /** Counts failed sign-ins. */
   limiter: SignInLimiter;
   /** Session lifetimes. */
@@ -131,7 +131,7 @@ export async function signIn(deps: SignedOutDeps, visit: Visit, form: URLSearchP
  * @returns A redirect to the sign-in page.
  */
 export async function signOut(
-  storage: CloudRepositories,
+  storage: DashboardRepositories,
   visit: Visit,
   email: string,
   token: string,
@@ -214,7 +214,7 @@ export async function setUp(deps: SignedOutDeps, visit: Visit, form: URLSearchPa
 }
 
 function record(
-  storage: CloudRepositories,
+  storage: DashboardRepositories,
   visit: Visit,
   actor: string,
   action: string,

@@ -5,7 +5,7 @@
  * @module
  */
 import type { InboxItem } from "../../core/contract/mod.ts";
-import type { AppendResult, CloudRepositories, EventInput } from "../database/mod.ts";
+import type { AppendResult, EventInput, InboxRepository } from "./inbox_repository.ts";
 import type { InboxWaiters } from "./inbox_waiters.ts";
 
 /** What the `/v1` routes do with events and inboxes. */
@@ -27,7 +27,7 @@ export interface InboxService {
  * @param waiters Long-poll wake-ups.
  * @returns The service.
  */
-export function createInboxService(storage: CloudRepositories, waiters: InboxWaiters): InboxService {
+export function createInboxService(storage: { inbox: InboxRepository }, waiters: InboxWaiters): InboxService {
   return {
     async append(projectId, events) {
       const results = await storage.inbox.appendEvents(projectId, events, new Date().toISOString());

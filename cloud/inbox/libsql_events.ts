@@ -5,16 +5,16 @@
  * @module
  */
 import type { Executor, SqlRow, SqlValue } from "../../core/db/mod.ts";
-import type { CloudStorageMethods, InboxItem } from "../database/mod.ts";
+import type { InboxItem, InboxRepository } from "./inbox_repository.ts";
 import { integer, parsed, placeholders, text } from "../../core/db/mod.ts";
 import type { GroupCommit } from "../../core/db/mod.ts";
 import { deleteInChunks } from "../../core/db/mod.ts";
 import { PROJECT_RETENTIONS, PROJECTS_WITH_RETENTION } from "../projects/mod.ts";
 
-/** The event and inbox part of {@linkcode CloudStorageMethods}, and the write-back of delivery counts. */
+/** The event and inbox part of {@linkcode InboxRepository}, and the write-back of delivery counts. */
 export type EventStorage =
   & Pick<
-    CloudStorageMethods,
+    InboxRepository,
     "appendEvents" | "listInbox" | "acknowledge" | "purgeAcknowledged" | "inboxesFilledAfter" | "dataVersion"
   >
   & {

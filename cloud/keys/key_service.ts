@@ -7,7 +7,7 @@
  */
 import type { AgentIdKind, KeyRecord, Revocation } from "../../core/contract/mod.ts";
 import type { AuditActor } from "../audit/mod.ts";
-import type { CloudRepositories, MirrorOutcome, ProjectKey } from "../database/mod.ts";
+import type { KeyRepository, MirrorOutcome, ProjectKey } from "./key_repository.ts";
 import type { InboxSubscription, InboxWaiters } from "../inbox/mod.ts";
 import { notifyRevocation, revocationAudit, revokeProjectKey, subscribeToRevocations } from "./key_revocation.ts";
 
@@ -36,7 +36,7 @@ export interface KeyService {
  * @param waiters Long-poll wake-ups of the revocation feed.
  * @returns The service.
  */
-export function createKeyService(storage: CloudRepositories, waiters: InboxWaiters): KeyService {
+export function createKeyService(storage: { keys: KeyRepository }, waiters: InboxWaiters): KeyService {
   return {
     mint: (projectId, record, kind) => storage.keys.insertKey(projectId, record, kind),
     list: (projectId, userId) => storage.keys.listKeys(projectId, userId),

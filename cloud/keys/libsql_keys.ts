@@ -5,7 +5,8 @@
  */
 import type { Executor, SqlRow, Statement } from "../../core/db/mod.ts";
 import type { KeyRecord } from "../../core/contract/mod.ts";
-import { type CloudStorageMethods, KEY_TOUCH_INTERVAL_MS, type KeyAuth, type MirrorOutcome } from "../database/mod.ts";
+import { KEY_TOUCH_INTERVAL_MS, type KeyAuth } from "../routes/mod.ts";
+import type { KeyRepository, MirrorOutcome } from "./key_repository.ts";
 import { parsed, text, textOrNull } from "../../core/db/mod.ts";
 import { createChangeCache } from "../../core/db/mod.ts";
 import { auditInsert } from "../audit/mod.ts";
@@ -14,9 +15,9 @@ import type { GroupCommit } from "../../core/db/mod.ts";
 /** Keys whose auth state is kept in process. */
 const AUTH_CACHE_SIZE = 50_000;
 
-/** The key part of {@linkcode CloudStorageMethods}. */
+/** The key part of {@linkcode KeyRepository}. */
 export type KeyStorage = Pick<
-  CloudStorageMethods,
+  KeyRepository,
   "insertKey" | "mirrorKey" | "listKeys" | "revokeKey" | "findKeyByHash" | "findKeyAuth" | "touchKey"
 >;
 

@@ -6,7 +6,8 @@
  * @module
  */
 import { hashSecret, mintSecret } from "../../core/contract/mod.ts";
-import type { CloudRepositories, OperatorRecord, SessionRecord } from "../database/mod.ts";
+import type { OperatorRecord, SessionRecord } from "./operator_storage.ts";
+import type { OperatorRepository } from "./operator_repository.ts";
 
 /** The session cookie's name. */
 export const SESSION_COOKIE = "svc_session";
@@ -88,7 +89,7 @@ export function cookie(name: string, value: string, secure: boolean, maxAgeSecon
  * @returns The token to put in the cookie.
  */
 export async function openSession(
-  storage: CloudRepositories,
+  storage: { operators: OperatorRepository },
   operator: OperatorRecord,
   address: string | null,
   now: number,
@@ -118,7 +119,7 @@ export async function openSession(
  * @returns The session, or `null`.
  */
 export async function currentSession(
-  storage: CloudRepositories,
+  storage: { operators: OperatorRepository },
   req: Request,
   now: number,
   limits: SessionLimits,

@@ -4,7 +4,7 @@
  * @module
  */
 import type { Executor, ResultSet, SqlRow } from "../../core/db/mod.ts";
-import type { CloudStorageMethods, Manifest, ProjectRecord } from "../database/mod.ts";
+import type { Manifest, ProjectRecord, ProjectRepository } from "./project_repository.ts";
 import { parsed, text, textOrNull } from "../../core/db/mod.ts";
 import { createChangeCache, type Statement } from "../../core/db/mod.ts";
 import { type AuditEntryInput, auditInsert } from "../audit/mod.ts";
@@ -12,9 +12,9 @@ import { type AuditEntryInput, auditInsert } from "../audit/mod.ts";
 /** Projects whose secret hash is kept in process. */
 const SECRET_CACHE_SIZE = 10_000;
 
-/** The project and manifest part of {@linkcode CloudStorageMethods}. */
+/** The project and manifest part of {@linkcode ProjectRepository}. */
 export type ProjectStorage = Pick<
-  CloudStorageMethods,
+  ProjectRepository,
   | "createProject"
   | "findProject"
   | "projectSecretHash"

@@ -6,7 +6,7 @@
  * @module
  */
 import type { AuditActor } from "../audit/mod.ts";
-import type { CloudRepositories, Manifest, ProjectRecord } from "../database/mod.ts";
+import type { Manifest, ProjectRecord, ProjectRepository } from "./project_repository.ts";
 import { createProject, deleteProject, type NewProject, renameProject, rotateSdkSecret } from "./projects.ts";
 
 /** What the `/v1` routes, the dashboard and the command line do with projects. */
@@ -35,7 +35,7 @@ export interface ProjectService {
  * @param storage The features' repositories.
  * @returns The service.
  */
-export function createProjectService(storage: CloudRepositories): ProjectService {
+export function createProjectService(storage: { projects: ProjectRepository }): ProjectService {
   return {
     create: (name, by) => createProject(storage, name, by),
     find: (projectId) => storage.projects.findProject(projectId),

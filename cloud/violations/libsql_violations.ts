@@ -4,7 +4,7 @@
  * @module
  */
 import type { Executor, SqlRow, SqlValue, Statement } from "../../core/db/mod.ts";
-import type { CloudStorageMethods, Severity, ViolationQuery, ViolationRecord } from "../database/mod.ts";
+import type { Severity, ViolationQuery, ViolationRecord, ViolationRepository } from "./violation_repository.ts";
 import { integer, listFilter, parsed, text, textOrNull } from "../../core/db/mod.ts";
 import { VIOLATION_COLUMNS, violationValues } from "../../core/violations/mod.ts";
 import type { GroupCommit } from "../../core/db/mod.ts";
@@ -20,9 +20,9 @@ export const VIOLATION_TABLES: readonly string[] = [
   "cloud_violation_hours",
 ];
 
-/** The violation part of {@linkcode CloudStorageMethods}. */
+/** The violation part of {@linkcode ViolationRepository}. */
 export type ViolationStorage = Pick<
-  CloudStorageMethods,
+  ViolationRepository,
   "addViolation" | "addViolations" | "listViolations" | "purgeViolations"
 >;
 

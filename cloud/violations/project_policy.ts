@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { type AutoRevokePolicy, autoRevokePolicySchema } from "../../core/contract/mod.ts";
 import { type AuditActor, auditRecord } from "../audit/mod.ts";
-import type { CloudRepositories } from "../database/mod.ts";
+import type { ProjectRepository } from "../projects/mod.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The longest retention a policy sets: ten years. */
@@ -49,7 +49,7 @@ export const policyChangeSchema: z.ZodType<PolicyChange> = z.strictObject({
  * @param projectId The project.
  * @returns The policy.
  */
-export async function readPolicy(storage: CloudRepositories, projectId: string): Promise<PolicyView> {
+export async function readPolicy(storage: { projects: ProjectRepository }, projectId: string): Promise<PolicyView> {
   const { autoRevoke, retentionMs } = await storage.projects.projectPolicy(projectId);
   return { autoRevoke, retentionDays: retentionMs === null ? null : retentionMs / DAY_MS };
 }
@@ -65,7 +65,7 @@ export async function readPolicy(storage: CloudRepositories, projectId: string):
  * @returns The policy after the change, or `null` when the project is unknown.
  */
 export async function updatePolicy(
-  storage: CloudRepositories,
+  storage: { projects: ProjectRepository },
   projectId: string,
   change: PolicyChange,
   by: AuditActor,

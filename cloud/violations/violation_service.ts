@@ -7,9 +7,9 @@
  */
 import type { Violation } from "../../core/contract/mod.ts";
 import type { AuditActor } from "../audit/mod.ts";
-import type { CloudRepositories, ViolationPage, ViolationQuery } from "../database/mod.ts";
+import type { ViolationPage, ViolationQuery } from "./violation_repository.ts";
 import type { InboxWaiters } from "../inbox/mod.ts";
-import { applyAutoRevoke } from "./auto_revoke.ts";
+import { applyAutoRevoke, type ViolationRepositories } from "./auto_revoke.ts";
 import { type PolicyChange, type PolicyView, readPolicy, updatePolicy } from "./project_policy.ts";
 
 /** What the `/v1` routes and the dashboard do with violations. */
@@ -31,7 +31,7 @@ export interface ViolationService {
  * @param waiters Long-poll wake-ups: an auto-revoke wakes the revocation feed.
  * @returns The service.
  */
-export function createViolationService(storage: CloudRepositories, waiters: InboxWaiters): ViolationService {
+export function createViolationService(storage: ViolationRepositories, waiters: InboxWaiters): ViolationService {
   return {
     async report(projectId, violations) {
       if (violations.length === 1) await storage.violations.addViolation(projectId, violations[0]);
