@@ -9,6 +9,7 @@ import type { CloudRepositories } from "./open_cloud_storage.ts";
 import { createInboxService, type InboxService, type InboxWaiters } from "./inbox/mod.ts";
 import { createKeyService, type KeyService } from "./keys/mod.ts";
 import { createProjectService, type ProjectService } from "./projects/mod.ts";
+import { createOperatorService, type OperatorService } from "./operators/mod.ts";
 import { type CloudRefusals, createViolationService, type ViolationService } from "./violations/mod.ts";
 import type { CloudRouteDeps } from "./routes/mod.ts";
 
@@ -24,6 +25,8 @@ export interface CloudServices {
   projects: ProjectService;
   /** The audit log. */
   audit: AuditService;
+  /** Operators: sign-in, sessions, setup, two-factor, account changes and administration. */
+  operators: OperatorService;
 }
 
 /** What every `/v1` route is given: every feature's service, the repositories, the wake-ups and the refusals. */
@@ -50,5 +53,6 @@ export function createCloudServices(storage: CloudRepositories, waiters: InboxWa
     violations: createViolationService(storage, waiters),
     projects: createProjectService(storage),
     audit: createAuditService(storage),
+    operators: createOperatorService(storage),
   };
 }

@@ -108,7 +108,8 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       return messagePage(405, "Method not allowed", "Use the links and buttons of the dashboard.", secure);
     }
     const storage = await options.storage;
-    const deps = { storage, limiter, limits };
+    const services = await options.services;
+    const deps = { operators: services.operators, limiter, limits };
     const form = req.method === "POST" ? await readForm(req).catch((e) => tooLarge(e, secure)) : new URLSearchParams();
     if (form instanceof Response) return form;
     if (form === null) return messagePage(400, "Bad request", "The form could not be read.", secure);
@@ -125,13 +126,13 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       return messagePage(403, "Refused", "The form expired or came from another site. Reload the page.", secure);
     }
     if (path === `${DASHBOARD_PREFIX}/sign-out` && req.method === "POST") {
-      return signOut(storage, visit, session.operator.email, session.token);
+      return signOut(services.operators, visit, session.operator.email, session.token);
     }
     const ctx: PageContext = {
       ...visit,
       url,
       storage,
-      services: await options.services,
+      services,
       waiters: options.waiters,
       reveals,
       session,

@@ -7,7 +7,7 @@
 import type { AuditRepository, AuditService } from "../audit/mod.ts";
 import type { InboxRepository, InboxService } from "../inbox/mod.ts";
 import type { KeyRepository, KeyService } from "../keys/mod.ts";
-import type { OperatorRepository } from "../operators/mod.ts";
+import type { OperatorRepository, OperatorService } from "../operators/mod.ts";
 import type { ProjectRepository, ProjectService } from "../projects/mod.ts";
 import type { ViolationRepository, ViolationService } from "../violations/mod.ts";
 
@@ -39,4 +39,6 @@ export interface DashboardServices {
   projects: ProjectService;
   /** The audit log. */
   audit: AuditService;
+  /** Operators: sign-in, sessions, setup, two-factor and account changes. */
+  operators: OperatorService;
 }

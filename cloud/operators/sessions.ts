@@ -7,6 +7,7 @@
  */
 import { hashSecret, mintSecret } from "../../core/contract/mod.ts";
 import type { OperatorRecord, SessionRecord } from "./operator_storage.ts";
+import type { AuditEntryInput } from "../audit/mod.ts";
 import type { OperatorRepository } from "./operator_repository.ts";
 
 /** The session cookie's name. */
@@ -86,6 +87,7 @@ export function cookie(name: string, value: string, secure: boolean, maxAgeSecon
  * @param address Where from, or `null`.
  * @param now The time, in milliseconds.
  * @param limits Idle and absolute limits.
+ * @param audit The audit entry of the sign-in, appended in the session's own transaction.
  * @returns The token to put in the cookie.
  */
 export async function openSession(
@@ -94,6 +96,7 @@ export async function openSession(
   address: string | null,
   now: number,
   limits: SessionLimits,
+  audit?: AuditEntryInput,
 ): Promise<string> {
   const token = mintSecret("svco_");
   const at = new Date(now).toISOString();
@@ -104,7 +107,7 @@ export async function openSession(
     lastSeenAt: at,
     expiresAt: new Date(now + limits.maxMs).toISOString(),
     sourceAddress: address,
-  });
+  }, audit);
   return token;
 }
 
