@@ -186,7 +186,6 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
     ...dashboardSettings,
     ...seams.dashboard,
     site,
-    storage: opened,
     services: deps,
     waiters,
     logger: log,

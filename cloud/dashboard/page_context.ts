@@ -1,11 +1,11 @@
 /**
- * What every signed-in page is given: the request, the storage, the clock,
+ * What every signed-in page is given: the request, the services, the clock,
  * the operator and the CSRF token of their forms.
  *
  * @module
  */
 import type { ProjectRecord } from "../projects/mod.ts";
-import type { DashboardRepositories, DashboardServices } from "./dashboard_deps.ts";
+import type { DashboardServices } from "./dashboard_deps.ts";
 import type { InboxWaiters } from "../inbox/mod.ts";
 import type { Reveals } from "./reveals.ts";
 import type { Session } from "../operators/mod.ts";
@@ -17,8 +17,6 @@ import type { SignInLimiter } from "../operators/mod.ts";
 export interface PageContext extends Visit {
   /** Its URL. */
   url: URL;
-  /** The cloud's storage. */
-  storage: DashboardRepositories;
   /** The features' services: every change a page makes goes through them. */
   services: DashboardServices;
   /** Long-poll wake-ups: a revoke here wakes the revocation feed at once. */

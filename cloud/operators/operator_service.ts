@@ -9,7 +9,7 @@ import type { OperatorRepository } from "./operator_repository.ts";
 import type { OperatorRecord, OperatorRole } from "./operator_storage.ts";
 import { newOperator } from "./operators.ts";
 import { hashPassword } from "./passwords.ts";
-import { openSession, type SessionLimits } from "./sessions.ts";
+import { currentSession, openSession, type Session, type SessionLimits } from "./sessions.ts";
 import { acceptTotp, secondFactorOk } from "./second_factor.ts";
 import { type AuditActor, auditRecord, type AuditRepository, recordAudit } from "../audit/mod.ts";
 
@@ -45,6 +45,8 @@ export interface OperatorService {
   signInFailed(operatorId: string | null, by: AuditActor, now: number): Promise<void>;
   /** Ends a session (audited as `operator.sign_out` with it). */
   signOut(token: string, by: AuditActor, now: number): Promise<void>;
+  /** The request's live session, or `null` (an expired or idle one is deleted). */
+  session(req: Request, now: number, limits: SessionLimits, secure: boolean): Promise<Session | null>;
   /** `true` while the setup link's token is unused, unexpired and no operator exists. */
   setupLinkValid(token: string, now: number): Promise<boolean>;
   /**
@@ -111,6 +113,7 @@ export function createOperatorService(
     async signOut(token, by, now) {
       await repo.deleteSession(await hashSecret(token), auditRecord(by, { action: "operator.sign_out", at: now }));
     },
+    session: (req, now, limits, secure) => currentSession(storage, req, now, limits, secure),
     async setupLinkValid(token, now) {
       return repo.setupTokenValid(await hashSecret(token), iso(now));
     },
