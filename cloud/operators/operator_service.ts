@@ -8,6 +8,7 @@ import { hashSecret } from "../../core/contract/mod.ts";
 import type { OperatorRepository } from "./operator_repository.ts";
 import type { OperatorRecord, OperatorRole } from "./operator_storage.ts";
 import { newOperator } from "./operators.ts";
+import { createSetupLink } from "./setup_link.ts";
 import { hashPassword } from "./passwords.ts";
 import { currentSession, openSession, type Session, type SessionLimits } from "./sessions.ts";
 import { acceptTotp, secondFactorOk } from "./second_factor.ts";
@@ -47,6 +48,8 @@ export interface OperatorService {
   signOut(token: string, by: AuditActor, now: number): Promise<void>;
   /** The request's live session, or `null` (an expired or idle one is deleted). */
   session(req: Request, now: number, limits: SessionLimits, secure: boolean): Promise<Session | null>;
+  /** Mints the one-time setup link while no operator exists: its path and query, or `null` when one exists. */
+  createSetupLink(now?: number): Promise<string | null>;
   /** `true` while the setup link's token is unused, unexpired and no operator exists. */
   setupLinkValid(token: string, now: number): Promise<boolean>;
   /**
@@ -114,6 +117,7 @@ export function createOperatorService(
       await repo.deleteSession(await hashSecret(token), auditRecord(by, { action: "operator.sign_out", at: now }));
     },
     session: (req, now, limits, secure) => currentSession(storage, req, now, limits, secure),
+    createSetupLink: (now) => createSetupLink(storage, now),
     async setupLinkValid(token, now) {
       return repo.setupTokenValid(await hashSecret(token), iso(now));
     },

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { createClient } from "@libsql/client";
 import { openCloudStorage } from "../../../cloud/open_cloud_storage.ts";
 import type { CloudRepositories } from "../../../cloud/open_cloud_storage.ts";
-import { createOperatorService, createSetupLink, SESSION_COOKIE } from "../../../cloud/operators/mod.ts";
+import { createOperatorService, SESSION_COOKIE } from "../../../cloud/operators/mod.ts";
 import { CLI_ACTOR } from "../../../cloud/audit/mod.ts";
 
 const PASSWORD = "correct horse battery staple";
@@ -36,7 +36,11 @@ describe("the operators' service", () => {
         assert.equal(await operators.setPassword(created, `${PASSWORD}!`, CLI_ACTOR), true);
         assert.equal(await operators.remove(created, CLI_ACTOR), true);
         assert.equal(await operators.remove(created, CLI_ACTOR), false, "already removed");
-        assert.deepEqual(await actions(storage), ["cli operator.create", "cli operator.password", "cli operator.remove"]);
+        assert.deepEqual(await actions(storage), [
+          "cli operator.create",
+          "cli operator.password",
+          "cli operator.remove",
+        ]);
       } finally {
         await storage.close();
         client.close();
@@ -72,7 +76,7 @@ describe("the operators' service", () => {
     const storage = await openCloudStorage(":memory:");
     try {
       const operators = createOperatorService(storage);
-      const link = await createSetupLink(storage, NOW);
+      const link = await operators.createSetupLink(NOW);
       assert.ok(link);
       const token = new URL(link, "http://localhost").searchParams.get("token")!;
       assert.equal(await operators.setupLinkValid(token, NOW), true);
@@ -82,6 +86,7 @@ describe("the operators' service", () => {
       assert.equal(await operators.setUp(token, "second@example.com", PASSWORD, null, NOW, LIMITS), null);
       assert.deepEqual((await operators.list()).map((o) => o.email), ["first@example.com"]);
       assert.deepEqual(await actions(storage), ["first@example.com operator.setup"]);
+      assert.equal(await operators.createSetupLink(NOW), null, "no link once an operator exists");
     } finally {
       await storage.close();
     }
