@@ -66,6 +66,8 @@ export type { RateLimit, RateLimits } from "./core/abuse/mod.ts";
 export type { DatabaseInput, LibsqlClient } from "./core/db/mod.ts";
 export type { Severity, Violation } from "./core/contract/mod.ts";
 export { withSvc } from "./core/app/mod.ts";
+export { isOAuthDiscoveryPath, isOAuthReturnUrl } from "./core/app/oauth/mod.ts";
+export type { OAuthClientConfig, OAuthConfig } from "./core/app/oauth/mod.ts";
 export { clientAddress, withClientAddress } from "./core/http/mod.ts";
 export type { ClientAddressSource } from "./core/http/mod.ts";
 export type { FetchHandler } from "./core/app/mod.ts";

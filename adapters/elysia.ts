@@ -39,6 +39,7 @@
 import "../core/runtime/mod.ts"; // first: Node < 22 gets one line
 import { Elysia } from "elysia";
 import { withClientAddress } from "../core/http/mod.ts";
+import { OAUTH_DISCOVERY_ROUTES } from "../core/app/oauth/mod.ts";
 
 /** What the plugin reads of Elysia's context: the request and, under `app.listen()` on Bun, the server. */
 interface ForwardContext {
@@ -69,7 +70,8 @@ export interface ElysiaApp {
  * ```
  *
  * @param svc Anything with the toolkit's `handle`.
- * @returns A plugin for `.use()`; it adds a named Elysia instance (`@svc/agent-access`) holding the two routes.
+ * @returns A plugin for `.use()`; it adds a named Elysia instance (`@svc/agent-access`) holding `/svc`, `/svc/*`
+ * and the OAuth discovery URLs of `/svc`.
  */
 export function svcPlugin(
   svc: { handle: (req: Request) => Promise<Response> },
@@ -81,5 +83,6 @@ export function svcPlugin(
     return svc.handle(request);
   };
   const routes = new Elysia({ name: "@svc/agent-access" }).all("/svc", forward).all("/svc/*", forward);
+  for (const path of OAUTH_DISCOVERY_ROUTES) routes.get(path, forward);
   return (app) => (app as unknown as Elysia).use(routes) as unknown as typeof app;
 }

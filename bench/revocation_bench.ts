@@ -5,7 +5,8 @@
 // revoke committed by another process on the cloud's database (the dashboard,
 // another cloud node), which the feed's 500 ms re-check finds. The cloud and
 // the app listen on 127.0.0.1 in this process; the app is polled every
-// millisecond from before the revoke is sent.
+// millisecond from before the revoke is sent. Then the edges (`revocation_edges_bench.ts`): auto-revoke
+// under a burst of forbidden calls, and a rotated secret refused.
 // Run alone: `node bench/revocation_bench.ts [--samples=N]`, or within `npm run bench`.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,6 +19,7 @@ import { openCloudStorage } from "../cloud/open_cloud_storage.ts";
 import { createSvc, type Svc, withSvc } from "../mod.ts";
 import { serve } from "../adapters/node.ts";
 import type { Result } from "./result.ts";
+import { revocationEdgesBench } from "./revocation_edges_bench.ts";
 
 const TARGET = "p99 < 1,000 ms";
 
@@ -101,6 +103,8 @@ export async function revocationBench(options: { samples: number }): Promise<Res
     await cloud.close();
     rmSync(dir, { recursive: true, force: true });
   }
+  // Auto-revoke under a burst and rotation → refused: a few runs each (a burst takes seconds).
+  results.push(...await revocationEdgesBench({ runs: Math.max(3, Math.min(10, Math.round(options.samples / 10))) }));
   return results;
 }
 

@@ -17,6 +17,7 @@ import { violationRoutes } from "./violations/mod.ts";
 import { revocationRoutes } from "./keys/mod.ts";
 import { policyRoutes } from "./violations/mod.ts";
 import { auditRoutes } from "./audit/mod.ts";
+import { appRoutes } from "./apps/mod.ts";
 
 export { CLOUD_PREFIX, type CloudLimit, cloudLimits, type CloudSide } from "./routes/mod.ts";
 export type { CloudDeps } from "./cloud_services.ts";
@@ -31,6 +32,7 @@ const resources: Route<CloudSide<CloudDeps>>[] = [
   ...keyRoutes,
   ...policyRoutes,
   ...auditRoutes,
+  ...appRoutes,
 ];
 
 /** Every `/v1` route, its OpenAPI document included. */

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { type AppService, type AppServiceOptions, createAppService } from "./apps/mod.ts";
 import { type AuditService, createAuditService } from "./audit/mod.ts";
 import type { CloudRepositories } from "./open_cloud_storage.ts";
 import { createInboxService, type InboxService, type InboxWaiters } from "./inbox/mod.ts";
@@ -11,7 +12,7 @@ import { createKeyService, type KeyService } from "./keys/mod.ts";
 import { createProjectService, type ProjectService } from "./projects/mod.ts";
 import { createOperatorService, type OperatorService } from "./operators/mod.ts";
 import { type CloudRefusals, createViolationService, type ViolationService } from "./violations/mod.ts";
-import type { CloudRouteDeps } from "./routes/mod.ts";
+import type { CloudRouteDeps, SdkCaller } from "./routes/mod.ts";
 
 /** One service per feature. */
 export interface CloudServices {
@@ -27,6 +28,8 @@ export interface CloudServices {
   audit: AuditService;
   /** Operators: sign-in, sessions, setup, two-factor, account changes and administration. */
   operators: OperatorService;
+  /** Connected apps and the key uses hybrid apps mirror. */
+  apps: AppService;
 }
 
 /** What every `/v1` route is given: every feature's service, the repositories, the wake-ups and the refusals. */
@@ -37,6 +40,11 @@ export interface CloudDeps extends CloudServices, CloudRouteDeps {
   waiters: InboxWaiters;
   /** Repeated refusals, written once per key and window. */
   refusals: CloudRefusals;
+  /**
+   * Takes a token of the project's write budget (`projectWrites`) for a route that draws from it only for some
+   * requests (the mirror of a key, except when it revokes); throws `429 RATE_LIMITED` when none is left.
+   */
+  takeProjectWrite(caller: SdkCaller): void;
 }
 
 /**
@@ -44,9 +52,14 @@ export interface CloudDeps extends CloudServices, CloudRouteDeps {
  *
  * @param storage The features' repositories, over one database.
  * @param waiters Long-poll wake-ups, shared by inboxes and the revocation feed.
+ * @param apps The connected apps' clock and logger.
  * @returns The services.
  */
-export function createCloudServices(storage: CloudRepositories, waiters: InboxWaiters): CloudServices {
+export function createCloudServices(
+  storage: CloudRepositories,
+  waiters: InboxWaiters,
+  apps: AppServiceOptions = {},
+): CloudServices {
   return {
     keys: createKeyService(storage, waiters),
     inbox: createInboxService(storage, waiters),
@@ -54,5 +67,6 @@ export function createCloudServices(storage: CloudRepositories, waiters: InboxWa
     projects: createProjectService(storage),
     audit: createAuditService(storage),
     operators: createOperatorService(storage),
+    apps: createAppService(storage, apps),
   };
 }

@@ -33,6 +33,7 @@ import {
   publicOrigin,
 } from "./dashboard/mod.ts";
 import { MAX_PURGE_INTERVAL_MS, type PurgeSchedule, schedulePurge } from "../core/db/mod.ts";
+import { APP_RETENTION_MS } from "./apps/mod.ts";
 
 /** How long acknowledged items are kept by default: 7 days. */
 export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -79,8 +80,9 @@ export interface CloudOptions {
   logger?: ErrorLogger;
   /**
    * Rate limits, on by default ({@linkcode DEFAULT_CLOUD_RATE_LIMITS}). `perProject` limits each
-   * project's requests to the SDK write routes (manifest, violations, events, tooling
-   * acknowledgements, keys; not key verification); `perAgentKey` limits each agent key's requests
+   * project's requests to the SDK write routes (manifest, events, tooling acknowledgements, minting
+   * and mirroring keys, mirrored key uses; not key verification, and never a revocation), and apart
+   * from them, at the same rate, its violation reports; `perAgentKey` limits each agent key's requests
    * to its inbox and acknowledgements, apart from its project's budget; `refusalsPerAddress` limits
    * refused credentials (`401` on SDK or agent auth) per client address (`clientAddress(req)`; IPv6
    * per /64), and past it the address's refused credentials get `429` instead of `401` (its valid
@@ -131,6 +133,8 @@ export function createCloud(options: CloudOptions): Cloud {
 export interface CloudSeams {
   /** The dashboard's clock and client address. */
   dashboard?: DashboardSeams;
+  /** The clock of connected apps (when they were seen, their state, their purge), in milliseconds. */
+  now?: () => number;
 }
 
 /**
@@ -169,13 +173,17 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
       await storage.violations.purgeViolations(violationsBefore).catch((error) =>
         log("Purging old violations failed", error)
       );
+      const appsBefore = new Date((seams.now ?? Date.now)() - APP_RETENTION_MS).toISOString();
+      await storage.apps.purgeApps(appsBefore).catch((error) => log("Purging silent apps failed", error));
     };
     purges = schedulePurge(purge, options.purgeIntervalMs ?? Math.min(retentionMs, MAX_PURGE_INTERVAL_MS));
     await purges.purge(); // joins the first pass: done before `ready`, so it never races the first requests
   });
   ready.catch(() => {}); // surfaced through `ready` and every request's 500
+  const takeProjectWrite = limitTaker("projectWrites", perProject);
   const deps: Promise<CloudDeps> = opened.then((storage) => ({
-    ...createCloudServices(storage, waiters),
+    ...createCloudServices(storage, waiters, { now: seams.now, logger: log }),
+    takeProjectWrite: takeProjectWrite ?? (() => {}),
     storage,
     refusals: createCloudRefusals(storage),
     waiters,
@@ -199,7 +207,11 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
       agent: (req, { storage }) => authenticateAgent(req, storage),
       none: () => null,
     },
-    limits: { projectWrites: limitTaker("projectWrites", perProject), agentKey: limitTaker("agentKey", perAgentKey) },
+    limits: {
+      projectWrites: takeProjectWrite,
+      projectViolations: limitTaker("projectViolations", perProject),
+      agentKey: limitTaker("agentKey", perAgentKey),
+    },
     refusalsPerAddress: refusalsPerAddress && { limit: refusalsPerAddress, counted: ["sdk", "agent"] },
     deps,
     bodyLimit,

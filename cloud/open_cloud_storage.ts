@@ -26,12 +26,13 @@ import {
   secretBox,
 } from "./operators/mod.ts";
 import { type AuditRepository, auditStorage } from "./audit/mod.ts";
+import { APP_TABLES, type AppRepository, appStorage } from "./apps/mod.ts";
 
 /** The features' repositories over one database, opened once. */
 export interface CloudRepositories {
   /** Projects, their secrets, manifests and administration. */
   projects: ProjectRepository;
-  /** Agent keys, their claims and the revocation feed. */
+  /** Agent keys, their claims, the key uses hybrid apps mirror and the revocation feed. */
   keys: KeyRepository;
   /** Violations, their chart and the auto-revoke policy. */
   violations: ViolationRepository;
@@ -41,6 +42,8 @@ export interface CloudRepositories {
   operators: OperatorRepository;
   /** The audit log. */
   audit: AuditRepository;
+  /** Connected apps. */
+  apps: AppRepository;
   /** Writes what is pending and closes the database when it was opened here. */
   close(): Promise<void>;
 }
@@ -90,7 +93,7 @@ export async function openCloudStorage(
   const group = createGroupCommit(executor);
   const events = eventStorage(executor, group);
   const { flushDeliveries: _, ...inbox } = events;
-  const projectRows = [...INBOX_TABLES, ...VIOLATION_TABLES, ...KEY_TABLES];
+  const projectRows = [...INBOX_TABLES, ...VIOLATION_TABLES, ...KEY_TABLES, ...APP_TABLES];
   return {
     projects: {
       ...projectStorage(executor),
@@ -106,6 +109,7 @@ export async function openCloudStorage(
     inbox: { ...inbox, ...inboxReads(executor, () => events.flushDeliveries()) },
     operators,
     audit: auditStorage(executor),
+    apps: appStorage(executor),
     async close() {
       await events.flushDeliveries();
       await group.flush();

@@ -32,6 +32,15 @@ async function demoProject(): Promise<{ projectId: string; sdkSecret: string }> 
   }
 }
 
+/**
+ * The demo project's sdkSecret as its file holds it now. The app calls this before each call to the cloud, so
+ * after a rotation in the dashboard, writing the new secret into the file is enough: the running app picks it up
+ * at its next retry (and `npm start` reads it at each start). `SVC_SDK_SECRET`, when set, wins over the file.
+ */
+function currentSdkSecret(): string {
+  return Deno.env.get("SVC_SDK_SECRET") || JSON.parse(readFileSync(PROJECT_FILE, "utf8")).sdkSecret;
+}
+
 /** Serves on the port named by `variable`; a port in use ends the program with one line saying what to do. */
 async function listen(handler: (req: Request) => Promise<Response>, variable: string, fallback: number) {
   try {
@@ -56,7 +65,15 @@ const setupLink = await (async () => {
 const cloud = createCloud({ db: CLOUD_DB });
 await cloud.ready;
 const cloudServer = await listen(cloud.handle, "CLOUD_PORT", 8787);
-const app = await createNotesApp({ db: "file:./data/app.db", cloud: { endpoint: cloudServer.url, ...project } });
+const app = await createNotesApp({
+  db: "file:./data/app.db",
+  cloud: {
+    endpoint: cloudServer.url,
+    projectId: project.projectId,
+    sdkSecret: currentSdkSecret,
+    label: "notes example",
+  },
+});
 const appServer = await listen(app.fetch, "APP_PORT", 8000);
 
 const A = appServer.url;
@@ -105,6 +122,13 @@ Ctrl-C stops both. Paste these lines into another terminal, in this folder:
 7. In the dashboard (sign in as its line above says), see the violation of step 3 and the event your agent handled:
    echo "${C}/dashboard/projects/${project.projectId}/violations?key=$KEY_ID"
    echo "${C}/dashboard/projects/${project.projectId}/inbox/alice?status=acknowledged"
+
+8. Rotate the sdkSecret in the dashboard (Settings; the new one is shown once). The old one stops at once: within 5 s
+   the app's agent routes answer 503 CLOUD_CREDENTIALS_REFUSED (it can no longer hear revocations) and its log says
+   what to do. Write the new secret into ${PROJECT_FILE}; the app re-reads it before each retry and serves again:
+   NEW=svcs_…   # the secret the dashboard showed
+   printf '{"projectId":"%s","sdkSecret":"%s"}\n' ${project.projectId} "$NEW" > ${PROJECT_FILE}
+   curl -s -X POST ${A}/svc/agent/run ${agentBearer} ${json} -d '{"intent":"notes.list"}'
 `);
 
 let stopping = false;

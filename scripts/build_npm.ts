@@ -3,13 +3,14 @@
 // (`rewriteRelativeImportExtensions` turns `./x.ts` imports into `./x.js`),
 // a package.json generated from deno.json (name, version, one `exports`
 // entry per JSR export) and package.json (runtime and peer dependencies),
-// the `svc-cloud` command line with a node shebang, README.md and LICENSE.
+// the `svc-cloud` command line with a node shebang, README.md, LICENSE, SECURITY.md and docs/ (the README links
+// there, so its links work inside the installed package too).
 // Only what the exports reach is compiled: no tests, bench, examples or scripts.
 //
 //   npm run build:npm            builds dist/npm
 //   npm run build:npm -- --pack  also writes the tarball into dist/ and prints its path
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 
@@ -53,7 +54,8 @@ run(join("node_modules", ".bin", "tsc"), [
 const bin = join(OUT, built(BIN, ".js"));
 writeFileSync(bin, "#!/usr/bin/env node\n" + readFileSync(bin, "utf8"));
 chmodSync(bin, 0o755);
-for (const file of ["README.md", "LICENSE"]) copyFileSync(file, join(OUT, file));
+for (const file of ["README.md", "LICENSE", "SECURITY.md"]) copyFileSync(file, join(OUT, file));
+cpSync("docs", join(OUT, "docs"), { recursive: true });
 
 const manifest = {
   name: deno.name,

@@ -24,7 +24,7 @@ import type { ErrorLogger } from "../../core/logging/mod.ts";
 import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from "../../core/http/mod.ts";
 import { concatBytes } from "../../core/http/mod.ts";
 import { requestFraming } from "./request_framing.ts";
-import { closeQuietly, pump, type TcpConnection, writeAll } from "./tcp_connection.ts";
+import { closeQuietly, pump, ReadBuffer, type TcpConnection, writeAll } from "./tcp_connection.ts";
 
 /**
  * What the server behind may tell and ask about a relayed connection, by the
@@ -51,8 +51,6 @@ export interface ConnectionGuard extends RelayedConnections {
   close(graceMs?: number): Promise<void>;
 }
 
-/** The buffer of each direction of a relayed connection: requests and answers pass in pieces of at most this. */
-const CHUNK = 8 * 1024;
 /** The most read of the first request before connecting to the server (the rest of a longer head follows as it comes). */
 const MAX_HEAD_BYTES = 64 * 1024;
 /** How cleartext HTTP/2 with prior knowledge opens ("PRI * HTTP/2.0"). */
@@ -81,7 +79,23 @@ export function guardConnections(
   };
   /** How often each connection's deadlines are checked: a late one is closed up to this much later. */
   const checkEveryMs = Math.max(10, Math.min(1000, idleTimeoutMs, headerTimeoutMs, requestTimeoutMs));
-  const open = new Set<() => void>();
+  /** Each open connection's end, and whether it is late or idle for too long at a time. */
+  const open = new Map<() => void, (now: number) => boolean>();
+  /** One watch for all connections (a timer each cost memory and woke the process once per connection). */
+  let watch: ReturnType<typeof setInterval> | undefined;
+  const checkAll = () => {
+    const now = Date.now();
+    for (const [end, overdue] of open) if (overdue(now)) end();
+  };
+  /** Forgets an ended connection; the watch stops with the last one. */
+  const forget = (end: () => void): boolean => {
+    if (!open.delete(end)) return false;
+    if (open.size === 0 && watch !== undefined) {
+      clearInterval(watch);
+      watch = undefined;
+    }
+    return true;
+  };
   /** Each open pair by the relay's local port towards the server: the client's address, and how to stop timing it. */
   const pairs = new Map<number, { address?: string; upgraded(): void }>();
   let closed = false;
@@ -126,18 +140,14 @@ export function guardConnections(
     let upgraded = false;
     let headSeen = false;
     const end = () => {
-      if (!open.delete(end)) return;
-      clearInterval(watch);
+      if (!forget(end)) return;
       // Forgotten before the port is freed, so a later pair reusing it never finds this client.
       if (up?.localAddr) pairs.delete(up.localAddr.port);
       closeQuietly(conn);
       if (up) closeQuietly(up);
     };
-    open.add(end);
-    const watch = setInterval(() => {
-      const now = Date.now();
-      if (now > deadline || now - last > idleTimeoutMs) end();
-    }, checkEveryMs);
+    open.set(end, (now) => now > deadline || now - last > idleTimeoutMs);
+    watch ??= setInterval(checkAll, checkEveryMs);
     const frame = requestFraming({
       started() {
         if (deadline !== Infinity) return; // the first request, timed since the connection opened
@@ -156,7 +166,7 @@ export function guardConnections(
     };
 
     (async () => {
-      const buffer = new Uint8Array(CHUNK);
+      const buffer = new ReadBuffer();
       const early = await readFirstHead(conn, buffer, fromClient, () => headSeen);
       if (early === null || !open.has(end) || startsWith(early, HTTP2_PREFACE)) return end();
       up = await upstream().catch((error) => {
@@ -182,7 +192,7 @@ export function guardConnections(
         await server.closeWrite(); // the client half-closed: let the answer come back
       })();
       forward.catch(() => {}); // a client gone early ends the way back too
-      await pump(server, conn, new Uint8Array(CHUNK), touch);
+      await pump(server, conn, new ReadBuffer(), touch);
     })().catch(() => {}).finally(end);
   }
 
@@ -205,7 +215,7 @@ export function guardConnections(
       for (let waited = 0; open.size > 0 && waited < graceMs; waited += 10) {
         await new Promise((r) => setTimeout(r, 10));
       }
-      for (const end of [...open]) end();
+      for (const end of [...open.keys()]) end();
     },
   };
 }
@@ -217,19 +227,19 @@ export function guardConnections(
  */
 async function readFirstHead(
   conn: TcpConnection,
-  buffer: Uint8Array,
+  buffer: ReadBuffer,
   seen: (bytes: Uint8Array) => void,
   headEnded: () => boolean,
 ): Promise<Uint8Array | null> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   while (!headEnded() && size <= MAX_HEAD_BYTES) {
-    const n = await conn.read(buffer);
-    if (n === null) return null;
-    const chunk = buffer.slice(0, n);
+    const read = await buffer.read(conn);
+    if (read === null) return null;
+    const chunk = read.slice(); // the buffer is read into again
     seen(chunk);
     chunks.push(chunk);
-    size += n;
+    size += chunk.byteLength;
   }
   return concatBytes(chunks, size);
 }

@@ -1,8 +1,9 @@
 /**
  * A TCP connection as the relay sees it (what `Deno.Conn` is), and how bytes
- * are moved on it: with the connection's own `read` and `write` into one small
- * buffer per direction (Web streams on the same sockets cost about four times
- * as much per request).
+ * are moved on it: with the connection's own `read` and `write` into one buffer
+ * per direction (Web streams on the same sockets cost about four times as much
+ * per request), growing while pieces fill it and back to its first size after
+ * a piece that fits that.
  *
  * @module
  */
@@ -32,24 +33,57 @@ export interface TcpConnection {
 }
 
 /**
+ * The buffer a direction starts with and goes back to: a request head or a short answer fits. (1 KiB buffers held
+ * 5,000 idle long polls in more resident memory than 8 KiB ones on Deno, 77-100 MB against 40 MB over the server's
+ * idle RSS: fewer external bytes, fewer collections of the garbage the polls left.)
+ */
+export const SMALL_READ = 8 * 1024;
+/** The largest buffer a direction grows to while pieces fill it (a long body or answer). */
+export const LARGE_READ = 64 * 1024;
+
+/**
+ * Where one direction of a connection is read: {@linkcode SMALL_READ} bytes, eight times more after a read filled it
+ * (up to {@linkcode LARGE_READ}: a long body passes in fewer reads and writes), and small again after a piece that
+ * fits the small one. A connection waiting for its next request or answer holds only the small buffer.
+ */
+export class ReadBuffer {
+  #small = new Uint8Array(SMALL_READ);
+  #current = this.#small;
+
+  /**
+   * Reads the next piece.
+   *
+   * @param from The connection.
+   * @returns The bytes read (valid until the next read), or `null` at the end.
+   */
+  async read(from: TcpConnection): Promise<Uint8Array | null> {
+    const buffer = this.#current;
+    const n = await from.read(buffer);
+    if (n === null) return null;
+    if (n === buffer.byteLength && n < LARGE_READ) this.#current = new Uint8Array(Math.min(8 * n, LARGE_READ));
+    else if (n <= SMALL_READ) this.#current = this.#small;
+    return buffer.subarray(0, n);
+  }
+}
+
+/**
  * Copies bytes from one connection to the other until the first one ends, showing each piece to `seen` first.
  *
  * @param from The connection read.
  * @param to The connection written.
- * @param buffer Where each piece is read (its size is the largest piece).
+ * @param buffer Where each piece is read.
  * @param seen Shown each piece before it is written.
  * @returns When `from` has ended and all it sent is written.
  */
 export async function pump(
   from: TcpConnection,
   to: TcpConnection,
-  buffer: Uint8Array,
+  buffer: ReadBuffer,
   seen: (bytes: Uint8Array) => void,
 ): Promise<void> {
   for (;;) {
-    const n = await from.read(buffer);
-    if (n === null) return;
-    const bytes = buffer.subarray(0, n);
+    const bytes = await buffer.read(from);
+    if (bytes === null) return;
     seen(bytes);
     await writeAll(to, bytes);
   }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { AppService } from "../apps/mod.ts";
 import type { AuditService } from "../audit/mod.ts";
 import type { InboxService } from "../inbox/mod.ts";
 import type { KeyService } from "../keys/mod.ts";
@@ -25,4 +26,6 @@ export interface DashboardServices {
   audit: AuditService;
   /** Operators: sign-in, sessions, setup, two-factor and account changes. */
   operators: OperatorService;
+  /** Connected apps: the app instances following the revocation feed. */
+  apps: AppService;
 }

@@ -13,6 +13,7 @@ import { csrfField, layout } from "./layout.ts";
 import { operatorActor, type ProjectContext } from "./page_context.ts";
 import { htmlPage, redirect } from "./responses.ts";
 import { messagePage } from "./fragments.ts";
+import { revokeReach } from "./connected_apps.ts";
 import { overHttps } from "./visit.ts";
 
 /**
@@ -105,11 +106,13 @@ export async function revokeKeyPage(ctx: ProjectContext, [keyId]: string[]): Pro
   const key = await ctx.services.keys.find(ctx.project.id, keyId);
   if (!key) return messagePage(404, "Not found", "There is no such key in this project.", overHttps(ctx));
   const base = `/dashboard/projects/${ctx.project.id}`;
+  const apps = key.revokedAt === null ? await ctx.services.apps.list(ctx.project.id) : [];
   const body = key.revokedAt !== null
     ? html`${notice("notice", "This key is already revoked.")}<p><a href="${base}/keys">Back to the keys</a></p>`
     : html`<p>Revoke the key <strong>${key.name}</strong> (<code>${key.start}</code>) of user <strong>${key.userId}</strong>,
 inbox <code>${key.agentId}</code>? The agent is refused at the cloud on its next request, and at every
 connected app through the revocation feed. This cannot be undone.</p>
+<p id="revoke-reach">${revokeReach(apps)}</p>
 <form method="post" action="${base}/keys/${key.id}/revoke">
   ${csrfField(ctx)}
   <button type="submit" class="danger">Revoke key</button>

@@ -1,12 +1,13 @@
 /**
  * A project's overview: keys active and revoked, the manifest, violations of
- * the last 24 hours by hour and of the last 30 days by day, and the inbox
- * backlog.
+ * the last 24 hours by hour and of the last 30 days by day, the inbox
+ * backlog and the connected apps.
  *
  * @module
  */
 import { html } from "hono/html";
 import { bucketKeys, violationChart } from "./chart.ts";
+import { connectedAppsSection } from "./connected_apps.ts";
 import { age, time } from "./fragments.ts";
 import { layout } from "./layout.ts";
 import type { ProjectContext } from "./page_context.ts";
@@ -25,12 +26,13 @@ export async function overviewPage(ctx: ProjectContext): Promise<Response> {
   const id = ctx.project.id;
   const hours = bucketKeys(ctx.now, "hour", 24);
   const days = bucketKeys(ctx.now, "day", 30);
-  const [keys, manifest, byHour, byDay, backlog] = await Promise.all([
+  const [keys, manifest, byHour, byDay, backlog, apps] = await Promise.all([
     ctx.services.keys.count(id),
     ctx.services.projects.manifest(id),
     ctx.services.violations.chart(id, new Date(ctx.now - DAY_MS + 3_600_000).toISOString(), "hour"),
     ctx.services.violations.chart(id, new Date(ctx.now - 29 * DAY_MS).toISOString(), "day"),
     ctx.services.inbox.backlog(id),
+    ctx.services.apps.list(id),
   ]);
   const waiting = backlog.reduce((n, b) => n + b.waiting, 0);
   const oldest = backlog.reduce<string | null>((o, b) => o === null || b.oldestAt < o ? b.oldestAt : o, null);
@@ -45,6 +47,7 @@ export async function overviewPage(ctx: ProjectContext): Promise<Response> {
     oldest === null ? "none waiting" : `oldest waiting ${age(ctx.now - Date.parse(oldest))}`
   }</span></li>
 </ul>
+${connectedAppsSection(apps, ctx.now)}
 <h2>Violations, last 24 hours</h2>
 ${violationChart("chart-24h", "Violations of the last 24 hours, by hour and severity", hours, byHour)}
 <h2>Violations, last 30 days</h2>

@@ -6,6 +6,7 @@
  * @module
  */
 import { mintSecret } from "../../core/contract/mod.ts";
+import { BoundedMap } from "../../core/cache/mod.ts";
 
 /** What is revealed: the project and its new sdkSecret. */
 export interface Reveal {
@@ -23,6 +24,7 @@ export interface Reveals {
   take(id: string, projectId: string, now: number): Reveal | null;
 }
 
+/** Secrets held at most; the oldest go first. */
 const MAX_HELD = 1000;
 
 /**
@@ -32,18 +34,22 @@ const MAX_HELD = 1000;
  * @returns The holder.
  */
 export function createReveals(ttlMs = 60_000): Reveals {
-  const held = new Map<string, Reveal & { until: number }>();
+  // The callers give the time: the map's clock is the latest `now` seen.
+  let clock = 0;
+  const held = new BoundedMap<string, Reveal>({ maxEntries: MAX_HELD, ttlMs, now: () => clock });
   return {
     put(reveal, now) {
-      for (const [id, r] of held) if (r.until < now || held.size >= MAX_HELD) held.delete(id);
+      clock = now;
+      held.prune();
       const id = mintSecret("");
-      held.set(id, { ...reveal, until: now + ttlMs });
+      held.set(id, { ...reveal });
       return id;
     },
     take(id, projectId, now) {
-      const r = held.get(id);
+      clock = now;
+      const r = held.peek(id);
       held.delete(id);
-      if (!r || r.until < now || r.projectId !== projectId) return null;
+      if (!r || r.projectId !== projectId) return null;
       return { projectId: r.projectId, sdkSecret: r.sdkSecret };
     },
   };

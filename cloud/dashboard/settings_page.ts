@@ -10,6 +10,7 @@
 import { html } from "hono/html";
 import { MAX_RETENTION_DAYS } from "../violations/mod.ts";
 import { describePolicy, policyFields, readPolicyForm } from "./auto_revoke_form.ts";
+import { rotationCutOff } from "./connected_apps.ts";
 import { field } from "./forms.ts";
 import { messagePage, notice } from "./fragments.ts";
 import { csrfField, layout } from "./layout.ts";
@@ -111,15 +112,17 @@ export async function renamePost(ctx: ProjectContext): Promise<Response> {
  * @param ctx The request.
  * @returns The page.
  */
-export function rotatePage(ctx: ProjectContext): Promise<Response> {
+export async function rotatePage(ctx: ProjectContext): Promise<Response> {
   const base = `/dashboard/projects/${ctx.project.id}/settings`;
+  const apps = await ctx.services.apps.list(ctx.project.id);
   const body = html`<p>Replace the sdkSecret of <strong>${ctx.project.name}</strong>? The current secret is refused
 from the next request on: every app using it stops reaching the cloud until it is given the new one.</p>
+${rotationCutOff(apps)}
 <form method="post" action="${base}/rotate">${csrfField(ctx)}
   <button type="submit" class="danger">Rotate secret</button>
   <a href="${base}">Cancel</a>
 </form>`;
-  return htmlPage(
+  return await htmlPage(
     layout(ctx, { title: "Rotate secret", section: "Settings", project: ctx.project, body }),
     overHttps(ctx),
   );

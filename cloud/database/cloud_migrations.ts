@@ -306,4 +306,24 @@ export const cloudMigrations: readonly Migration[] = [
         WHERE acked_at IS NOT NULL`,
     ],
   },
+  {
+    version: 9,
+    name: "connected apps",
+    statements: [
+      // Each app instance that follows a project's revocation feed, as it identified itself on its latest
+      // recorded poll (written only after SDK auth passed); dropped 7 days after it was last seen.
+      `CREATE TABLE cloud_apps (
+        project_id TEXT NOT NULL,
+        instance_id TEXT NOT NULL,
+        label TEXT NOT NULL,
+        mode TEXT CHECK (mode IN ('hybrid', 'cloud')),
+        sdk_version TEXT,
+        first_seen_at TEXT NOT NULL,
+        last_seen_at TEXT NOT NULL,
+        cursor INTEGER NOT NULL,
+        PRIMARY KEY (project_id, instance_id)
+      ) WITHOUT ROWID`,
+      "CREATE INDEX cloud_apps_by_last_seen ON cloud_apps (last_seen_at)",
+    ],
+  },
 ];

@@ -4,20 +4,8 @@
  *
  * @module
  */
-import type { InboxItem } from "../../core/contract/mod.ts";
+import type { InboxItem, PostedEvent } from "../../core/contract/mod.ts";
 import type { InboxReads } from "./inbox_query.ts";
-
-/** An event as posted by the application. */
-export interface EventInput {
-  /** Chosen by the application, unique per project. */
-  eventId: string;
-  /** Event kind. */
-  type: string;
-  /** Target inbox. */
-  agentId: string;
-  /** Free-form. */
-  payload: Record<string, unknown>;
-}
 
 /** What storing one event did. */
 export interface AppendResult {
@@ -45,7 +33,7 @@ export interface FilledInboxes {
 /** Events and inboxes: the repository. */
 export interface InboxRepository extends InboxReads {
   /** Stores events and their inbox items in one transaction, deduplicating by eventId. */
-  appendEvents(projectId: string, events: EventInput[], at: string): Promise<AppendResult[]>;
+  appendEvents(projectId: string, events: PostedEvent[], at: string): Promise<AppendResult[]>;
   /** Waiting items of one inbox after `cursor`, ascending, counting the delivery. */
   listInbox(projectId: string, agentId: string, cursor: number, limit: number): Promise<InboxItem[]>;
   /** Acknowledges items of one inbox; the count of items newly acknowledged. */

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { InboxItem } from "../../core/contract/mod.ts";
-import type { AppendResult, EventInput, InboxRepository } from "./inbox_repository.ts";
+import type { InboxItem, PostedEvent } from "../../core/contract/mod.ts";
+import type { AppendResult, InboxRepository } from "./inbox_repository.ts";
 import type { InboxWaiters } from "./inbox_waiters.ts";
 import type { InboxBacklog, InboxPage, InboxQuery } from "./inbox_query.ts";
 import type { AuditEntryInput } from "../audit/mod.ts";
@@ -13,7 +13,7 @@ import type { AuditEntryInput } from "../audit/mod.ts";
 /** What the `/v1` routes do with events and inboxes. */
 export interface InboxService {
   /** Stores events (deduplicated by eventId) in one transaction and wakes the polls of the inboxes they reach. */
-  append(projectId: string, events: EventInput[]): Promise<AppendResult[]>;
+  append(projectId: string, events: PostedEvent[]): Promise<AppendResult[]>;
   /** Waiting items of one inbox after `cursor`, ascending, counting the delivery. */
   read(projectId: string, agentId: string, cursor: number, limit: number): Promise<InboxItem[]>;
   /** Acknowledges items of one inbox; the count newly acknowledged. */

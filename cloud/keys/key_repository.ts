@@ -55,4 +55,14 @@ export interface KeyRepository extends RevocationStorage, KeyReads {
   findKeyAuth(hash: string): Promise<KeyAuth | null>;
   /** Records a use of the project's key, at most once a minute. */
   touchKey(projectId: string, id: string, at: string): Promise<void>;
+  /** Moves the project's keys' `lastUsedAt` forward (never back), in one transaction; the count of keys updated. */
+  mirrorKeyUses(projectId: string, uses: readonly KeyUse[]): Promise<number>;
+}
+
+/** One key's use as a hybrid app mirrors it. */
+export interface KeyUse {
+  /** The key's id. */
+  id: string;
+  /** ISO 8601 (UTC with milliseconds) of its latest use at the app. */
+  lastUsedAt: string;
 }

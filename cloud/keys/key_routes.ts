@@ -27,7 +27,7 @@ import { AGENT_KEY_PREFIX, hashSecret, KEY_START_LENGTH } from "../../core/contr
 import { newViolation, type Violation } from "../../core/contract/mod.ts";
 import { timestampInput } from "../../core/contract/mod.ts";
 import { json } from "../../core/http/mod.ts";
-import { cloudRouteDefiner, type CloudRouteDeps, recordUse } from "../routes/mod.ts";
+import { cloudRouteDefiner, type CloudRouteDeps, recordUse, type SdkCaller } from "../routes/mod.ts";
 import type { KeyService } from "./key_service.ts";
 import { sdkActor } from "../audit/mod.ts";
 
@@ -40,6 +40,11 @@ export interface KeyRouteDeps extends CloudRouteDeps {
     /** Records a refusal. */
     record(projectId: string, violation: Violation): Promise<void>;
   };
+  /**
+   * Takes a token of the project's write budget (`projectWrites`) for a route that draws from it only for some
+   * requests (the mirror of a key, except when it revokes); throws `429 RATE_LIMITED` when none is left.
+   */
+  takeProjectWrite(caller: SdkCaller): void;
 }
 
 const defineRoute = cloudRouteDefiner<KeyRouteDeps>();
@@ -132,8 +137,8 @@ export const keyRoutes = [
     method: "DELETE",
     path: "/v1/sdk/keys/:id",
     auth: "sdk",
-    limit: "projectWrites",
-    summary: "Revoke a key",
+    // No limit: a revocation never waits behind the project's write budget.
+    summary: "Revoke a key (never limited by the project's write budget)",
     params: anyKeyId,
     responses: { 200: revokedKeySchema, 404: errorEnvelopeSchema },
     async run({ req, caller, params }, deps) {
@@ -147,13 +152,15 @@ export const keyRoutes = [
     method: "PUT",
     path: "/v1/sdk/keys/:id",
     auth: "sdk",
-    limit: "projectWrites",
-    summary: "Mirror a hybrid app's key record (idempotent; a revoked record never becomes active again)",
+    // Drawn from the project's write budget in `run`, except by a record that revokes.
+    summary: "Mirror a hybrid app's key record (idempotent; a revoked record never becomes active again; " +
+      "a revoked record is never limited by the project's write budget)",
     params: z.object({ id: z.uuid() }),
     body: mirrorKeyBody,
     // No 404: ids and hashes are unique per project, so a record is stored whatever other projects hold.
-    responses: { 200: okSchema },
+    responses: { 200: okSchema, 429: errorEnvelopeSchema },
     async run({ req, caller, body, params }, deps) {
+      if (body.revokedAt === null) deps.takeProjectWrite(caller);
       // The same agentId rules as minting: the user's own id, an agt_<uuid>, or the shared inbox.
       checkAgentId(body.userId, body.agentId, true);
       const record = { id: params.id, ...body, lastUsedAt: null };

@@ -5,7 +5,7 @@
  */
 import type { Executor, SqlValue } from "../../core/db/mod.ts";
 import { integer } from "../../core/db/mod.ts";
-import { KEY_COLUMNS, toKey } from "./libsql_keys.ts";
+import { KEY_COLUMNS, selectKeyById, toKey } from "../../core/keys/mod.ts";
 import type { KeyReads } from "./key_query.ts";
 
 /**
@@ -36,10 +36,7 @@ export function keyReads(db: Executor): KeyReads {
       return { keys: page.rows.map(toKey), total: integer(count.rows[0], "total") };
     },
     async findProjectKey(projectId, id) {
-      const rs = await db.execute({
-        sql: `SELECT ${KEY_COLUMNS} FROM cloud_keys WHERE project_id = ? AND id = ?`,
-        args: [projectId, id],
-      });
+      const rs = await db.execute(selectKeyById({ table: "cloud_keys", projectId }, id));
       return rs.rows.length ? toKey(rs.rows[0]) : null;
     },
     async countKeys(projectId) {

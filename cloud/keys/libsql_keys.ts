@@ -3,12 +3,22 @@
  *
  * @module
  */
-import type { Executor, SqlRow, Statement } from "../../core/db/mod.ts";
+import type { Executor, Statement } from "../../core/db/mod.ts";
 import type { KeyRecord } from "../../core/contract/mod.ts";
 import { KEY_TOUCH_INTERVAL_MS, type KeyAuth } from "../routes/mod.ts";
 import type { KeyRepository, MirrorOutcome } from "./key_repository.ts";
-import { parsed, text, textOrNull } from "../../core/db/mod.ts";
-import { createChangeCache } from "../../core/db/mod.ts";
+import { createChangeCache, placeholders, text, textOrNull } from "../../core/db/mod.ts";
+import { BoundedMap } from "../../core/cache/mod.ts";
+import {
+  insertKey,
+  KEY_COLUMNS,
+  type KeyTable,
+  keyValues,
+  selectKeyById,
+  selectKeysOfUser,
+  toKey,
+  touchKey,
+} from "../../core/keys/mod.ts";
 import { auditInsert } from "../audit/mod.ts";
 import type { GroupCommit } from "../../core/db/mod.ts";
 
@@ -18,16 +28,17 @@ const AUTH_CACHE_SIZE = 50_000;
 /** The key part of {@linkcode KeyRepository}. */
 export type KeyStorage = Pick<
   KeyRepository,
-  "insertKey" | "mirrorKey" | "listKeys" | "revokeKey" | "findKeyByHash" | "findKeyAuth" | "touchKey"
+  "insertKey" | "mirrorKey" | "listKeys" | "revokeKey" | "findKeyByHash" | "findKeyAuth" | "touchKey" | "mirrorKeyUses"
 >;
 
 /** The keys' tables holding a project's rows, children first: deleted with the project. */
 export const KEY_TABLES: readonly string[] = ["cloud_keys", "cloud_agent_claims", "cloud_revocations"];
 
-/** The columns of `cloud_keys`, in the order of a key's values. */
-export const KEY_COLUMNS =
-  "id, project_id, user_id, name, scopes, agent_id, hash, start, created_at, last_used_at, revoked_at";
-const slots = KEY_COLUMNS.split(", ").map(() => "?").join(", ");
+/** A project's keys in the shared `cloud_keys` table. */
+function keysOf(projectId: string): KeyTable {
+  return { table: "cloud_keys", projectId };
+}
+
 /** The agentId is claimed by the user (arguments: project, agentId, user). */
 const HELD_BY_USER = "EXISTS (SELECT 1 FROM cloud_agent_claims WHERE project_id = ? AND agent_id = ? AND user_id = ?)";
 
@@ -37,6 +48,8 @@ const HELD_BY_USER = "EXISTS (SELECT 1 FROM cloud_agent_claims WHERE project_id 
  * active or revoked, so a copy stored later can neither take it over nor stop its revocation.
  */
 const FIRST_HOLDER = "WHERE hash = ? ORDER BY seq LIMIT 1";
+/** How many values a key has in {@linkcode KEY_COLUMNS}. */
+const KEY_VALUES = KEY_COLUMNS.split(", ").length;
 
 /**
  * Key queries on a database. A key's auth state (read by every agent
@@ -52,15 +65,12 @@ const FIRST_HOLDER = "WHERE hash = ? ORDER BY seq LIMIT 1";
  */
 export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
   const auth = createChangeCache<string, KeyAuth | null>(db, { size: AUTH_CACHE_SIZE });
-  /** `lastUsedAt` written by this process, by project and key id (bounded: cleared when full). */
-  const touched = new Map<string, string>();
+  /** `lastUsedAt` written by this process, by project and key id (bounded: the least recently used go first). */
+  const touched = new BoundedMap<string, string>({ maxEntries: AUTH_CACHE_SIZE });
   return {
     async insertKey(projectId, record, kind) {
       if (kind !== "claim") {
-        await db.execute({
-          sql: `INSERT INTO cloud_keys (${KEY_COLUMNS}) VALUES (${slots})`,
-          args: values(projectId, record),
-        });
+        await db.execute(insertKey(keysOf(projectId), record));
         auth.delete(record.hash);
         return true;
       }
@@ -69,10 +79,10 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
       // key only if the claim is this user's: one atomic batch, no read-then-write race.
       const [, inserted] = await db.batch([
         claim(projectId, record),
-        {
-          sql: `INSERT INTO cloud_keys (${KEY_COLUMNS}) SELECT ${slots} WHERE ${HELD_BY_USER}`,
-          args: [...values(projectId, record), projectId, record.agentId, record.userId],
-        },
+        insertKey(keysOf(projectId), record, {
+          sql: HELD_BY_USER,
+          args: [projectId, record.agentId, record.userId],
+        }),
       ], "write");
       return inserted.rowsAffected === 1;
     },
@@ -80,15 +90,13 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
       const claims = record.agentId.startsWith("agt_");
       const statements: Statement[] = claims ? [claim(projectId, record)] : [];
       // Read the revocation in the same write transaction, to tell whether this mirror revoked the key.
-      statements.push({
-        sql: "SELECT revoked_at FROM cloud_keys WHERE id = ? AND project_id = ?",
-        args: [record.id, projectId],
-      });
+      statements.push(selectKeyById(keysOf(projectId), record.id));
       statements.push({
         // Only for an agt_ id this user holds (claimed now or before). A revoked record never becomes
         // active again: the first revocation time (and its reason) wins. The project's record of this
         // id keeps its hash; another of its records with this hash refuses it (ON CONFLICT DO NOTHING).
-        sql: `INSERT INTO cloud_keys (${KEY_COLUMNS}, revoke_reason) SELECT ${slots}, ?
+        sql: `INSERT INTO cloud_keys (project_id, ${KEY_COLUMNS}, revoke_reason)
+              SELECT ${placeholders(KEY_VALUES + 2)}
               WHERE ${claims ? HELD_BY_USER : "1"}
               ON CONFLICT (project_id, id) DO UPDATE SET name = excluded.name, scopes = excluded.scopes,
                 revoke_reason = CASE WHEN cloud_keys.revoked_at IS NULL THEN excluded.revoke_reason
@@ -97,7 +105,8 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
               WHERE cloud_keys.hash = excluded.hash
               ON CONFLICT DO NOTHING`,
         args: [
-          ...values(projectId, record),
+          projectId,
+          ...keyValues(record),
           record.revokedAt === null ? null : "app",
           ...(claims ? [projectId, record.agentId, record.userId] : []),
         ],
@@ -124,10 +133,7 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
       return rs.rows.length === 0 && claims ? "agent_taken" : "hash_taken";
     },
     async listKeys(projectId, userId) {
-      const rs = await db.execute({
-        sql: `SELECT ${KEY_COLUMNS} FROM cloud_keys WHERE project_id = ? AND user_id = ? ORDER BY created_at, id`,
-        args: [projectId, userId],
-      });
+      const rs = await db.execute(selectKeysOfUser(keysOf(projectId), userId));
       return rs.rows.map(toKey);
     },
     async revokeKey(projectId, id, at, reason, audit) {
@@ -160,18 +166,28 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
         : { ...found, lastUsedAt };
     },
     async findKeyByHash(hash) {
-      const rs = await db.execute({ sql: `SELECT ${KEY_COLUMNS} FROM cloud_keys ${FIRST_HOLDER}`, args: [hash] });
+      const rs = await db.execute({
+        sql: `SELECT project_id, ${KEY_COLUMNS} FROM cloud_keys ${FIRST_HOLDER}`,
+        args: [hash],
+      });
       return rs.rows.length ? { projectId: text(rs.rows[0], "project_id"), record: toKey(rs.rows[0]) } : null;
     },
     async touchKey(projectId, id, at) {
       const before = new Date(Date.parse(at) - KEY_TOUCH_INTERVAL_MS).toISOString();
-      if (touched.size >= AUTH_CACHE_SIZE) touched.clear();
       touched.set(touchedKey(projectId, id), at);
-      await group.write([{
-        sql: `UPDATE cloud_keys SET last_used_at = ?
-              WHERE project_id = ? AND id = ? AND (last_used_at IS NULL OR last_used_at < ?)`,
-        args: [at, projectId, id, before],
-      }]);
+      await group.write([touchKey(keysOf(projectId), id, at, before)]);
+    },
+    async mirrorKeyUses(projectId, uses) {
+      if (uses.length === 0) return 0;
+      const results = await db.batch(
+        uses.map(({ id, lastUsedAt }) => ({
+          sql: `UPDATE cloud_keys SET last_used_at = ?
+                WHERE project_id = ? AND id = ? AND (last_used_at IS NULL OR last_used_at < ?)`,
+          args: [lastUsedAt, projectId, id, lastUsedAt],
+        })),
+        "write",
+      );
+      return results.reduce((n, rs) => n + rs.rowsAffected, 0);
     },
   };
 }
@@ -196,47 +212,10 @@ function touchedKey(projectId: string, id: string): string {
   return `${projectId}\u0000${id}`;
 }
 
-function values(projectId: string, r: KeyRecord): (string | null)[] {
-  return [
-    r.id,
-    projectId,
-    r.userId,
-    r.name,
-    JSON.stringify(r.scopes),
-    r.agentId,
-    r.hash,
-    r.start,
-    r.createdAt,
-    r.lastUsedAt,
-    r.revokedAt,
-  ];
-}
-
 function claim(projectId: string, record: KeyRecord): Statement {
   return {
     sql: `INSERT INTO cloud_agent_claims (project_id, agent_id, user_id, claimed_at) VALUES (?, ?, ?, ?)
           ON CONFLICT DO NOTHING`,
     args: [projectId, record.agentId, record.userId, record.createdAt],
-  };
-}
-
-/**
- * A `cloud_keys` row as a key record.
- *
- * @param row The row.
- * @returns The record.
- */
-export function toKey(row: SqlRow): KeyRecord {
-  return {
-    id: text(row, "id"),
-    userId: text(row, "user_id"),
-    name: text(row, "name"),
-    scopes: parsed<string[]>(row, "scopes"),
-    agentId: text(row, "agent_id"),
-    hash: text(row, "hash"),
-    start: text(row, "start"),
-    createdAt: text(row, "created_at"),
-    lastUsedAt: textOrNull(row, "last_used_at"),
-    revokedAt: textOrNull(row, "revoked_at"),
   };
 }

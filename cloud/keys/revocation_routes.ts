@@ -21,6 +21,11 @@ export interface RevocationRouteDeps extends CloudRouteDeps {
   keys: KeyService;
   /** Long-poll wake-ups. */
   waiters: InboxWaiters;
+  /** The connected apps' record of a feed poll (the apps feature's service). */
+  apps: {
+    /** Records a feed poll that passed SDK auth, from its headers; a poll without an instance id stores nothing. */
+    seen(projectId: string, headers: Headers, cursor: number): Promise<void>;
+  };
 }
 
 const defineRoute = cloudRouteDefiner<RevocationRouteDeps>();
@@ -44,6 +49,8 @@ export const revocationRoutes = [
     responses: { 200: revocationPageSchema },
     async run({ req, caller, query }, deps) {
       const { keys, storage, waiters, recheckMs } = deps;
+      // Only a poll that passed SDK auth gets here: the app instance it names is recorded (throttled).
+      await deps.apps.seen(caller.projectId, req.headers, query.after);
       // The shared watcher wakes the feed for revocations of other processes (one read for all polls), and
       // the polls count against the project's cap like the inbox's.
       waiters.watch(watchedStorage(storage), recheckMs);

@@ -16,6 +16,7 @@
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { addressKey } from "../../core/abuse/mod.ts";
+import { BoundedMap } from "../../core/cache/mod.ts";
 
 /** Limits of {@linkcode createSignInLimiter}. */
 export interface SignInLimits {
@@ -54,7 +55,7 @@ export interface SignInLimiter {
   release(attempt: SignInAttempt, now: number): void;
 }
 
-/** Entries each map holds at most; the oldest go first. */
+/** Addresses tracked at most; the least recently failed go first. */
 export const MAX_TRACKED = 10_000;
 
 /**
@@ -80,7 +81,7 @@ export function createSignInLimiter(limits: SignInLimits = {}): SignInLimiter {
   const base = limits.baseDelayMs ?? 1000;
   const max = limits.maxDelayMs ?? 15 * 60 * 1000;
   const windowMs = limits.windowMs ?? 60 * 60 * 1000;
-  const addresses = new Map<string, Failures>();
+  const addresses = new BoundedMap<string, Failures>({ maxEntries: MAX_TRACKED });
   const madeUp = { count: new Uint32Array(MADE_UP_SLOTS), last: new Float64Array(MADE_UP_SLOTS) };
   // A per-process random key, so which emails share a slot cannot be worked out from outside.
   const slotKey = crypto.getRandomValues(new Uint8Array(32));
@@ -96,20 +97,14 @@ export function createSignInLimiter(limits: SignInLimits = {}): SignInLimiter {
     if (now - madeUp.last[slot] > windowMs) madeUp.count[slot] = 0;
     return [...counts, { count: madeUp.count[slot], last: madeUp.last[slot] }];
   };
-  const current = (seen: Map<string, Failures>, key: string, now: number): Failures => {
-    const f = seen.get(key);
+  const current = (seen: BoundedMap<string, Failures>, key: string, now: number): Failures => {
+    const f = seen.peek(key);
     if (f && now - f.last > windowMs) seen.delete(key);
-    return seen.get(key) ?? { count: 0, last: now };
+    return seen.peek(key) ?? { count: 0, last: now };
   };
-  const bump = (seen: Map<string, Failures>, key: string, now: number): void => {
+  const bump = (seen: BoundedMap<string, Failures>, key: string, now: number): void => {
     const f = current(seen, key, now);
-    seen.delete(key);
     seen.set(key, { count: f.count + 1, last: now });
-    // Forget the oldest entries beyond the bound (a Map iterates in insertion order).
-    for (const oldest of seen.keys()) {
-      if (seen.size <= MAX_TRACKED) break;
-      seen.delete(oldest);
-    }
   };
   return {
     waitMs(attempt, now) {

@@ -4,7 +4,8 @@
  * @module
  */
 import type { Executor, ResultSet, SqlRow } from "../../core/db/mod.ts";
-import type { Manifest, ProjectRecord, ProjectRepository } from "./project_repository.ts";
+import type { ProjectRecord, ProjectRepository } from "./project_repository.ts";
+import type { Manifest } from "../../core/contract/mod.ts";
 import { parsed, text, textOrNull } from "../../core/db/mod.ts";
 import { createChangeCache, type Statement } from "../../core/db/mod.ts";
 import { type AuditEntryInput, auditInsert } from "../audit/mod.ts";

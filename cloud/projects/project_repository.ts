@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { Manifest } from "../../core/contract/mod.ts";
 import type { AuditEntryInput } from "../audit/mod.ts";
 import type { ProjectAdminStorage } from "./project_admin_storage.ts";
 import type { ProjectSettings } from "./project_settings.ts";
@@ -20,30 +21,6 @@ export interface ProjectRecord {
   createdAt: string;
   /** ISO 8601 of the last rotation, or `null`. */
   secretRotatedAt: string | null;
-}
-
-/** One intent of the stored manifest, as uploaded. */
-export interface ManifestIntent {
-  /** Intent name. */
-  name: string;
-  /** Display title. */
-  title: string;
-  /** Scopes a key must hold. */
-  requiredScopes: string[];
-  /** JSON Schema of the payload. */
-  input: Record<string, unknown>;
-  /** JSON Schema of the result. */
-  output: Record<string, unknown>;
-}
-
-/** A project's stored manifest. */
-export interface Manifest {
-  /** The intents. */
-  intents: ManifestIntent[];
-  /** The scopes the application supports. */
-  scopes: string[];
-  /** ISO 8601, or `null` before the first upload. */
-  updatedAt: string | null;
 }
 
 /** Projects, their secrets, manifests, administration and settings: the repository. */

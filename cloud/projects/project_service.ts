@@ -6,7 +6,8 @@
  * @module
  */
 import type { AuditActor } from "../audit/mod.ts";
-import type { Manifest, ProjectRecord, ProjectRepository } from "./project_repository.ts";
+import type { ProjectRecord, ProjectRepository } from "./project_repository.ts";
+import type { Manifest } from "../../core/contract/mod.ts";
 import { createProject, deleteProject, type NewProject, renameProject, rotateSdkSecret } from "./projects.ts";
 
 /** What the `/v1` routes, the dashboard and the command line do with projects. */

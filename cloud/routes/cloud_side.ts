@@ -30,8 +30,12 @@ export interface CloudRouteDeps {
 export interface CloudSide<D = CloudRouteDeps> {
   /** The caller each auth kind yields. */
   callers: { sdk: SdkCaller; agent: AgentCaller; none: null };
-  /** Its rate limits: `projectWrites` counts a project, `agentKey` an agent key. */
-  limits: { projectWrites: SdkCaller; agentKey: AgentCaller };
+  /**
+   * Its rate limits: `projectWrites` counts a project, `projectViolations` a project's violation reports (a
+   * bucket of their own, so that a flood of emits never delays the reports that auto-revoke counts), `agentKey`
+   * an agent key.
+   */
+  limits: { projectWrites: SdkCaller; projectViolations: SdkCaller; agentKey: AgentCaller };
   /** The services. */
   deps: D;
 }
@@ -45,9 +49,15 @@ export interface CloudLimitRule<A extends keyof CloudSide["callers"]> {
 }
 
 /** The cloud's rate limits, by the name a route gives in `limit`. */
-export const cloudLimits: { projectWrites: CloudLimitRule<"sdk">; agentKey: CloudLimitRule<"agent"> } = {
+export const cloudLimits: {
+  projectWrites: CloudLimitRule<"sdk">;
+  projectViolations: CloudLimitRule<"sdk">;
+  agentKey: CloudLimitRule<"agent">;
+} = {
   /** A project's SDK writes: one bucket per project. */
   projectWrites: { auth: "sdk", bucket: (caller) => caller.projectId },
+  /** A project's violation reports, at the same rate in a bucket of their own: auto-revoke never waits behind emits. */
+  projectViolations: { auth: "sdk", bucket: (caller) => `${caller.projectId}\u0000violations` },
   /** An agent key's inbox requests. Key ids are unique per project only: the bucket is the project's key. */
   agentKey: { auth: "agent", bucket: (caller) => `${caller.projectId}\u0000${caller.keyId}` },
 };

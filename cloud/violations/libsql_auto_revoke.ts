@@ -5,9 +5,9 @@
  * @module
  */
 import type { Executor } from "../../core/db/mod.ts";
-import { autoRevokedViolation, countedBy } from "../../core/contract/mod.ts";
+import { autoRevokedViolation } from "../../core/contract/mod.ts";
 import type { RevocationReason } from "../../core/contract/mod.ts";
-import { VIOLATION_COLUMNS, violationValues } from "../../core/violations/mod.ts";
+import { countTowardAutoRevoke, insertViolation } from "../../core/violations/mod.ts";
 import { integer, text } from "../../core/db/mod.ts";
 import { auditInsert } from "../audit/mod.ts";
 import { activeKeyUser, keyRevoke } from "../keys/mod.ts";
@@ -22,26 +22,18 @@ import type { AutoRevoking } from "./auto_revoke_storage.ts";
 export function autoRevoking(db: Executor): AutoRevoking {
   return {
     autoRevoke(projectId, keyId, policy, at) {
-      const since = new Date(Date.parse(at) - policy.windowMinutes * 60_000).toISOString();
-      const { kinds, severities } = countedBy(policy);
+      const violations = { table: "cloud_violations", projectId };
       return db.transaction(async (tx) => {
         const key = await tx.execute(activeKeyUser(projectId, keyId));
         if (key.rows.length === 0) return null;
-        const counted = await tx.execute({
-          sql: `SELECT COUNT(*) AS n FROM cloud_violations
-                WHERE project_id = ? AND key_id = ? AND created_at >= ? AND kind != 'AUTO_REVOKED'
-                  AND (kind IN (${slots(kinds.length)}) OR severity IN (${slots(severities.length)}))`,
-          args: [projectId, keyId, since, ...kinds, ...severities],
-        });
+        // The one counting rule of both sides: a coalesced report of N repeats counts N.
+        const counted = await tx.execute(countTowardAutoRevoke(violations, keyId, policy, at));
         const count = integer(counted.rows[0], "n");
         if (count < policy.threshold) return null;
         const reason: RevocationReason = "auto";
         await tx.execute(keyRevoke(projectId, keyId, reason, at));
         const violation = autoRevokedViolation({ keyId, userId: text(key.rows[0], "user_id") }, policy, count);
-        await tx.execute({
-          sql: `INSERT INTO cloud_violations (project_id, ${VIOLATION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          args: [projectId, ...violationValues(violation)],
-        });
+        await tx.execute(insertViolation(violations, violation));
         await tx.execute(auditInsert({
           projectId,
           actor: "system",
@@ -55,8 +47,4 @@ export function autoRevoking(db: Executor): AutoRevoking {
       }, "write");
     },
   };
-}
-
-function slots(count: number): string {
-  return Array.from({ length: count }, () => "?").join(", ");
 }

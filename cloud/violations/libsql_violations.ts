@@ -3,10 +3,10 @@
  *
  * @module
  */
-import type { Executor, SqlRow, SqlValue, Statement } from "../../core/db/mod.ts";
-import type { Severity, ViolationQuery, ViolationRecord, ViolationRepository } from "./violation_repository.ts";
-import { integer, listFilter, parsed, text, textOrNull } from "../../core/db/mod.ts";
-import { VIOLATION_COLUMNS, violationValues } from "../../core/violations/mod.ts";
+import type { Executor, SqlValue, Statement } from "../../core/db/mod.ts";
+import type { ViolationQuery, ViolationRepository } from "./violation_repository.ts";
+import { integer, listFilter } from "../../core/db/mod.ts";
+import { insertViolation, insertViolations, toViolation, VIOLATION_COLUMNS } from "../../core/violations/mod.ts";
 import type { GroupCommit } from "../../core/db/mod.ts";
 import { deleteInChunks } from "../../core/db/mod.ts";
 
@@ -36,22 +36,15 @@ export type ViolationStorage = Pick<
 export function violationStorage(db: Executor, group: GroupCommit): ViolationStorage {
   return {
     async addViolation(projectId, v) {
-      await group.write([{
-        sql: `INSERT INTO cloud_violations (project_id, ${VIOLATION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        args: [projectId, ...violationValues(v)],
-      }]);
+      await group.write([insertViolation({ table: "cloud_violations", projectId }, v)]);
     },
     async addViolations(projectId, violations) {
       if (violations.length === 0) return;
       const statements: Statement[] = [];
       for (let at = 0; at < violations.length; at += ROWS_PER_INSERT) {
-        const chunk = violations.slice(at, at + ROWS_PER_INSERT);
-        statements.push({
-          sql: `INSERT INTO cloud_violations (project_id, ${VIOLATION_COLUMNS}) VALUES ${
-            chunk.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", ")
-          }`,
-          args: chunk.flatMap((v) => [projectId, ...violationValues(v)]),
-        });
+        statements.push(
+          insertViolations({ table: "cloud_violations", projectId }, violations.slice(at, at + ROWS_PER_INSERT)),
+        );
       }
       await db.batch(statements, "write");
     },
@@ -63,7 +56,8 @@ export function violationStorage(db: Executor, group: GroupCommit): ViolationSto
       // One read transaction, so the page and the total agree.
       const [page, count] = await db.batch([
         {
-          sql: `SELECT * FROM cloud_violations WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+          sql:
+            `SELECT ${VIOLATION_COLUMNS} FROM cloud_violations WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
           args: [...args, query.limit, query.offset],
         },
         totalOf(projectId, query, where, args),
@@ -98,18 +92,4 @@ function totalOf(projectId: string, query: ViolationQuery, where: string, args: 
 function filter(projectId: string, query: ViolationQuery): { where: string; args: SqlValue[] } {
   const { keyId, kind, severity, since } = query;
   return listFilter({ project_id: projectId, key_id: keyId, kind, severity }, since);
-}
-
-function toViolation(row: SqlRow): ViolationRecord {
-  return {
-    id: text(row, "id"),
-    keyId: text(row, "key_id"),
-    userId: textOrNull(row, "user_id"),
-    intent: textOrNull(row, "intent"),
-    kind: text(row, "kind"),
-    severity: text(row, "severity") as Severity,
-    message: textOrNull(row, "message"),
-    metadata: parsed<Record<string, unknown>>(row, "metadata"),
-    createdAt: text(row, "created_at"),
-  };
 }

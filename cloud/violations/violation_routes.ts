@@ -47,7 +47,7 @@ export const violationRoutes = [
     method: "POST",
     path: "/v1/sdk/violations",
     auth: "sdk",
-    limit: "projectWrites",
+    limit: "projectViolations",
     summary: "Report a violation (batches: POST /v1/sdk/violations/batch)",
     body: singleBody(violationReportSchema, {
       route: "POST /v1/sdk/violations",
@@ -67,7 +67,7 @@ export const violationRoutes = [
     method: "POST",
     path: "/v1/sdk/violations/batch",
     auth: "sdk",
-    limit: "projectWrites",
+    limit: "projectViolations",
     summary: "Report up to 500 violations, stored in one transaction; their ids in the order of the reports",
     body: violationBatchSchema,
     responses: { 200: reportedBatch },

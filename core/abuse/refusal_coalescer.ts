@@ -110,7 +110,6 @@ export function createRefusalCoalescer<T>(options: RefusalCoalescerOptions<T>): 
       return w.item;
     },
     peek(caller) {
-      servedAt = clock();
       return windows.peek(caller)?.item;
     },
     closed(now = clock(), all = false) {

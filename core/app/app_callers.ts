@@ -6,7 +6,7 @@
  * @module
  */
 import { SvcError } from "../errors/mod.ts";
-import { AGENT_KEY_PREFIX, bearerToken, newViolation } from "../contract/mod.ts";
+import { AGENT_KEY_PREFIX, bearerToken, isExpired, newViolation } from "../contract/mod.ts";
 import { type RateDecision, rateLimited } from "../abuse/mod.ts";
 import { pathnameOf } from "../http/mod.ts";
 import type { AppDeps } from "./routes/mod.ts";
@@ -35,7 +35,7 @@ export async function resolveUser(userResolver: SvcConfig["userResolver"], req: 
 }
 
 /**
- * The agent key of a request, or `UNAUTHORIZED`; a revoked key's use is recorded.
+ * The agent key of a request, or `UNAUTHORIZED`; a revoked or expired key's use is recorded.
  *
  * @param req The request.
  * @param deps The keys and the recorder.
@@ -43,8 +43,10 @@ export async function resolveUser(userResolver: SvcConfig["userResolver"], req: 
  */
 export async function authenticateAgent(
   req: Request,
-  { keys, recordViolation, repeatViolation, addressWaitMs }: AppDeps,
+  { keys, recordViolation, repeatViolation, addressWaitMs, now, revocationsHeard, autoRevoked, used }: AppDeps,
 ): Promise<VerifiedKey> {
+  // An app that cannot hear revocations refuses every agent key: a revoked one might be among them.
+  revocationsHeard?.();
   const secret = bearerToken(req, AGENT_KEY_PREFIX);
   if (secret === null) {
     throw MISSING_AGENT_KEY;
@@ -53,7 +55,21 @@ export async function authenticateAgent(
   const wait = addressWaitMs?.(req) ?? 0;
   const known = wait > 0 && keys.verifyKnown ? await keys.verifyKnown(secret) : undefined;
   if (wait > 0 && keys.verifyKnown && known === undefined) throw rateLimited(wait);
-  const key = known === undefined ? await keys.verify(secret) : known;
+  const verified = known === undefined ? await keys.verify(secret) : known;
+  const key = verified !== null && verified.revokedAt === null && autoRevoked?.(verified.id)
+    ? { ...verified, revokedAt: new Date(now()).toISOString() }
+    : verified;
+  if (key !== null && key.revokedAt === null && isExpired(key, now())) {
+    if (!repeatViolation(key.id, "EXPIRED_KEY", null)) {
+      recordViolation(newViolation("EXPIRED_KEY", {
+        keyId: key.id,
+        userId: key.userId,
+        message: "An expired key was used",
+        metadata: { method: req.method, path: pathnameOf(req.url).slice(0, 200), expiresAt: key.expiresAt },
+      }));
+    }
+    throw INVALID_AGENT_KEY;
+  }
   if (key === null || key.revokedAt !== null) {
     if (key !== null && !repeatViolation(key.id, "REVOKED_KEY", null)) {
       recordViolation(newViolation("REVOKED_KEY", {
@@ -65,6 +81,7 @@ export async function authenticateAgent(
     }
     throw INVALID_AGENT_KEY;
   }
+  used?.(key.id);
   return key;
 }
 

@@ -11,7 +11,7 @@ import type { PurgeSchedule } from "../db/mod.ts";
 import { createHandler, DEFAULT_BODY_LIMIT } from "../http/mod.ts";
 import { defaultLogger, redactingLogger } from "../logging/mod.ts";
 import { createRateLimiter, createRefusalsPerAddress, type RateLimit, rateOf } from "../abuse/mod.ts";
-import type { EmitResult, EventInput } from "../contract/mod.ts";
+import { type EmitResult, type EventInput, PACKAGE_VERSION } from "../contract/mod.ts";
 import { compileIntents, createIntentRunner } from "../intents/mod.ts";
 import type { KeyService } from "../keys/mod.ts";
 import { type AppStorage, openAppStorage } from "./storage/mod.ts";
@@ -21,7 +21,10 @@ import {
   cloudKeys,
   createCloudClient,
   createOutbox,
+  followCloudPolicy,
   followRevocations,
+  type LastUsedMirror,
+  mirrorLastUsed,
   type Outbox,
   type RevocationFollower,
   uploadManifest,
@@ -33,6 +36,12 @@ import type { Svc, SvcCloudConfig, SvcConfig, SvcMode, SvcRateLimitName } from "
 import { checkSvcConfig, HYBRID_IN_MEMORY } from "./svc_config_schema.ts";
 import { svcRoutes } from "./svc_routes.ts";
 import { createViolationRecorder, type ViolationRecorder } from "./violation_recorder.ts";
+import { createOAuthServer, oauthStorage, withOAuth } from "./oauth/mod.ts";
+import { appLabel, credentialsState, DEFAULT_MAX_REVOCATION_LAG_MS, revocationGuard } from "./cloud_guard.ts";
+import { type CloudAutoRevoke, createCloudAutoRevoke, revokeAtThreshold } from "./cloud_auto_revoke.ts";
+
+/** Seconds the app's feed polls are held open: short enough that a rotated secret is noticed within 5 s. */
+const FEED_WAIT_SECONDS = 3;
 
 /**
  * The app's rate limits when `rateLimit` is not given: each agent key may call
@@ -91,6 +100,8 @@ export interface SvcInternals {
    * milliseconds since the epoch. Default `Date.now`.
    */
   now?: () => number;
+  /** Milliseconds between two reads of the project's policy. Default 5000. */
+  policyRefreshMs?: number;
 }
 
 /** Everything `open()` builds on the app's storage, closed in reverse order by `close()`. */
@@ -99,6 +110,7 @@ interface Opened {
   outbox: Outbox | undefined;
   keys: KeyService;
   follower: RevocationFollower | undefined;
+  lastUsed: LastUsedMirror | undefined;
   retention: PurgeSchedule;
   recorder: ViolationRecorder;
   deps: AppDeps;
@@ -125,8 +137,14 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
   const perAddressRate = rateOf(config.rateLimit, DEFAULT_SVC_RATE_LIMITS, "refusalsPerAddress");
   const refusalsPerAddress = perAddressRate ? createRefusalsPerAddress(perAddressRate, now) : undefined;
   const intents = compileIntents(config.intents ?? {}, config.scopes);
-  const cloud: CloudClient | undefined = cloudConfig && createCloudClient(cloudConfig);
+  const cloud: CloudClient | undefined = cloudConfig && createCloudClient(cloudConfig, {
+    instanceId: ulid(),
+    label: appLabel(cloudConfig.label),
+    mode: mode === "cloud" ? "cloud" : "hybrid",
+    sdkVersion: PACKAGE_VERSION,
+  }, now);
   const closing = new AbortController();
+  const policy = cloud && followCloudPolicy({ cloud, log, refreshMs: internals.policyRefreshMs });
 
   /** Opens storage and builds, in order, everything that uses it; closes storage again if a step fails. */
   async function open(): Promise<Opened> {
@@ -157,16 +175,34 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
         log,
         retryMinMs,
         retryMaxMs,
+        waitSeconds: FEED_WAIT_SECONDS,
+        now,
         onRevoked: (revocations) => revocations.forEach((r) => inCloud?.dropRevoked(r.keyId, r.revokedAt)),
+      });
+      const lastUsed = mode === "hybrid" && cloud ? mirrorLastUsed({ cloud, log, now }) : undefined;
+      const cloudAutoRevoke: CloudAutoRevoke | undefined = policy && createCloudAutoRevoke({
+        policy: policy.current,
+        reached: revokeAtThreshold({
+          settle: () => recorder.settle(),
+          outbox,
+          revoke: inCloud && cloud
+            ? async (keyId) => {
+              inCloud.dropRevoked(keyId, new Date(now()).toISOString());
+              await cloud.revokeKey(keyId);
+            }
+            : async (keyId, userId) => {
+              if (userId !== null) await keys.revoke(userId, keyId);
+            },
+          log,
+        }),
+        now,
       });
       if (cloud && cloudConfig) {
         const entries = [...intents.values()].map((i) => i.manifest);
-        const { projectId } = cloudConfig;
         uploadManifest({
           cloud,
           entries,
           scopes: config.scopes,
-          projectId,
           retryMinMs,
           retryMaxMs,
           log,
@@ -187,6 +223,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
         storage: () => storage,
         mirror,
         autoRevoke,
+        cloudPolicy: cloudAutoRevoke,
         onViolation: config.onViolation,
         stored: kick,
         log,
@@ -211,9 +248,17 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
         log,
         recordViolation: recorder.record,
         repeatViolation: recorder.repeat,
+        now,
         addressWaitMs: refusalsPerAddress && ((req) => refusalsPerAddress.waitMs(req)),
+        revocationsHeard: cloud && revocationGuard({
+          cloud,
+          follower: mode === "hybrid" ? follower : undefined,
+          maxLagMs: cloudConfig?.maxRevocationLagMs ?? DEFAULT_MAX_REVOCATION_LAG_MS,
+        }),
+        autoRevoked: cloudAutoRevoke?.refused,
+        used: lastUsed && ((keyId) => lastUsed.used(keyId)),
       };
-      return { storage, outbox, keys, follower, retention, recorder, deps };
+      return { storage, outbox, keys, follower, lastUsed, retention, recorder, deps };
     } catch (error) {
       await storage.close();
       throw error;
@@ -244,8 +289,22 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     log,
   });
 
+  const oauthConfig = config.mode === "cloud" ? undefined : config.oauth;
+  const oauth = oauthConfig && createOAuthServer({
+    config: oauthConfig,
+    scopes: config.scopes,
+    userResolver: config.userResolver,
+    services: opened.then(({ keys, storage, recorder }) => ({
+      keys,
+      storage: oauthStorage(storage.db),
+      recordViolation: recorder.record,
+    })),
+    log,
+    now,
+  });
+
   return {
-    handle,
+    handle: oauth ? withOAuth(handle, oauth) : handle,
     ready,
     async violations(options = {}) {
       const { storage, recorder } = await opened;
@@ -259,7 +318,13 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     async health() {
       await ready; // one turn later than `opened`: the revocation follower has read its stored cursor
       const { storage, outbox, follower } = await opened;
-      return { mode, revocationFeed: follower?.health() ?? null, outbox: outbox ? await storage.outboxSize() : 0 };
+      return {
+        mode,
+        revocationFeed: follower?.health() ?? null,
+        outbox: outbox ? await storage.outboxSize() : 0,
+        credentials: cloud ? credentialsState(cloud) : null,
+        autoRevoke: policy?.current() ?? null,
+      };
     },
     async sync() {
       const { outbox, recorder } = await opened;
@@ -268,11 +333,13 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     },
     async close() {
       closing.abort();
+      policy?.close();
       const parts = await opened.catch(() => undefined);
       if (parts === undefined) return; // open() closed what it had opened
       await parts.retention.close();
       await parts.recorder.settle();
       await parts.follower?.close();
+      await parts.lastUsed?.close();
       await parts.outbox?.close();
       await parts.keys.close();
       await parts.recorder.settle();

@@ -72,7 +72,7 @@ export function localKeys(storage: AppStorage, options: LocalKeysOptions): KeySe
   }
 
   return {
-    async mint(userId: string, request: MintKeyRequest): Promise<MintResult> {
+    async mint(userId: string, request: MintKeyRequest & { expiresAt?: string | null }): Promise<MintResult> {
       const { key, secret } = await mintKey(userId, request, {
         sharedInbox: options.sharedInbox,
         store: (record, kind) => storage.insertKey(record, kind, { mirror: options.mirror }),

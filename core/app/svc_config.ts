@@ -13,6 +13,7 @@ import type { RateLimits } from "../abuse/mod.ts";
 import type { Violation } from "../contract/mod.ts";
 import type { AutoRevokePolicy } from "../contract/mod.ts";
 import type { RevocationFeedHealth } from "./cloud_link/mod.ts";
+import type { OAuthConfig } from "./oauth/mod.ts";
 
 /**
  * Where keys live and whether the cloud is used: `local` (keys in `storage`, no
@@ -40,6 +41,12 @@ export interface SvcCloudConfig extends CloudConfig {
    * two checks the outbox may hold more. Key records are never dropped. Default 10000.
    */
   outboxLimit?: number;
+  /**
+   * How long a hybrid app serves agent keys without a completed poll of the revocation feed, in milliseconds;
+   * past it the agent routes answer `503 REVOCATION_FEED_STALE` until the feed is caught up. `false`: no bound.
+   * Default 600000 (10 minutes).
+   */
+  maxRevocationLagMs?: number | false;
 }
 
 /** The names of the app's rate limits. */
@@ -109,6 +116,11 @@ export interface LocalSvcConfig extends SvcOptions {
    * Off by default.
    */
   autoRevoke?: AutoRevokePolicy;
+  /**
+   * Be the OAuth 2.1 authorization server of `/svc`, so MCP clients connect by consent: discovery metadata,
+   * `/svc/oauth/*`, and access tokens that are agent keys of the consenting user. Local and hybrid modes.
+   */
+  oauth?: OAuthConfig;
 }
 
 /** Hybrid mode: keys in `storage` (a file or remote database), mirrored to the cloud; events and reports through it. */
@@ -119,6 +131,8 @@ export interface HybridSvcConfig extends SvcOptions {
   cloud: SvcCloudConfig;
   /** As in local mode: the app applies it to the keys it keeps. */
   autoRevoke?: AutoRevokePolicy;
+  /** As in local mode. */
+  oauth?: OAuthConfig;
 }
 
 /** Cloud mode: keys in the cloud (minted, listed, revoked and verified through it). */
@@ -129,6 +143,8 @@ export interface CloudSvcConfig extends SvcOptions {
   cloud: SvcCloudConfig;
   /** Not here: the cloud keeps the keys, so set the project's policy (`PUT /v1/sdk/policy`). */
   autoRevoke?: undefined;
+  /** Not yet here: OAuth access tokens are keys that expire, which the cloud's keys cannot yet. */
+  oauth?: undefined;
 }
 
 /**
@@ -145,6 +161,14 @@ export interface SvcHealth {
   revocationFeed: RevocationFeedHealth | null;
   /** Items waiting to reach the cloud (key mirrors, violations); 0 in local mode. */
   outbox: number;
+  /**
+   * Whether the cloud accepts the app's sdkSecret: `refused` after it answered `401` (rotated, project deleted;
+   * the agent routes answer `503 CLOUD_CREDENTIALS_REFUSED` until a call succeeds again), else `ok`; `null` in
+   * local mode.
+   */
+  credentials: "ok" | "refused" | null;
+  /** The project's auto-revoke policy this app applies (hybrid and cloud modes), `null` when off or not read yet. */
+  autoRevoke: AutoRevokePolicy | null;
 }
 
 /** The app side, returned by `createSvc`. */

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { autoRevokePolicySchema } from "../contract/mod.ts";
+import { oauthConfigSchema } from "./oauth/mod.ts";
 import type { SvcConfig } from "./svc_config.ts";
 
 /** Why hybrid mode refuses an in-memory `storage` (a URL, at once; an injected Client, when `ready` settles). */
@@ -107,6 +108,8 @@ function prefixed(prefix: string, message: string) {
 /** The cloud settings of a mode that uses the cloud, with messages that say where each value comes from. */
 function cloudSchema(mode: "hybrid" | "cloud") {
   const needs = `mode "${mode}" needs`;
+  const sdkSecretMessage = `${needs} cloud.sdkSecret (svcs_…): the project's SDK secret; keep it in server-side ` +
+    "secret storage such as SVC_SDK_SECRET and pass it here, or a function that reads it (called before each call)";
   return z.looseObject({
     endpoint: z.url({
       protocol: /^https?$/,
@@ -117,11 +120,15 @@ function cloudSchema(mode: "hybrid" | "cloud") {
       `${needs} cloud.projectId (prj_…): the project's id, shown by the cloud's dashboard; ` +
         "keep it in SVC_PROJECT_ID and pass it here",
     ),
-    sdkSecret: prefixed(
-      "svcs_",
-      `${needs} cloud.sdkSecret (svcs_…): the project's SDK secret; keep it in server-side secret ` +
-        "storage such as SVC_SDK_SECRET and pass it here",
-    ),
+    sdkSecret: z.union([prefixed("svcs_", sdkSecretMessage), z.custom<() => string>((v) => typeof v === "function")], {
+      error: sdkSecretMessage,
+    }),
+    label: z.string({ error: "cloud.label must be a string of 1 to 100 characters" }).min(1).max(100, {
+      error: "cloud.label must be at most 100 characters",
+    }).optional(),
+    maxRevocationLagMs: z.union([positive("cloud.maxRevocationLagMs", "milliseconds"), z.literal(false)], {
+      error: "cloud.maxRevocationLagMs must be a positive number of milliseconds, or false for no bound",
+    }).optional(),
     timeoutMs: positive("cloud.timeoutMs", "milliseconds").optional(),
     retryMinMs: positive("cloud.retryMinMs", "milliseconds").optional(),
     retryMaxMs: positive("cloud.retryMaxMs", "milliseconds").optional(),
@@ -141,12 +148,14 @@ const svcConfigSchema = z.discriminatedUnion("mode", [
         'mode: "cloud" (keys in the cloud), or leave `cloud` out',
     }).optional(),
     autoRevoke: autoRevokePolicySchema.optional(),
+    oauth: oauthConfigSchema.optional(),
   }),
   z.looseObject({
     ...optionsShape,
     mode: z.literal("hybrid"),
     cloud: cloudSchema("hybrid"),
     autoRevoke: autoRevokePolicySchema.optional(),
+    oauth: oauthConfigSchema.optional(),
   }).refine((config) => !isInMemory(config.storage), { error: HYBRID_IN_MEMORY, path: ["storage"] }),
   z.looseObject({
     ...optionsShape,
@@ -154,6 +163,9 @@ const svcConfigSchema = z.discriminatedUnion("mode", [
     cloud: cloudSchema("cloud"),
     autoRevoke: z.undefined({
       error: "autoRevoke applies to keys the app keeps; in cloud mode set the project's policy (PUT /v1/sdk/policy)",
+    }).optional(),
+    oauth: z.undefined({
+      error: 'oauth needs the keys the app keeps: use mode "local" or "hybrid" (cloud-mode keys cannot expire yet)',
     }).optional(),
   }),
 ], { error: '`mode` must be "local" (the default), "hybrid" or "cloud"' });

@@ -47,6 +47,14 @@ export interface ViolationRecorderOptions {
   mirror: boolean;
   /** The local auto-revoke policy, if any. */
   autoRevoke?: AutoRevokePolicy;
+  /**
+   * The project's policy applied here (hybrid and cloud modes): refusals it counts are stored one by one
+   * and counted as they happen.
+   */
+  cloudPolicy?: {
+    counts(violation: Pick<Violation, "kind" | "severity">): boolean;
+    note(violation: Violation): boolean;
+  };
   /** The app's callback for every recorded violation. */
   onViolation?: (violation: Violation) => void | Promise<void>;
   /** Called after a batch was stored (to send what waits for the cloud). */
@@ -83,7 +91,7 @@ export interface ViolationRecorder {
  * @returns The recorder.
  */
 export function createViolationRecorder(options: ViolationRecorderOptions): ViolationRecorder {
-  const { mirror, autoRevoke, onViolation, log } = options;
+  const { mirror, autoRevoke, onViolation, log, cloudPolicy } = options;
   const inFlight = new Set<Promise<unknown>>();
   const now = options.now ?? Date.now;
   const refusals = createRefusalCoalescer<Refusals>({ windowMs: REFUSAL_WINDOW_MS, merge: withIntentOf, now });
@@ -126,6 +134,7 @@ export function createViolationRecorder(options: ViolationRecorderOptions): Viol
 
   /** Whether the auto-revoke policy counts it (a revoked key's refusals never count: it is revoked already). */
   function countedByPolicy(violation: Violation): boolean {
+    if (cloudPolicy?.counts(violation)) return true;
     return autoRevoke !== undefined && violation.kind !== "REVOKED_KEY" && countsToward(autoRevoke, violation);
   }
 
@@ -136,10 +145,13 @@ export function createViolationRecorder(options: ViolationRecorderOptions): Viol
       // Per key and kind only (the kind fixes the severity): the intent is the agent's to choose.
       const key = `${violation.keyId}\u0000${violation.kind}`;
       const refusal = { first: violation, intents: violation.intent === null ? [] : [violation.intent] };
-      if (countedByPolicy(violation) || refusals.note(key, refusal)) store(violation);
+      const counted = countedByPolicy(violation);
+      if (counted || refusals.note(key, refusal)) store(violation);
+      if (counted) cloudPolicy?.note(violation);
       storeRepeats();
     },
     repeat(keyId, kind, intent) {
+      if (cloudPolicy?.counts({ kind, severity: VIOLATION_SEVERITY[kind] })) return false;
       if (autoRevoke !== undefined && kind !== "REVOKED_KEY") {
         if (countsToward(autoRevoke, { kind, severity: VIOLATION_SEVERITY[kind] })) return false;
       }

@@ -15,6 +15,17 @@ export const SHARED_AGENT_ID = "default";
 const AGENT_ID = /^agt_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
+ * Whether a key has expired at a time.
+ *
+ * @param key A key record (or the part of it a verification returns).
+ * @param now The time, in milliseconds since the epoch.
+ * @returns `true` when the key has an expiry at or before `now`.
+ */
+export function isExpired(key: { expiresAt?: string | null }, now: number): boolean {
+  return key.expiresAt !== undefined && key.expiresAt !== null && Date.parse(key.expiresAt) <= now;
+}
+
+/**
  * Whether an agentId survives a URL path: `.` and `..` are dot segments, which
  * URL parsing rewrites (`/v1/agents/./inbox` is `/v1/agents/inbox`), so an inbox
  * of that name could never be read by tooling. Every other character is
@@ -67,6 +78,8 @@ export interface KeyRecord {
   lastUsedAt: string | null;
   /** ISO 8601, or `null` while active. */
   revokedAt: string | null;
+  /** ISO 8601 after which the key is refused like a revoked one; `null` or absent: never. */
+  expiresAt?: string | null;
 }
 
 /** A key as listed to its owner. */
@@ -84,12 +97,12 @@ export interface MintedKey {
  * Mints a key for a user. The caller stores `record` and returns `key` once.
  *
  * @param userId The owner.
- * @param request Name, scopes and the agentId (already checked with {@linkcode checkAgentId}).
+ * @param request Name, scopes, the agentId (already checked with {@linkcode checkAgentId}) and the expiry, if any.
  * @returns The record and the plaintext.
  */
 export async function mintAgentKey(
   userId: string,
-  request: { name: string; scopes: string[]; agentId: string },
+  request: { name: string; scopes: string[]; agentId: string; expiresAt?: string | null },
 ): Promise<MintedKey> {
   const key = mintSecret(AGENT_KEY_PREFIX);
   return {
@@ -105,6 +118,7 @@ export async function mintAgentKey(
       createdAt: new Date().toISOString(),
       lastUsedAt: null,
       revokedAt: null,
+      expiresAt: request.expiresAt ?? null,
     },
   };
 }
@@ -117,7 +131,7 @@ export async function mintAgentKey(
  */
 export function publicKey(record: KeyRecord): PublicKey {
   const { id, name, scopes, agentId, createdAt, lastUsedAt, revokedAt, start } = record;
-  return { id, name, scopes, agentId, createdAt, lastUsedAt, revokedAt, start };
+  return { id, name, scopes, agentId, createdAt, lastUsedAt, revokedAt, expiresAt: record.expiresAt ?? null, start };
 }
 
 /** How an `agentId` asked for at minting is to be treated. */

@@ -19,6 +19,7 @@ export const publicKeySchema = z.object({
   createdAt: timestamp,
   lastUsedAt: timestamp.nullable(),
   revokedAt: timestamp.nullable(),
+  expiresAt: timestamp.nullable().describe("When the key stops working (an OAuth access token); null: never"),
   start: z.string().describe("The key's first 12 characters, for recognition"),
 });
 

@@ -18,11 +18,13 @@ export const SEVERITIES: readonly Severity[] = ["info", "warning", "severe"];
 /** The kinds the SDK records, with their severity. */
 export const VIOLATION_SEVERITY = {
   REVOKED_KEY: "warning",
+  EXPIRED_KEY: "info",
   FORBIDDEN_SCOPE: "warning",
   UNKNOWN_INTENT: "info",
   INTENT_VALIDATION_ERROR: "info",
   RATE_LIMITED: "info",
   AUTO_REVOKED: "severe",
+  OAUTH_TOKEN_REPLAYED: "severe",
 } as const satisfies Record<string, Severity>;
 
 /** A kind the SDK records. */

@@ -20,6 +20,8 @@ export type ErrorCode =
   | "INTENT_FAILED"
   | "RESULT_VALIDATION_ERROR"
   | "CLOUD_UNAVAILABLE"
+  | "CLOUD_CREDENTIALS_REFUSED"
+  | "REVOCATION_FEED_STALE"
   | "STORAGE_UNAVAILABLE"
   | "UNREACHABLE"
   | "INTERNAL";
@@ -39,6 +41,10 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   INTENT_FAILED: 500,
   RESULT_VALIDATION_ERROR: 500,
   CLOUD_UNAVAILABLE: 503,
+  // A hybrid or cloud-mode app whose sdkSecret the cloud refuses cannot hear revocations: its agent routes refuse.
+  CLOUD_CREDENTIALS_REFUSED: 503,
+  // A hybrid app that has not completed a feed poll for longer than `cloud.maxRevocationLagMs`.
+  REVOCATION_FEED_STALE: 503,
   STORAGE_UNAVAILABLE: 503,
   // Never answered by a server: the agent client throws it when the app or the cloud cannot be reached.
   UNREACHABLE: 503,

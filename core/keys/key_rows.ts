@@ -9,6 +9,9 @@ import { parsed, type SqlRow, type SqlValue, text, textOrNull } from "../db/mod.
 /** The columns of a key, in the order of {@linkcode keyValues} (a project's table adds `project_id` before them). */
 export const KEY_COLUMNS = "id, user_id, name, scopes, agent_id, hash, start, created_at, last_used_at, revoked_at";
 
+/** The column of a table whose keys may expire (the app's), after {@linkcode KEY_COLUMNS}. */
+export const EXPIRY_COLUMN = "expires_at";
+
 /**
  * A key's values for {@linkcode KEY_COLUMNS}.
  *
@@ -22,10 +25,11 @@ export const KEY_COLUMNS = "id, user_id, name, scopes, agent_id, hash, start, cr
  * ```
  *
  * @param record The key.
+ * @param expires Whether the table has {@linkcode EXPIRY_COLUMN} (its value is then last).
  * @returns Its values, scopes as JSON.
  */
-export function keyValues(record: KeyRecord): SqlValue[] {
-  return [
+export function keyValues(record: KeyRecord, expires = false): SqlValue[] {
+  const values: SqlValue[] = [
     record.id,
     record.userId,
     record.name,
@@ -37,6 +41,8 @@ export function keyValues(record: KeyRecord): SqlValue[] {
     record.lastUsedAt,
     record.revokedAt,
   ];
+  if (expires) values.push(record.expiresAt ?? null);
+  return values;
 }
 
 /**
@@ -53,8 +59,8 @@ export function keyValues(record: KeyRecord): SqlValue[] {
  * console.log(key.scopes); // ["notes:read"]
  * ```
  *
- * @param row A row holding {@linkcode KEY_COLUMNS}.
- * @returns The record.
+ * @param row A row holding {@linkcode KEY_COLUMNS} (and {@linkcode EXPIRY_COLUMN}, where the table has it).
+ * @returns The record (`expiresAt` null without the column).
  */
 export function toKey(row: SqlRow): KeyRecord {
   return {
@@ -68,5 +74,6 @@ export function toKey(row: SqlRow): KeyRecord {
     createdAt: text(row, "created_at"),
     lastUsedAt: textOrNull(row, "last_used_at"),
     revokedAt: textOrNull(row, "revoked_at"),
+    expiresAt: textOrNull(row, EXPIRY_COLUMN),
   };
 }

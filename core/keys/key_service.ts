@@ -7,7 +7,10 @@
 import type { KeyRecord, MintKeyRequest, PublicKey } from "../contract/mod.ts";
 
 /** A key as seen by the request that presented it. */
-export type VerifiedKey = Pick<KeyRecord, "id" | "userId" | "name" | "scopes" | "agentId" | "revokedAt">;
+export type VerifiedKey = Pick<
+  KeyRecord,
+  "id" | "userId" | "name" | "scopes" | "agentId" | "revokedAt" | "expiresAt"
+>;
 
 /** The result of minting: the listed form of the key and its plaintext, shown once. */
 export interface MintResult {
@@ -19,8 +22,8 @@ export interface MintResult {
 
 /** The key operations the `/svc` routes need. */
 export interface KeyService {
-  /** Mints a key for a user; the agentId rules are enforced here. */
-  mint(userId: string, request: MintKeyRequest): Promise<MintResult>;
+  /** Mints a key for a user; the agentId rules are enforced here. `expiresAt` (ISO 8601): local and hybrid modes. */
+  mint(userId: string, request: MintKeyRequest & { expiresAt?: string | null }): Promise<MintResult>;
   /** The user's keys. */
   list(userId: string): Promise<PublicKey[]>;
   /** Revokes one of the user's keys; `null` when the user has no such key. */

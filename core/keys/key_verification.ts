@@ -40,7 +40,7 @@ import type { MintResult } from "./key_service.ts";
  */
 export async function mintKey(
   userId: string,
-  request: MintKeyRequest,
+  request: MintKeyRequest & { expiresAt?: string | null },
   options: { sharedInbox: boolean; store(record: KeyRecord, kind: AgentIdKind): Promise<boolean> },
 ): Promise<MintResult & { record: KeyRecord }> {
   const { agentId, kind } = checkAgentId(userId, request.agentId, options.sharedInbox);

@@ -30,3 +30,17 @@ test("only adapters/elysia.ts imports elysia, so a plain Bun, Deno or Node app n
   }
   assert.match(readFileSync("adapters/elysia.ts", "utf8"), /from "elysia"/);
 });
+
+test("the Elysia plugin routes the OAuth discovery URLs of /svc and leaves other /.well-known paths to the app", async () => {
+  const svc = notesSvc({ oauth: {} });
+  try {
+    const app = new Elysia().use(svcPlugin(svc)).get("/.well-known/security.txt", () => "app");
+    const resource = await app.handle(new Request("http://app.test/.well-known/oauth-protected-resource/svc/mcp"));
+    assert.equal((await resource.json()).resource, "http://app.test/svc/mcp");
+    const server = await app.handle(new Request("http://app.test/.well-known/oauth-authorization-server/svc"));
+    assert.equal((await server.json()).issuer, "http://app.test/svc");
+    assert.equal(await (await app.handle(new Request("http://app.test/.well-known/security.txt"))).text(), "app");
+  } finally {
+    await svc.close();
+  }
+});

@@ -45,16 +45,31 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-test("the package holds only the library: JavaScript with declarations, README, LICENSE, package.json", {
-  skip,
-}, () => {
-  const files = filesUnder(installed);
-  assert.ok(files.includes("mod.js") && files.includes("cloud/main.js"));
-  for (const file of files) {
-    assert.match(file, /\.(js|d\.ts)$|^(README\.md|LICENSE|package\.json)$/, file);
-    assert.doesNotMatch(file, /^(tests|bench|examples|scripts)\//, file);
-    if (file.endsWith(".js")) assert.ok(files.includes(file.replace(/\.js$/, ".d.ts")), `${file} has types`);
-  }
+test(
+  "the package holds only the library: JavaScript with declarations, README, LICENSE, SECURITY, docs, package.json",
+  {
+    skip,
+  },
+  () => {
+    const files = filesUnder(installed);
+    assert.ok(files.includes("mod.js") && files.includes("cloud/main.js"));
+    for (const file of files) {
+      assert.match(
+        file,
+        /\.(js|d\.ts)$|^(README\.md|LICENSE|SECURITY\.md|package\.json)$|^docs\/[\w.-]+\.(md|png)$/,
+        file,
+      );
+      assert.doesNotMatch(file, /^(tests|bench|examples|scripts)\//, file);
+      if (file.endsWith(".js")) assert.ok(files.includes(file.replace(/\.js$/, ".d.ts")), `${file} has types`);
+    }
+  },
+);
+
+test("the README's links to docs/ and SECURITY.md lead to files inside the installed package", { skip }, () => {
+  const readme = readFileSync(join(installed, "README.md"), "utf8");
+  const linked = [...readme.matchAll(/\]\(((?:docs\/|SECURITY\.md)[^)#]*)/g)].map((m) => m[1]);
+  assert.ok(linked.includes("docs/guide.md") && linked.includes("SECURITY.md"), "the README links there");
+  for (const path of linked) assert.ok(existsSync(join(installed, path)), `${path} is in the package`);
 });
 
 test("its package.json has an export per JSR export, the svc-cloud bin, Node 22+ and elysia as an optional peer", {

@@ -1,6 +1,6 @@
 // @slow
 // Node older than 22 is refused at once, with one line naming the version needed: the built package's entry, each
-// adapter and the `svc-cloud` command line, each run by a real Node 20 (the machine's, or npm's `node@20`).
+// adapter and the `svc-cloud` command line, each run by a real Node 20 (the machine's, or npm's `node@20`, cached).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -11,6 +11,7 @@ import { pathToFileURL } from "node:url";
 import { finished, repoRoot, run, start } from "../fixtures/subprocess.ts";
 import { runtime } from "../fixtures/runtime.ts";
 import { tempDir } from "../fixtures/temp_dir.ts";
+import { nodeRelease } from "./node_release.ts";
 
 const skip = runtime !== "node" && "runs on Node only: it drives npm and an old Node as subprocesses";
 const dir = tempDir("svc-old-node-");
@@ -18,7 +19,7 @@ const built = join(repoRoot, "dist", "npm");
 let oldNode = "";
 after(() => dir.remove());
 
-/** A Node older than 22 on PATH, or npm's `node@20` installed into the temporary folder. */
+/** A Node older than 22 on PATH, or npm's `node@20` from its cache folder (see node_release.ts). */
 async function findOldNode(): Promise<string> {
   for (const folder of (process.env.PATH ?? "").split(delimiter)) {
     const candidate = join(folder, "node");
@@ -26,9 +27,7 @@ async function findOldNode(): Promise<string> {
     const version = spawnSync(candidate, ["--version"], { encoding: "utf8" }).stdout?.trim() ?? "";
     if (Number(/^v(\d+)\./.exec(version)?.[1]) < 22) return candidate;
   }
-  const install = await run(["npm", "install", "--no-audit", "--no-fund", "--prefix", dir.path, "node@20"], dir.path);
-  assert.equal(install.code, 0, install.stderr);
-  return join(dir.path, "node_modules", ".bin", "node");
+  return await nodeRelease(20);
 }
 
 before(async () => {
@@ -60,7 +59,7 @@ test("svc-cloud serve on Node 20 prints one line naming Node 22 and exits with s
   assert.ok(Number(version.split(".")[0]) < 22, version);
   const cli = join(built, "cloud", "main.js");
   const served = await runGuarded([oldNode, cli, "serve", "--port", "0", "--db", ":memory:"]);
-  assert.equal(served.stderr, refusal("svc-cloud", version) + "\n");
+  assert.equal(served.stderr, refusal("@svc/agent-access", version) + "\n");
   assert.equal(served.stdout, "");
   assert.equal(served.code, 1);
 });

@@ -79,6 +79,8 @@ describe("rateLimit.perProject on the cloud", () => {
       const other = await t.newProject("other");
       assert.equal((await t.sdk("POST", "/v1/events", { body: event("e1", "bob") })).status, 202);
       assert.equal((await t.sdk("POST", "/v1/sdk/violations", { body: { violation: violation() } })).status, 200);
+      // Violation reports have a bucket of their own (auto-revoke never waits behind emits): the writes' second token.
+      assert.equal((await t.sdk("POST", "/v1/events", { body: event("e1b", "bob") })).status, 202);
       const refused = await t.sdk("POST", "/v1/events", { body: event("e2", "bob") });
       assert.equal(refused.status, 429);
       assert.equal(refused.body.error.code, "RATE_LIMITED");
@@ -86,6 +88,9 @@ describe("rateLimit.perProject on the cloud", () => {
       assert.equal((await t.sdk("GET", "/v1/agents/bob/inbox")).status, 200);
       assert.equal((await t.sdk("POST", "/v1/sdk/keys/verify", { body: { key: "svc_live_x" } })).status, 200);
       assert.equal((await t.sdk("POST", "/v1/events", { body: event("e2", "bob"), as: other })).status, 202);
+      assert.equal((await t.sdk("POST", "/v1/sdk/violations", { body: { violation: violation() } })).status, 200);
+      const reports = await t.sdk("POST", "/v1/sdk/violations", { body: { violation: violation() } });
+      assert.equal(reports.status, 429, "violation reports are limited too, at the same rate");
       const stored = await t.client.execute("SELECT COUNT(*) AS n FROM cloud_events WHERE event_id = 'e2'");
       assert.equal(Number(stored.rows[0].n), 1, "the refused write stored nothing");
     } finally {
@@ -93,10 +98,14 @@ describe("rateLimit.perProject on the cloud", () => {
     }
   });
 
-  test("marks every non-GET SDK route but key verification as a project write", () => {
-    const writes = cloudRoutes.filter((r) => r.limit === "projectWrites").map((r) => r.path + r.method).sort();
-    const expected = cloudRoutes.filter((r) => r.auth === "sdk" && r.method !== "GET" && r.name !== "verifyKey");
+  test("marks every non-GET SDK route but key verification and revocations as a project write", () => {
+    const writes = cloudRoutes.filter((r) => r.limit === "projectWrites" || r.limit === "projectViolations")
+      .map((r) => r.path + r.method).sort();
+    // A revoke never waits behind the budget; the mirror draws from it in its run, unless it revokes.
+    const exempt = ["verifyKey", "revokeKey", "mirrorKey"];
+    const expected = cloudRoutes.filter((r) => r.auth === "sdk" && r.method !== "GET" && !exempt.includes(r.name!));
     assert.deepEqual(writes, expected.map((r) => r.path + r.method).sort());
+    assert.equal(cloudRoutes.filter((r) => exempt.includes(r.name!)).length, exempt.length);
   });
 
   test("limits every agent route per key, not per project", () => {

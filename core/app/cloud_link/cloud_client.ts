@@ -2,13 +2,14 @@
  * The app server's client for the cloud's SDK routes (`/v1/sdk/*`, `/v1/events`),
  * authenticated with the project's sdkSecret. Network failures, 5xx, 408, 429
  * and a refused sdkSecret (401) become `CLOUD_UNAVAILABLE`, which is worth a
- * retry; every other 4xx is permanent: it keeps the cloud's code, or becomes
+ * retry (a refused sdkSecret as `CLOUD_CREDENTIALS_REFUSED`, remembered until a call succeeds again, so
+ * the app's agent routes can fail closed); every other 4xx is permanent: it keeps the cloud's code, or becomes
  * `INTERNAL` when the answer is not the contract's envelope (an HTML 413 from a
  * proxy).
  *
  * @module
  */
-import type { z } from "zod";
+import { z } from "zod";
 import type { KeyRecord, PublicKey } from "../../contract/mod.ts";
 import { ERROR_STATUS, type ErrorCode, isSvcError, SvcError } from "../../errors/mod.ts";
 import { emitBatchResultSchema, type EmitResult, emitResultSchema, type PostedEvent } from "../../contract/mod.ts";
@@ -22,6 +23,12 @@ import {
 import type { ManifestEntry } from "../../contract/mod.ts";
 import { type RevocationPage, revocationPageSchema } from "../../contract/mod.ts";
 import { toViolationReport, type Violation } from "../../contract/mod.ts";
+import { type AutoRevokePolicy, autoRevokePolicySchema } from "../../contract/mod.ts";
+
+/** The part of `GET /v1/sdk/policy` the app reads. */
+const policySchema = z.object({ autoRevoke: autoRevokePolicySchema.nullable() });
+/** The answer of `POST /v1/sdk/keys/used`. */
+const keysUsedSchema = z.object({ ok: z.literal(true), updated: z.number().int().nonnegative() });
 
 /** Where the cloud is and how this app authenticates to it. */
 export interface CloudConfig {
@@ -29,10 +36,30 @@ export interface CloudConfig {
   endpoint: string;
   /** `prj_…`. */
   projectId: string;
-  /** `svcs_…`: keep it in server-side secret storage. */
-  sdkSecret: string;
+  /**
+   * `svcs_…`: keep it in server-side secret storage. A function is called again before each call to
+   * the cloud, so a rotated secret (read from a file, a secret store) is picked up without a restart.
+   */
+  sdkSecret: string | (() => string | Promise<string>);
+  /**
+   * How this app instance is named on the cloud's list of connected apps (`GET /v1/sdk/apps`), up to 100
+   * characters. Default the host's name when the runtime tells it, else `app`.
+   */
+  label?: string;
   /** Per-request timeout in milliseconds. Default 5000. */
   timeoutMs?: number;
+}
+
+/** Who follows the feed, sent on each poll: one instance per `createSvc`. */
+export interface CloudAppIdentity {
+  /** A ULID made per `createSvc`. */
+  instanceId: string;
+  /** The app's label (`cloud.label`). */
+  label: string;
+  /** `hybrid` or `cloud`. */
+  mode: "hybrid" | "cloud";
+  /** The SDK's version. */
+  sdkVersion: string;
 }
 
 /** A key as the cloud's verify route describes it. */
@@ -60,6 +87,15 @@ export interface CloudClient {
   verifyKey(secret: string): Promise<CloudKey | null>;
   /** `POST /v1/events` for one event, `POST /v1/events/batch` for several (up to 500). */
   postEvents(events: PostedEvent[]): Promise<EmitResult[]>;
+  /** `GET /v1/sdk/policy`: the project's auto-revoke policy (`null` when off). */
+  policy(): Promise<AutoRevokePolicy | null>;
+  /** `POST /v1/sdk/keys/used`: when keys were last used at this app (1..500). */
+  keysUsed(keys: readonly { id: string; lastUsedAt: string }[]): Promise<number>;
+  /**
+   * Since when (ms since the epoch) the cloud has refused this app's credentials, or `null` while they
+   * work: set by a `401`, cleared by the next call that succeeds.
+   */
+  refusedSince(): number | null;
   /** `GET /v1/sdk/keys/revocations`: the feed after `after`, held open up to `waitSeconds` when empty. */
   revocations(after: number, options: { limit: number; waitSeconds: number; signal?: AbortSignal }): Promise<
     RevocationPage
@@ -70,16 +106,38 @@ export interface CloudClient {
  * Creates the client.
  *
  * @param config Endpoint, project and secret.
+ * @param identity This app instance, sent on feed polls.
+ * @param now The clock of `refusedSince`. Default `Date.now`.
  * @returns The client.
  */
-export function createCloudClient(config: CloudConfig): CloudClient {
+export function createCloudClient(
+  config: CloudConfig,
+  identity?: CloudAppIdentity,
+  now: () => number = Date.now,
+): CloudClient {
   const base = config.endpoint.replace(/\/+$/, "");
   const timeoutMs = config.timeoutMs ?? 5000;
-  const headers = {
-    authorization: `Bearer ${config.sdkSecret}`,
-    "x-svc-project": config.projectId,
-    "content-type": "application/json",
+  let refusedAt: number | null = null;
+  /** The secret last read: a 401 to a call made with an older one (in flight across a change) is not news. */
+  let latest = "";
+  const feedHeaders: Record<string, string> = identity === undefined ? {} : {
+    "x-svc-instance": identity.instanceId,
+    "x-svc-app-label": identity.label.slice(0, 100),
+    "x-svc-mode": identity.mode,
+    "x-svc-sdk-version": identity.sdkVersion,
   };
+
+  /** The headers of a call, with the secret as it is now (a function is asked each time). */
+  async function headersOf(feed: boolean): Promise<Record<string, string>> {
+    const secret = typeof config.sdkSecret === "function" ? await config.sdkSecret() : config.sdkSecret;
+    latest = secret;
+    return {
+      authorization: `Bearer ${secret}`,
+      "x-svc-project": config.projectId,
+      "content-type": "application/json",
+      ...(feed ? feedHeaders : {}),
+    };
+  }
 
   /**
    * Calls a route and checks its answer against the route's documented schema. A long poll
@@ -93,6 +151,12 @@ export function createCloudClient(config: CloudConfig): CloudClient {
     poll?: { waitMs: number; signal?: AbortSignal },
   ): Promise<T> {
     let res: Response;
+    let headers: Record<string, string>;
+    try {
+      headers = await headersOf(path.startsWith("/v1/sdk/keys/revocations"));
+    } catch (cause) {
+      throw unavailable("The app's cloud.sdkSecret function failed", cause);
+    }
     const timeout = AbortSignal.timeout(timeoutMs + (poll?.waitMs ?? 0));
     try {
       res = await fetch(base + path, {
@@ -105,6 +169,7 @@ export function createCloudClient(config: CloudConfig): CloudClient {
       throw unavailable("The cloud cannot be reached", cause);
     }
     const data = await res.json().catch(() => null);
+    if (res.ok) refusedAt = null; // only an answer to an authenticated call says the credentials work (not a 404)
     if (res.ok) {
       const parsed = answer.safeParse(data);
       if (parsed.success) return parsed.data;
@@ -115,7 +180,11 @@ export function createCloudClient(config: CloudConfig): CloudClient {
     }
     if (res.status === 401) {
       // The app's credentials, not the request, are wrong: every call fails alike until the secret is fixed.
-      throw unavailable("The cloud refused this app's sdkSecret or projectId", data?.error ?? res.status);
+      if (headers.authorization === `Bearer ${latest}`) refusedAt ??= now();
+      throw new SvcError("CLOUD_CREDENTIALS_REFUSED", "The cloud refused this app's sdkSecret or projectId", {
+        cause: data?.error ?? res.status,
+        headers: { "retry-after": "5" },
+      });
     }
     if (res.status === 429) {
       // Over the project's rate: the request was fine, so it is retried later, never dropped.
@@ -175,6 +244,13 @@ export function createCloudClient(config: CloudConfig): CloudClient {
       if (events.length === 1) return [await call("POST", "/v1/events", emitResultSchema, events[0])];
       return (await call("POST", "/v1/events/batch", emitBatchResultSchema, { events })).results;
     },
+    async policy() {
+      return (await call("GET", "/v1/sdk/policy", policySchema)).autoRevoke;
+    },
+    async keysUsed(keys) {
+      return (await call("POST", "/v1/sdk/keys/used", keysUsedSchema, { keys })).updated;
+    },
+    refusedSince: () => refusedAt,
     revocations(after, { limit, waitSeconds, signal }) {
       const query = `after=${after}&limit=${limit}&wait=${waitSeconds}`;
       return call("GET", `/v1/sdk/keys/revocations?${query}`, revocationPageSchema, undefined, {
@@ -198,5 +274,5 @@ function unavailable(message: string, cause: unknown): SvcError {
  * @returns `true` when retrying later makes sense.
  */
 export function isTransient(error: unknown): boolean {
-  return isSvcError(error) ? error.code === "CLOUD_UNAVAILABLE" : true;
+  return isSvcError(error) ? error.code === "CLOUD_UNAVAILABLE" || error.code === "CLOUD_CREDENTIALS_REFUSED" : true;
 }

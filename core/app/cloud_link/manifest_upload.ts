@@ -1,9 +1,10 @@
 /**
  * Uploading the intent manifest to the cloud, best effort: retried with
- * backoff until it lands, and a refused sdkSecret reported once, loudly.
+ * backoff until it lands (a refused sdkSecret is left to the revocation feed to report).
  *
  * @module
  */
+import { isSvcError } from "../../errors/mod.ts";
 import { retry } from "../../retry/mod.ts";
 import { reconnectedAfter } from "../../logging/mod.ts";
 import type { CloudClient } from "./cloud_client.ts";
@@ -18,8 +19,6 @@ export interface ManifestUpload {
   entries: ManifestEntry[];
   /** The scopes the app supports. */
   scopes: readonly string[];
-  /** For the message when the credentials are refused. */
-  projectId: string;
   /** First retry delay in milliseconds. Default 500. */
   retryMinMs?: number;
   /** Longest retry delay in milliseconds. Default 30000. */
@@ -47,15 +46,9 @@ export async function uploadManifest(upload: ManifestUpload): Promise<void> {
     onFailure(error, attempt) {
       failed = true;
       if (attempt > 0) return;
-      const refused = /sdkSecret/.test((error as Error).message);
-      log(
-        refused
-          ? `THE CLOUD REFUSED THIS APP'S CREDENTIALS (project ${upload.projectId}): check cloud.sdkSecret ` +
-            "and cloud.projectId (a rotated secret needs the new value and a redeploy). Agents keep working; " +
-            "events and reports will fail until this is fixed."
-          : "the intent manifest could not be uploaded; retrying in the background",
-        error,
-      );
+      // A refused sdkSecret is the revocation feed's to report (once a minute, with what to do): one message.
+      if (isSvcError(error) && error.code === "CLOUD_CREDENTIALS_REFUSED") return;
+      log("the intent manifest could not be uploaded; retrying in the background", error);
     },
   });
   if (uploaded && failed) {

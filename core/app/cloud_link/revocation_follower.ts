@@ -12,6 +12,7 @@ import type { CloudClient } from "./cloud_client.ts";
 import type { AppStorage } from "../storage/mod.ts";
 import { type ErrorLogger, reconnectedAfter } from "../../logging/mod.ts";
 import { Backoff } from "../../retry/mod.ts";
+import { isSvcError } from "../../errors/mod.ts";
 import type { Revocation } from "../../contract/mod.ts";
 
 /** How the feed is followed, for `svc.health()`. */
@@ -45,7 +46,19 @@ export interface RevocationFollowerOptions {
   retryMaxMs?: number;
   /** Seconds each long poll is held open by the cloud. Default 20. */
   waitSeconds?: number;
+  /** The clock of the lag and of the refused-credentials log, in milliseconds since the epoch. Default `Date.now`. */
+  now?: () => number;
 }
+
+/** How often a refused sdkSecret is logged while it lasts: once a minute. */
+export const REFUSED_CREDENTIALS_LOG_MS = 60_000;
+
+/** What the log says while the cloud refuses the app's credentials: what happened and what the operator does. */
+export const REFUSED_CREDENTIALS_MESSAGE =
+  "THE CLOUD REFUSED THIS APP'S CREDENTIALS (cloud.sdkSecret rotated, or the project deleted): revocations cannot be heard, " +
+  "so /svc/agent/run, /svc/mcp and /svc/agent/intents answer 503 CLOUD_CREDENTIALS_REFUSED. Set the project's new " +
+  "sdkSecret (the dashboard's Settings, or `project rotate`) in the app's secret storage and redeploy, or give " +
+  "cloud.sdkSecret as a function that reads it; the app serves again at its next poll";
 
 /** A running follower. */
 export interface RevocationFollower {
@@ -70,7 +83,9 @@ export function followRevocations(options: RevocationFollowerOptions): Revocatio
   const backoff = new Backoff({ minMs: options.retryMinMs ?? 500, maxMs: options.retryMaxMs ?? 30_000 });
   const wait = options.waitSeconds ?? 20;
   const stop = new AbortController();
-  const startedAt = Date.now();
+  const now = options.now ?? Date.now;
+  const startedAt = now();
+  let refusedLoggedAt: number | null = null;
   let cursor = 0;
   let connected = false;
   let lastSyncAt: number | null = null;
@@ -95,10 +110,11 @@ export function followRevocations(options: RevocationFollowerOptions): Revocatio
           options.onRevoked?.(page.revocations);
         }
         cursor = page.nextSeq;
-        lastSyncAt = Date.now();
+        lastSyncAt = now();
+        refusedLoggedAt = null;
         backoff.reset();
         if (reported) {
-          log(`the revocation feed is reachable again: ${reconnectedAfter(Date.now() - downSince)}`, undefined);
+          log(`the revocation feed is reachable again: ${reconnectedAfter(now() - downSince)}`, undefined);
         }
         reported = false;
         connected = page.revocations.length < PAGE;
@@ -106,8 +122,13 @@ export function followRevocations(options: RevocationFollowerOptions): Revocatio
       } catch (error) {
         connected = false;
         if (stop.signal.aborted) break;
-        if (!reported) log("the revocation feed cannot be followed; retrying in the background", error);
-        if (!reported) downSince = Date.now();
+        if (isSvcError(error) && error.code === "CLOUD_CREDENTIALS_REFUSED") {
+          if (refusedLoggedAt === null || now() - refusedLoggedAt >= REFUSED_CREDENTIALS_LOG_MS) {
+            refusedLoggedAt = now();
+            log(REFUSED_CREDENTIALS_MESSAGE, error);
+          }
+        } else if (!reported) log("the revocation feed cannot be followed; retrying in the background", error);
+        if (!reported) downSince = now();
         reported = true;
         await backoff.wait(stop.signal);
       }
@@ -122,7 +143,7 @@ export function followRevocations(options: RevocationFollowerOptions): Revocatio
         connected,
         cursor,
         lastSyncAt: lastSyncAt === null ? null : new Date(lastSyncAt).toISOString(),
-        lagMs: connected ? 0 : Date.now() - since,
+        lagMs: connected ? 0 : now() - since,
       };
     },
     caughtUp,

@@ -16,7 +16,8 @@ import type { Route } from "../../http/mod.ts";
 import { type AppDeps, type AppSide, defineRoute } from "../routes/mod.ts";
 import type { VerifiedKey } from "../../keys/mod.ts";
 import { checkToolCalls, INVALID_PARAMS } from "./mcp_calls.ts";
-import { intentTool, type McpTool, toolError, toolResult } from "./mcp_tools.ts";
+import { intentTool, type McpTool, type McpToolResult, toolError, toolResult } from "./mcp_tools.ts";
+import { answerDirectly, JsonRpcError, type ToolAnswers } from "./mcp_direct.ts";
 
 type Sdk = Awaited<ReturnType<typeof importSdk>>;
 let sdk: Promise<Sdk> | undefined;
@@ -32,6 +33,7 @@ async function importSdk() {
     Transport: transport.WebStandardStreamableHTTPServerTransport,
     ListTools: types.ListToolsRequestSchema,
     CallTool: types.CallToolRequestSchema,
+    versions: types.SUPPORTED_PROTOCOL_VERSIONS as readonly string[],
   };
 }
 
@@ -40,17 +42,6 @@ const jsonRpcMessage = z.record(z.string(), z.unknown()).describe("A JSON-RPC 2.
 
 /** The body: one message or a batch. */
 const jsonRpcBody = z.union([jsonRpcMessage, z.array(jsonRpcMessage).min(1)]);
-
-/** A JSON-RPC error raised in a handler: the SDK sends its code and message as they are, with no prefix. */
-class JsonRpcError extends Error {
-  readonly code: number;
-  readonly data?: unknown;
-  constructor(code: number, message: string, data?: unknown) {
-    super(message);
-    this.code = code;
-    this.data = data;
-  }
-}
 
 /**
  * The MCP route.
@@ -65,30 +56,45 @@ export function mcpRoute(): Route<AppSide> {
     return tool;
   };
 
-  async function transport(req: Request, body: unknown, key: VerifiedKey, deps: AppDeps): Promise<Response> {
-    const { runner, bodyLimit, log } = deps;
-    const { Server, Transport, ListTools, CallTool } = await (sdk ??= importSdk().catch((e) => {
+  /** Lists the key's tools and runs its calls, for the SDK's server and for `answerDirectly` alike. */
+  function answersFor(key: VerifiedKey, { runner, log }: AppDeps): ToolAnswers {
+    return {
+      listTools: () => runner.manifestFor(key).filter((entry) => entry.allowed).map(toolOf),
+      async callTool(name: string, args: unknown): Promise<McpToolResult> {
+        try {
+          return toolResult(await runner.run(key, name, args));
+        } catch (error) {
+          // An unknown tool is a protocol error in MCP; every other refusal is a tool error the model can read.
+          if (isSvcError(error) && error.code === "UNKNOWN_INTENT") {
+            throw new JsonRpcError(INVALID_PARAMS, redactSecrets(error.message), error.details);
+          }
+          return toolError(error, log);
+        }
+      },
+    };
+  }
+
+  const loadSdk = (): Promise<Sdk> =>
+    sdk ??= importSdk().catch((e) => {
       sdk = undefined;
       throw e;
-    }));
+    });
+
+  async function transport(req: Request, body: unknown, key: VerifiedKey, deps: AppDeps): Promise<Response> {
+    const { Server, Transport, ListTools, CallTool, versions } = await loadSdk();
+    const answers = answersFor(key, deps);
+    const direct = await answerDirectly(req, body, versions, answers);
+    if (direct !== undefined) return direct;
     const server = new Server({ name: PACKAGE_NAME, version: PACKAGE_VERSION }, {
       capabilities: { tools: { listChanged: false } },
     });
-    server.setRequestHandler(ListTools, () => ({
-      tools: runner.manifestFor(key).filter((entry) => entry.allowed).map(toolOf),
-    }));
-    server.setRequestHandler(CallTool, async ({ params }: { params: { name: string; arguments?: unknown } }) => {
-      try {
-        return toolResult(await runner.run(key, params.name, params.arguments));
-      } catch (error) {
-        // An unknown tool is a protocol error in MCP; every other refusal is a tool error the model can read.
-        if (isSvcError(error) && error.code === "UNKNOWN_INTENT") {
-          throw new JsonRpcError(INVALID_PARAMS, redactSecrets(error.message), error.details);
-        }
-        return toolError(error, log);
-      }
-    });
-    const mcp = new Transport({ enableJsonResponse: true, maxRequestBodySize: bodyLimit });
+    server.setRequestHandler(ListTools, () => ({ tools: answers.listTools() }));
+    server.setRequestHandler(
+      CallTool,
+      ({ params }: { params: { name: string; arguments?: unknown } }) =>
+        answers.callTool(params.name, params.arguments),
+    );
+    const mcp = new Transport({ enableJsonResponse: true, maxRequestBodySize: deps.bodyLimit });
     await server.connect(mcp);
     try {
       return await mcp.handleRequest(req, { parsedBody: body });

@@ -35,11 +35,22 @@ export interface AppDeps {
   recordViolation: (violation: Violation) => void;
   /** Counts a refusal as a repeat of its key's open window; `false` when it must be recorded in full. */
   repeatViolation: (keyId: string, kind: ViolationKind, intent: string | null) => boolean;
+  /** The clock (milliseconds since the epoch) against which a key's expiry is checked. */
+  now: () => number;
   /**
    * Milliseconds until the request's address may present a refused credential again (0: it may now), so a costly
    * check (cloud mode's verify call) is skipped for an address past its budget; absent when that limit is off.
    */
   addressWaitMs?: (req: Request) => number;
+  /**
+   * Throws the `503` an agent route answers while the app cannot hear revocations (hybrid and cloud modes):
+   * `CLOUD_CREDENTIALS_REFUSED` or `REVOCATION_FEED_STALE`.
+   */
+  revocationsHeard?: () => void;
+  /** Whether a key reached the project's auto-revoke threshold here (refused before its revoke is written). */
+  autoRevoked?: (keyId: string) => boolean;
+  /** Notes an agent key's use, for the cloud's `lastUsedAt` (hybrid mode). */
+  used?: (keyId: string) => void;
 }
 
 /** The app side: the signed-in user (the app's `userResolver`), an agent key, or none. */

@@ -5,6 +5,7 @@
  * @module
  */
 import type { Migration } from "../../db/mod.ts";
+import { OAUTH_MIGRATION } from "../oauth/mod.ts";
 
 /** The table recording applied app-side migrations. */
 export const APP_MIGRATIONS_TABLE = "svc_app_migrations";
@@ -110,4 +111,11 @@ export const APP_MIGRATIONS: readonly Migration[] = [
     name: "violations found by age, for their retention",
     statements: ["CREATE INDEX app_violations_by_time ON app_violations (created_at)"],
   },
+  {
+    version: 6,
+    name: "keys may expire",
+    // NULL: never (every key minted before, and every key a user mints by hand).
+    statements: ["ALTER TABLE app_keys ADD COLUMN expires_at TEXT"],
+  },
+  { version: 7, ...OAUTH_MIGRATION },
 ];

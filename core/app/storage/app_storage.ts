@@ -7,6 +7,7 @@
 import type { AgentIdKind, KeyRecord } from "../../contract/mod.ts";
 import type { Violation } from "../../contract/mod.ts";
 import type { AutoRevokePolicy } from "../../contract/mod.ts";
+import type { Executor } from "../../db/mod.ts";
 
 /** Something queued for the cloud: a key record to mirror (by id) or a violation to report. */
 export interface OutboxItem {
@@ -40,6 +41,8 @@ export interface MirrorOption {
 
 /** The app side's storage. */
 export interface AppStorage {
+  /** The database, for a feature that keeps its own tables beside the keys (OAuth grants); its SQL stays in it. */
+  readonly db: Executor;
   /**
    * Stores a new key. For an `agt_` agentId (`kind` "claim") the id is claimed
    * for the key's user in the same write, and nothing is stored when another

@@ -30,7 +30,7 @@ import { purgeOutbox, purgeViolations } from "./libsql_retention.ts";
 const KEY_CACHE_SIZE = 50_000;
 const OUTBOX_SELECT = "SELECT seq, kind, ref, body, attempts FROM app_outbox";
 /** The app's keys, in the keys core's SQL. */
-const KEYS: KeyTable = { table: "app_keys" };
+const KEYS: KeyTable = { table: "app_keys", expires: true };
 /** The app's violations, in the violations core's SQL. */
 const VIOLATIONS: ViolationTable = { table: "app_violations" };
 
@@ -64,7 +64,10 @@ class LibsqlAppStorage implements AppStorage {
   #db: Executor;
   #keys: ChangeCache<string, KeyRecord | null>;
 
+  readonly db: Executor;
+
   constructor(db: Executor, now?: () => number) {
+    this.db = db;
     this.#db = db;
     this.#keys = createChangeCache(db, { size: KEY_CACHE_SIZE, now });
   }

@@ -112,6 +112,8 @@ inChromium(title, () =>
       await page.getByRole("link", { name: "Overview" }).click();
       assert.match(await page.textContent("main") ?? "", /keys active/);
       assert.match(await page.locator("#chart-24h-desc").textContent() ?? "", /severe/);
+      await page.getByRole("heading", { name: "Connected apps" }).waitFor();
+      assert.match(await page.getByRole("table").first().textContent() ?? "", /acme-shop web/);
       await axe("Overview");
       await screenshot(page, "overview");
       await page.getByRole("link", { name: "Keys", exact: true }).click();

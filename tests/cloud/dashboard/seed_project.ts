@@ -81,6 +81,19 @@ export async function seedProject(url: string, projectId: string, secret: string
       payload: { orderId: `ord_${100 + i}`, amount: 1999 + i },
     });
   }
+  // An app instance following the revocation feed, as it identifies itself on its poll.
+  const poll = await fetch(`${url}/v1/sdk/keys/revocations?after=0`, {
+    headers: {
+      authorization: `Bearer ${secret}`,
+      "x-svc-project": projectId,
+      "x-svc-instance": "01JD5Z7Q8R9S0T1V2W3X4Y5Z6A",
+      "x-svc-app-label": "acme-shop web",
+      "x-svc-mode": "hybrid",
+      "x-svc-sdk-version": "1.0.0",
+    },
+  });
+  if (poll.status !== 200) throw new Error(`feed poll: ${poll.status}`);
+  await poll.body?.cancel();
   return {
     projectId,
     secret,

@@ -58,6 +58,7 @@ describe("/v1/sdk/keys", () => {
     assert.deepEqual(Object.keys(k).sort(), [
       "agentId",
       "createdAt",
+      "expiresAt",
       "id",
       "lastUsedAt",
       "name",
@@ -67,6 +68,7 @@ describe("/v1/sdk/keys", () => {
     ]);
     assert.equal(k.id, minted.id);
     assert.equal(k.start, minted.key.slice(0, 12));
+    assert.equal(k.expiresAt, null);
     assert.equal((await t.sdk("GET", "/v1/sdk/keys")).status, 400);
     const other = await t.newProject();
     assert.deepEqual((await t.sdk("GET", "/v1/sdk/keys?userId=lister", { as: other })).body, { keys: [] });

@@ -111,6 +111,20 @@ describe("auto-revoke at the cloud", () => {
     assert.equal(again.body.total, 1, "a revoked key is not revoked again");
   });
 
+  test("counts a coalesced report of 5 repeats as 5, as the app does: it reaches a threshold of 5", async () => {
+    const p = await t.newProject("coalesced");
+    await t.sdk("PUT", "/v1/sdk/policy", { as: p, body: { autoRevoke: { threshold: 5, windowMinutes: 10 } } });
+    const k = await t.mintKey("d", {}, p);
+    const below = await t.mintKey("d", {}, p);
+    const since = new Date(Date.now() - 60_000).toISOString();
+    await report(p, below.id, { metadata: { repeats: 4, since, first: crypto.randomUUID() } });
+    assert.equal(await verify(p, below.key), true, "4 repeats stay below a threshold of 5");
+    await report(p, k.id, { metadata: { repeats: 5, since, first: crypto.randomUUID() } });
+    assert.equal(await verify(p, k.key), false, "one report standing for 5 repeats revokes");
+    const auto = await t.sdk("GET", `/v1/sdk/violations?keyId=${k.id}&kind=AUTO_REVOKED`, { as: p });
+    assert.equal(auto.body.violations[0].metadata.count, 5);
+  });
+
   test("counts only the listed kinds and severities, only within the window, and only the key's own", async () => {
     const p = await t.newProject("kinds");
     await t.sdk("PUT", "/v1/sdk/policy", {

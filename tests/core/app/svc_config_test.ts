@@ -57,6 +57,27 @@ describe("createSvc refuses a configuration mistake at once, naming the option a
     }
   });
 
+  test("cloud.maxRevocationLagMs, cloud.label and a cloud.sdkSecret that is neither a secret nor a function", () => {
+    const storage = "file:./never-opened.db";
+    for (const maxRevocationLagMs of [0, -1, "600000", true]) {
+      assertRefused(
+        { ...base, mode: "hybrid", storage, cloud: { ...cloud, maxRevocationLagMs } },
+        "cloud.maxRevocationLagMs",
+      );
+    }
+    assertRefused({ ...base, mode: "hybrid", storage, cloud: { ...cloud, label: "x".repeat(101) } }, "cloud.label");
+    assertRefused({ ...base, mode: "cloud", cloud: { ...cloud, sdkSecret: 42 } }, "cloud.sdkSecret", "a function");
+  });
+
+  test("accepts sdkSecret as a function and maxRevocationLagMs false", async () => {
+    const svc = createSvc({
+      ...base,
+      mode: "cloud",
+      cloud: { ...cloud, sdkSecret: () => "svcs_x", maxRevocationLagMs: false },
+    });
+    await svc.close();
+  });
+
   test("a storage path without file: (which used to fail later with URL_INVALID)", () => {
     assertRefused({ ...base, storage: "./data/app.db" }, '"./data/app.db"', "libSQL URL", 'write "file:./data/app.db"');
     assertRefused({ ...base, storage: "/var/lib/app.db" }, 'write "file:/var/lib/app.db"');

@@ -48,3 +48,57 @@ test("postEvents() posts one event to /v1/events and several to /v1/events/batch
   assert.deepEqual(many.map((r) => r.duplicate), [false, true, false]);
   assert.equal(many[1].inboxId, one.inboxId);
 });
+
+test("feed polls carry the app instance's id, label, mode and SDK version; other calls do not", async () => {
+  const seen: Headers[] = [];
+  const recording = await listen((req) => {
+    seen.push(req.headers);
+    return t.cloud.handle(req);
+  });
+  try {
+    const identity = {
+      instanceId: "01JABCDEFGHJKMNPQRSTVWXYZ0",
+      label: "x".repeat(150),
+      mode: "hybrid" as const,
+      sdkVersion: "9.9.9",
+    };
+    const c = createCloudClient(
+      { endpoint: recording.url, projectId: t.project.id, sdkSecret: t.project.secret },
+      identity,
+    );
+    await c.revocations(0, { limit: 10, waitSeconds: 0 });
+    await c.listKeys("ann");
+    const [poll, other] = seen;
+    assert.equal(poll.get("x-svc-instance"), identity.instanceId);
+    assert.equal(poll.get("x-svc-app-label"), "x".repeat(100), "the label is cut to 100 characters");
+    assert.equal(poll.get("x-svc-mode"), "hybrid");
+    assert.equal(poll.get("x-svc-sdk-version"), "9.9.9");
+    assert.equal(other.get("x-svc-instance"), null);
+  } finally {
+    await recording.close();
+  }
+});
+
+test("a refused sdkSecret is CLOUD_CREDENTIALS_REFUSED and remembered until a call succeeds; a function secret is read each call", async () => {
+  let secret = "svcs_wrong";
+  let now = 1_000;
+  const c = createCloudClient(
+    { endpoint: server.url, projectId: t.project.id, sdkSecret: () => secret },
+    undefined,
+    () => now,
+  );
+  await assert.rejects(c.listKeys("ann"), { code: "CLOUD_CREDENTIALS_REFUSED", status: 503 });
+  now = 2_000;
+  await assert.rejects(c.listKeys("ann"), { code: "CLOUD_CREDENTIALS_REFUSED" });
+  assert.equal(c.refusedSince(), 1_000, "since the first refusal");
+  secret = t.project.secret;
+  assert.deepEqual(await c.listKeys("ann"), []);
+  assert.equal(c.refusedSince(), null);
+});
+
+test("policy() reads the project's auto-revoke policy", async () => {
+  assert.equal(await client().policy(), null);
+  const policy = { threshold: 4, windowMinutes: 3 };
+  assert.equal((await t.sdk("PUT", "/v1/sdk/policy", { body: { autoRevoke: policy } })).status, 200);
+  assert.deepEqual(await client().policy(), policy);
+});

@@ -123,6 +123,7 @@ describe("GET /svc/keys", () => {
     assert.deepEqual(Object.keys(keys[0]).sort(), [
       "agentId",
       "createdAt",
+      "expiresAt",
       "id",
       "lastUsedAt",
       "name",
@@ -134,6 +135,7 @@ describe("GET /svc/keys", () => {
     assert.equal(keys[0].start, minted.key.slice(0, 12));
     assert.equal(keys[0].lastUsedAt, null);
     assert.equal(keys[0].revokedAt, null);
+    assert.equal(keys[0].expiresAt, null, "a key minted by hand never expires");
   });
 
   test("refuses a signed-out caller with 401", async () => {

@@ -18,6 +18,11 @@ describe("app storage", () => {
     assert.deepEqual(tables.rows.map((r) => r.name).sort(), [
       "app_agent_claims",
       "app_keys",
+      "app_oauth_clients",
+      "app_oauth_codes",
+      "app_oauth_grants",
+      "app_oauth_refresh_tokens",
+      "app_oauth_settings",
       "app_outbox",
       "app_revocation_cursor",
       "app_violations",

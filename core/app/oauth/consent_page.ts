@@ -1,0 +1,170 @@
+/**
+ * The consent page and the other pages of the authorization endpoint:
+ * server-rendered with `hono/html` (escaped by default), no script, a strict
+ * Content-Security-Policy with a per-response style nonce, and no framing.
+ *
+ * @module
+ */
+import { html } from "hono/html";
+import { base64url } from "./pkce.ts";
+import type { AuthorizationRequest } from "./authorization_request.ts";
+import { redirectTarget } from "./redirect_uri.ts";
+
+type Html = ReturnType<typeof html>;
+
+const STYLE = `
+  body { font: 16px/1.5 system-ui, sans-serif; margin: 0; color: #1a1a1a; background: #f6f6f4; }
+  main { max-width: 32rem; margin: 2rem auto; padding: 1.5rem; background: #fff; border: 1px solid #ddd; border-radius: 8px; }
+  h1 { font-size: 1.35rem; line-height: 1.3; margin: 0 0 1rem; overflow-wrap: anywhere; }
+  p, li { overflow-wrap: anywhere; }
+  fieldset { border: 1px solid #ccc; border-radius: 6px; margin: 1rem 0; padding: .5rem 1rem; }
+  legend { font-weight: 600; padding: 0 .25rem; }
+  .scope { display: flex; gap: .5rem; align-items: center; padding: .35rem 0; }
+  .scope input { width: 1.25rem; height: 1.25rem; margin: 0; }
+  code { font-size: .95em; }
+  .actions { display: grid; grid-template-columns: 1fr 1fr; gap: .75rem; margin-top: 1.25rem; }
+  button { font: inherit; font-weight: 600; padding: .75rem 1rem; border-radius: 6px; border: 2px solid #1a1a1a;
+    background: #fff; color: #1a1a1a; cursor: pointer; min-height: 44px; }
+  button:focus-visible, input:focus-visible { outline: 3px solid #0b57d0; outline-offset: 2px; }
+  .note { color: #444; font-size: .9rem; }
+  @media (max-width: 30rem) { main { margin: 0; border: 0; border-radius: 0; } }
+`;
+
+/**
+ * The consent page.
+ *
+ * @param request The checked authorization request.
+ * @param csrf The consent token.
+ * @param formAction The authorization endpoint's path.
+ * @returns The page and the origins the form may be sent on to (for `form-action`).
+ */
+export function consentPage(request: AuthorizationRequest, csrf: string, formAction: string): Page {
+  const { client, redirectUri, scopes, params } = request;
+  const target = redirectTarget(redirectUri);
+  const identity = client.source === "metadata-document"
+    ? html`Its identity is published at <strong>${new URL(client.clientId).host}</strong>.`
+    : client.source === "registration"
+    ? html`It registered itself under this name; the name is not verified.`
+    : html`This app registered it.`;
+  const body = html`<main>
+  <h1>Allow <strong>${client.name}</strong> to act for you?</h1>
+  <p>${identity} After you decide, you are sent back to <strong>${target.host}</strong>.</p>
+  <form method="post" action="${formAction}">
+    ${Object.entries(params).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
+    <input type="hidden" name="csrf" value="${csrf}">
+    <fieldset>
+      <legend>What ${client.name} may do</legend>
+      ${
+    scopes.length
+      ? scopes.map((scope, i) =>
+        html`<div class="scope"><input type="checkbox" id="scope-${i}" name="granted_scope" value="${scope}" checked>
+        <label for="scope-${i}">${scope}</label></div>`
+      )
+      : html`<p>Only what needs no permission.</p>`
+  }
+    </fieldset>
+    <p class="note">Allowing gives ${client.name} an agent key in your name, limited to what is checked. You can
+      revoke it at any time with your other agent keys.</p>
+    <div class="actions">
+      <button type="submit" name="decision" value="deny">Deny</button>
+      <button type="submit" name="decision" value="allow">Allow</button>
+    </div>
+  </form>
+</main>`;
+  return page(`Allow ${client.name} to act for you?`, body, [target.origin]);
+}
+
+/**
+ * A page that says why the request cannot go on (an unknown client, a redirect URI it did not register).
+ *
+ * @param message The reason.
+ * @returns The page.
+ */
+export function refusalPage(message: string): Page {
+  return page(
+    "This authorization request cannot be completed",
+    html`<main>
+  <h1>This authorization request cannot be completed</h1>
+  <p>${message}.</p>
+  <p class="note">Nothing was granted. Go back to the app that sent you here and try connecting again.</p>
+</main>`,
+    [],
+  );
+}
+
+/**
+ * The page for a signed-out user when the app configured no sign-in URL.
+ *
+ * @returns The page.
+ */
+export function signInFirstPage(): Page {
+  return page(
+    "Sign in first",
+    html`<main>
+  <h1>Sign in first</h1>
+  <p>Sign in to this app in this browser, then reload this page to decide what the client may do.</p>
+</main>`,
+    [],
+  );
+}
+
+/** A page, before its headers are set. */
+export interface Page {
+  /** The document. */
+  body: Html;
+  /** Origins the page's form may be sent to besides its own. */
+  formTargets: string[];
+}
+
+function page(title: string, main: Html, formTargets: string[]): Page {
+  return {
+    body: html`
+      <!doctype html>
+      <html lang="en">
+        <head>
+          <meta charset="utf-8">
+          <meta name="viewport" content="width=device-width, initial-scale=1">
+          <meta name="referrer" content="no-referrer">
+          <title>${title}</title>
+          <style nonce="NONCE">${STYLE}</style>
+        </head>
+        <body>
+      ${main}
+        </body>
+      </html>
+    `,
+    formTargets,
+  };
+}
+
+/**
+ * The response for a page: a strict CSP (no script, a style nonce, forms only to the app and the redirect
+ * target), no framing, no sniffing, no referrer, no caching.
+ *
+ * @param page The page.
+ * @param status The status.
+ * @returns The response.
+ */
+export async function pageResponse(page: Page, status = 200): Promise<Response> {
+  const nonce = base64url(crypto.getRandomValues(new Uint8Array(16)));
+  const text = (await page.body).toString().replace('nonce="NONCE"', `nonce="${nonce}"`);
+  const formAction = ["'self'", ...page.formTargets.map(cspSource)].join(" ");
+  return new Response(text, {
+    status,
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "content-security-policy": `default-src 'none'; style-src 'nonce-${nonce}'; form-action ${formAction}; ` +
+        "frame-ancestors 'none'; base-uri 'none'",
+      "x-frame-options": "DENY",
+      "x-content-type-options": "nosniff",
+      "referrer-policy": "no-referrer",
+      "cross-origin-opener-policy": "same-origin",
+      "cache-control": "no-store",
+    },
+  });
+}
+
+/** An origin or scheme as a CSP source expression (nothing that could end the directive). */
+function cspSource(origin: string): string {
+  return origin.replace(/[;,\s'"]/g, "");
+}

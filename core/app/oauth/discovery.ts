@@ -1,0 +1,147 @@
+/**
+ * Discovery: the Protected Resource Metadata (RFC 9728) of `/svc` and the
+ * Authorization Server Metadata (RFC 8414) of its issuer, at the URLs the MCP
+ * authorization spec (2025-11-25) has clients try, and the `WWW-Authenticate`
+ * challenge that points to them.
+ *
+ * The issuer is `ORIGIN/svc`. The MCP SDK client, given `ORIGIN/svc/mcp`, asks
+ * `/.well-known/oauth-protected-resource/svc/mcp` and then
+ * `/.well-known/oauth-protected-resource`; for the issuer it asks
+ * `/.well-known/oauth-authorization-server/svc`, then the OpenID Connect forms,
+ * which are not served: the app issues no ID tokens.
+ *
+ * @module
+ */
+
+/** Where the OAuth endpoints live. */
+export const OAUTH_PATHS = {
+  authorize: "/svc/oauth/authorize",
+  token: "/svc/oauth/token",
+  register: "/svc/oauth/register",
+  revoke: "/svc/oauth/revoke",
+} as const;
+
+const PRM = "/.well-known/oauth-protected-resource";
+const ASM = "/.well-known/oauth-authorization-server";
+
+/** The protected paths whose metadata is served path-aware (RFC 9728 §3.1): `/svc` and what lies under it. */
+const PROTECTED = /^\/svc(\/mcp|\/agent\/intents|\/agent\/run)?$/;
+
+/** The discovery URLs, for a router that lists paths (the Elysia plugin); `svc.handle` answers each. */
+export const OAUTH_DISCOVERY_ROUTES: readonly string[] = [
+  PRM,
+  PRM + "/svc",
+  PRM + "/svc/mcp",
+  PRM + "/svc/agent/intents",
+  PRM + "/svc/agent/run",
+  ASM,
+  ASM + "/svc",
+];
+
+/** What a discovery path asks for. */
+export type DiscoveryDocument = { kind: "resource"; resourcePath: string } | { kind: "server" };
+
+/**
+ * The document a path asks for, or `null` when the path is not a discovery URL the app serves.
+ *
+ * @param path A request's pathname.
+ * @returns What to serve.
+ */
+export function discoveryDocumentOf(path: string): DiscoveryDocument | null {
+  if (path === PRM) return { kind: "resource", resourcePath: "/svc" };
+  if (path.startsWith(PRM + "/")) {
+    const resourcePath = path.slice(PRM.length);
+    return PROTECTED.test(resourcePath) ? { kind: "resource", resourcePath } : null;
+  }
+  if (path === ASM || path === ASM + "/svc") return { kind: "server" };
+  return null;
+}
+
+/**
+ * Whether a path is one of the discovery URLs (`/.well-known/…`) the toolkit answers, so a router that sends
+ * only `/svc/*` to `handle` can send these too (`withSvc` and `svcPlugin` do).
+ *
+ * @param path A request's pathname.
+ * @returns `true` for the OAuth metadata URLs of `/svc`.
+ *
+ * @example Route the discovery URLs by hand
+ * ```ts
+ * import { isOAuthDiscoveryPath } from "@svc/agent-access";
+ * isOAuthDiscoveryPath("/.well-known/oauth-protected-resource/svc/mcp"); // true
+ * isOAuthDiscoveryPath("/.well-known/security.txt"); // false
+ * ```
+ */
+export function isOAuthDiscoveryPath(path: string): boolean {
+  return discoveryDocumentOf(path) !== null;
+}
+
+/**
+ * The Protected Resource Metadata of a path under `/svc`.
+ *
+ * @param origin The app's public origin.
+ * @param resourcePath `/svc`, `/svc/mcp`, …
+ * @param scopes The app's scopes.
+ * @returns The RFC 9728 document.
+ */
+export function resourceMetadata(origin: string, resourcePath: string, scopes: readonly string[]): object {
+  return {
+    resource: origin + resourcePath,
+    authorization_servers: [issuerOf(origin)],
+    scopes_supported: [...scopes],
+    bearer_methods_supported: ["header"],
+    resource_name: "Agent access",
+  };
+}
+
+/**
+ * The Authorization Server Metadata.
+ *
+ * @param origin The app's public origin.
+ * @param scopes The app's scopes.
+ * @returns The RFC 8414 document.
+ */
+export function serverMetadata(origin: string, scopes: readonly string[]): object {
+  return {
+    issuer: issuerOf(origin),
+    authorization_endpoint: origin + OAUTH_PATHS.authorize,
+    token_endpoint: origin + OAUTH_PATHS.token,
+    registration_endpoint: origin + OAUTH_PATHS.register,
+    revocation_endpoint: origin + OAUTH_PATHS.revoke,
+    scopes_supported: [...scopes],
+    response_types_supported: ["code"],
+    response_modes_supported: ["query"],
+    grant_types_supported: ["authorization_code", "refresh_token"],
+    token_endpoint_auth_methods_supported: ["none"],
+    revocation_endpoint_auth_methods_supported: ["none"],
+    code_challenge_methods_supported: ["S256"],
+    authorization_response_iss_parameter_supported: true,
+    client_id_metadata_document_supported: true,
+  };
+}
+
+/**
+ * The issuer: the app's `/svc`.
+ *
+ * @param origin The app's public origin.
+ * @returns `ORIGIN/svc`.
+ */
+export function issuerOf(origin: string): string {
+  return origin + "/svc";
+}
+
+/**
+ * The challenge of a 401 from a protected route: where its metadata is and the scopes to ask for.
+ *
+ * @param origin The app's public origin.
+ * @param path The refused request's pathname.
+ * @param scopes The app's scopes.
+ * @param presented Whether a token was presented (then `error="invalid_token"`).
+ * @returns The `WWW-Authenticate` value.
+ */
+export function bearerChallenge(origin: string, path: string, scopes: readonly string[], presented: boolean): string {
+  const resourcePath = path === "/svc/mcp" ? "/svc/mcp" : "/svc";
+  const params = [`realm="svc"`, `resource_metadata="${origin}${PRM}${resourcePath}"`];
+  if (scopes.length) params.push(`scope="${scopes.join(" ")}"`);
+  if (presented) params.push(`error="invalid_token"`);
+  return "Bearer " + params.join(", ");
+}

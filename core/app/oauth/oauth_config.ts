@@ -1,0 +1,87 @@
+/**
+ * The `oauth` option of `createSvc`: the app as the OAuth 2.1 authorization
+ * server of its own `/svc`, for MCP clients.
+ *
+ * @module
+ */
+import { z } from "zod";
+
+/** A client the app registers itself (no registration request, no metadata document). */
+export interface OAuthClientConfig {
+  /** The client's id, as it sends it. */
+  clientId: string;
+  /** The name the consent page shows and the keys are named after. */
+  name: string;
+  /** Its redirect URIs, matched exactly. */
+  redirectUris: string[];
+}
+
+/** The `oauth` option of `createSvc`. */
+export interface OAuthConfig {
+  /**
+   * Where a signed-out user is sent to sign in (absolute, or a path on the app), with `return_to` set to the
+   * authorization URL to come back to. The sign-in page should send the user back only to a URL that
+   * {@linkcode isOAuthReturnUrl} accepts. Without it, a signed-out user sees a page that asks them to sign in.
+   */
+  signInUrl?: string;
+  /** Clients the app registers itself. */
+  clients?: OAuthClientConfig[];
+  /**
+   * Accept Client ID Metadata Document URLs on loopback and private-network hosts (and `http:` on loopback),
+   * for development and tests. Default `false`: such a client_id could make the app fetch from inside its network.
+   */
+  allowLoopbackClientIds?: boolean;
+  /** How long an access token (an agent key) lives, in seconds. Default 3600. */
+  accessTokenTtlSeconds?: number;
+  /** How long a refresh token lives, in seconds. Default 30 days. */
+  refreshTokenTtlSeconds?: number;
+  /**
+   * Client registrations (`POST /svc/oauth/register`) each client address may make: default 20 a minute
+   * (bursts up to 20), then `429` with `Retry-After`; `false` turns the limit off. A request with no known
+   * address (`clientAddress(req)`) is not limited.
+   */
+  registrationsPerAddress?: { limit: number; windowMs: number } | false;
+  /**
+   * The app's public origin (`https://app.example.com`), the base of the issuer and of every metadata URL.
+   * Default: the origin of each request, which is right unless a proxy rewrites the Host.
+   */
+  publicUrl?: string;
+}
+
+/** The defaults of {@linkcode OAuthConfig}. */
+export const OAUTH_DEFAULTS = {
+  accessTokenTtlSeconds: 3600,
+  refreshTokenTtlSeconds: 30 * 24 * 3600,
+  /** How long an authorization code may wait for its exchange. */
+  codeTtlSeconds: 60,
+  /** Registrations per client address. */
+  registrationsPerAddress: { limit: 20, windowMs: 60_000 },
+} as const;
+
+const seconds = (name: string) =>
+  z.number({ error: `oauth.${name} must be a positive whole number of seconds` }).int().positive({
+    error: `oauth.${name} must be a positive whole number of seconds`,
+  });
+
+/** The check of the `oauth` option, part of `createSvc`'s configuration check. */
+export const oauthConfigSchema: z.ZodType<OAuthConfig> = z.looseObject({
+  signInUrl: z.string({ error: 'oauth.signInUrl must be a path or a URL, such as "/login"' }).min(1).optional(),
+  clients: z.array(
+    z.object({
+      clientId: z.string().min(1),
+      name: z.string().min(1).max(200),
+      redirectUris: z.array(z.string()).min(1),
+    }, { error: "each of oauth.clients must be { clientId, name, redirectUris: [url, …] }" }),
+  ).optional(),
+  allowLoopbackClientIds: z.boolean().optional(),
+  accessTokenTtlSeconds: seconds("accessTokenTtlSeconds").optional(),
+  refreshTokenTtlSeconds: seconds("refreshTokenTtlSeconds").optional(),
+  registrationsPerAddress: z.union([
+    z.literal(false),
+    z.object({ limit: z.number().int().positive(), windowMs: z.number().positive() }),
+  ], { error: "oauth.registrationsPerAddress must be { limit, windowMs } or false" }).optional(),
+  publicUrl: z.url({
+    protocol: /^https?$/,
+    error: 'oauth.publicUrl must be the app\'s public origin, such as "https://app.example.com"',
+  }).optional(),
+}, { error: "oauth must be an object: { signInUrl?, clients?, … }" });

@@ -1,0 +1,103 @@
+/**
+ * What every OAuth endpoint is given, and the grant operations they share.
+ *
+ * @module
+ */
+import type { ErrorLogger } from "../../logging/mod.ts";
+import { newViolation, type Violation } from "../../contract/mod.ts";
+import type { KeyService, MintResult } from "../../keys/mod.ts";
+import type { ClientRegistry } from "./clients.ts";
+import type { ConsentTokens } from "./consent_token.ts";
+import type { OAuthConfig } from "./oauth_config.ts";
+import type { Grant, OAuthStorage } from "./oauth_storage.ts";
+
+/** The services of the OAuth endpoints. */
+export interface OAuthContext {
+  /** The `oauth` option. */
+  config: OAuthConfig;
+  /** The app's scopes. */
+  scopes: readonly string[];
+  /** The signed-in user of a request, or `null`. */
+  userOf(req: Request): Promise<string | null>;
+  /** The app's keys: access tokens are keys. */
+  keys: KeyService;
+  /** Codes, grants, refresh tokens, registered clients. */
+  storage: OAuthStorage;
+  /** Who a client is. */
+  clients: ClientRegistry;
+  /** The consent form's CSRF tokens. */
+  consent: ConsentTokens;
+  /** The clock, in milliseconds. */
+  now(): number;
+  /** Where unexpected failures go. */
+  log: ErrorLogger;
+  /** Records a violation (the app's recorder: stored, reported, counted toward auto-revoke). */
+  recordViolation(violation: Violation): void;
+}
+
+/** The longest key name (`POST /svc/keys`'s bound). */
+const KEY_NAME_MAX = 100;
+
+/**
+ * Mints the access token of a grant: an agent key of the user, scoped as granted, named after the client,
+ * expiring after the access token's life.
+ *
+ * @param ctx The context.
+ * @param grant The user, the client's name and the scopes.
+ * @param ttlSeconds The access token's life.
+ * @returns The minted key.
+ */
+export function mintAccessToken(
+  ctx: OAuthContext,
+  grant: Pick<Grant, "userId" | "clientName">,
+  scopes: string[],
+  ttlSeconds: number,
+): Promise<MintResult> {
+  return ctx.keys.mint(grant.userId, {
+    name: grant.clientName.slice(0, KEY_NAME_MAX),
+    scopes,
+    expiresAt: new Date(ctx.now() + ttlSeconds * 1000).toISOString(),
+  });
+}
+
+/**
+ * Ends a grant: its refresh tokens stop working and its access token in force is revoked.
+ *
+ * @param ctx The context.
+ * @param grant The grant.
+ */
+export async function endGrant(ctx: OAuthContext, grant: Grant): Promise<void> {
+  await ctx.storage.revokeGrant(grant.id, new Date(ctx.now()).toISOString());
+  if (grant.keyId !== null) await ctx.keys.revoke(grant.userId, grant.keyId);
+}
+
+/**
+ * Whether a grant's access token in force has been revoked (by the user, an operator, auto-revoke, the feed):
+ * a revoked key ends its grant.
+ *
+ * @param ctx The context.
+ * @param grant The grant.
+ * @returns `true` when the key is revoked or gone.
+ */
+export async function keyOfGrantRevoked(ctx: OAuthContext, grant: Grant): Promise<boolean> {
+  if (grant.keyId === null) return true;
+  const key = (await ctx.keys.list(grant.userId)).find((k) => k.id === grant.keyId);
+  return key === undefined || key.revokedAt !== null;
+}
+
+/**
+ * Records that a code or refresh token was presented again (a sign that someone else holds it) and its grant ended.
+ *
+ * @param ctx The context.
+ * @param grant The grant it belonged to.
+ * @param token Which kind of token.
+ */
+export function recordReplay(ctx: OAuthContext, grant: Grant, token: "authorization_code" | "refresh_token"): void {
+  if (grant.keyId === null) return;
+  ctx.recordViolation(newViolation("OAUTH_TOKEN_REPLAYED", {
+    keyId: grant.keyId,
+    userId: grant.userId,
+    message: `An OAuth ${token.replace("_", " ")} was used twice; the grant was ended and its key revoked`,
+    metadata: { token, clientId: grant.clientId.slice(0, 200), grantId: grant.id },
+  }));
+}

@@ -1,0 +1,263 @@
+/**
+ * Where the OAuth server keeps what it issues: registered clients, codes,
+ * grants and refresh tokens. Codes and refresh tokens are stored as SHA-256
+ * hashes; times are milliseconds since the epoch from the server's clock.
+ *
+ * @module
+ */
+import type { Executor, SqlRow } from "../../db/mod.ts";
+
+/** A client registered through RFC 7591. */
+export interface RegisteredClient {
+  /** The id the server gave it. */
+  clientId: string;
+  /** Its self-declared name. */
+  name: string;
+  /** Its redirect URIs, matched exactly. */
+  redirectUris: string[];
+  /** ISO 8601. */
+  createdAt: string;
+}
+
+/** An authorization code, as issued. */
+export interface AuthorizationCode {
+  /** SHA-256 of the code, hex. */
+  hash: string;
+  /** The client it was issued to. */
+  clientId: string;
+  /** The user who consented. */
+  userId: string;
+  /** The redirect URI of the request, which the token request must repeat. */
+  redirectUri: string;
+  /** The scopes granted. */
+  scopes: string[];
+  /** The PKCE S256 challenge. */
+  codeChallenge: string;
+  /** The RFC 8707 resource the token is for. */
+  resource: string;
+  /** When it stops being accepted (ms). */
+  expiresAt: number;
+  /** When it was exchanged (ms), or `null`. */
+  usedAt: number | null;
+  /** The grant it produced, once exchanged. */
+  grantId: string | null;
+}
+
+/** A user's consent to a client: the key minted last is its access token in force. */
+export interface Grant {
+  /** UUID. */
+  id: string;
+  /** The client. */
+  clientId: string;
+  /** The client's name when consented (the keys are named after it). */
+  clientName: string;
+  /** The user. */
+  userId: string;
+  /** The scopes granted. */
+  scopes: string[];
+  /** The RFC 8707 resource. */
+  resource: string;
+  /** The access token (agent key) in force. */
+  keyId: string | null;
+  /** ISO 8601, when the user consented. */
+  createdAt: string;
+  /** ISO 8601, or `null` while the grant holds. */
+  revokedAt: string | null;
+}
+
+/** A refresh token, by hash. */
+export interface RefreshToken {
+  /** SHA-256, hex. */
+  hash: string;
+  /** Its grant. */
+  grantId: string;
+  /** When it stops being accepted (ms). */
+  expiresAt: number;
+  /** When it was exchanged (ms), or `null`: a second use is a reuse. */
+  usedAt: number | null;
+}
+
+/** The OAuth server's storage. */
+export interface OAuthStorage {
+  /** Stores a client registered through RFC 7591. */
+  insertClient(client: RegisteredClient): Promise<void>;
+  /** A registered client, or `null`. */
+  findClient(clientId: string): Promise<RegisteredClient | null>;
+  /** Stores a code (and drops codes that expired a day before `now`). */
+  insertCode(code: AuthorizationCode, now: number): Promise<void>;
+  /** The code with this hash, used or not. */
+  findCode(hash: string): Promise<AuthorizationCode | null>;
+  /** Marks a code used, once: `false` when it already was. */
+  useCode(hash: string, now: number): Promise<boolean>;
+  /** Stores a grant, its first refresh token, and the code it came from, in one write. */
+  insertGrant(grant: Grant, refresh: RefreshToken, codeHash: string): Promise<void>;
+  /** A grant, or `null`. */
+  findGrant(id: string): Promise<Grant | null>;
+  /** The grant whose access token in force is this key, or `null`. */
+  findGrantByKey(keyId: string): Promise<Grant | null>;
+  /** Ends a grant (once: the first time is kept); its refresh tokens stop working. */
+  revokeGrant(id: string, at: string): Promise<void>;
+  /** The refresh token with this hash, used or not. */
+  findRefreshToken(hash: string): Promise<RefreshToken | null>;
+  /** Marks a refresh token used, once: `false` when it already was. */
+  useRefreshToken(hash: string, now: number): Promise<boolean>;
+  /** Records the grant's new access token and refresh token, in one write. */
+  rotate(grantId: string, keyId: string, refresh: RefreshToken): Promise<void>;
+  /** The key that signs consent forms: `candidate` is stored when none is, and the stored one returned. */
+  consentKey(candidate: string): Promise<string>;
+}
+
+/**
+ * The OAuth storage on the app's database.
+ *
+ * @param db The app's database, migrated with the OAuth tables.
+ * @returns The storage.
+ */
+export function oauthStorage(db: Executor): OAuthStorage {
+  const one = async <T>(sql: string, args: (string | number)[], map: (row: SqlRow) => T): Promise<T | null> => {
+    const rs = await db.execute({ sql, args });
+    return rs.rows.length ? map(rs.rows[0]) : null;
+  };
+  return {
+    async insertClient(c) {
+      await db.execute({
+        sql: "INSERT INTO app_oauth_clients (client_id, name, redirect_uris, created_at) VALUES (?, ?, ?, ?)",
+        args: [c.clientId, c.name, JSON.stringify(c.redirectUris), c.createdAt],
+      });
+    },
+    findClient(clientId) {
+      return one("SELECT * FROM app_oauth_clients WHERE client_id = ?", [clientId], (r) => ({
+        clientId: String(r.client_id),
+        name: String(r.name),
+        redirectUris: JSON.parse(String(r.redirect_uris)),
+        createdAt: String(r.created_at),
+      }));
+    },
+    async insertCode(c, now) {
+      await db.batch([
+        { sql: "DELETE FROM app_oauth_codes WHERE expires_at < ?", args: [now - DAY_MS] },
+        {
+          sql: `INSERT INTO app_oauth_codes (hash, client_id, user_id, redirect_uri, scopes, code_challenge, resource,
+                expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          args: [
+            c.hash,
+            c.clientId,
+            c.userId,
+            c.redirectUri,
+            JSON.stringify(c.scopes),
+            c.codeChallenge,
+            c.resource,
+            c.expiresAt,
+          ],
+        },
+      ], "write");
+    },
+    findCode(hash) {
+      return one("SELECT * FROM app_oauth_codes WHERE hash = ?", [hash], toCode);
+    },
+    async useCode(hash, now) {
+      const rs = await db.execute({
+        sql: "UPDATE app_oauth_codes SET used_at = ? WHERE hash = ? AND used_at IS NULL",
+        args: [now, hash],
+      });
+      return rs.rowsAffected === 1;
+    },
+    async insertGrant(g, refresh, codeHash) {
+      await db.batch([
+        {
+          sql: `INSERT INTO app_oauth_grants (id, client_id, client_name, user_id, scopes, resource, key_id, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          args: [g.id, g.clientId, g.clientName, g.userId, JSON.stringify(g.scopes), g.resource, g.keyId, g.createdAt],
+        },
+        insertRefresh(refresh),
+        { sql: "UPDATE app_oauth_codes SET grant_id = ? WHERE hash = ?", args: [g.id, codeHash] },
+      ], "write");
+    },
+    findGrant(id) {
+      return one("SELECT * FROM app_oauth_grants WHERE id = ?", [id], toGrant);
+    },
+    findGrantByKey(keyId) {
+      return one("SELECT * FROM app_oauth_grants WHERE key_id = ?", [keyId], toGrant);
+    },
+    async revokeGrant(id, at) {
+      await db.execute({
+        sql: "UPDATE app_oauth_grants SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?",
+        args: [at, id],
+      });
+    },
+    findRefreshToken(hash) {
+      return one("SELECT * FROM app_oauth_refresh_tokens WHERE hash = ?", [hash], (r) => ({
+        hash: String(r.hash),
+        grantId: String(r.grant_id),
+        expiresAt: Number(r.expires_at),
+        usedAt: r.used_at === null ? null : Number(r.used_at),
+      }));
+    },
+    async useRefreshToken(hash, now) {
+      const rs = await db.execute({
+        sql: "UPDATE app_oauth_refresh_tokens SET used_at = ? WHERE hash = ? AND used_at IS NULL",
+        args: [now, hash],
+      });
+      return rs.rowsAffected === 1;
+    },
+    async rotate(grantId, keyId, refresh) {
+      await db.batch([
+        { sql: "UPDATE app_oauth_grants SET key_id = ? WHERE id = ?", args: [keyId, grantId] },
+        // Used tokens older than the new one's life can no longer be presented as a reuse worth detecting.
+        {
+          sql: "DELETE FROM app_oauth_refresh_tokens WHERE grant_id = ? AND used_at IS NOT NULL AND expires_at < ?",
+          args: [grantId, refresh.expiresAt - DAY_MS],
+        },
+        insertRefresh(refresh),
+      ], "write");
+    },
+    async consentKey(candidate) {
+      const [, rs] = await db.batch([
+        {
+          sql: "INSERT INTO app_oauth_settings (name, value) VALUES ('consent_key', ?) ON CONFLICT DO NOTHING",
+          args: [candidate],
+        },
+        "SELECT value FROM app_oauth_settings WHERE name = 'consent_key'",
+      ], "write");
+      return String(rs.rows[0].value);
+    },
+  };
+}
+
+const DAY_MS = 86_400_000;
+
+function insertRefresh(r: RefreshToken): { sql: string; args: (string | number)[] } {
+  return {
+    sql: "INSERT INTO app_oauth_refresh_tokens (hash, grant_id, expires_at) VALUES (?, ?, ?)",
+    args: [r.hash, r.grantId, r.expiresAt],
+  };
+}
+
+function toCode(r: SqlRow): AuthorizationCode {
+  return {
+    hash: String(r.hash),
+    clientId: String(r.client_id),
+    userId: String(r.user_id),
+    redirectUri: String(r.redirect_uri),
+    scopes: JSON.parse(String(r.scopes)),
+    codeChallenge: String(r.code_challenge),
+    resource: String(r.resource),
+    expiresAt: Number(r.expires_at),
+    usedAt: r.used_at === null ? null : Number(r.used_at),
+    grantId: r.grant_id === null ? null : String(r.grant_id),
+  };
+}
+
+function toGrant(r: SqlRow): Grant {
+  return {
+    id: String(r.id),
+    clientId: String(r.client_id),
+    clientName: String(r.client_name),
+    userId: String(r.user_id),
+    scopes: JSON.parse(String(r.scopes)),
+    resource: String(r.resource),
+    keyId: r.key_id === null ? null : String(r.key_id),
+    createdAt: String(r.created_at),
+    revokedAt: r.revoked_at === null ? null : String(r.revoked_at),
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * `POST /svc/oauth/revoke` (RFC 7009): a client ends its grant by presenting
+ * its access token (an agent key) or its refresh token. The answer is 200
+ * whether or not the token was known, as the RFC asks.
+ *
+ * @module
+ */
+import { AGENT_KEY_PREFIX, hashSecret } from "../../contract/mod.ts";
+import { readForm } from "./form_body.ts";
+import { endGrant, type OAuthContext } from "./oauth_context.ts";
+import { OAUTH_JSON_HEADERS, OAuthError } from "./oauth_error.ts";
+import type { Grant } from "./oauth_storage.ts";
+import { REFRESH_TOKEN_PREFIX } from "./token_endpoint.ts";
+
+/**
+ * Answers the revocation endpoint.
+ *
+ * @param req The request.
+ * @param ctx The context.
+ * @returns 200 with an empty body.
+ * @throws {OAuthError} For a request without a token or a client.
+ */
+export async function revocationEndpoint(req: Request, ctx: OAuthContext): Promise<Response> {
+  const form = await readForm(req);
+  if (form === null) {
+    throw new OAuthError("invalid_request", "The body must be an application/x-www-form-urlencoded form");
+  }
+  const token = form.get("token");
+  if (!token) throw new OAuthError("invalid_request", "token is required");
+  const clientId = form.get("client_id");
+  if (!clientId) throw new OAuthError("invalid_client", "client_id is required", 401);
+  let grant: Grant | null = null;
+  if (token.startsWith(AGENT_KEY_PREFIX)) {
+    const key = await ctx.keys.verify(token);
+    grant = key && await ctx.storage.findGrantByKey(key.id);
+  } else if (token.startsWith(REFRESH_TOKEN_PREFIX)) {
+    const stored = await ctx.storage.findRefreshToken(await hashSecret(token));
+    grant = stored && await ctx.storage.findGrant(stored.grantId);
+  }
+  // A token of another client's grant is left alone (RFC 7009 §2.1), and answered like an unknown one.
+  if (grant !== null && grant.clientId === clientId && grant.revokedAt === null) await endGrant(ctx, grant);
+  return new Response(null, { status: 200, headers: OAUTH_JSON_HEADERS });
+}

@@ -1,0 +1,84 @@
+// The dashboard's connected apps: the Overview's "Connected apps" table, the revoke confirmation's count of
+// apps that follow now, the rotate confirmation's list of apps it cuts off, and mirrored lastUsedAt on the keys page.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { type Project, startTestCloud, type TestCloud } from "../../fixtures/test_cloud.ts";
+import { type FormClient, signedIn, testAddress } from "./form_client.ts";
+
+const A = "01JD5Z7Q8R9S0T1V2W3X4Y5Z6A";
+const B = "01JD5Z7Q8R9S0T1V2W3X4Y5Z6B";
+
+describe("connected apps in the dashboard", () => {
+  let clock = Date.parse("2026-03-01T12:00:00.000Z");
+  let t: TestCloud;
+  let admin: FormClient;
+  before(async () => {
+    t = await startTestCloud({ now: () => clock, dashboard: { clientAddress: testAddress, now: () => clock } });
+    admin = await signedIn(t, "admin@example.com");
+  });
+  after(() => t.close());
+
+  const poll = (p: Project, instance: string, label: string, mode = "hybrid") =>
+    t.sdk("GET", "/v1/sdk/keys/revocations", {
+      as: p,
+      headers: {
+        "x-svc-instance": instance,
+        "x-svc-app-label": label,
+        "x-svc-mode": mode,
+        "x-svc-sdk-version": "1.4.0",
+      },
+    });
+
+  test("the Overview lists the apps under 'Connected apps', escaped, with mode, SDK version, state and last seen", async () => {
+    const p = await t.newProject("overview");
+    await poll(p, A, `<img src=x onerror=alert(1)>`, "cloud");
+    clock += 90_000;
+    await poll(p, B, "shop web");
+    const page = await admin.get(`/dashboard/projects/${p.id}`);
+    assert.equal(page.status, 200);
+    assert.match(page.text, /<h2>Connected apps<\/h2>/);
+    assert.doesNotMatch(page.text, /<img src=x/);
+    assert.match(page.text, /&lt;img src=x onerror=alert\(1\)&gt;/);
+    assert.match(page.text, /<th scope="col">SDK version<\/th>/);
+    const rows = page.text.split("<tr>").slice(2).map((row) => row.replace(/\s+/g, " "));
+    assert.match(rows[0], /shop web<\/td> <td>hybrid<\/td> <td>1\.4\.0<\/td> <td>following<\/td>/);
+    assert.match(rows[1], /<td>cloud<\/td> <td>1\.4\.0<\/td> <td>stale \(not seen for over a minute\)<\/td>/);
+    const empty = await admin.get(`/dashboard/projects/${t.project.id}`);
+    assert.match(empty.text, /No app has followed the revocation feed/);
+  });
+
+  test("the revoke confirmation says how many apps follow now, or that none does", async () => {
+    const p = await t.newProject("revoke");
+    const k = await t.mintKey("alice", {}, p);
+    const none = await admin.get(`/dashboard/projects/${p.id}/keys/${k.id}/revoke`);
+    assert.match(none.text, /No app follows the revocation feed right now/);
+    await poll(p, A, "one");
+    await poll(p, B, "two");
+    const two = await admin.get(`/dashboard/projects/${p.id}/keys/${k.id}/revoke`);
+    assert.match(two.text, /2 connected apps will refuse this key within a second\./);
+    clock += 61_000;
+    await poll(p, B, "two");
+    const one = await admin.get(`/dashboard/projects/${p.id}/keys/${k.id}/revoke`);
+    assert.match(one.text, /1 connected app will refuse this key within a second\./, "a stale app is not counted");
+  });
+
+  test("the rotate confirmation lists the apps the rotation cuts off", async () => {
+    const p = await t.newProject("rotate");
+    const before = await admin.get(`/dashboard/projects/${p.id}/settings/rotate`);
+    assert.match(before.text, /No connected app uses the current secret/);
+    await poll(p, A, "billing worker", "cloud");
+    const page = await admin.get(`/dashboard/projects/${p.id}/settings/rotate`);
+    assert.match(page.text, /1 connected app uses the current secret/);
+    assert.match(page.text, /<li>billing worker \(cloud, following, last seen/);
+  });
+
+  test("the keys page shows the lastUsedAt a hybrid app mirrored", async () => {
+    const p = await t.newProject("last used");
+    const k = await t.mintKey("bob", {}, p);
+    const at = new Date(clock - 5000).toISOString();
+    const res = await t.sdk("POST", "/v1/sdk/keys/used", { as: p, body: { keys: [{ id: k.id, lastUsedAt: at }] } });
+    assert.equal(res.body.updated, 1);
+    const page = await admin.get(`/dashboard/projects/${p.id}/keys`);
+    assert.match(page.text, new RegExp(`<time datetime="${at}">`));
+  });
+});
