@@ -9,7 +9,7 @@ import { z } from "zod";
 import type { JsonSchema } from "../core/contract/mod.ts";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "../core/contract/mod.ts";
 import { openApiDocument } from "../core/openapi/mod.ts";
-import type { Route } from "../core/http/mod.ts";
+import type { Route, RouteDescription } from "../core/http/mod.ts";
 import { type CloudSide, defineRoute } from "./routes/mod.ts";
 
 /** How `/v1` callers authenticate, as OpenAPI security schemes. */
@@ -30,7 +30,7 @@ const SECURITY = {
  * @param routes The cloud's route table.
  * @returns The document, as plain JSON.
  */
-export function cloudOpenApiDocument(routes: readonly Route<CloudSide>[]): JsonSchema {
+export function cloudOpenApiDocument(routes: readonly RouteDescription[]): JsonSchema {
   return openApiDocument({
     info: {
       title: "Agent access cloud (/v1)",
@@ -51,8 +51,8 @@ export function cloudOpenApiDocument(routes: readonly Route<CloudSide>[]): JsonS
  * @param routes Every other cloud route.
  * @returns `GET /v1/openapi.json`, its document built once on first request.
  */
-export function openApiRoute(routes: readonly Route<CloudSide>[]): Route<CloudSide> {
-  const others = [...routes]; // the table may gain this route afterwards
+export function openApiRoute(routes: readonly RouteDescription[]): Route<CloudSide> {
+  const others: RouteDescription[] = [...routes]; // the table may gain this route afterwards
   let text: string | undefined;
   const route: Route<CloudSide> = defineRoute({
     name: "openApi",

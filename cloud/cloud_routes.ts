@@ -8,6 +8,7 @@
 import type { Route } from "../core/http/mod.ts";
 import { openApiRoute } from "./cloud_openapi.ts";
 import type { CloudSide } from "./routes/mod.ts";
+import type { CloudDeps } from "./cloud_services.ts";
 import { eventRoutes } from "./inbox/mod.ts";
 import { inboxRoutes } from "./inbox/mod.ts";
 import { keyRoutes } from "./keys/mod.ts";
@@ -18,10 +19,11 @@ import { policyRoutes } from "./violations/mod.ts";
 import { auditRoutes } from "./audit/mod.ts";
 import { appRoutes } from "./apps/mod.ts";
 
-export { CLOUD_PREFIX, type CloudDeps, type CloudLimit, cloudLimits, type CloudSide } from "./routes/mod.ts";
+export { CLOUD_PREFIX, type CloudLimit, cloudLimits, type CloudSide } from "./routes/mod.ts";
+export type { CloudDeps } from "./cloud_services.ts";
 export { cloudOpenApiDocument } from "./cloud_openapi.ts";
 
-const resources: Route<CloudSide>[] = [
+const resources: Route<CloudSide<CloudDeps>>[] = [
   ...manifestRoutes,
   ...violationRoutes,
   ...eventRoutes,
@@ -34,4 +36,4 @@ const resources: Route<CloudSide>[] = [
 ];
 
 /** Every `/v1` route, its OpenAPI document included. */
-export const cloudRoutes: readonly Route<CloudSide>[] = [...resources, openApiRoute(resources)];
+export const cloudRoutes: readonly Route<CloudSide<CloudDeps>>[] = [...resources, openApiRoute(resources)];

@@ -6,11 +6,13 @@
  */
 import { type AppService, type AppServiceOptions, createAppService } from "./apps/mod.ts";
 import { type AuditService, createAuditService } from "./audit/mod.ts";
-import type { CloudRepositories } from "./database/mod.ts";
+import type { CloudRepositories } from "./open_cloud_storage.ts";
 import { createInboxService, type InboxService, type InboxWaiters } from "./inbox/mod.ts";
 import { createKeyService, type KeyService } from "./keys/mod.ts";
 import { createProjectService, type ProjectService } from "./projects/mod.ts";
-import { createViolationService, type ViolationService } from "./violations/mod.ts";
+import { createOperatorService, type OperatorService } from "./operators/mod.ts";
+import { type CloudRefusals, createViolationService, type ViolationService } from "./violations/mod.ts";
+import type { CloudRouteDeps, SdkCaller } from "./routes/mod.ts";
 
 /** One service per feature. */
 export interface CloudServices {
@@ -24,8 +26,25 @@ export interface CloudServices {
   projects: ProjectService;
   /** The audit log. */
   audit: AuditService;
+  /** Operators: sign-in, sessions, setup, two-factor, account changes and administration. */
+  operators: OperatorService;
   /** Connected apps and the key uses hybrid apps mirror. */
   apps: AppService;
+}
+
+/** What every `/v1` route is given: every feature's service, the repositories, the wake-ups and the refusals. */
+export interface CloudDeps extends CloudServices, CloudRouteDeps {
+  /** The features' repositories, read by authentication. */
+  storage: CloudRepositories;
+  /** Long-poll wake-ups. */
+  waiters: InboxWaiters;
+  /** Repeated refusals, written once per key and window. */
+  refusals: CloudRefusals;
+  /**
+   * Takes a token of the project's write budget (`projectWrites`) for a route that draws from it only for some
+   * requests (the mirror of a key, except when it revokes); throws `429 RATE_LIMITED` when none is left.
+   */
+  takeProjectWrite(caller: SdkCaller): void;
 }
 
 /**
@@ -47,6 +66,7 @@ export function createCloudServices(
     violations: createViolationService(storage, waiters),
     projects: createProjectService(storage),
     audit: createAuditService(storage),
+    operators: createOperatorService(storage),
     apps: createAppService(storage, apps),
   };
 }

@@ -194,13 +194,12 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
     ...dashboardSettings,
     ...seams.dashboard,
     site,
-    storage: opened,
     services: deps,
     waiters,
     logger: log,
   });
 
-  const handleV1 = createHandler<CloudSide>({
+  const handleV1 = createHandler<CloudSide<CloudDeps>>({
     prefix: CLOUD_PREFIX,
     routes: cloudRoutes,
     authenticate: {

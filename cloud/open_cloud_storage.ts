@@ -7,23 +7,46 @@
 import { type DatabaseInput, migrate, openDatabase } from "../core/db/mod.ts";
 import { createGroupCommit } from "../core/db/mod.ts";
 import { CLOUD_MIGRATIONS_TABLE, cloudMigrations } from "./database/mod.ts";
-import type { CloudRepositories } from "./database/mod.ts";
-import { eventStorage } from "./inbox/mod.ts";
-import { keyStorage } from "./keys/mod.ts";
-import { projectStorage } from "./projects/mod.ts";
-import { violationStorage } from "./violations/mod.ts";
+import { eventStorage, INBOX_TABLES, inboxReads, type InboxRepository } from "./inbox/mod.ts";
+import { KEY_TABLES, keyReads, type KeyRepository, keyStorage, revocationStorage } from "./keys/mod.ts";
+import { projectAdministration, type ProjectRepository, projectSettings, projectStorage } from "./projects/mod.ts";
 import {
+  autoRevoking,
+  VIOLATION_TABLES,
+  violationChart,
+  type ViolationRepository,
+  violationStorage,
+} from "./violations/mod.ts";
+import {
+  type OperatorRepository,
   type OperatorStorage,
   operatorStorage,
   sealedOperators,
   sealStoredSecrets,
   secretBox,
 } from "./operators/mod.ts";
-import { auditStorage } from "./audit/mod.ts";
-import { projectAdministration } from "./projects/mod.ts";
-import { projectReads } from "./projects/mod.ts";
-import { revocationStorage } from "./keys/mod.ts";
-import { appStorage } from "./apps/mod.ts";
+import { type AuditRepository, auditStorage } from "./audit/mod.ts";
+import { APP_TABLES, type AppRepository, appStorage } from "./apps/mod.ts";
+
+/** The features' repositories over one database, opened once. */
+export interface CloudRepositories {
+  /** Projects, their secrets, manifests and administration. */
+  projects: ProjectRepository;
+  /** Agent keys, their claims, the key uses hybrid apps mirror and the revocation feed. */
+  keys: KeyRepository;
+  /** Violations, their chart and the auto-revoke policy. */
+  violations: ViolationRepository;
+  /** Events and inboxes. */
+  inbox: InboxRepository;
+  /** Operators, sessions and the setup token. */
+  operators: OperatorRepository;
+  /** The audit log. */
+  audit: AuditRepository;
+  /** Connected apps. */
+  apps: AppRepository;
+  /** Writes what is pending and closes the database when it was opened here. */
+  close(): Promise<void>;
+}
 
 /** Options of {@linkcode openCloudStorage}. */
 export interface CloudStorageOptions {
@@ -70,31 +93,20 @@ export async function openCloudStorage(
   const group = createGroupCommit(executor);
   const events = eventStorage(executor, group);
   const { flushDeliveries: _, ...inbox } = events;
-  const reads = projectReads(executor, () => events.flushDeliveries());
-  const feed = revocationStorage(executor);
+  const projectRows = [...INBOX_TABLES, ...VIOLATION_TABLES, ...KEY_TABLES, ...APP_TABLES];
   return {
-    projects: { ...projectStorage(executor), ...projectAdministration(executor) },
-    keys: {
-      ...keyStorage(executor, group),
-      listRevocations: feed.listRevocations,
-      latestRevocationSeq: feed.latestRevocationSeq,
-      listProjectKeys: reads.listProjectKeys,
-      findProjectKey: reads.findProjectKey,
-      countKeys: reads.countKeys,
+    projects: {
+      ...projectStorage(executor),
+      ...projectAdministration(executor, projectRows),
+      ...projectSettings(executor),
     },
+    keys: { ...keyStorage(executor, group), ...revocationStorage(executor), ...keyReads(executor) },
     violations: {
       ...violationStorage(executor, group),
-      violationBuckets: reads.violationBuckets,
-      autoRevoke: feed.autoRevoke,
-      projectPolicy: feed.projectPolicy,
-      setAutoRevoke: feed.setAutoRevoke,
+      ...violationChart(executor),
+      ...autoRevoking(executor),
     },
-    inbox: {
-      ...inbox,
-      inboxBacklog: reads.inboxBacklog,
-      peekInbox: reads.peekInbox,
-      discardInboxItem: reads.discardInboxItem,
-    },
+    inbox: { ...inbox, ...inboxReads(executor, () => events.flushDeliveries()) },
     operators,
     audit: auditStorage(executor),
     apps: appStorage(executor),

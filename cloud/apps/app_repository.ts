@@ -1,12 +1,15 @@
 /**
- * The connected apps' repository: every statement on `cloud_apps` (migration 9), and the
- * `lastUsedAt` a hybrid app mirrors onto its keys.
+ * The connected apps' repository: every statement on `cloud_apps` (migration 9). The `lastUsedAt` a hybrid
+ * app mirrors onto its keys is written by the keys' repository, which holds the SQL of `cloud_keys`.
  *
  * @module
  */
 import type { Executor, SqlRow } from "../../core/db/mod.ts";
 import { integer, text, textOrNull } from "../../core/db/mod.ts";
 import type { AppIdentity, AppMode } from "./app_identity.ts";
+
+/** The connected apps' tables holding a project's rows: deleted with the project. */
+export const APP_TABLES: readonly string[] = ["cloud_apps"];
 
 /** An app instance as stored. */
 export interface StoredApp extends AppIdentity {
@@ -18,14 +21,6 @@ export interface StoredApp extends AppIdentity {
   cursor: number;
 }
 
-/** One key's use as a hybrid app mirrors it. */
-export interface KeyUse {
-  /** The key's id. */
-  id: string;
-  /** ISO 8601 (UTC with milliseconds) of its latest use at the app. */
-  lastUsedAt: string;
-}
-
 /** What the connected apps feature stores. */
 export interface AppRepository {
   /** Records a poll of an app instance: first seen now when new, else its identity, last seen and cursor updated. */
@@ -34,8 +29,6 @@ export interface AppRepository {
   listApps(projectId: string): Promise<StoredApp[]>;
   /** Deletes the app instances (of every project) not seen since `before`; the count deleted. */
   purgeApps(before: string): Promise<number>;
-  /** Moves the project's keys' `lastUsedAt` forward (never back), in one transaction; the count of keys updated. */
-  mirrorKeyUses(projectId: string, uses: readonly KeyUse[]): Promise<number>;
 }
 
 /**
@@ -68,18 +61,6 @@ export function appStorage(db: Executor): AppRepository {
     async purgeApps(before) {
       const rs = await db.execute({ sql: "DELETE FROM cloud_apps WHERE last_seen_at < ?", args: [before] });
       return rs.rowsAffected;
-    },
-    async mirrorKeyUses(projectId, uses) {
-      if (uses.length === 0) return 0;
-      const results = await db.batch(
-        uses.map(({ id, lastUsedAt }) => ({
-          sql: `UPDATE cloud_keys SET last_used_at = ?
-                WHERE project_id = ? AND id = ? AND (last_used_at IS NULL OR last_used_at < ?)`,
-          args: [lastUsedAt, projectId, id, lastUsedAt],
-        })),
-        "write",
-      );
-      return results.reduce((n, rs) => n + rs.rowsAffected, 0);
     },
   };
 }

@@ -7,7 +7,10 @@
 import { z } from "zod";
 import { isoTimestamp, MAX_BATCH, timestampInput } from "../../core/contract/mod.ts";
 import { json } from "../../core/http/mod.ts";
-import { defineRoute } from "../routes/mod.ts";
+import { cloudRouteDefiner } from "../routes/mod.ts";
+import type { AppService } from "./app_service.ts";
+
+const defineRoute = cloudRouteDefiner<{ apps: AppService }>();
 
 /** One app instance as `GET /v1/sdk/apps` answers it. */
 export const connectedAppSchema = z.object({

@@ -9,7 +9,8 @@
 import { BoundedMap } from "../../core/cache/mod.ts";
 import type { ProjectRepository } from "../projects/mod.ts";
 import { appIdentity } from "./app_identity.ts";
-import type { AppRepository, KeyUse, StoredApp } from "./app_repository.ts";
+import type { KeyRepository, KeyUse } from "../keys/mod.ts";
+import type { AppRepository, StoredApp } from "./app_repository.ts";
 
 /** A poll less than this long after the recorded one, with nothing else changed, is not written. */
 export const APP_SEEN_INTERVAL_MS = 5_000;
@@ -65,12 +66,16 @@ export function appState(lastSeenAt: string, secretRotatedAt: string | null, now
 /**
  * Creates the connected apps service.
  *
- * @param storage The apps' repository and the projects' (for the latest rotation).
+ * @param storage The apps' repository, the projects' (for the latest rotation) and the keys' (for the key uses).
  * @param options The clock and the logger.
  * @returns The service.
  */
 export function createAppService(
-  storage: { apps: AppRepository; projects: Pick<ProjectRepository, "findProject"> },
+  storage: {
+    apps: AppRepository;
+    projects: Pick<ProjectRepository, "findProject">;
+    keys: Pick<KeyRepository, "mirrorKeyUses">;
+  },
   options: AppServiceOptions = {},
 ): AppService {
   const now = options.now ?? Date.now;
@@ -109,7 +114,7 @@ export function createAppService(
         const known = latest.get(use.id);
         if (known === undefined || at > known) latest.set(use.id, at);
       }
-      return storage.apps.mirrorKeyUses(projectId, [...latest].map(([id, lastUsedAt]) => ({ id, lastUsedAt })));
+      return storage.keys.mirrorKeyUses(projectId, [...latest].map(([id, lastUsedAt]) => ({ id, lastUsedAt })));
     },
   };
 }

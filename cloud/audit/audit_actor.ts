@@ -5,7 +5,8 @@
  * @module
  */
 import { clientAddress } from "../../core/http/mod.ts";
-import type { AuditEntryInput, CloudRepositories } from "../database/mod.ts";
+import type { AuditEntryInput } from "./audit_storage.ts";
+import type { AuditRepository } from "./audit_repository.ts";
 
 /** Who did something, and from which address when known. */
 export interface AuditActor {
@@ -51,7 +52,11 @@ export interface AuditAction {
  * @param entry What happened.
  * @returns When appended.
  */
-export async function recordAudit(storage: CloudRepositories, by: AuditActor, entry: AuditAction): Promise<void> {
+export async function recordAudit(
+  storage: { audit: Pick<AuditRepository, "appendAudit"> },
+  by: AuditActor,
+  entry: AuditAction,
+): Promise<void> {
   await storage.audit.appendAudit(auditRecord(by, entry));
 }
 

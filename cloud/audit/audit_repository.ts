@@ -1,10 +1,10 @@
 /**
- * The audit log: what the feature's repository offers, all the SQL of its tables
- * behind it (implemented on libSQL in this folder).
+ * The audit log: what the feature's repository offers, with no SQL; all the SQL of its table is behind it, on
+ * libSQL in this folder.
  *
  * @module
  */
-import type { CloudStorageMethods } from "../database/mod.ts";
+import type { AuditStorage } from "./audit_storage.ts";
 
 /** The audit log: the repository. */
-export type AuditRepository = Pick<CloudStorageMethods, "appendAudit" | "listAudit">;
+export type AuditRepository = AuditStorage;

@@ -8,7 +8,10 @@ import { z } from "zod";
 import { storedText } from "../../core/contract/mod.ts";
 import { isoTimestamp, pageSize, queryInteger, timestampInput } from "../../core/contract/mod.ts";
 import { json } from "../../core/http/mod.ts";
-import { defineRoute } from "../routes/mod.ts";
+import { cloudRouteDefiner } from "../routes/mod.ts";
+import type { AuditService } from "./audit_service.ts";
+
+const defineRoute = cloudRouteDefiner<{ audit: AuditService }>();
 
 /** The query of `GET /v1/sdk/audit`; `since` is inclusive. */
 export const auditQuery = z.object({

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import type { AuditPage, AuditQuery, CloudRepositories } from "../database/mod.ts";
+import type { AuditPage, AuditQuery } from "./audit_storage.ts";
+import type { AuditRepository } from "./audit_repository.ts";
 import { type AuditAction, type AuditActor, recordAudit } from "./audit_actor.ts";
 
 /** What the `/v1` routes, the dashboard and the command line do with the audit log. */
@@ -22,7 +23,7 @@ export interface AuditService {
  * @param storage The features' repositories.
  * @returns The service.
  */
-export function createAuditService(storage: CloudRepositories): AuditService {
+export function createAuditService(storage: { audit: AuditRepository }): AuditService {
   return {
     record: (by, entry) => recordAudit(storage, by, entry),
     list: (query) => storage.audit.listAudit(query),

@@ -4,11 +4,10 @@
  *
  * @module
  */
-import type { CloudRepositories, OperatorRole } from "../database/mod.ts";
+import { createOperatorService, type OperatorRole, type OperatorService } from "../operators/mod.ts";
 import { OPERATOR_ROLES } from "../operators/mod.ts";
-import { newOperator, operatorInputProblem } from "../operators/mod.ts";
-import { hashPassword } from "../operators/mod.ts";
-import { type AuditEntryInput, auditRecord, CLI_ACTOR } from "../audit/mod.ts";
+import { operatorInputProblem } from "../operators/mod.ts";
+import { CLI_ACTOR } from "../audit/mod.ts";
 import type { DatabaseTarget } from "./database_url.ts";
 import { CommandError, type CommandOutput, withStorage } from "./project_commands.ts";
 import { printable } from "./terminal_text.ts";
@@ -39,8 +38,9 @@ export async function runAdminCommand(
   const [action] = words;
   const email = options.email?.trim().toLowerCase();
   return await withStorage(target, async (storage) => {
+    const service = createOperatorService(storage);
     if (action === "list") {
-      const operators = (await storage.operators.listOperators()).map((o) => ({
+      const operators = (await service.list()).map((o) => ({
         email: o.email,
         role: o.role,
         twoFactor: o.totpSecret !== null,
@@ -54,53 +54,36 @@ export async function runAdminCommand(
       };
     }
     if (!email) throw new CommandError("USAGE", `admin ${action ?? ""} needs --email EMAIL`.replace("  ", " "));
-    if (action === "create") return await create(storage, email, options);
-    const operator = await storage.operators.findOperatorByEmail(email);
+    if (action === "create") return await create(service, email, options);
+    const operator = await service.findByEmail(email);
     if (action === "remove" || action === "password") {
       if (!operator) throw new CommandError("NOT_FOUND", `No operator ${email}`);
     }
     if (action === "remove") {
-      await storage.operators.removeOperator(operator!.id, cliEntry("operator.remove", email));
+      await service.remove(operator!, CLI_ACTOR);
       return { json: { ok: true, email }, text: `Removed ${email}; their sessions ended.` };
     }
     if (action === "password") {
       const password = await options.readPassword();
       const problem = operatorInputProblem(null, password);
       if (problem) throw new CommandError("VALIDATION_ERROR", problem);
-      const passwordHash = await hashPassword(password);
-      await storage.operators.updateOperator(
-        operator!.id,
-        { passwordHash },
-        now(),
-        cliEntry("operator.password", email),
-      );
+      await service.setPassword(operator!, password, CLI_ACTOR);
       return { json: { ok: true, email }, text: `New password set for ${email}; their sessions ended.` };
     }
     throw new CommandError("USAGE", `Unknown admin command: ${action ?? "(none)"}`);
   });
 }
 
-async function create(storage: CloudRepositories, email: string, options: AdminOptions): Promise<CommandOutput> {
+async function create(service: OperatorService, email: string, options: AdminOptions): Promise<CommandOutput> {
   const role = (options.role ?? "admin") as OperatorRole;
   if (!OPERATOR_ROLES.includes(role)) throw new CommandError("USAGE", "--role must be admin or viewer");
   const password = await options.readPassword();
   const problem = operatorInputProblem(email, password);
   if (problem) throw new CommandError("VALIDATION_ERROR", problem);
-  const operator = await newOperator(email, role, password);
-  if (!await storage.operators.createOperator(operator, cliEntry("operator.create", email, { role }))) {
-    throw new CommandError("CONFLICT", `${email} is already an operator`);
-  }
+  const operator = await service.create(email, role, password, CLI_ACTOR);
+  if (operator === null) throw new CommandError("CONFLICT", `${email} is already an operator`);
   return {
     json: { email: operator.email, role, createdAt: operator.createdAt },
     text: `Created ${role} ${operator.email}. Sign in at /dashboard/sign-in.`,
   };
-}
-
-/** The audit entry of an admin command, written in its change's own transaction. */
-function cliEntry(action: string, target: string, detail = {}): AuditEntryInput {
-  return auditRecord(CLI_ACTOR, { action, target, detail });
-}
-
-function now(): string {
-  return new Date().toISOString();
 }

@@ -6,7 +6,8 @@
  */
 import { autoRevokePolicySchema } from "../../core/contract/mod.ts";
 import { timestampInput } from "../../core/contract/mod.ts";
-import { CLI_ACTOR } from "../audit/mod.ts";
+import { CLI_ACTOR, createAuditService } from "../audit/mod.ts";
+import { createProjectService } from "../projects/mod.ts";
 import { type PolicyChange, policyChangeSchema, type PolicyView, readPolicy, updatePolicy } from "../violations/mod.ts";
 import type { DatabaseTarget } from "./database_url.ts";
 import { CommandError, type CommandOutput, withStorage } from "./project_commands.ts";
@@ -32,7 +33,7 @@ export async function runPolicyCommand(
   return await withStorage(target, async (storage) => {
     const policy = Object.keys(change).length
       ? await updatePolicy(storage, projectId, change, CLI_ACTOR)
-      : await storage.projects.findProject(projectId) && await readPolicy(storage, projectId);
+      : await createProjectService(storage).find(projectId) && await readPolicy(storage, projectId);
     if (!policy) throw new CommandError("NOT_FOUND", `No project ${projectId}`);
     return { json: { projectId, ...policy }, text: describePolicy(projectId, policy) };
   });
@@ -89,7 +90,7 @@ export async function runAuditList(target: DatabaseTarget, line: CommandLine): P
   const since = line.since === undefined ? undefined : timestampInput.safeParse(line.since);
   if (since && !since.success) throw new CommandError("USAGE", "--since must be an ISO 8601 time");
   return await withStorage(target, async (storage) => {
-    const page = await storage.audit.listAudit({
+    const page = await createAuditService(storage).list({
       projectId: line.project,
       action: line.action,
       since: since?.data,

@@ -6,8 +6,9 @@
 import { migrate, openDatabase } from "../../core/db/mod.ts";
 import { openCloudStorage } from "../open_cloud_storage.ts";
 import { CLOUD_MIGRATIONS_TABLE, cloudMigrations } from "../database/mod.ts";
-import { createProject, rotateSdkSecret } from "../projects/mod.ts";
-import type { CloudRepositories } from "../database/mod.ts";
+import { createProjectService } from "../projects/mod.ts";
+import { CLI_ACTOR } from "../audit/mod.ts";
+import type { CloudRepositories } from "../open_cloud_storage.ts";
 import type { DatabaseTarget } from "./database_url.ts";
 import { printable } from "./terminal_text.ts";
 
@@ -51,9 +52,10 @@ export async function runProjectCommand(
 ): Promise<CommandOutput> {
   const [action, argument] = words;
   return await withStorage(target, async (storage) => {
+    const projects = createProjectService(storage);
     if (action === "create") {
       if (!name?.trim()) throw new CommandError("USAGE", "project create needs --name NAME");
-      const { project, sdkSecret } = await createProject(storage, name.trim());
+      const { project, sdkSecret } = await projects.create(name.trim(), CLI_ACTOR);
       return {
         json: { projectId: project.id, name: project.name, sdkSecret, createdAt: project.createdAt },
         text: `Project ${printable(project.name)}\n  projectId: ${project.id}\n  sdkSecret: ${sdkSecret}\n` +
@@ -62,7 +64,7 @@ export async function runProjectCommand(
     }
     if (action === "rotate-secret") {
       if (!argument) throw new CommandError("USAGE", "project rotate-secret needs PROJECT_ID");
-      const sdkSecret = await rotateSdkSecret(storage, argument);
+      const sdkSecret = await projects.rotateSecret(argument, CLI_ACTOR);
       if (sdkSecret === null) throw new CommandError("NOT_FOUND", `No project ${argument}`);
       return {
         json: { projectId: argument, sdkSecret },
@@ -71,16 +73,16 @@ export async function runProjectCommand(
       };
     }
     if (action === "list") {
-      const projects = (await storage.projects.listProjects()).map((p) => ({
+      const list = (await projects.list()).map((p) => ({
         projectId: p.id,
         name: p.name,
         createdAt: p.createdAt,
         secretRotatedAt: p.secretRotatedAt,
       }));
       return {
-        json: { projects },
-        text: projects.length
-          ? projects.map((p) => printable(`${p.projectId}  ${p.name}  (created ${p.createdAt})`)).join("\n")
+        json: { projects: list },
+        text: list.length
+          ? list.map((p) => printable(`${p.projectId}  ${p.name}  (created ${p.createdAt})`)).join("\n")
           : "No projects yet. Create one with: project create --name NAME",
       };
     }

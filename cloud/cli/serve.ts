@@ -16,7 +16,7 @@ import { serve as nodeServe } from "../../adapters/node.ts";
 import { type CloudOptions, createCloud, DEFAULT_CLOUD_RATE_LIMITS } from "../create_cloud.ts";
 import { reachableUrl } from "../../adapters/_reachable_url.ts";
 import { openCloudStorage } from "../open_cloud_storage.ts";
-import { createSetupLink } from "../operators/mod.ts";
+import { createOperatorService } from "../operators/mod.ts";
 import { publicOrigin } from "../dashboard/mod.ts";
 import { type DatabaseTarget, displayUrl } from "./database_url.ts";
 import { CommandError } from "./project_commands.ts";
@@ -147,7 +147,7 @@ async function setupLinkFor(target: DatabaseTarget): Promise<string | null> {
   if (target.url === ":memory:") return null;
   const storage = await openCloudStorage(target.url, { authToken: target.authToken });
   try {
-    return await createSetupLink(storage);
+    return await createOperatorService(storage).createSetupLink();
   } finally {
     await storage.close();
   }

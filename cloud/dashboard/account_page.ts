@@ -10,9 +10,9 @@ import { html } from "hono/html";
 import { field } from "./forms.ts";
 import { notice } from "./fragments.ts";
 import { csrfField, layout } from "./layout.ts";
-import { auditEntry, type PageContext } from "./page_context.ts";
+import { operatorActor, type PageContext } from "./page_context.ts";
 import { type Html, htmlPage } from "./responses.ts";
-import { acceptTotp, newRecoveryCodes, newTotpSecret, totpUri } from "../operators/mod.ts";
+import { newRecoveryCodes, newTotpSecret, totpUri } from "../operators/mod.ts";
 import { overHttps } from "./visit.ts";
 import { limitedCheck, reauthenticate } from "./reauthentication.ts";
 
@@ -82,14 +82,12 @@ export async function totpConfirmPost(ctx: PageContext): Promise<Response> {
   const checked = await limitedCheck(
     ctx,
     op.email,
-    () => acceptTotp(ctx.storage.operators, op.id, secret, field(ctx.form, "code"), ctx.now),
+    () => ctx.services.operators.acceptTotp(op, secret, field(ctx.form, "code"), ctx.now),
   );
   if (!checked.ok && checked.waitMs > 0) return tooManyCodes(ctx, checked.waitMs);
   if (!checked.ok) return totpStartPost(ctx, secret);
   const { codes, hashes } = await newRecoveryCodes();
-  const at = new Date(ctx.now).toISOString();
-  const entry = auditEntry(ctx, null, "operator.totp_on", op.email);
-  await ctx.storage.operators.updateOperator(op.id, { totpSecret: secret, recoveryCodeHashes: hashes }, at, entry);
+  await ctx.services.operators.enableTwoFactor(op, secret, hashes, operatorActor(ctx), ctx.now);
   const body = html`${notice("success", "Two-factor sign-in is on.")}
 ${
     notice(
@@ -122,9 +120,7 @@ export async function totpOffPost(ctx: PageContext): Promise<Response> {
       400,
     );
   }
-  const at = new Date(ctx.now).toISOString();
-  const entry = auditEntry(ctx, null, "operator.totp_off", op.email);
-  await ctx.storage.operators.updateOperator(op.id, { totpSecret: null, recoveryCodeHashes: [] }, at, entry);
+  await ctx.services.operators.disableTwoFactor(op, operatorActor(ctx), ctx.now);
   const updated = { ...ctx, session: { ...ctx.session, operator: { ...op, totpSecret: null } } };
   return accountPage(updated);
 }

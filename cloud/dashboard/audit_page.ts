@@ -23,7 +23,7 @@ export async function auditPage(ctx: PageContext | ProjectContext): Promise<Resp
   const sinceText = ctx.url.searchParams.get("since")?.trim() || undefined;
   const since = sinceText === undefined || isNaN(Date.parse(sinceText)) ? undefined : new Date(sinceText).toISOString();
   const offset = pageOffset(ctx.url);
-  const page = await ctx.storage.audit.listAudit({ projectId: project?.id, action, since, limit: PAGE_SIZE, offset });
+  const page = await ctx.services.audit.list({ projectId: project?.id, action, since, limit: PAGE_SIZE, offset });
   const rows = page.entries.map((e) =>
     html`<tr><td>${time(e.createdAt)}</td><td>${e.actor}</td><td><code>${e.action}</code></td>
 <td>${e.target ?? ""}</td>${project ? "" : html`<td>${e.projectId ?? ""}</td>`}<td>${e.sourceAddress ?? ""}</td>

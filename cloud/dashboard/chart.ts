@@ -7,7 +7,7 @@
  */
 import { html } from "hono/html";
 import { SEVERITIES } from "../../core/contract/mod.ts";
-import type { BucketUnit, ViolationBucket } from "../database/mod.ts";
+import type { BucketUnit, ViolationBucket } from "../violations/mod.ts";
 import type { Html } from "./responses.ts";
 
 const WIDTH = 720;

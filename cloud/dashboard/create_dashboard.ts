@@ -7,8 +7,7 @@
  */
 import type { ErrorLogger } from "../../core/logging/mod.ts";
 import type { InboxWaiters } from "../inbox/mod.ts";
-import type { CloudRepositories } from "../database/mod.ts";
-import type { CloudServices } from "../cloud_services.ts";
+import type { DashboardServices } from "./dashboard_deps.ts";
 import { trustedPost } from "./csrf.ts";
 import { messagePage } from "./fragments.ts";
 import { FORM_LIMIT, readForm } from "./forms.ts";
@@ -16,7 +15,7 @@ import { isSvcError } from "../../core/agent/mod.ts";
 import type { PageContext, ProjectContext } from "./page_context.ts";
 import { asset, redirect } from "./responses.ts";
 import { createReveals } from "./reveals.ts";
-import { currentSession, type SessionLimits } from "../operators/mod.ts";
+import type { SessionLimits } from "../operators/mod.ts";
 import { setUp, setupPage, signIn, signInPage, signOut } from "./signed_out.ts";
 import type { Visit } from "./visit.ts";
 import { createSignInLimiter, type SignInLimits } from "../operators/mod.ts";
@@ -58,10 +57,8 @@ export interface DashboardSeams {
 export interface DashboardOptions extends Omit<DashboardSettings, "publicUrl">, DashboardSeams {
   /** The origin of `publicUrl`, checked by `publicOrigin`, or `null` for the request's own. */
   site: string | null;
-  /** The cloud's storage, or the promise of it while it opens. */
-  storage: CloudRepositories | Promise<CloudRepositories>;
   /** The features' services, or the promise of them while the database opens. */
-  services: CloudServices | Promise<CloudServices>;
+  services: DashboardServices | Promise<DashboardServices>;
   /** The cloud's long-poll wake-ups, so a revoke here reaches the revocation feed's polls at once. */
   waiters: InboxWaiters;
   /** Where causes of failures go (default `console.error`). */
@@ -77,14 +74,15 @@ export interface Dashboard {
 /**
  * Creates the dashboard.
  *
- * @param options The storage, checked public origin, session lifetimes, sign-in limits and clock.
+ * @param options The services, checked public origin, session lifetimes, sign-in limits and clock.
  * @returns The handler.
  *
  * @example Serve the dashboard next to the cloud
  * ```ts ignore
- * import { createDashboard } from "@svc/agent-access/cloud";
- * import { openCloudStorage } from "@svc/agent-access/cloud";
- * const dashboard = createDashboard({ storage: openCloudStorage("file:./data/svc.db") });
+ * const storage = await openCloudStorage("file:./data/svc.db");
+ * const waiters = createInboxWaiters();
+ * const services = createCloudServices(storage, waiters);
+ * const dashboard = createDashboard({ site: null, services, waiters });
  * Deno.serve((req) => dashboard.handle(req));
  * ```
  */
@@ -108,8 +106,8 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     if (req.method !== "GET" && req.method !== "POST") {
       return messagePage(405, "Method not allowed", "Use the links and buttons of the dashboard.", secure);
     }
-    const storage = await options.storage;
-    const deps = { storage, limiter, limits };
+    const services = await options.services;
+    const deps = { operators: services.operators, limiter, limits };
     const form = req.method === "POST" ? await readForm(req).catch((e) => tooLarge(e, secure)) : new URLSearchParams();
     if (form instanceof Response) return form;
     if (form === null) return messagePage(400, "Bad request", "The form could not be read.", secure);
@@ -120,19 +118,18 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     if (path === `${DASHBOARD_PREFIX}/setup`) {
       return req.method === "POST" ? setUp(deps, visit, form) : setupPage(deps, visit);
     }
-    const session = await currentSession(storage, req, visit.now, limits, secure);
+    const session = await services.operators.session(req, visit.now, limits, secure);
     if (!session) return redirect(`${DASHBOARD_PREFIX}/sign-in`, secure);
     if (req.method === "POST" && !await trustedPost(req, form, session.token, visit.origin)) {
       return messagePage(403, "Refused", "The form expired or came from another site. Reload the page.", secure);
     }
     if (path === `${DASHBOARD_PREFIX}/sign-out` && req.method === "POST") {
-      return signOut(storage, visit, session.operator.email, session.token);
+      return signOut(services.operators, visit, session.operator.email, session.token);
     }
     const ctx: PageContext = {
       ...visit,
       url,
-      storage,
-      services: await options.services,
+      services,
       waiters: options.waiters,
       reveals,
       session,
@@ -206,7 +203,7 @@ function decodedParams(raw: string[]): string[] | null {
 
 async function run(page: Page, ctx: PageContext, params: string[]): Promise<Response> {
   if (!page.project) return page.handle(ctx, params);
-  const project = await ctx.storage.projects.findProject(params[0]);
+  const project = await ctx.services.projects.find(params[0]);
   if (!project) return messagePage(404, "Not found", "There is no such project.", overHttps(ctx));
   return page.handle({ ...ctx, project } as ProjectContext, params.slice(1));
 }

@@ -11,7 +11,7 @@ import { age, messagePage, notice, PAGE_SIZE, pageOffset, pager, time } from "./
 import { csrfField, layout } from "./layout.ts";
 import { auditEntry, type ProjectContext } from "./page_context.ts";
 import { type Html, htmlPage, redirect } from "./responses.ts";
-import type { InboxItemStatus } from "../database/mod.ts";
+import type { InboxItemStatus } from "../inbox/mod.ts";
 import { overHttps } from "./visit.ts";
 
 /** What one inbox's page shows: `?status=`, waiting items by default. */
@@ -31,7 +31,7 @@ export async function inboxesPage(ctx: ProjectContext): Promise<Response> {
   const base = `/dashboard/projects/${ctx.project.id}/inbox`;
   const wanted = ctx.url.searchParams.get("agentId")?.trim();
   if (wanted) return redirect(`${base}/${encodeURIComponent(wanted)}?status=all`, overHttps(ctx));
-  const backlog = await ctx.storage.inbox.inboxBacklog(ctx.project.id);
+  const backlog = await ctx.services.inbox.backlog(ctx.project.id);
   const rows = backlog.map((b) =>
     html`
       <tr>
@@ -80,7 +80,7 @@ export async function inboxPage(ctx: ProjectContext, [agentId]: string[]): Promi
   const shown = given === "acknowledged" || given === "all" ? given : "waiting";
   const offset = pageOffset(ctx.url);
   const status: InboxItemStatus | undefined = shown === "all" ? undefined : shown;
-  const page = await ctx.storage.inbox.peekInbox(ctx.project.id, agentId, { status, limit: PAGE_SIZE, offset });
+  const page = await ctx.services.inbox.peek(ctx.project.id, agentId, { status, limit: PAGE_SIZE, offset });
   const base = `/dashboard/projects/${ctx.project.id}/inbox`;
   const path = `${base}/${encodeURIComponent(agentId)}`;
   const admin = ctx.session.operator.role === "admin";
@@ -166,7 +166,7 @@ export async function discardPost(ctx: ProjectContext, [agentId]: string[]): Pro
   // Only an item of this URL's agent: another agent's item is not found here (and never audited under this one).
   const entry = auditEntry(ctx, ctx.project.id, "inbox.discard", String(inboxId), { agentId });
   if (
-    !await ctx.storage.inbox.discardInboxItem(ctx.project.id, agentId, inboxId, new Date(ctx.now).toISOString(), entry)
+    !await ctx.services.inbox.discard(ctx.project.id, agentId, inboxId, new Date(ctx.now).toISOString(), entry)
   ) {
     return messagePage(404, "Not found", "That item is not waiting in this project.", overHttps(ctx));
   }

@@ -19,7 +19,7 @@ import { overHttps } from "./visit.ts";
  * @returns The page.
  */
 export async function intentsPage(ctx: ProjectContext): Promise<Response> {
-  const manifest = await ctx.storage.projects.getManifest(ctx.project.id);
+  const manifest = await ctx.services.projects.manifest(ctx.project.id);
   const intents = manifest.intents.map((i) =>
     html`
       <section aria-labelledby="intent-${i.name}">

@@ -7,7 +7,7 @@
  * @module
  */
 import { html } from "hono/html";
-import type { KeyStatus } from "../database/mod.ts";
+import type { KeyStatus } from "../keys/mod.ts";
 import { notice, PAGE_SIZE, pageOffset, pager, time } from "./fragments.ts";
 import { csrfField, layout } from "./layout.ts";
 import { operatorActor, type ProjectContext } from "./page_context.ts";
@@ -27,7 +27,7 @@ export async function keysPage(ctx: ProjectContext): Promise<Response> {
   const statusParam = ctx.url.searchParams.get("status");
   const status = statusParam === "active" || statusParam === "revoked" ? statusParam as KeyStatus : undefined;
   const offset = pageOffset(ctx.url);
-  const page = await ctx.storage.keys.listProjectKeys(ctx.project.id, {
+  const page = await ctx.services.keys.page(ctx.project.id, {
     userId: user,
     status,
     limit: PAGE_SIZE,
@@ -103,7 +103,7 @@ export async function keysPage(ctx: ProjectContext): Promise<Response> {
  * @returns The page.
  */
 export async function revokeKeyPage(ctx: ProjectContext, [keyId]: string[]): Promise<Response> {
-  const key = await ctx.storage.keys.findProjectKey(ctx.project.id, keyId);
+  const key = await ctx.services.keys.find(ctx.project.id, keyId);
   if (!key) return messagePage(404, "Not found", "There is no such key in this project.", overHttps(ctx));
   const base = `/dashboard/projects/${ctx.project.id}`;
   const apps = key.revokedAt === null ? await ctx.services.apps.list(ctx.project.id) : [];

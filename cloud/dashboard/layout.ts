@@ -8,7 +8,7 @@ import { html } from "hono/html";
 import { CSRF_FIELD } from "./csrf.ts";
 import type { PageContext } from "./page_context.ts";
 import type { Html } from "./responses.ts";
-import type { ProjectRecord } from "../database/mod.ts";
+import type { ProjectRecord } from "../projects/mod.ts";
 
 /** The sections of a project, in navigation order: link name and path below the project. */
 export const PROJECT_SECTIONS = [

@@ -27,11 +27,11 @@ export async function overviewPage(ctx: ProjectContext): Promise<Response> {
   const hours = bucketKeys(ctx.now, "hour", 24);
   const days = bucketKeys(ctx.now, "day", 30);
   const [keys, manifest, byHour, byDay, backlog, apps] = await Promise.all([
-    ctx.storage.keys.countKeys(id),
-    ctx.storage.projects.getManifest(id),
-    ctx.storage.violations.violationBuckets(id, new Date(ctx.now - DAY_MS + 3_600_000).toISOString(), "hour"),
-    ctx.storage.violations.violationBuckets(id, new Date(ctx.now - 29 * DAY_MS).toISOString(), "day"),
-    ctx.storage.inbox.inboxBacklog(id),
+    ctx.services.keys.count(id),
+    ctx.services.projects.manifest(id),
+    ctx.services.violations.chart(id, new Date(ctx.now - DAY_MS + 3_600_000).toISOString(), "hour"),
+    ctx.services.violations.chart(id, new Date(ctx.now - 29 * DAY_MS).toISOString(), "day"),
+    ctx.services.inbox.backlog(id),
     ctx.services.apps.list(id),
   ]);
   const waiting = backlog.reduce((n, b) => n + b.waiting, 0);

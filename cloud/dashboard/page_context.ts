@@ -1,26 +1,24 @@
 /**
- * What every signed-in page is given: the request, the storage, the clock,
+ * What every signed-in page is given: the request, the services, the clock,
  * the operator and the CSRF token of their forms.
  *
  * @module
  */
-import type { CloudRepositories, ProjectRecord } from "../database/mod.ts";
+import type { ProjectRecord } from "../projects/mod.ts";
+import type { DashboardServices } from "./dashboard_deps.ts";
 import type { InboxWaiters } from "../inbox/mod.ts";
 import type { Reveals } from "./reveals.ts";
 import type { Session } from "../operators/mod.ts";
 import { type AuditActor, type AuditEntryInput, auditRecord } from "../audit/mod.ts";
 import type { Visit } from "./visit.ts";
-import type { CloudServices } from "../cloud_services.ts";
 import type { SignInLimiter } from "../operators/mod.ts";
 
 /** A signed-in request. */
 export interface PageContext extends Visit {
   /** Its URL. */
   url: URL;
-  /** The cloud's storage. */
-  storage: CloudRepositories;
   /** The features' services: every change a page makes goes through them. */
-  services: CloudServices;
+  services: DashboardServices;
   /** Long-poll wake-ups: a revoke here wakes the revocation feed at once. */
   waiters: InboxWaiters;
   /** Secrets waiting to be shown once. */

@@ -23,7 +23,7 @@ export const MAX_PROJECT_NAME = 100;
  * @returns The page.
  */
 export async function projectsPage(ctx: PageContext, problem?: string): Promise<Response> {
-  const projects = await ctx.storage.projects.listProjects();
+  const projects = await ctx.services.projects.list();
   const rows = projects.map((p) =>
     html`
       <tr>

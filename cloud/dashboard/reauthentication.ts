@@ -6,20 +6,13 @@
  *
  * @module
  */
-import type { OperatorRecord } from "../database/mod.ts";
-import {
-  acceptTotp,
-  type OperatorStorage,
-  recoveryCodeHash,
-  type SignInAttempt,
-  type SignInLimiter,
-  verifyPassword,
-} from "../operators/mod.ts";
+import type { OperatorRecord, OperatorService } from "../operators/mod.ts";
+import { type SignInAttempt, type SignInLimiter, verifyPassword } from "../operators/mod.ts";
 
 /** What a second-factor check needs. */
 export interface ReauthenticationContext {
-  /** The repositories: the operators' (spent TOTP steps and recovery codes). */
-  storage: { operators: Pick<OperatorStorage, "spendTotpStep" | "spendRecoveryCode"> };
+  /** The services: the operators' (which spend TOTP steps and recovery codes). */
+  services: { operators: Pick<OperatorService, "secondFactorOk"> };
   /** The sign-in limiter, shared with sign-in. */
   limiter: SignInLimiter;
   /** The client's address. */
@@ -30,27 +23,6 @@ export interface ReauthenticationContext {
 
 /** The outcome of a check: passed, failed, or refused without checking for this long (milliseconds). */
 export type Reauthentication = { ok: true } | { ok: false; waitMs: number };
-
-/**
- * Whether a code is the operator's current TOTP code (spent once) or one of their recovery codes (spent).
- *
- * @param storage Where spent steps and recovery codes are kept.
- * @param op The operator (with two-factor sign-in on; `true` when off).
- * @param code The code typed.
- * @param now The time, in milliseconds.
- * @returns Whether it is valid.
- */
-export async function secondFactorOk(
-  storage: Pick<OperatorStorage, "spendTotpStep" | "spendRecoveryCode">,
-  op: OperatorRecord,
-  code: string,
-  now: number,
-): Promise<boolean> {
-  if (op.totpSecret === null) return true;
-  if (await acceptTotp(storage, op.id, op.totpSecret, code, now)) return true;
-  const at = new Date(now).toISOString();
-  return code.length >= 16 && await storage.spendRecoveryCode(op.id, await recoveryCodeHash(code), at);
-}
 
 /**
  * Runs a check under the sign-in limiter: refused at once while the operator's account or the address must wait,
@@ -94,7 +66,7 @@ export function reauthenticate(
   return limitedCheck(ctx, op.email, async () => {
     // Both always checked, so the answer's time does not tell which was wrong.
     const passwordOk = await verifyPassword(password.slice(0, 1000), op.passwordHash);
-    const codeOk = await secondFactorOk(ctx.storage.operators, op, code, ctx.now);
+    const codeOk = await ctx.services.operators.secondFactorOk(op, code, ctx.now);
     return passwordOk && codeOk;
   });
 }

@@ -6,34 +6,24 @@
  * @module
  */
 import { html } from "hono/html";
-import type { CloudRepositories } from "../database/mod.ts";
 import { csrfToken, trustedPost } from "./csrf.ts";
 import { csrfField, document } from "./layout.ts";
 import { messagePage, notice } from "./fragments.ts";
 import { field } from "./forms.ts";
 import { DECOY_HASH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyPassword } from "../operators/mod.ts";
 import { type Html, htmlPage, redirect } from "./responses.ts";
-import {
-  cookie,
-  cookiesOf,
-  openSession,
-  PRE_SESSION_COOKIE,
-  SESSION_COOKIE,
-  type SessionLimits,
-} from "../operators/mod.ts";
-import type { SignInAttempt, SignInLimiter } from "../operators/mod.ts";
+import { cookie, cookiesOf, PRE_SESSION_COOKIE, SESSION_COOKIE, type SessionLimits } from "../operators/mod.ts";
+import type { OperatorService, SignInAttempt, SignInLimiter } from "../operators/mod.ts";
 import { isEmail } from "../operators/mod.ts";
-import { secondFactorOk } from "./reauthentication.ts";
 import { mintSecret } from "../../core/contract/mod.ts";
-import { hashSecret } from "../../core/contract/mod.ts";
-import { newOperator, operatorInputProblem } from "../operators/mod.ts";
-import { recordAudit } from "../audit/mod.ts";
+import { operatorInputProblem } from "../operators/mod.ts";
+import type { AuditActor } from "../audit/mod.ts";
 import { overHttps, type Visit } from "./visit.ts";
 
 /** What the signed-out pages need. */
 export interface SignedOutDeps {
-  /** The cloud's storage. */
-  storage: CloudRepositories;
+  /** The operators' service. */
+  operators: OperatorService;
   /** Counts failed sign-ins. */
   limiter: SignInLimiter;
   /** Session lifetimes. */
@@ -92,7 +82,7 @@ export async function signIn(deps: SignedOutDeps, visit: Visit, form: URLSearchP
   const email = field(form, "email").toLowerCase();
   // Checked before it is looked up, hashed for, or written to the audit log as an actor.
   if (!isEmail(email)) return signInPage(visit, { status: 400, message: "Enter a valid email address." });
-  const operator = await deps.storage.operators.findOperatorByEmail(email);
+  const operator = await deps.operators.findByEmail(email);
   const attempt: SignInAttempt = { address: visit.address, email, operator: operator !== null };
   const wait = deps.limiter.waitMs(attempt, visit.now);
   if (wait > 0) {
@@ -108,15 +98,15 @@ export async function signIn(deps: SignedOutDeps, visit: Visit, form: URLSearchP
   const password = (form.get("password") ?? "").slice(0, 1000);
   const passwordOk = await verifyPassword(password, operator?.passwordHash ?? await DECOY_HASH);
   if (
-    !operator || !passwordOk || !await secondFactorOk(deps.storage.operators, operator, field(form, "code"), visit.now)
+    !operator || !passwordOk || !await deps.operators.secondFactorOk(operator, field(form, "code"), visit.now)
   ) {
-    await record(deps.storage, visit, email, "operator.sign_in_failed", operator === null ? null : operator.id);
+    // No change to write: the failure's audit entry alone.
+    await deps.operators.signInFailed(operator === null ? null : operator.id, actor(visit, email), visit.now);
     return signInPage(visit, { status: 401, message: "Wrong email, password or code." });
   }
   deps.limiter.release(attempt, visit.now);
   deps.limiter.succeed(attempt);
-  const token = await openSession(deps.storage, operator, visit.address, visit.now, deps.limits);
-  await record(deps.storage, visit, operator.email, "operator.sign_in", operator.id);
+  const token = await deps.operators.signIn(operator, actor(visit, operator.email), visit.now, deps.limits);
   const maxAge = Math.floor(deps.limits.maxMs / 1000);
   return redirect("/dashboard/projects", overHttps(visit), [cookie(SESSION_COOKIE, token, overHttps(visit), maxAge)]);
 }
@@ -124,20 +114,19 @@ export async function signIn(deps: SignedOutDeps, visit: Visit, form: URLSearchP
 /**
  * Ends the session of a sign-out post and clears its cookie.
  *
- * @param storage The cloud's storage.
+ * @param operators The operators' service.
  * @param visit The request.
  * @param email The operator signing out.
  * @param token The session token.
  * @returns A redirect to the sign-in page.
  */
 export async function signOut(
-  storage: CloudRepositories,
+  operators: OperatorService,
   visit: Visit,
   email: string,
   token: string,
 ): Promise<Response> {
-  await storage.operators.deleteSession(await hashSecret(token));
-  await record(storage, visit, email, "operator.sign_out", null);
+  await operators.signOut(token, actor(visit, email), visit.now);
   return redirect("/dashboard/sign-in", overHttps(visit), [cookie(SESSION_COOKIE, "", overHttps(visit), 0)]);
 }
 
@@ -151,7 +140,7 @@ export async function signOut(
  */
 export async function setupPage(deps: SignedOutDeps, visit: Visit, problem?: string): Promise<Response> {
   const token = new URL(visit.req.url).searchParams.get("token") ?? "";
-  if (!await deps.storage.operators.setupTokenValid(await hashSecret(token), iso(visit.now))) {
+  if (!await deps.operators.setupLinkValid(token, visit.now)) {
     return messagePage(410, "Setup link used or expired", setupGone, overHttps(visit));
   }
   const { seed, cookies } = preSession(visit);
@@ -196,33 +185,19 @@ export async function setUp(deps: SignedOutDeps, visit: Visit, form: URLSearchPa
   }
   const token = new URL(visit.req.url).searchParams.get("token") ?? "";
   // The token first: a made-up or spent link never costs a password hash.
-  if (!await deps.storage.operators.setupTokenValid(await hashSecret(token), iso(visit.now))) {
+  if (!await deps.operators.setupLinkValid(token, visit.now)) {
     return messagePage(410, "Setup link used or expired", setupGone, overHttps(visit));
   }
   const email = field(form, "email");
   const password = form.get("password") ?? "";
   const problem = operatorInputProblem(email, password);
   if (problem) return setupPage(deps, visit, problem);
-  const operator = await newOperator(email, "admin", password, visit.now);
-  if (!await deps.storage.operators.setupFirstOperator(await hashSecret(token), operator, iso(visit.now))) {
-    return messagePage(410, "Setup link used or expired", setupGone, overHttps(visit));
-  }
-  await record(deps.storage, visit, operator.email, "operator.setup", operator.id);
-  const session = await openSession(deps.storage, operator, visit.address, visit.now, deps.limits);
+  const session = await deps.operators.setUp(token, email, password, visit.address, visit.now, deps.limits);
+  if (session === null) return messagePage(410, "Setup link used or expired", setupGone, overHttps(visit));
   const maxAge = Math.floor(deps.limits.maxMs / 1000);
   return redirect("/dashboard/projects", overHttps(visit), [cookie(SESSION_COOKIE, session, overHttps(visit), maxAge)]);
 }
 
-function record(
-  storage: CloudRepositories,
-  visit: Visit,
-  actor: string,
-  action: string,
-  target: string | null,
-): Promise<void> {
-  return recordAudit(storage, { actor, sourceAddress: visit.address }, { action, target, at: visit.now });
-}
-
-function iso(now: number): string {
-  return new Date(now).toISOString();
+function actor(visit: Visit, email: string): AuditActor {
+  return { actor: email, sourceAddress: visit.address };
 }

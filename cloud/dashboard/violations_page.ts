@@ -40,8 +40,8 @@ export async function violationsPage(ctx: ProjectContext): Promise<Response> {
   }
   const hours = bucketKeys(ctx.now, "hour", 24);
   const [page, byHour] = await Promise.all([
-    ctx.storage.violations.listViolations(ctx.project.id, parsed.data),
-    ctx.storage.violations.violationBuckets(ctx.project.id, new Date(ctx.now - 23 * 3_600_000).toISOString(), "hour"),
+    ctx.services.violations.list(ctx.project.id, parsed.data),
+    ctx.services.violations.chart(ctx.project.id, new Date(ctx.now - 23 * 3_600_000).toISOString(), "hour"),
   ]);
   const rows = page.violations.map((v) =>
     html`

@@ -1,7 +1,7 @@
 /**
- * The cloud's database: its one ordered list of migrations and where it is opened.
+ * The cloud's database: its one ordered list of migrations (the features' repositories are opened over it by
+ * `openCloudStorage`).
  *
  * @module
  */
 export * from "./cloud_migrations.ts";
-export * from "./cloud_storage.ts";

@@ -12,7 +12,10 @@ import {
   postedEventSchema,
 } from "../../core/contract/mod.ts";
 import { json, singleBody } from "../../core/http/mod.ts";
-import { defineRoute } from "../routes/mod.ts";
+import { cloudRouteDefiner } from "../routes/mod.ts";
+import type { InboxService } from "./inbox_service.ts";
+
+const defineRoute = cloudRouteDefiner<{ inbox: InboxService }>();
 
 /** The body of `POST /v1/events`: one event (a batch there is refused, naming `POST /v1/events/batch`). */
 export const eventsBody: z.ZodType<z.output<typeof postedEventSchema>> = singleBody(postedEventSchema, {

@@ -11,8 +11,22 @@ import { MAX_BATCH, pageSize, queryInteger, waitSeconds } from "../../core/contr
 import { json } from "../../core/http/mod.ts";
 import { readOrWait } from "./long_poll.ts";
 import { watchedStorage } from "./inbox_waiters.ts";
-import { type CloudDeps, defineRoute } from "../routes/mod.ts";
-import { reauthenticate } from "../routes/mod.ts";
+import { type AuthStorage, cloudRouteDefiner, type CloudRouteDeps, reauthenticate } from "../routes/mod.ts";
+import type { InboxService } from "./inbox_service.ts";
+import type { InboxWaiters, RevocationSequence } from "./inbox_waiters.ts";
+import type { InboxRepository } from "./inbox_repository.ts";
+
+/** What the inbox routes are given. */
+export interface InboxRouteDeps extends CloudRouteDeps {
+  /** What authentication reads, and what the shared watcher reads of the inboxes and the revocation feed. */
+  storage: AuthStorage & { inbox: InboxRepository; keys: RevocationSequence };
+  /** Events and inboxes. */
+  inbox: InboxService;
+  /** Long-poll wake-ups. */
+  waiters: InboxWaiters;
+}
+
+const defineRoute = cloudRouteDefiner<InboxRouteDeps>();
 
 /** The query of the inbox polls. */
 export const inboxQuery = z.object({
@@ -87,7 +101,7 @@ export const inboxRoutes = [
  * (revoked or rotated meanwhile: 401).
  */
 async function poll(
-  deps: CloudDeps,
+  deps: InboxRouteDeps,
   projectId: string,
   agentId: string,
   keyId: string | null,
@@ -115,7 +129,7 @@ async function poll(
 }
 
 async function acknowledge(
-  { inbox }: CloudDeps,
+  { inbox }: InboxRouteDeps,
   projectId: string,
   agentId: string,
   inboxIds: number[],

@@ -5,8 +5,10 @@
  * @module
  */
 import type { InboxItem, PostedEvent } from "../../core/contract/mod.ts";
-import type { AppendResult, CloudRepositories } from "../database/mod.ts";
+import type { AppendResult, InboxRepository } from "./inbox_repository.ts";
 import type { InboxWaiters } from "./inbox_waiters.ts";
+import type { InboxBacklog, InboxPage, InboxQuery } from "./inbox_query.ts";
+import type { AuditEntryInput } from "../audit/mod.ts";
 
 /** What the `/v1` routes do with events and inboxes. */
 export interface InboxService {
@@ -18,6 +20,12 @@ export interface InboxService {
   acknowledge(projectId: string, agentId: string, inboxIds: number[]): Promise<number>;
   /** The long polls' wake-ups. */
   waiters: InboxWaiters;
+  /** Every inbox of the project with waiting items, the oldest backlog first (the dashboard's). */
+  backlog(projectId: string): Promise<InboxBacklog[]>;
+  /** Items of one inbox, without counting a delivery. */
+  peek(projectId: string, agentId: string, query: InboxQuery): Promise<InboxPage>;
+  /** Acknowledges one waiting item on an operator's behalf, with its audit entry; `false` when not waiting there. */
+  discard(projectId: string, agentId: string, inboxId: number, at: string, audit: AuditEntryInput): Promise<boolean>;
 }
 
 /**
@@ -27,7 +35,7 @@ export interface InboxService {
  * @param waiters Long-poll wake-ups.
  * @returns The service.
  */
-export function createInboxService(storage: CloudRepositories, waiters: InboxWaiters): InboxService {
+export function createInboxService(storage: { inbox: InboxRepository }, waiters: InboxWaiters): InboxService {
   return {
     async append(projectId, events) {
       const results = await storage.inbox.appendEvents(projectId, events, new Date().toISOString());
@@ -40,5 +48,9 @@ export function createInboxService(storage: CloudRepositories, waiters: InboxWai
     acknowledge: (projectId, agentId, inboxIds) =>
       storage.inbox.acknowledge(projectId, agentId, inboxIds, new Date().toISOString()),
     waiters,
+    backlog: (projectId) => storage.inbox.inboxBacklog(projectId),
+    peek: (projectId, agentId, query) => storage.inbox.peekInbox(projectId, agentId, query),
+    discard: (projectId, agentId, inboxId, at, audit) =>
+      storage.inbox.discardInboxItem(projectId, agentId, inboxId, at, audit),
   };
 }

@@ -17,7 +17,7 @@
  *
  * @module
  */
-import type { CloudRepositories, CloudStorageMethods } from "../database/mod.ts";
+import type { InboxRepository } from "./inbox_repository.ts";
 import { rateLimited } from "../../core/abuse/mod.ts";
 
 /** How often the watcher looks at a local file's `data_version` while polls wait, in milliseconds. */
@@ -43,8 +43,14 @@ export interface InboxSubscription {
 
 /** What the shared watcher reads. */
 export type WatchedStorage =
-  & Pick<CloudStorageMethods, "inboxesFilledAfter" | "dataVersion">
-  & Partial<Pick<CloudStorageMethods, "latestRevocationSeq">>;
+  & Pick<InboxRepository, "inboxesFilledAfter" | "dataVersion">
+  & Partial<RevocationSequence>;
+
+/** The revocation feed's newest sequence number (the keys' repository has it). */
+export interface RevocationSequence {
+  /** The highest feed `seq` of every project (0 when none). */
+  latestRevocationSeq(): Promise<number>;
+}
 
 /**
  * What the shared watcher reads of the cloud's repositories: the inboxes' changes and the revocation feed's
@@ -54,7 +60,7 @@ export type WatchedStorage =
  * @param storage The repositories.
  * @returns The watched reads.
  */
-export function watchedStorage(storage: Pick<CloudRepositories, "inbox" | "keys">): WatchedStorage {
+export function watchedStorage(storage: { inbox: InboxRepository; keys: RevocationSequence }): WatchedStorage {
   return {
     dataVersion: () => storage.inbox.dataVersion(),
     inboxesFilledAfter: (after) => storage.inbox.inboxesFilledAfter(after),

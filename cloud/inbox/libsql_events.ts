@@ -5,15 +5,16 @@
  * @module
  */
 import type { Executor, SqlRow, SqlValue } from "../../core/db/mod.ts";
-import type { CloudStorageMethods, InboxItem } from "../database/mod.ts";
+import type { InboxItem, InboxRepository } from "./inbox_repository.ts";
 import { integer, parsed, placeholders, text } from "../../core/db/mod.ts";
 import type { GroupCommit } from "../../core/db/mod.ts";
 import { deleteInChunks } from "../../core/db/mod.ts";
+import { PROJECT_RETENTIONS, PROJECTS_WITH_RETENTION } from "../projects/mod.ts";
 
-/** The event and inbox part of {@linkcode CloudStorageMethods}, and the write-back of delivery counts. */
+/** The event and inbox part of {@linkcode InboxRepository}, and the write-back of delivery counts. */
 export type EventStorage =
   & Pick<
-    CloudStorageMethods,
+    InboxRepository,
     "appendEvents" | "listInbox" | "acknowledge" | "purgeAcknowledged" | "inboxesFilledAfter" | "dataVersion"
   >
   & {
@@ -126,13 +127,10 @@ export function eventStorage(db: Executor, group: GroupCommit): EventStorage {
       // Projects with their own retention (set on the dashboard) are purged by it; the rest by `before`.
       let purged = await purgeChunks(
         db,
-        `acked_at < ? AND project_id NOT IN
-           (SELECT project_id FROM cloud_project_settings WHERE retention_ms IS NOT NULL)`,
+        `acked_at < ? AND project_id NOT IN (${PROJECTS_WITH_RETENTION})`,
         [before],
       );
-      const own = await db.execute(
-        "SELECT project_id, retention_ms FROM cloud_project_settings WHERE retention_ms IS NOT NULL",
-      );
+      const own = await db.execute(PROJECT_RETENTIONS);
       for (const row of own.rows) {
         const cutoff = new Date(Date.now() - integer(row, "retention_ms")).toISOString();
         purged += await purgeChunks(db, "acked_at < ? AND project_id = ?", [cutoff, text(row, "project_id")]);
@@ -157,6 +155,9 @@ export function eventStorage(db: Executor, group: GroupCommit): EventStorage {
     flushDeliveries,
   };
 }
+
+/** The inbox's tables holding a project's rows, children first: deleted with the project. */
+export const INBOX_TABLES: readonly string[] = ["cloud_events"];
 
 /** Deletes acknowledged items matching `where`, a chunk per statement; the count deleted. */
 function purgeChunks(db: Executor, where: string, args: SqlValue[]): Promise<number> {

@@ -1,24 +1,68 @@
 /**
- * Agent keys, their claims and the revocation feed: what the feature's repository offers, all the SQL of its tables
- * behind it (implemented on libSQL in this folder).
+ * Agent keys, their claims and the revocation feed: what the feature's repository offers, with no SQL; all the SQL of its tables is behind it, on libSQL in
+ * this folder.
  *
  * @module
  */
-import type { CloudStorageMethods } from "../database/mod.ts";
+import type { AgentIdKind, KeyRecord, RevocationReason } from "../../core/contract/mod.ts";
+import type { AuditEntryInput } from "../audit/mod.ts";
+import type { KeyAuth } from "../routes/mod.ts";
+import type { KeyReads } from "./key_query.ts";
+import type { RevocationStorage } from "./revocation_storage.ts";
+
+/** What the mirror of a key did: `revoked` when it was stored and revoked a key that was active (or new). */
+export type MirrorOutcome = "stored" | "revoked" | "hash_taken" | "agent_taken";
+
+/** A key found by its hash, with its project. */
+export interface ProjectKey {
+  /** The project holding the key. */
+  projectId: string;
+  /** The record. */
+  record: KeyRecord;
+}
 
 /** Agent keys, their claims and the revocation feed: the repository. */
-export type KeyRepository = Pick<
-  CloudStorageMethods,
-  | "insertKey"
-  | "mirrorKey"
-  | "listKeys"
-  | "revokeKey"
-  | "findKeyByHash"
-  | "findKeyAuth"
-  | "touchKey"
-  | "listRevocations"
-  | "latestRevocationSeq"
-  | "listProjectKeys"
-  | "findProjectKey"
-  | "countKeys"
->;
+export interface KeyRepository extends RevocationStorage, KeyReads {
+  /** Stores a new key, claiming its agentId when `kind` is `claim`; `false` when another user holds the agentId. */
+  insertKey(projectId: string, record: KeyRecord, kind: AgentIdKind): Promise<boolean>;
+  /**
+   * Stores or updates a mirrored key; a revoked record stays revoked; an agt_ id another user holds is refused,
+   * and so is a record whose id or hash another of this project's records holds. Ids and hashes are unique per
+   * project: what other projects hold never changes the outcome. When the mirror revokes the key, `audit` is
+   * appended in the same transaction.
+   */
+  mirrorKey(projectId: string, record: KeyRecord, audit?: AuditEntryInput): Promise<MirrorOutcome>;
+  /** A user's keys, oldest first. */
+  listKeys(projectId: string, userId: string): Promise<KeyRecord[]>;
+  /**
+   * Revokes a key (keeping the first revocation time and reason) and, when it was active, appends it to
+   * the project's revocation feed and appends `audit` to the audit log, in the same transaction; its
+   * `revokedAt` (equal to `at` when this call revoked it), or `null` when not the project's.
+   */
+  revokeKey(
+    projectId: string,
+    id: string,
+    at: string,
+    reason: RevocationReason,
+    audit?: AuditEntryInput,
+  ): Promise<string | null>;
+  /**
+   * The key with this hash, with its project, or `null`. When several projects hold the hash, the first
+   * holder's (the record stored first), active or revoked: a later copy never answers for the key.
+   */
+  findKeyByHash(hash: string): Promise<ProjectKey | null>;
+  /** What agent auth needs of the key with this hash (the first holder's, as {@linkcode findKeyByHash}), or `null`: one narrow read. */
+  findKeyAuth(hash: string): Promise<KeyAuth | null>;
+  /** Records a use of the project's key, at most once a minute. */
+  touchKey(projectId: string, id: string, at: string): Promise<void>;
+  /** Moves the project's keys' `lastUsedAt` forward (never back), in one transaction; the count of keys updated. */
+  mirrorKeyUses(projectId: string, uses: readonly KeyUse[]): Promise<number>;
+}
+
+/** One key's use as a hybrid app mirrors it. */
+export interface KeyUse {
+  /** The key's id. */
+  id: string;
+  /** ISO 8601 (UTC with milliseconds) of its latest use at the app. */
+  lastUsedAt: string;
+}

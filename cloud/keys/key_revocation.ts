@@ -10,7 +10,7 @@
 import type { RevocationReason } from "../../core/contract/mod.ts";
 import { type AuditActor, type AuditEntryInput, auditRecord } from "../audit/mod.ts";
 import { type InboxSubscription, type InboxWaiters, REVOCATION_FEED } from "../inbox/mod.ts";
-import type { CloudRepositories } from "../database/mod.ts";
+import type { KeyRepository } from "./key_repository.ts";
 
 /**
  * The wake-up channel of a project's feed, on the inbox waiters: an agentId
@@ -21,7 +21,7 @@ const FEED_CHANNEL = REVOCATION_FEED;
 /** What revoking needs: the storage and the long polls' wake-ups. */
 export interface RevocationServices {
   /** The cloud's storage. */
-  storage: CloudRepositories;
+  storage: { keys: KeyRepository };
   /** Long-poll wake-ups. */
   waiters: InboxWaiters;
 }

@@ -24,12 +24,30 @@ import {
 } from "../../core/contract/mod.ts";
 import { storedText } from "../../core/contract/mod.ts";
 import { AGENT_KEY_PREFIX, hashSecret, KEY_START_LENGTH } from "../../core/contract/mod.ts";
-import { newViolation } from "../../core/contract/mod.ts";
+import { newViolation, type Violation } from "../../core/contract/mod.ts";
 import { timestampInput } from "../../core/contract/mod.ts";
 import { json } from "../../core/http/mod.ts";
-import { recordUse } from "../routes/mod.ts";
+import { cloudRouteDefiner, type CloudRouteDeps, recordUse, type SdkCaller } from "../routes/mod.ts";
+import type { KeyService } from "./key_service.ts";
 import { sdkActor } from "../audit/mod.ts";
-import { defineRoute } from "../routes/mod.ts";
+
+/** What the key routes are given. */
+export interface KeyRouteDeps extends CloudRouteDeps {
+  /** Keys and their revocation. */
+  keys: KeyService;
+  /** Repeated refusals of revoked keys, written once per key and window (the violations feature's record). */
+  refusals: {
+    /** Records a refusal. */
+    record(projectId: string, violation: Violation): Promise<void>;
+  };
+  /**
+   * Takes a token of the project's write budget (`projectWrites`) for a route that draws from it only for some
+   * requests (the mirror of a key, except when it revokes); throws `429 RATE_LIMITED` when none is left.
+   */
+  takeProjectWrite(caller: SdkCaller): void;
+}
+
+const defineRoute = cloudRouteDefiner<KeyRouteDeps>();
 
 const userId = storedText(1, 200);
 

@@ -7,7 +7,8 @@
  */
 import type { AgentIdKind, KeyRecord, Revocation } from "../../core/contract/mod.ts";
 import type { AuditActor } from "../audit/mod.ts";
-import type { CloudRepositories, MirrorOutcome, ProjectKey } from "../database/mod.ts";
+import type { KeyRepository, MirrorOutcome, ProjectKey } from "./key_repository.ts";
+import type { KeyCounts, KeyPage, KeyQuery } from "./key_query.ts";
 import type { InboxSubscription, InboxWaiters } from "../inbox/mod.ts";
 import { notifyRevocation, revocationAudit, revokeProjectKey, subscribeToRevocations } from "./key_revocation.ts";
 
@@ -27,6 +28,12 @@ export interface KeyService {
   revocations(projectId: string, after: number, limit: number): Promise<Revocation[]>;
   /** Listens for the project's next revocation in this process. */
   subscribe(projectId: string): InboxSubscription;
+  /** A page of the project's keys across users, newest first (the dashboard's list). */
+  page(projectId: string, query: KeyQuery): Promise<KeyPage>;
+  /** The project's key with this id, or `null`. */
+  find(projectId: string, id: string): Promise<KeyRecord | null>;
+  /** The project's keys by state. */
+  count(projectId: string): Promise<KeyCounts>;
 }
 
 /**
@@ -36,7 +43,7 @@ export interface KeyService {
  * @param waiters Long-poll wake-ups of the revocation feed.
  * @returns The service.
  */
-export function createKeyService(storage: CloudRepositories, waiters: InboxWaiters): KeyService {
+export function createKeyService(storage: { keys: KeyRepository }, waiters: InboxWaiters): KeyService {
   return {
     mint: (projectId, record, kind) => storage.keys.insertKey(projectId, record, kind),
     list: (projectId, userId) => storage.keys.listKeys(projectId, userId),
@@ -50,5 +57,8 @@ export function createKeyService(storage: CloudRepositories, waiters: InboxWaite
     },
     revocations: (projectId, after, limit) => storage.keys.listRevocations(projectId, after, limit),
     subscribe: (projectId) => subscribeToRevocations(waiters, projectId),
+    page: (projectId, query) => storage.keys.listProjectKeys(projectId, query),
+    find: (projectId, id) => storage.keys.findProjectKey(projectId, id),
+    count: (projectId) => storage.keys.countKeys(projectId),
   };
 }

@@ -5,7 +5,8 @@
  */
 import type { Executor, Statement } from "../../core/db/mod.ts";
 import type { KeyRecord } from "../../core/contract/mod.ts";
-import { type CloudStorageMethods, KEY_TOUCH_INTERVAL_MS, type KeyAuth, type MirrorOutcome } from "../database/mod.ts";
+import { KEY_TOUCH_INTERVAL_MS, type KeyAuth } from "../routes/mod.ts";
+import type { KeyRepository, MirrorOutcome } from "./key_repository.ts";
 import { createChangeCache, placeholders, text, textOrNull } from "../../core/db/mod.ts";
 import { BoundedMap } from "../../core/cache/mod.ts";
 import {
@@ -24,11 +25,14 @@ import type { GroupCommit } from "../../core/db/mod.ts";
 /** Keys whose auth state is kept in process. */
 const AUTH_CACHE_SIZE = 50_000;
 
-/** The key part of {@linkcode CloudStorageMethods}. */
+/** The key part of {@linkcode KeyRepository}. */
 export type KeyStorage = Pick<
-  CloudStorageMethods,
-  "insertKey" | "mirrorKey" | "listKeys" | "revokeKey" | "findKeyByHash" | "findKeyAuth" | "touchKey"
+  KeyRepository,
+  "insertKey" | "mirrorKey" | "listKeys" | "revokeKey" | "findKeyByHash" | "findKeyAuth" | "touchKey" | "mirrorKeyUses"
 >;
+
+/** The keys' tables holding a project's rows, children first: deleted with the project. */
+export const KEY_TABLES: readonly string[] = ["cloud_keys", "cloud_agent_claims", "cloud_revocations"];
 
 /** A project's keys in the shared `cloud_keys` table. */
 function keysOf(projectId: string): KeyTable {
@@ -172,6 +176,18 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
       const before = new Date(Date.parse(at) - KEY_TOUCH_INTERVAL_MS).toISOString();
       touched.set(touchedKey(projectId, id), at);
       await group.write([touchKey(keysOf(projectId), id, at, before)]);
+    },
+    async mirrorKeyUses(projectId, uses) {
+      if (uses.length === 0) return 0;
+      const results = await db.batch(
+        uses.map(({ id, lastUsedAt }) => ({
+          sql: `UPDATE cloud_keys SET last_used_at = ?
+                WHERE project_id = ? AND id = ? AND (last_used_at IS NULL OR last_used_at < ?)`,
+          args: [lastUsedAt, projectId, id, lastUsedAt],
+        })),
+        "write",
+      );
+      return results.reduce((n, rs) => n + rs.rowsAffected, 0);
     },
   };
 }

@@ -1,24 +1,19 @@
 /**
- * The revocation feed and the auto-revoke policy on libSQL. The feed's rows
- * are written by the triggers of migration 6, in the transaction of the
- * statement that revokes.
+ * The revocation feed on libSQL, and the statements another feature's transaction uses to revoke a key. The
+ * feed's rows are written by the triggers of migration 6, in the transaction of the statement that revokes.
  *
  * @module
  */
-import type { Executor, SqlRow } from "../../core/db/mod.ts";
-import { autoRevokedViolation } from "../../core/contract/mod.ts";
+import type { Executor, SqlRow, Statement } from "../../core/db/mod.ts";
 import type { Revocation, RevocationReason } from "../../core/contract/mod.ts";
-import { countTowardAutoRevoke, insertViolation } from "../../core/violations/mod.ts";
-import { integer, parsed, text, textOrNull } from "../../core/db/mod.ts";
+import { integer, text } from "../../core/db/mod.ts";
 import type { RevocationStorage } from "./revocation_storage.ts";
-import { auditInsert } from "../audit/mod.ts";
-import { audited } from "../projects/mod.ts";
 
 /**
- * Feed and policy queries on an executor.
+ * Feed queries on an executor.
  *
  * @param db The database.
- * @returns The revocation part of the storage.
+ * @returns The revocation feed.
  */
 export function revocationStorage(db: Executor): RevocationStorage {
   return {
@@ -34,60 +29,37 @@ export function revocationStorage(db: Executor): RevocationStorage {
       });
       return rs.rows.map(toRevocation);
     },
-    async projectPolicy(projectId) {
-      const rs = await db.execute({
-        sql: "SELECT auto_revoke, retention_ms FROM cloud_project_settings WHERE project_id = ?",
-        args: [projectId],
-      });
-      if (rs.rows.length === 0) return { autoRevoke: null, retentionMs: null };
-      const row = rs.rows[0];
-      const retention = textOrNull(row, "retention_ms");
-      return {
-        autoRevoke: textOrNull(row, "auto_revoke") === null ? null : parsed(row, "auto_revoke"),
-        retentionMs: retention === null ? null : Number(retention),
-      };
-    },
-    async setAutoRevoke(projectId, policy, at, audit) {
-      const rs = await audited(db, audit, {
-        sql: `INSERT INTO cloud_project_settings (project_id, auto_revoke, updated_at)
-              SELECT id, ?, ? FROM cloud_projects WHERE id = ?
-              ON CONFLICT (project_id) DO UPDATE SET auto_revoke = excluded.auto_revoke, updated_at = excluded.updated_at`,
-        args: [policy === null ? null : JSON.stringify(policy), at, projectId],
-      });
-      return rs.rowsAffected === 1;
-    },
-    autoRevoke(projectId, keyId, policy, at) {
-      const violations = { table: "cloud_violations", projectId };
-      return db.transaction(async (tx) => {
-        const key = await tx.execute({
-          sql: "SELECT user_id FROM cloud_keys WHERE id = ? AND project_id = ? AND revoked_at IS NULL",
-          args: [keyId, projectId],
-        });
-        if (key.rows.length === 0) return null;
-        // The one counting rule of both sides: a coalesced report of N repeats counts N.
-        const counted = await tx.execute(countTowardAutoRevoke(violations, keyId, policy, at));
-        const count = integer(counted.rows[0], "n");
-        if (count < policy.threshold) return null;
-        const reason: RevocationReason = "auto";
-        await tx.execute({
-          sql: `UPDATE cloud_keys SET revoke_reason = ?, revoked_at = ?
+  };
+}
+
+/**
+ * The statement that reads the user of an active key (no row when revoked or not the project's).
+ *
+ * @param projectId The project.
+ * @param keyId The key.
+ * @returns A statement whose row has `user_id`.
+ */
+export function activeKeyUser(projectId: string, keyId: string): Statement {
+  return {
+    sql: "SELECT user_id FROM cloud_keys WHERE id = ? AND project_id = ? AND revoked_at IS NULL",
+    args: [keyId, projectId],
+  };
+}
+
+/**
+ * The statement that revokes an active key (its feed row written by the trigger), for another feature's transaction.
+ *
+ * @param projectId The project.
+ * @param keyId The key.
+ * @param reason Why.
+ * @param at ISO 8601.
+ * @returns The statement.
+ */
+export function keyRevoke(projectId: string, keyId: string, reason: RevocationReason, at: string): Statement {
+  return {
+    sql: `UPDATE cloud_keys SET revoke_reason = ?, revoked_at = ?
                 WHERE project_id = ? AND id = ? AND revoked_at IS NULL`,
-          args: [reason, at, projectId, keyId],
-        });
-        const violation = autoRevokedViolation({ keyId, userId: text(key.rows[0], "user_id") }, policy, count);
-        await tx.execute(insertViolation(violations, violation));
-        await tx.execute(auditInsert({
-          projectId,
-          actor: "system",
-          action: "key.revoke",
-          target: keyId,
-          detail: { reason, count, threshold: policy.threshold },
-          sourceAddress: null,
-          createdAt: at,
-        }));
-        return { revokedAt: at, count, violation };
-      }, "write");
-    },
+    args: [reason, at, projectId, keyId],
   };
 }
 

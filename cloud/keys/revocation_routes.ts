@@ -9,8 +9,26 @@ import { type Revocation, revocationPageSchema } from "../../core/contract/mod.t
 import { pageSize, queryInteger, waitSeconds } from "../../core/contract/mod.ts";
 import { json } from "../../core/http/mod.ts";
 import { readOrWait, watchedStorage } from "../inbox/mod.ts";
-import { defineRoute } from "../routes/mod.ts";
-import { reauthenticate } from "../routes/mod.ts";
+import { type AuthStorage, cloudRouteDefiner, type CloudRouteDeps, reauthenticate } from "../routes/mod.ts";
+import type { InboxRepository, InboxWaiters, RevocationSequence } from "../inbox/mod.ts";
+import type { KeyService } from "./key_service.ts";
+
+/** What the feed's route is given. */
+export interface RevocationRouteDeps extends CloudRouteDeps {
+  /** What authentication reads, and what the shared watcher reads of the inboxes and the revocation feed. */
+  storage: AuthStorage & { inbox: InboxRepository; keys: RevocationSequence };
+  /** Keys and the revocation feed. */
+  keys: KeyService;
+  /** Long-poll wake-ups. */
+  waiters: InboxWaiters;
+  /** The connected apps' record of a feed poll (the apps feature's service). */
+  apps: {
+    /** Records a feed poll that passed SDK auth, from its headers; a poll without an instance id stores nothing. */
+    seen(projectId: string, headers: Headers, cursor: number): Promise<void>;
+  };
+}
+
+const defineRoute = cloudRouteDefiner<RevocationRouteDeps>();
 
 /** The query of the feed. */
 export const revocationsQuery = z.object({

@@ -97,12 +97,16 @@ export function operatorStorage(db: Executor): OperatorStorage {
       return removed.rowsAffected === 1;
     },
 
-    async createSession(s) {
-      await db.execute({
-        sql: `INSERT INTO cloud_sessions (token_hash, operator_id, created_at, last_seen_at, expires_at, source_address)
+    async createSession(s, audit) {
+      await db.batch([
+        {
+          sql:
+            `INSERT INTO cloud_sessions (token_hash, operator_id, created_at, last_seen_at, expires_at, source_address)
               VALUES (?, ?, ?, ?, ?, ?)`,
-        args: [s.tokenHash, s.operatorId, s.createdAt, s.lastSeenAt, s.expiresAt, s.sourceAddress],
-      });
+          args: [s.tokenHash, s.operatorId, s.createdAt, s.lastSeenAt, s.expiresAt, s.sourceAddress],
+        },
+        ...audit ? [auditInsert(audit)] : [],
+      ], "write");
     },
     async findSession(tokenHash) {
       const rs = await db.execute({
@@ -121,8 +125,11 @@ export function operatorStorage(db: Executor): OperatorStorage {
         args: [at, tokenHash],
       });
     },
-    async deleteSession(tokenHash) {
-      const rs = await db.execute({ sql: "DELETE FROM cloud_sessions WHERE token_hash = ?", args: [tokenHash] });
+    async deleteSession(tokenHash, audit) {
+      const [rs] = await db.batch([
+        { sql: "DELETE FROM cloud_sessions WHERE token_hash = ?", args: [tokenHash] },
+        ...audit ? [auditInsert(audit)] : [],
+      ], "write");
       return rs.rowsAffected === 1;
     },
     async purgeSessions(at, idleBefore) {
@@ -147,7 +154,7 @@ export function operatorStorage(db: Executor): OperatorStorage {
       });
       return rs.rows.length === 1;
     },
-    async setupFirstOperator(tokenHash, operator, at) {
+    async setupFirstOperator(tokenHash, operator, at, audit) {
       // One write transaction: spend the token only while no operator exists, then insert the
       // operator only if this very statement spent it.
       const [spent] = await db.batch([
@@ -162,6 +169,8 @@ export function operatorStorage(db: Executor): OperatorStorage {
                 AND NOT EXISTS (SELECT 1 FROM cloud_operators)`,
           args: [...operatorValues(operator), tokenHash, at],
         },
+        // Written only when this batch spent the token and created the operator.
+        ...audit ? [auditInsert(audit, operatorExists(operator.id))] : [],
       ], "write");
       return spent.rowsAffected === 1;
     },

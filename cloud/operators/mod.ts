@@ -5,6 +5,7 @@
  */
 export * from "./libsql_operators.ts";
 export * from "./operator_repository.ts";
+export * from "./operator_service.ts";
 export * from "./operator_storage.ts";
 export * from "./operators.ts";
 export * from "./passwords.ts";

@@ -1,29 +1,10 @@
 /**
- * Operators, sessions and the setup token: what the feature's repository offers, all the SQL of its tables
- * behind it (implemented on libSQL in this folder).
+ * Operators, sessions and the setup token: what the feature's repository offers, with no SQL; all the SQL of its
+ * tables is behind it, on libSQL in this folder.
  *
  * @module
  */
-import type { CloudStorageMethods } from "../database/mod.ts";
+import type { OperatorStorage } from "./operator_storage.ts";
 
 /** Operators, sessions and the setup token: the repository. */
-export type OperatorRepository = Pick<
-  CloudStorageMethods,
-  | "createOperator"
-  | "findOperator"
-  | "findOperatorByEmail"
-  | "listOperators"
-  | "countOperators"
-  | "updateOperator"
-  | "spendTotpStep"
-  | "spendRecoveryCode"
-  | "removeOperator"
-  | "createSession"
-  | "findSession"
-  | "touchSession"
-  | "deleteSession"
-  | "purgeSessions"
-  | "createSetupToken"
-  | "setupTokenValid"
-  | "setupFirstOperator"
->;
+export type OperatorRepository = OperatorStorage;

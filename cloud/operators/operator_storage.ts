@@ -94,14 +94,14 @@ export interface OperatorStorage {
   /** Removes an operator and their sessions; `false` when unknown. */
   removeOperator(id: string, audit?: AuditEntryInput): Promise<boolean>;
 
-  /** Stores a new session. */
-  createSession(session: SessionRecord): Promise<void>;
+  /** Stores a new session, and appends `audit` in the same transaction. */
+  createSession(session: SessionRecord, audit?: AuditEntryInput): Promise<void>;
   /** The session with this token hash and its operator, or `null`. */
   findSession(tokenHash: string): Promise<{ session: SessionRecord; operator: OperatorRecord } | null>;
   /** Records a request of the session (for the idle expiry). */
   touchSession(tokenHash: string, at: string): Promise<void>;
-  /** Ends a session; `false` when there was none. */
-  deleteSession(tokenHash: string): Promise<boolean>;
+  /** Ends a session, and appends `audit` in the same transaction; `false` when there was none. */
+  deleteSession(tokenHash: string, audit?: AuditEntryInput): Promise<boolean>;
   /** Deletes sessions past their absolute expiry or idle since before `idleBefore`; the count deleted. */
   purgeSessions(at: string, idleBefore: string): Promise<number>;
 
@@ -111,7 +111,13 @@ export interface OperatorStorage {
   setupTokenValid(tokenHash: string, at: string): Promise<boolean>;
   /**
    * Spends the token and creates the first operator, atomically: `false` (and nothing stored) when the
-   * token is unknown, used or expired, or an operator already exists.
+   * token is unknown, used or expired, or an operator already exists. `audit` is appended in the same
+   * transaction, only when the operator was created.
    */
-  setupFirstOperator(tokenHash: string, operator: OperatorRecord, at: string): Promise<boolean>;
+  setupFirstOperator(
+    tokenHash: string,
+    operator: OperatorRecord,
+    at: string,
+    audit?: AuditEntryInput,
+  ): Promise<boolean>;
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import { ulid } from "ulid";
-import type { OperatorRecord, OperatorRole } from "../database/mod.ts";
+import type { OperatorRecord, OperatorRole } from "./operator_storage.ts";
 import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./passwords.ts";
 
 /**

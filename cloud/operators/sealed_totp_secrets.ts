@@ -83,7 +83,7 @@ export function sealedOperators(inner: OperatorStorage, box: SecretBox): Operato
     op.totpSecret === null ? op : { ...op, totpSecret: await box.seal(op.totpSecret, op.id) };
   return {
     ...inner,
-    createOperator: async (operator) => inner.createOperator(await sealed(operator)),
+    createOperator: async (operator, audit) => inner.createOperator(await sealed(operator), audit),
     findOperator: async (id) => {
       const op = await inner.findOperator(id);
       return op && await opened(op);
@@ -97,14 +97,14 @@ export function sealedOperators(inner: OperatorStorage, box: SecretBox): Operato
       const found = await inner.findSession(tokenHash);
       return found && { session: found.session, operator: await opened(found.operator) };
     },
-    updateOperator: async (id, changes, at) => {
+    updateOperator: async (id, changes, at, audit) => {
       const totpSecret = typeof changes.totpSecret === "string"
         ? await box.seal(changes.totpSecret, id)
         : changes.totpSecret;
-      return inner.updateOperator(id, { ...changes, totpSecret }, at);
+      return inner.updateOperator(id, { ...changes, totpSecret }, at, audit);
     },
-    setupFirstOperator: async (tokenHash, operator, at) =>
-      inner.setupFirstOperator(tokenHash, await sealed(operator), at),
+    setupFirstOperator: async (tokenHash, operator, at, audit) =>
+      inner.setupFirstOperator(tokenHash, await sealed(operator), at, audit),
   };
 }
 

@@ -6,7 +6,7 @@
  */
 import { Secret, TOTP } from "otpauth";
 import { hashSecret, mintSecret } from "../../core/contract/mod.ts";
-import type { OperatorStorage } from "./operator_storage.ts";
+import type { OperatorRecord, OperatorStorage } from "./operator_storage.ts";
 
 /** How many recovery codes an operator gets. */
 export const RECOVERY_CODE_COUNT = 10;
@@ -104,4 +104,25 @@ export async function newRecoveryCodes(): Promise<{ codes: string[]; hashes: str
  */
 export function recoveryCodeHash(code: string): Promise<string> {
   return hashSecret(`recovery:${code.toLowerCase().replace(/[\s-]/g, "")}`);
+}
+
+/**
+ * Whether a code is the operator's current TOTP code (spent once) or one of their recovery codes (spent).
+ *
+ * @param storage Where spent steps and recovery codes are kept.
+ * @param op The operator (with two-factor sign-in on; `true` when off).
+ * @param code The code typed.
+ * @param now The time, in milliseconds.
+ * @returns Whether it is valid.
+ */
+export async function secondFactorOk(
+  storage: Pick<OperatorStorage, "spendTotpStep" | "spendRecoveryCode">,
+  op: OperatorRecord,
+  code: string,
+  now: number,
+): Promise<boolean> {
+  if (op.totpSecret === null) return true;
+  if (await acceptTotp(storage, op.id, op.totpSecret, code, now)) return true;
+  const at = new Date(now).toISOString();
+  return code.length >= 16 && await storage.spendRecoveryCode(op.id, await recoveryCodeHash(code), at);
 }

@@ -6,7 +6,9 @@
  * @module
  */
 import { hashSecret, mintSecret } from "../../core/contract/mod.ts";
-import type { CloudRepositories, OperatorRecord, SessionRecord } from "../database/mod.ts";
+import type { OperatorRecord, SessionRecord } from "./operator_storage.ts";
+import type { AuditEntryInput } from "../audit/mod.ts";
+import type { OperatorRepository } from "./operator_repository.ts";
 
 /** The session cookie's name. */
 export const SESSION_COOKIE = "svc_session";
@@ -85,14 +87,16 @@ export function cookie(name: string, value: string, secure: boolean, maxAgeSecon
  * @param address Where from, or `null`.
  * @param now The time, in milliseconds.
  * @param limits Idle and absolute limits.
+ * @param audit The audit entry of the sign-in, appended in the session's own transaction.
  * @returns The token to put in the cookie.
  */
 export async function openSession(
-  storage: CloudRepositories,
+  storage: { operators: OperatorRepository },
   operator: OperatorRecord,
   address: string | null,
   now: number,
   limits: SessionLimits,
+  audit?: AuditEntryInput,
 ): Promise<string> {
   const token = mintSecret("svco_");
   const at = new Date(now).toISOString();
@@ -103,7 +107,7 @@ export async function openSession(
     lastSeenAt: at,
     expiresAt: new Date(now + limits.maxMs).toISOString(),
     sourceAddress: address,
-  });
+  }, audit);
   return token;
 }
 
@@ -118,7 +122,7 @@ export async function openSession(
  * @returns The session, or `null`.
  */
 export async function currentSession(
-  storage: CloudRepositories,
+  storage: { operators: OperatorRepository },
   req: Request,
   now: number,
   limits: SessionLimits,

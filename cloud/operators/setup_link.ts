@@ -5,7 +5,7 @@
  * @module
  */
 import { hashSecret, mintSecret } from "../../core/contract/mod.ts";
-import type { CloudRepositories } from "../database/mod.ts";
+import type { OperatorRepository } from "./operator_repository.ts";
 
 /** How long a setup link works: 1 hour. */
 export const SETUP_LINK_TTL_MS = 60 * 60 * 1000;
@@ -17,7 +17,10 @@ export const SETUP_LINK_TTL_MS = 60 * 60 * 1000;
  * @param now The time, in milliseconds.
  * @returns The path and query of the link (`/dashboard/setup?token=…`), or `null` when an operator exists.
  */
-export async function createSetupLink(storage: CloudRepositories, now: number = Date.now()): Promise<string | null> {
+export async function createSetupLink(
+  storage: { operators: OperatorRepository },
+  now: number = Date.now(),
+): Promise<string | null> {
   if (await storage.operators.countOperators() > 0) return null;
   const token = mintSecret("svcu_");
   await storage.operators.createSetupToken({

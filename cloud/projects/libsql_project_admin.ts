@@ -15,27 +15,17 @@ export type ProjectAdministration = Pick<
   "renameProject" | "deleteProject" | "setProjectRetention"
 >;
 
-/** Every table holding a project's rows, children first. The audit log keeps its entries. */
-const PROJECT_TABLES = [
-  "cloud_events",
-  "cloud_violations",
-  "cloud_violation_counts",
-  "cloud_violation_hours",
-  "cloud_keys",
-  "cloud_agent_claims",
-  "cloud_manifests",
-  "cloud_project_settings",
-  "cloud_revocations",
-  "cloud_apps",
-];
+/** The projects' own tables holding a project's rows, deleted after the other features'. The audit log keeps its entries. */
+const PROJECT_TABLES = ["cloud_manifests", "cloud_project_settings"];
 
 /**
  * Project administration queries on an executor.
  *
  * @param db The database.
+ * @param featureTables The other features' tables holding a project's rows (each feature's own list), children first.
  * @returns The administration part of the storage.
  */
-export function projectAdministration(db: Executor): ProjectAdministration {
+export function projectAdministration(db: Executor, featureTables: readonly string[]): ProjectAdministration {
   return {
     async renameProject(id, name, audit) {
       const rs = await audited(db, audit, { sql: "UPDATE cloud_projects SET name = ? WHERE id = ?", args: [name, id] });
@@ -48,7 +38,10 @@ export function projectAdministration(db: Executor): ProjectAdministration {
       const exists = { sql: "EXISTS (SELECT 1 FROM cloud_projects WHERE id = ?)", args: [id] };
       const results = await db.batch([
         auditInsert(audit, exists),
-        ...PROJECT_TABLES.map((table) => ({ sql: `DELETE FROM ${table} WHERE project_id = ?`, args: [id] })),
+        ...[...featureTables, ...PROJECT_TABLES].map((table) => ({
+          sql: `DELETE FROM ${table} WHERE project_id = ?`,
+          args: [id],
+        })),
         { sql: "DELETE FROM cloud_projects WHERE id = ?", args: [id] },
       ], "write");
       return results[results.length - 1].rowsAffected === 1;

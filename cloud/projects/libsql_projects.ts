@@ -4,8 +4,7 @@
  * @module
  */
 import type { Executor, ResultSet, SqlRow } from "../../core/db/mod.ts";
-import type { ProjectRecord } from "../database/mod.ts";
-import type { ProjectRepository } from "./project_repository.ts";
+import type { ProjectRecord, ProjectRepository } from "./project_repository.ts";
 import type { Manifest } from "../../core/contract/mod.ts";
 import { parsed, text, textOrNull } from "../../core/db/mod.ts";
 import { createChangeCache, type Statement } from "../../core/db/mod.ts";
@@ -14,8 +13,17 @@ import { type AuditEntryInput, auditInsert } from "../audit/mod.ts";
 /** Projects whose secret hash is kept in process. */
 const SECRET_CACHE_SIZE = 10_000;
 
-/** The project and manifest part of {@linkcode ProjectRepository}: all but its administration. */
-export type ProjectStorage = Omit<ProjectRepository, "renameProject" | "deleteProject" | "setProjectRetention">;
+/** The project and manifest part of {@linkcode ProjectRepository}. */
+export type ProjectStorage = Pick<
+  ProjectRepository,
+  | "createProject"
+  | "findProject"
+  | "projectSecretHash"
+  | "listProjects"
+  | "rotateProjectSecret"
+  | "putManifest"
+  | "getManifest"
+>;
 
 /**
  * Project and manifest queries on a database. A project's secret hash (read

@@ -9,7 +9,10 @@ import { scopeName } from "../../core/contract/mod.ts";
 import { manifestEntrySchema, manifestSchema } from "../../core/contract/mod.ts";
 import { isoTimestamp } from "../../core/contract/mod.ts";
 import { json } from "../../core/http/mod.ts";
-import { defineRoute } from "../routes/mod.ts";
+import { cloudRouteDefiner } from "../routes/mod.ts";
+import type { ProjectService } from "./project_service.ts";
+
+const defineRoute = cloudRouteDefiner<{ projects: ProjectService }>();
 
 /** The body of `PUT /v1/sdk/intents`. */
 export const manifestUpload = z.object({

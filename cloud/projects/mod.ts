@@ -4,10 +4,11 @@
  * @module
  */
 export * from "./libsql_project_admin.ts";
-export * from "./libsql_project_reads.ts";
+export * from "./libsql_project_settings.ts";
 export * from "./libsql_projects.ts";
 export * from "./manifest_routes.ts";
 export * from "./project_admin_storage.ts";
 export * from "./project_repository.ts";
 export * from "./project_service.ts";
+export * from "./project_settings.ts";
 export * from "./projects.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 import type { AuditActor } from "../audit/mod.ts";
-import type { CloudRepositories, ProjectRecord } from "../database/mod.ts";
+import type { ProjectRecord, ProjectRepository } from "./project_repository.ts";
 import type { Manifest } from "../../core/contract/mod.ts";
 import { createProject, deleteProject, type NewProject, renameProject, rotateSdkSecret } from "./projects.ts";
 
@@ -36,7 +36,7 @@ export interface ProjectService {
  * @param storage The features' repositories.
  * @returns The service.
  */
-export function createProjectService(storage: CloudRepositories): ProjectService {
+export function createProjectService(storage: { projects: ProjectRepository }): ProjectService {
   return {
     create: (name, by) => createProject(storage, name, by),
     find: (projectId) => storage.projects.findProject(projectId),

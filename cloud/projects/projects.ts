@@ -9,7 +9,7 @@
 import { ulid } from "ulid";
 import { hashSecret, mintSecret, SDK_SECRET_PREFIX } from "../../core/contract/mod.ts";
 import { type AuditActor, auditRecord, CLI_ACTOR } from "../audit/mod.ts";
-import type { CloudRepositories, ProjectRecord } from "../database/mod.ts";
+import type { ProjectRecord, ProjectRepository } from "./project_repository.ts";
 
 /** A new project and its sdkSecret, which exists only here. */
 export interface NewProject {
@@ -27,7 +27,11 @@ export interface NewProject {
  * @param by Who creates it (default: the command line).
  * @returns The project and its secret.
  */
-export async function createProject(storage: CloudRepositories, name: string, by = CLI_ACTOR): Promise<NewProject> {
+export async function createProject(
+  storage: { projects: ProjectRepository },
+  name: string,
+  by = CLI_ACTOR,
+): Promise<NewProject> {
   const sdkSecret = mintSecret(SDK_SECRET_PREFIX);
   const project: ProjectRecord = {
     id: `prj_${ulid()}`,
@@ -52,7 +56,7 @@ export async function createProject(storage: CloudRepositories, name: string, by
  * @returns The new secret, or `null` when the project is unknown.
  */
 export async function rotateSdkSecret(
-  storage: CloudRepositories,
+  storage: { projects: ProjectRepository },
   projectId: string,
   by: AuditActor = CLI_ACTOR,
 ): Promise<string | null> {
@@ -77,7 +81,7 @@ export async function rotateSdkSecret(
  * @returns `false` when the project is unknown.
  */
 export async function renameProject(
-  storage: CloudRepositories,
+  storage: { projects: ProjectRepository },
   projectId: string,
   name: string,
   by: AuditActor = CLI_ACTOR,
@@ -102,7 +106,7 @@ export async function renameProject(
  * @returns `false` when the project is unknown.
  */
 export async function deleteProject(
-  storage: CloudRepositories,
+  storage: { projects: ProjectRepository },
   projectId: string,
   by: AuditActor = CLI_ACTOR,
 ): Promise<boolean> {

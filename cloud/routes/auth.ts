@@ -19,7 +19,39 @@ import {
   timingSafeEqual,
   unauthorized,
 } from "../../core/contract/mod.ts";
-import { type CloudRepositories, KEY_TOUCH_INTERVAL_MS } from "../database/mod.ts";
+
+/** How long a key's `lastUsedAt` may lag behind its use, to spare a write on every request. */
+export const KEY_TOUCH_INTERVAL_MS = 60_000;
+
+/** The columns of a key that agent auth reads. */
+export interface KeyAuth {
+  /** The key. */
+  id: string;
+  /** Its project. */
+  projectId: string;
+  /** The inbox it reads. */
+  agentId: string;
+  /** ISO 8601, or `null` while active. */
+  revokedAt: string | null;
+  /** ISO 8601, or `null` when never used. */
+  lastUsedAt: string | null;
+}
+
+/** What authentication reads (and records of a key's use) of the projects' and keys' repositories. */
+export interface AuthStorage {
+  /** The projects' one narrow read of SDK auth. */
+  projects: {
+    /** The hash of the project's current secret, or `null`. */
+    projectSecretHash(id: string): Promise<string | null>;
+  };
+  /** The keys' narrow read of agent auth, and the record of a use. */
+  keys: {
+    /** What agent auth needs of the key with this hash, or `null`. */
+    findKeyAuth(hash: string): Promise<KeyAuth | null>;
+    /** Records a use of the project's key, at most once a minute. */
+    touchKey(projectId: string, id: string, at: string): Promise<void>;
+  };
+}
 
 /** The header naming the project in SDK auth. */
 export const PROJECT_HEADER = "x-svc-project";
@@ -52,7 +84,7 @@ const NO_PROJECT_HASH = "0".repeat(64);
  * @returns The project.
  * @throws {SvcError} `UNAUTHORIZED` otherwise.
  */
-export async function authenticateSdk(req: Request, storage: CloudRepositories): Promise<SdkCaller> {
+export async function authenticateSdk(req: Request, storage: AuthStorage): Promise<SdkCaller> {
   const secret = bearerToken(req, SDK_SECRET_PREFIX);
   const projectId = req.headers.get(PROJECT_HEADER);
   if (secret === null || projectId === null || !PROJECT_ID.test(projectId)) {
@@ -74,7 +106,7 @@ export async function authenticateSdk(req: Request, storage: CloudRepositories):
  * @returns The key's project, agentId and id.
  * @throws {SvcError} `UNAUTHORIZED` otherwise.
  */
-export async function authenticateAgent(req: Request, storage: CloudRepositories): Promise<AgentCaller> {
+export async function authenticateAgent(req: Request, storage: AuthStorage): Promise<AgentCaller> {
   const key = bearerToken(req, AGENT_KEY_PREFIX);
   if (key === null) throw unauthorized("Missing or invalid credentials");
   const found = await storage.keys.findKeyAuth(await hashSecret(key));
@@ -93,7 +125,7 @@ export async function authenticateAgent(req: Request, storage: CloudRepositories
  * @returns When recorded.
  */
 export async function recordUse(
-  storage: CloudRepositories,
+  storage: AuthStorage,
   projectId: string,
   keyId: string,
   lastUsedAt: string | null,
@@ -119,7 +151,7 @@ export async function reauthenticate(
   req: Request,
   auth: "sdk" | "agent",
   projectId: string,
-  storage: CloudRepositories,
+  storage: AuthStorage,
 ): Promise<void> {
   const caller = auth === "sdk" ? await authenticateSdk(req, storage) : await authenticateAgent(req, storage);
   if (caller.projectId !== projectId) throw unauthorized("Missing or invalid credentials");

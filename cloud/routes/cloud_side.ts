@@ -5,51 +5,29 @@
  * @module
  */
 import { type DefineRoute, routeDefiner } from "../../core/http/mod.ts";
-import type { AgentCaller, SdkCaller } from "./auth.ts";
-import type { InboxService, InboxWaiters } from "../inbox/mod.ts";
-import type { CloudRefusals, ViolationService } from "../violations/mod.ts";
-import type { KeyService } from "../keys/mod.ts";
-import type { ProjectService } from "../projects/mod.ts";
-import type { AuditService } from "../audit/mod.ts";
-import type { AppService } from "../apps/mod.ts";
-import type { CloudRepositories } from "../database/mod.ts";
+import type { AgentCaller, AuthStorage, SdkCaller } from "./auth.ts";
 
 /** The prefix of every cloud route. */
 export const CLOUD_PREFIX = "/v1";
 
-/** What every `/v1` route may use: the features' services (and their repositories, for authentication). */
-export interface CloudDeps {
-  /** Keys, their revocation and the revocation feed. */
-  keys: KeyService;
-  /** Events and inboxes. */
-  inbox: InboxService;
-  /** Violations and the auto-revoke policy. */
-  violations: ViolationService;
-  /** Projects and their manifests. */
-  projects: ProjectService;
-  /** The audit log. */
-  audit: AuditService;
-  /** Connected apps and the key uses hybrid apps mirror. */
-  apps: AppService;
-  /**
-   * Takes a token of the project's write budget (`projectWrites`) for a route that draws from it only for some
-   * requests (the mirror of a key, except when it revokes); throws `429 RATE_LIMITED` when none is left.
-   */
-  takeProjectWrite(caller: SdkCaller): void;
-  /** The features' repositories, read by authentication. */
-  storage: CloudRepositories;
-  /** Long-poll wake-ups. */
-  waiters: InboxWaiters;
+/**
+ * What every `/v1` route may be given besides a feature's services: the repositories authentication reads, the
+ * long polls' re-read interval and whether the cloud is closing. Each feature's routes add the services they call.
+ */
+export interface CloudRouteDeps {
+  /** What authentication reads. */
+  storage: AuthStorage;
   /** How often a long poll re-reads the database, for events stored by other processes. */
   recheckMs: number;
-  /** Repeated refusals, written once per key and window. */
-  refusals: CloudRefusals;
   /** `true` once the cloud is closing: long polls answer at once. */
   closing(): boolean;
 }
 
-/** The cloud side: SDK auth (a project's sdkSecret), agent auth (an agent key), or none. */
-export interface CloudSide {
+/**
+ * The cloud side: SDK auth (a project's sdkSecret), agent auth (an agent key), or none; `D` is what its routes are
+ * given (a feature's routes name the services they call; the cloud gives every route all of them).
+ */
+export interface CloudSide<D = CloudRouteDeps> {
   /** The caller each auth kind yields. */
   callers: { sdk: SdkCaller; agent: AgentCaller; none: null };
   /**
@@ -59,7 +37,7 @@ export interface CloudSide {
    */
   limits: { projectWrites: SdkCaller; projectViolations: SdkCaller; agentKey: AgentCaller };
   /** The services. */
-  deps: CloudDeps;
+  deps: D;
 }
 
 /** A rate limit of the cloud: the auth kind of the routes it limits and the bucket a caller of that kind takes from. */
@@ -87,5 +65,19 @@ export const cloudLimits: {
 /** The name of one of the cloud's rate limits. */
 export type CloudLimit = keyof typeof cloudLimits;
 
-/** Declares a `/v1` route. */
-export const defineRoute: DefineRoute<CloudSide> = routeDefiner<CloudSide>();
+/**
+ * The `defineRoute` of a feature's `/v1` routes, typed with what they are given.
+ *
+ * @returns A `defineRoute` whose handlers receive `D`.
+ * @example A feature's definer
+ * ```ts
+ * import type { ProjectService } from "../projects/mod.ts";
+ * const defineRoute = cloudRouteDefiner<{ projects: ProjectService }>();
+ * ```
+ */
+export function cloudRouteDefiner<D>(): DefineRoute<CloudSide<D>> {
+  return routeDefiner<CloudSide<D>>();
+}
+
+/** Declares a `/v1` route given only {@linkcode CloudRouteDeps}. */
+export const defineRoute: DefineRoute<CloudSide> = cloudRouteDefiner<CloudRouteDeps>();

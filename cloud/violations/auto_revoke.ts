@@ -6,7 +6,18 @@
  * @module
  */
 import { countsToward, type Violation } from "../../core/contract/mod.ts";
-import { notifyRevocation, type RevocationServices } from "../keys/mod.ts";
+import { notifyRevocation } from "../keys/mod.ts";
+import type { InboxWaiters } from "../inbox/mod.ts";
+import type { ProjectRepository } from "../projects/mod.ts";
+import type { ViolationRepository } from "./violation_repository.ts";
+
+/** What the violations' service reads and writes: its own repository and the projects' (the policy). */
+export interface ViolationRepositories {
+  /** Violations and auto-revoke. */
+  violations: ViolationRepository;
+  /** Projects and their policy. */
+  projects: ProjectRepository;
+}
 
 /**
  * Applies the project's auto-revoke policy after a violation was stored: at
@@ -18,12 +29,12 @@ import { notifyRevocation, type RevocationServices } from "../keys/mod.ts";
  * @returns When applied.
  */
 export async function applyAutoRevoke(
-  deps: RevocationServices,
+  deps: { storage: ViolationRepositories; waiters: InboxWaiters },
   projectId: string,
   violation: Violation,
 ): Promise<void> {
   if (violation.kind === "AUTO_REVOKED") return;
-  const { autoRevoke } = await deps.storage.violations.projectPolicy(projectId);
+  const { autoRevoke } = await deps.storage.projects.projectPolicy(projectId);
   if (autoRevoke === null || !countsToward(autoRevoke, violation)) return;
   const outcome = await deps.storage.violations.autoRevoke(
     projectId,

@@ -4,7 +4,7 @@
  * @module
  */
 import type { Executor, SqlValue, Statement } from "../../core/db/mod.ts";
-import type { CloudStorageMethods, ViolationQuery } from "../database/mod.ts";
+import type { ViolationQuery, ViolationRepository } from "./violation_repository.ts";
 import { integer, listFilter } from "../../core/db/mod.ts";
 import { insertViolation, insertViolations, toViolation, VIOLATION_COLUMNS } from "../../core/violations/mod.ts";
 import type { GroupCommit } from "../../core/db/mod.ts";
@@ -13,9 +13,16 @@ import { deleteInChunks } from "../../core/db/mod.ts";
 /** Rows per multi-row INSERT (10 values each, far below SQLite's variable limit). */
 const ROWS_PER_INSERT = 50;
 
-/** The violation part of {@linkcode CloudStorageMethods}. */
+/** The violations' tables holding a project's rows, children first: deleted with the project. */
+export const VIOLATION_TABLES: readonly string[] = [
+  "cloud_violations",
+  "cloud_violation_counts",
+  "cloud_violation_hours",
+];
+
+/** The violation part of {@linkcode ViolationRepository}. */
 export type ViolationStorage = Pick<
-  CloudStorageMethods,
+  ViolationRepository,
   "addViolation" | "addViolations" | "listViolations" | "purgeViolations"
 >;
 

@@ -8,7 +8,10 @@ import { SvcError } from "../../core/agent/mod.ts";
 import { json } from "../../core/http/mod.ts";
 import { sdkActor } from "../audit/mod.ts";
 import { policyChangeSchema, policyViewSchema } from "./project_policy.ts";
-import { defineRoute } from "../routes/mod.ts";
+import { cloudRouteDefiner } from "../routes/mod.ts";
+import type { ViolationService } from "./violation_service.ts";
+
+const defineRoute = cloudRouteDefiner<{ violations: ViolationService }>();
 
 /** The policy routes. */
 export const policyRoutes = [

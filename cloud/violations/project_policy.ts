@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { type AutoRevokePolicy, autoRevokePolicySchema } from "../../core/contract/mod.ts";
 import { type AuditActor, auditRecord } from "../audit/mod.ts";
-import type { CloudRepositories } from "../database/mod.ts";
+import type { ProjectRepository } from "../projects/mod.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The longest retention a policy sets: ten years. */
@@ -49,8 +49,8 @@ export const policyChangeSchema: z.ZodType<PolicyChange> = z.strictObject({
  * @param projectId The project.
  * @returns The policy.
  */
-export async function readPolicy(storage: CloudRepositories, projectId: string): Promise<PolicyView> {
-  const { autoRevoke, retentionMs } = await storage.violations.projectPolicy(projectId);
+export async function readPolicy(storage: { projects: ProjectRepository }, projectId: string): Promise<PolicyView> {
+  const { autoRevoke, retentionMs } = await storage.projects.projectPolicy(projectId);
   return { autoRevoke, retentionDays: retentionMs === null ? null : retentionMs / DAY_MS };
 }
 
@@ -65,7 +65,7 @@ export async function readPolicy(storage: CloudRepositories, projectId: string):
  * @returns The policy after the change, or `null` when the project is unknown.
  */
 export async function updatePolicy(
-  storage: CloudRepositories,
+  storage: { projects: ProjectRepository },
   projectId: string,
   change: PolicyChange,
   by: AuditActor,
@@ -74,7 +74,7 @@ export async function updatePolicy(
   if (change.autoRevoke !== undefined) {
     const detail = { autoRevoke: change.autoRevoke };
     const audit = auditRecord(by, { projectId, action: "policy.auto_revoke", target: projectId, detail });
-    if (!await storage.violations.setAutoRevoke(projectId, change.autoRevoke, at, audit)) return null;
+    if (!await storage.projects.setAutoRevoke(projectId, change.autoRevoke, at, audit)) return null;
   }
   if (change.retentionDays !== undefined) {
     const ms = change.retentionDays === null ? null : change.retentionDays * DAY_MS;

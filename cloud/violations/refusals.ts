@@ -7,7 +7,7 @@
  */
 import { repeatedViolation, type Violation } from "../../core/contract/mod.ts";
 import { createRefusalCoalescer } from "../../core/abuse/mod.ts";
-import type { CloudRepositories } from "../database/mod.ts";
+import type { ViolationRepository } from "./violation_repository.ts";
 
 /** The window of {@linkcode createCloudRefusals}: one minute. */
 export const CLOUD_REFUSAL_WINDOW_MS = 60_000;
@@ -27,7 +27,10 @@ export interface CloudRefusals {
  * @param windowMs The window. Default {@linkcode CLOUD_REFUSAL_WINDOW_MS}.
  * @returns The record.
  */
-export function createCloudRefusals(storage: CloudRepositories, windowMs = CLOUD_REFUSAL_WINDOW_MS): CloudRefusals {
+export function createCloudRefusals(
+  storage: { violations: Pick<ViolationRepository, "addViolation"> },
+  windowMs = CLOUD_REFUSAL_WINDOW_MS,
+): CloudRefusals {
   const windows = createRefusalCoalescer<{ projectId: string; violation: Violation }>({ windowMs });
 
   async function writeRepeats(all: boolean): Promise<void> {

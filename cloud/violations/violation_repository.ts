@@ -1,20 +1,48 @@
 /**
- * Violations, their chart and the auto-revoke policy: what the feature's repository offers, all the SQL of its tables
- * behind it (implemented on libSQL in this folder).
+ * Violations, their chart and auto-revoke: what the feature's repository offers, with no SQL; all the SQL of its tables is behind it, on libSQL in
+ * this folder.
  *
  * @module
  */
-import type { CloudStorageMethods } from "../database/mod.ts";
+import type { Severity, Violation as ViolationRecord } from "../../core/contract/mod.ts";
+import type { AutoRevoking } from "./auto_revoke_storage.ts";
+import type { ViolationChart } from "./violation_chart.ts";
 
-/** Violations, their chart and the auto-revoke policy: the repository. */
-export type ViolationRepository = Pick<
-  CloudStorageMethods,
-  | "addViolation"
-  | "addViolations"
-  | "purgeViolations"
-  | "listViolations"
-  | "violationBuckets"
-  | "autoRevoke"
-  | "projectPolicy"
-  | "setAutoRevoke"
->;
+/** The severities of a violation, and a violation as stored and listed: the app side's. */
+export type { Severity, ViolationRecord };
+
+/** Filters and page of a violations query; `since` is inclusive. */
+export interface ViolationQuery {
+  /** Only this key's. */
+  keyId?: string;
+  /** Only this kind. */
+  kind?: string;
+  /** Only this severity. */
+  severity?: Severity;
+  /** Only at or after this ISO 8601 time (normalised to UTC with milliseconds). */
+  since?: string;
+  /** Page size. */
+  limit: number;
+  /** Rows to skip. */
+  offset: number;
+}
+
+/** A page of violations and the count of all matches. */
+export interface ViolationPage {
+  /** Newest first, ties by id. */
+  violations: ViolationRecord[];
+  /** Count of every match. */
+  total: number;
+}
+
+/** Violations, their chart and auto-revoke: the repository. */
+export interface ViolationRepository extends ViolationChart, AutoRevoking {
+  /** Stores a violation. */
+  addViolation(projectId: string, violation: ViolationRecord): Promise<void>;
+  /** Stores violations in one transaction. */
+  addViolations(projectId: string, violations: readonly ViolationRecord[]): Promise<void>;
+  /** Deletes violations recorded before `before`, in every project; the count deleted. */
+  purgeViolations(before: string): Promise<number>;
+  /** A page of the project's violations. */
+  listViolations(projectId: string, query: ViolationQuery): Promise<ViolationPage>;
+}

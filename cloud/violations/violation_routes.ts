@@ -14,7 +14,10 @@ import {
   violationReportSchema,
 } from "../../core/contract/mod.ts";
 import { json, singleBody } from "../../core/http/mod.ts";
-import { defineRoute } from "../routes/mod.ts";
+import { cloudRouteDefiner } from "../routes/mod.ts";
+import type { ViolationService } from "./violation_service.ts";
+
+const defineRoute = cloudRouteDefiner<{ violations: ViolationService }>();
 import { violationsQuery } from "./violation_query.ts";
 
 /** The answer to one report. */

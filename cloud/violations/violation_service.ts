@@ -7,9 +7,10 @@
  */
 import type { Violation } from "../../core/contract/mod.ts";
 import type { AuditActor } from "../audit/mod.ts";
-import type { CloudRepositories, ViolationPage, ViolationQuery } from "../database/mod.ts";
+import type { ViolationPage, ViolationQuery } from "./violation_repository.ts";
+import type { BucketUnit, ViolationBucket } from "./violation_chart.ts";
 import type { InboxWaiters } from "../inbox/mod.ts";
-import { applyAutoRevoke } from "./auto_revoke.ts";
+import { applyAutoRevoke, type ViolationRepositories } from "./auto_revoke.ts";
 import { type PolicyChange, type PolicyView, readPolicy, updatePolicy } from "./project_policy.ts";
 
 /** What the `/v1` routes and the dashboard do with violations. */
@@ -22,6 +23,8 @@ export interface ViolationService {
   policy(projectId: string): Promise<PolicyView>;
   /** Changes the project's policy, each change with its audit entry; `null` when the project is unknown. */
   changePolicy(projectId: string, change: PolicyChange, by: AuditActor): Promise<PolicyView | null>;
+  /** Violations at or after `since`, counted by bucket and severity, oldest bucket first (the dashboard's chart). */
+  chart(projectId: string, since: string, unit: BucketUnit): Promise<ViolationBucket[]>;
 }
 
 /**
@@ -31,7 +34,7 @@ export interface ViolationService {
  * @param waiters Long-poll wake-ups: an auto-revoke wakes the revocation feed.
  * @returns The service.
  */
-export function createViolationService(storage: CloudRepositories, waiters: InboxWaiters): ViolationService {
+export function createViolationService(storage: ViolationRepositories, waiters: InboxWaiters): ViolationService {
   return {
     async report(projectId, violations) {
       if (violations.length === 1) await storage.violations.addViolation(projectId, violations[0]);
@@ -41,5 +44,6 @@ export function createViolationService(storage: CloudRepositories, waiters: Inbo
     list: (projectId, query) => storage.violations.listViolations(projectId, query),
     policy: (projectId) => readPolicy(storage, projectId),
     changePolicy: (projectId, change, by) => updatePolicy(storage, projectId, change, by),
+    chart: (projectId, since, unit) => storage.violations.violationBuckets(projectId, since, unit),
   };
 }

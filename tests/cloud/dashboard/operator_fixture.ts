@@ -1,6 +1,7 @@
 // Operators for the dashboard tests, created as the command line does.
 import { newOperator } from "../../../cloud/operators/operators.ts";
-import type { CloudRepositories, OperatorRecord } from "../../../cloud/database/cloud_storage.ts";
+import type { CloudRepositories } from "../../../cloud/open_cloud_storage.ts";
+import type { OperatorRecord } from "../../../cloud/operators/mod.ts";
 
 export const OPERATOR_PASSWORD = "correct horse battery staple";
 

@@ -210,11 +210,11 @@ describe("dashboard pages", () => {
     assert.equal((await admin.post(`${settings}/rename`, { name: "Renamed" })).status, 303);
     assert.equal((await t.storage.projects.findProject(project.id))?.name, "Renamed");
     assert.equal((await admin.post(`${settings}/retention`, { days: "2" })).status, 303);
-    assert.equal((await t.storage.violations.projectPolicy(project.id)).retentionMs, 2 * 86_400_000);
+    assert.equal((await t.storage.projects.projectPolicy(project.id)).retentionMs, 2 * 86_400_000);
     assert.equal((await admin.post(`${settings}/retention`, { days: "-1" })).status, 400);
     assert.equal((await admin.post(`${settings}/retention`, { days: "1.5" })).status, 400);
     assert.equal((await admin.post(`${settings}/retention`, { days: "" })).status, 303);
-    assert.equal((await t.storage.violations.projectPolicy(project.id)).retentionMs, null);
+    assert.equal((await t.storage.projects.projectPolicy(project.id)).retentionMs, null);
     const wrong = await admin.post(`${settings}/delete`, { confirm: "Doomed" });
     assert.equal(wrong.status, 400);
     assert.ok(await t.storage.projects.findProject(project.id));

@@ -223,7 +223,7 @@ describe("dashboard sign-in", () => {
     const base = `/dashboard/projects/${t.project.id}`;
     await t.sdk("POST", "/v1/events", { body: event("viewer-stuck", "vera") });
     const [item] = (await t.storage.inbox.peekInbox(t.project.id, "vera", { limit: 10, offset: 0 })).items;
-    const retention = (await t.storage.violations.projectPolicy(t.project.id)).retentionMs;
+    const retention = (await t.storage.projects.projectPolicy(t.project.id)).retentionMs;
     await viewer.get(`${base}/inbox/vera`);
     const discard = await viewer.post(`${base}/inbox/vera/discard`, { inboxId: String(item.inboxId) });
     assert.equal(discard.status, 403);
@@ -233,7 +233,7 @@ describe("dashboard sign-in", () => {
     const waiting = await t.storage.inbox.peekInbox(t.project.id, "vera", { limit: 10, offset: 0 });
     assert.deepEqual(waiting.items.map((i) => i.eventId), ["viewer-stuck"], "the item is still waiting");
     assert.equal(
-      (await t.storage.violations.projectPolicy(t.project.id)).retentionMs,
+      (await t.storage.projects.projectPolicy(t.project.id)).retentionMs,
       retention,
       "the retention is unchanged",
     );

@@ -3,7 +3,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createProject } from "../../../cloud/projects/projects.ts";
-import type { CloudRepositories } from "../../../cloud/database/cloud_storage.ts";
+import type { CloudRepositories } from "../../../cloud/open_cloud_storage.ts";
 import { mintAgentKey } from "../../../core/contract/mod.ts";
 import { storageBackends } from "./storage_backends.ts";
 

@@ -4,7 +4,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createProject } from "../../../cloud/projects/projects.ts";
-import type { CloudRepositories, OperatorRecord } from "../../../cloud/database/cloud_storage.ts";
+import type { CloudRepositories } from "../../../cloud/open_cloud_storage.ts";
+import type { OperatorRecord } from "../../../cloud/operators/mod.ts";
 import { mintAgentKey } from "../../../core/contract/mod.ts";
 import { storageBackends } from "./storage_backends.ts";
 
@@ -217,11 +218,11 @@ for (const [name, open] of backends.list) {
       assert.equal((await storage.projects.findProject(project.id))?.name, "Renamed");
       assert.equal(await storage.projects.renameProject("prj_unknown", "x"), false);
 
-      assert.equal((await storage.violations.projectPolicy(project.id)).retentionMs, null);
+      assert.equal((await storage.projects.projectPolicy(project.id)).retentionMs, null);
       assert.equal(await storage.projects.setProjectRetention(project.id, 86_400_000, AT), true);
-      assert.equal((await storage.violations.projectPolicy(project.id)).retentionMs, 86_400_000);
+      assert.equal((await storage.projects.projectPolicy(project.id)).retentionMs, 86_400_000);
       assert.equal(await storage.projects.setProjectRetention(project.id, null, AT), true);
-      assert.equal((await storage.violations.projectPolicy(project.id)).retentionMs, null);
+      assert.equal((await storage.projects.projectPolicy(project.id)).retentionMs, null);
       assert.equal(await storage.projects.setProjectRetention("prj_unknown", 1, AT), false);
 
       const entry = deletion(project.id);

@@ -3,7 +3,7 @@
 // The cloud's storage by default; the app's with its own opener.
 import { after } from "node:test";
 import { openCloudStorage } from "../../../cloud/open_cloud_storage.ts";
-import type { CloudRepositories } from "../../../cloud/database/cloud_storage.ts";
+import type { CloudRepositories } from "../../../cloud/open_cloud_storage.ts";
 import { type HranaServer, startHranaServer } from "../../fixtures/hrana_server.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
 

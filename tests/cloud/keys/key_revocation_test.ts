@@ -4,7 +4,7 @@ import type { KeyRecord } from "../../../core/contract/mod.ts";
 import { openCloudStorage } from "../../../cloud/open_cloud_storage.ts";
 import { createProject } from "../../../cloud/projects/projects.ts";
 import { revocationAudit } from "../../../cloud/keys/key_revocation.ts";
-import type { CloudRepositories } from "../../../cloud/database/mod.ts";
+import type { CloudRepositories } from "../../../cloud/open_cloud_storage.ts";
 
 const by = { actor: "ops@example.com", sourceAddress: "192.0.2.1" };
 

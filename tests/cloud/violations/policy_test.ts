@@ -28,7 +28,7 @@ describe("GET and PUT /v1/sdk/policy", () => {
     const kept = await t.sdk("PUT", "/v1/sdk/policy", { as: p, body: { autoRevoke: null } });
     assert.deepEqual(kept.body, { autoRevoke: null, retentionDays: 3 }, "retention stays when absent");
     assert.deepEqual((await t.sdk("GET", "/v1/sdk/policy", { as: p })).body, kept.body);
-    assert.equal((await t.storage.violations.projectPolicy(p.id)).retentionMs, 3 * 24 * 60 * 60 * 1000);
+    assert.equal((await t.storage.projects.projectPolicy(p.id)).retentionMs, 3 * 24 * 60 * 60 * 1000);
   });
 
   test("refuses a bad policy with 400 VALIDATION_ERROR and changes nothing", async () => {

@@ -1,0 +1,28 @@
+/**
+ * A project's settings: its auto-revoke policy and retention.
+ *
+ * @module
+ */
+import type { AutoRevokePolicy } from "../../core/contract/mod.ts";
+import type { AuditEntryInput } from "../audit/mod.ts";
+
+/** A project's policy. */
+export interface ProjectPolicy {
+  /** The auto-revoke policy, or `null` (off). */
+  autoRevoke: AutoRevokePolicy | null;
+  /** How long acknowledged inbox items are kept, in milliseconds, or `null` for the server's default. */
+  retentionMs: number | null;
+}
+
+/** A project's policy, read and set. */
+export interface ProjectSettings {
+  /** The project's policy (off and the default retention when never set). */
+  projectPolicy(projectId: string): Promise<ProjectPolicy>;
+  /** Sets (or, with `null`, turns off) the project's auto-revoke policy; `false` when the project is unknown. */
+  setAutoRevoke(
+    projectId: string,
+    policy: AutoRevokePolicy | null,
+    at: string,
+    audit?: AuditEntryInput,
+  ): Promise<boolean>;
+}
