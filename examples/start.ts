@@ -127,7 +127,7 @@ Ctrl-C stops both. Paste these lines into another terminal, in this folder:
    the app's agent routes answer 503 CLOUD_CREDENTIALS_REFUSED (it can no longer hear revocations) and its log says
    what to do. Write the new secret into ${PROJECT_FILE}; the app re-reads it before each retry and serves again:
    NEW=svcs_…   # the secret the dashboard showed
-   printf '{"projectId":"%s","sdkSecret":"%s"}\n' ${project.projectId} "$NEW" > ${PROJECT_FILE}
+   printf '{"projectId":"%s","sdkSecret":"%s"}\\n' ${project.projectId} "$NEW" > ${PROJECT_FILE}
    curl -s -X POST ${A}/svc/agent/run ${agentBearer} ${json} -d '{"intent":"notes.list"}'
 `);
 
