@@ -22,7 +22,7 @@ const reusable = new WeakMap<object, Answer | null>();
  *
  * @example A refusal built once
  * ```ts
- * import { SvcError } from "../contract/errors.ts";
+ * import { SvcError } from "../errors/mod.ts";
  * import { reusableRefusal } from "./prebuilt_refusals.ts";
  *
  * const INVALID = reusableRefusal(new SvcError("UNAUTHORIZED", "Invalid agent key"));
