@@ -7,16 +7,16 @@
 import { SvcError } from "../errors/mod.ts";
 
 /**
- * Reads a request body as bytes, refusing it as soon as it is over `limit`:
+ * Reads a request's (or a response's) body as bytes, refusing it as soon as it is over `limit`:
  * a declared `Content-Length` over it before reading anything, a stream
  * without one when the bytes read so far pass it (the rest is never read).
  *
- * @param req The request.
+ * @param req The request (or response).
  * @param limit The largest body accepted, in bytes.
  * @returns The body (empty when there is none).
  * @throws {SvcError} `PAYLOAD_TOO_LARGE` (413, `details.limit`, `Connection: close`).
  */
-export async function readBody(req: Request, limit: number): Promise<Uint8Array> {
+export async function readBody(req: Pick<Request, "headers" | "body">, limit: number): Promise<Uint8Array> {
   const declared = req.headers.get("content-length");
   if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
   if (req.body === null) return new Uint8Array(0);

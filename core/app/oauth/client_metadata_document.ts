@@ -8,6 +8,8 @@
  * @module
  */
 import { z } from "zod";
+import { isSvcError } from "../../errors/mod.ts";
+import { readBody } from "../../http/mod.ts";
 import { isInternalHost, isLoopbackHost } from "./network_address.ts";
 import { OAuthError } from "./oauth_error.ts";
 import { redirectUriProblem } from "./redirect_uri.ts";
@@ -127,27 +129,14 @@ function refused(why: string): OAuthError {
   return new OAuthError("invalid_client", `The client_id metadata document URL ${why}`);
 }
 
-/** Reads a body up to the bound; over it, the document is refused. */
+/** Reads a body up to the bound (the one body reader of `/svc` and `/v1`); over it, the document is refused. */
 async function readBounded(res: Response): Promise<string> {
-  const reader = res.body?.getReader();
-  if (!reader) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > CLIENT_DOCUMENT_MAX_BYTES) {
-      await reader.cancel();
+  try {
+    return new TextDecoder().decode(await readBody(res, CLIENT_DOCUMENT_MAX_BYTES));
+  } catch (error) {
+    if (isSvcError(error) && error.code === "PAYLOAD_TOO_LARGE") {
       throw refused(`is over ${CLIENT_DOCUMENT_MAX_BYTES} bytes`);
     }
-    chunks.push(value);
+    throw error;
   }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.byteLength;
-  }
-  return new TextDecoder().decode(all);
 }
