@@ -5,15 +5,7 @@ import assert from "node:assert/strict";
 import { createSvc } from "../../../../mod.ts";
 import { startCloudServer } from "../../../fixtures/servers.ts";
 import { tempDir } from "../../../fixtures/temp_dir.ts";
-
-/** Waits until `ready()` holds, looking every 20 ms, for at most 10 s. */
-async function until(what: string, ready: () => boolean | Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (await ready()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+import { waitFor } from "../../../fixtures/wait_for.ts";
 
 test("cloud-down logs are one timestamped line each, then a reconnected line per part of the link", async () => {
   const dir = tempDir("svc-cloud-link-log-");
@@ -42,7 +34,7 @@ test("cloud-down logs are one timestamped line each, then a reconnected line per
     assert.equal(minted.status, 201);
     await svc.sync();
     const down = ["the intent manifest could not be uploaded", "cloud sync paused", "the revocation feed cannot be"];
-    await until("the three cloud-down lines", () => down.every((m) => lines().some((l) => l.includes(m))));
+    await waitFor("the three cloud-down lines", () => down.every((m) => lines().some((l) => l.includes(m))));
     for (const args of printed) {
       assert.equal(args.length, 1, `one string, no cause object: ${args.map(String).join(" ")}`);
       const line = String(args[0]);
@@ -54,9 +46,9 @@ test("cloud-down logs are one timestamped line each, then a reconnected line per
     );
 
     await cloud.start(); // the same port and database
-    await until("the outbox drained", async () => await svc.sync() === 0);
+    await waitFor("the outbox drained", async () => await svc.sync() === 0);
     const back = ["cloud sync resumed", "the revocation feed is reachable again", "the intent manifest was uploaded"];
-    await until("a reconnected line per part", () => back.every((m) => lines().some((l) => l.includes(m))));
+    await waitFor("a reconnected line per part", () => back.every((m) => lines().some((l) => l.includes(m))));
     for (const m of back) {
       const line = lines().find((l) => l.includes(m))!;
       assert.match(line, /: reconnected after \d+ s$/, line);
