@@ -326,4 +326,16 @@ export const cloudMigrations: readonly Migration[] = [
       "CREATE INDEX cloud_apps_by_last_seen ON cloud_apps (last_seen_at)",
     ],
   },
+  {
+    version: 10,
+    name: "the operator's key search and a key's audit entries",
+    statements: [
+      // The keys list's search is a prefix of the name, the start or the user: three index ranges
+      // (`>= x AND < x || U+10FFFF`); the user's is cloud_keys_by_user.
+      "CREATE INDEX cloud_keys_by_name ON cloud_keys (project_id, name)",
+      "CREATE INDEX cloud_keys_by_start ON cloud_keys (project_id, start)",
+      // A key's page lists the audit entries whose target is the key.
+      "CREATE INDEX IF NOT EXISTS cloud_audit_by_target ON cloud_audit (project_id, target, created_at DESC, id DESC)",
+    ],
+  },
 ];

@@ -64,6 +64,12 @@ export const mirrorKeyBody = mintKeyBody.pick({ name: true, scopes: true }).exte
   revokedAt: timestampInput.nullable(),
 });
 
+/** The answer of `DELETE /v1/sdk/keys?userId=`: how many of the user's keys this call revoked. */
+export const revokedUserKeysSchema: z.ZodType<{ ok: true; revoked: number }> = z.object({
+  ok: z.literal(true),
+  revoked: z.number().int().nonnegative().describe("Keys of the user this call revoked (0 when none was active)"),
+});
+
 /** Any id that is not this project's key, UUID or not, is simply not found. */
 const anyKeyId = z.object({ id: z.string().min(1).max(200) });
 
@@ -98,6 +104,21 @@ export const keyRoutes = [
     async run({ caller, query }, deps) {
       const keys = await deps.keys.list(caller.projectId, query.userId);
       return json({ keys: keys.map(publicKey) });
+    },
+  }),
+  defineRoute({
+    name: "revokeUserKeys",
+    method: "DELETE",
+    path: "/v1/sdk/keys",
+    auth: "sdk",
+    // No limit: a revocation never waits behind the project's write budget.
+    summary: "Revoke every active key of a user, in one transaction (a feed row and an audit entry per key, " +
+      "one audit entry for the action; never limited by the project's write budget)",
+    query: z.object({ userId }),
+    responses: { 200: revokedUserKeysSchema },
+    async run({ req, caller, query }, deps) {
+      const revoked = await deps.keys.revokeAllOfUser(caller.projectId, query.userId, "tooling", sdkActor(req));
+      return json({ ok: true, revoked: revoked.length });
     },
   }),
   defineRoute({

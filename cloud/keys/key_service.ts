@@ -10,6 +10,7 @@ import type { AuditActor } from "../audit/mod.ts";
 import type { KeyRepository, MirrorOutcome, ProjectKey } from "./key_repository.ts";
 import type { KeyCounts, KeyPage, KeyQuery } from "./key_query.ts";
 import type { InboxSubscription, InboxWaiters } from "../inbox/mod.ts";
+import { type BulkRevokeReason, revokeSelectedKeys, revokeUserKeys } from "./key_bulk_revocation.ts";
 import { notifyRevocation, revocationAudit, revokeProjectKey, subscribeToRevocations } from "./key_revocation.ts";
 
 /** What the `/v1` routes and the dashboard do with keys. */
@@ -34,6 +35,10 @@ export interface KeyService {
   find(projectId: string, id: string): Promise<KeyRecord | null>;
   /** The project's keys by state. */
   count(projectId: string): Promise<KeyCounts>;
+  /** Revokes the selected keys in one transaction, each with its feed row and audit entry; the ids revoked now. */
+  revokeSelected(projectId: string, ids: readonly string[], reason: BulkRevokeReason, by: AuditActor): Promise<string[]>;
+  /** Revokes every active key of a user in one transaction (an audit entry per key and one for the action). */
+  revokeAllOfUser(projectId: string, userId: string, reason: BulkRevokeReason, by: AuditActor): Promise<string[]>;
 }
 
 /**
@@ -60,5 +65,7 @@ export function createKeyService(storage: { keys: KeyRepository }, waiters: Inbo
     page: (projectId, query) => storage.keys.listProjectKeys(projectId, query),
     find: (projectId, id) => storage.keys.findProjectKey(projectId, id),
     count: (projectId) => storage.keys.countKeys(projectId),
+    revokeSelected: (projectId, ids, reason, by) => revokeSelectedKeys({ storage, waiters }, projectId, ids, reason, by),
+    revokeAllOfUser: (projectId, userId, reason, by) => revokeUserKeys({ storage, waiters }, projectId, userId, reason, by),
   };
 }

@@ -6,7 +6,7 @@
 import type { Executor, SqlValue } from "../../core/db/mod.ts";
 import { integer } from "../../core/db/mod.ts";
 import { KEY_COLUMNS, selectKeyById, toKey } from "../../core/keys/mod.ts";
-import type { KeyReads } from "./key_query.ts";
+import { type KeyReads, prefixRange } from "./key_query.ts";
 
 /**
  * The operator's key queries on an executor.
@@ -22,6 +22,12 @@ export function keyReads(db: Executor): KeyReads {
       if (query.userId !== undefined) {
         clauses.push("user_id = ?");
         args.push(query.userId);
+      }
+      if (query.search) {
+        // Three ranges, each on its own index (by name, by start, by user): SQLite unions their rows.
+        const { from, to } = prefixRange(query.search);
+        clauses.push("((name >= ? AND name < ?) OR (start >= ? AND start < ?) OR (user_id >= ? AND user_id < ?))");
+        args.push(from, to, from, to, from, to);
       }
       if (query.status !== undefined) clauses.push(`revoked_at IS ${query.status === "active" ? "" : "NOT "}NULL`);
       const where = clauses.join(" AND ");
