@@ -235,7 +235,9 @@ for (const [name, open] of clients.list) {
       const names = schema.rows.map((r) => `${r.type} ${r.name}`).filter((n) => !n.includes("sqlite_autoindex"));
       assert.deepEqual(names.sort(), [
         "index cloud_keys_by_hash",
+        "index cloud_keys_by_name",
         "index cloud_keys_by_project",
+        "index cloud_keys_by_start",
         "index cloud_keys_by_user",
         "table cloud_keys",
         "trigger cloud_keys_inserted_revoked",
