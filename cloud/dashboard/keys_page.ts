@@ -47,9 +47,11 @@ export async function keysPage(ctx: ProjectContext): Promise<Response> {
     html`
       <tr>
         ${admin
-          ? html`<td>${k.revokedAt === null
-            ? html`<input type="checkbox" name="key" value="${k.id}" form="bulk-revoke" aria-label="Select ${k.name}">`
-            : ""}</td>`
+          ? html`<td>${
+            k.revokedAt === null
+              ? html`<input type="checkbox" name="key" value="${k.id}" form="bulk-revoke" aria-label="Select ${k.name}">`
+              : ""
+          }</td>`
           : ""}
         <td><a href="${base}/keys/${k.id}">${k.name}</a></td>
         <td>${k.userId}</td>
@@ -90,7 +92,11 @@ export async function keysPage(ctx: ProjectContext): Promise<Response> {
         ${option("", "All")}${option("active", "Active")}${option("revoked", "Revoked")}</select></div>
       <button type="submit">Filter</button>
     </form>
-    <p id="key-count">${page.total} keys${page.total > 0 ? html` (showing ${first} to ${last})` : ""}</p>
+    <p id="key-count">${page.total} keys${page.total > 0
+      ? html`
+        (showing ${first} to ${last})
+      `
+      : ""}</p>
     ${admin
       ? html`<div class="key-actions">
       <form id="bulk-revoke" class="inline" method="get" action="${base}/keys/revoke-selected">

@@ -36,7 +36,12 @@ export interface KeyService {
   /** The project's keys by state. */
   count(projectId: string): Promise<KeyCounts>;
   /** Revokes the selected keys in one transaction, each with its feed row and audit entry; the ids revoked now. */
-  revokeSelected(projectId: string, ids: readonly string[], reason: BulkRevokeReason, by: AuditActor): Promise<string[]>;
+  revokeSelected(
+    projectId: string,
+    ids: readonly string[],
+    reason: BulkRevokeReason,
+    by: AuditActor,
+  ): Promise<string[]>;
   /** Revokes every active key of a user in one transaction (an audit entry per key and one for the action). */
   revokeAllOfUser(projectId: string, userId: string, reason: BulkRevokeReason, by: AuditActor): Promise<string[]>;
 }
@@ -65,7 +70,9 @@ export function createKeyService(storage: { keys: KeyRepository }, waiters: Inbo
     page: (projectId, query) => storage.keys.listProjectKeys(projectId, query),
     find: (projectId, id) => storage.keys.findProjectKey(projectId, id),
     count: (projectId) => storage.keys.countKeys(projectId),
-    revokeSelected: (projectId, ids, reason, by) => revokeSelectedKeys({ storage, waiters }, projectId, ids, reason, by),
-    revokeAllOfUser: (projectId, userId, reason, by) => revokeUserKeys({ storage, waiters }, projectId, userId, reason, by),
+    revokeSelected: (projectId, ids, reason, by) =>
+      revokeSelectedKeys({ storage, waiters }, projectId, ids, reason, by),
+    revokeAllOfUser: (projectId, userId, reason, by) =>
+      revokeUserKeys({ storage, waiters }, projectId, userId, reason, by),
   };
 }

@@ -7,7 +7,7 @@
 import type { Executor, SqlValue } from "../../core/db/mod.ts";
 import { placeholders, text } from "../../core/db/mod.ts";
 import type { RevocationReason } from "../../core/contract/mod.ts";
-import { auditInsert, type AuditEntryInput } from "../audit/mod.ts";
+import { type AuditEntryInput, auditInsert } from "../audit/mod.ts";
 import type { BulkRevocationStorage } from "./key_bulk_revocation.ts";
 
 /**

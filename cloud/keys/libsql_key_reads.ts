@@ -6,7 +6,7 @@
 import type { Executor, SqlValue } from "../../core/db/mod.ts";
 import { integer } from "../../core/db/mod.ts";
 import { KEY_COLUMNS, selectKeyById, toKey } from "../../core/keys/mod.ts";
-import { type KeyReads, prefixRange } from "./key_query.ts";
+import { type KeyQuery, type KeyReads, prefixRange } from "./key_query.ts";
 
 /**
  * The operator's key queries on an executor.
@@ -17,20 +17,7 @@ import { type KeyReads, prefixRange } from "./key_query.ts";
 export function keyReads(db: Executor): KeyReads {
   return {
     async listProjectKeys(projectId, query) {
-      const clauses = ["project_id = ?"];
-      const args: SqlValue[] = [projectId];
-      if (query.userId !== undefined) {
-        clauses.push("user_id = ?");
-        args.push(query.userId);
-      }
-      if (query.search) {
-        // Three ranges, each on its own index (by name, by start, by user): SQLite unions their rows.
-        const { from, to } = prefixRange(query.search);
-        clauses.push("((name >= ? AND name < ?) OR (start >= ? AND start < ?) OR (user_id >= ? AND user_id < ?))");
-        args.push(from, to, from, to, from, to);
-      }
-      if (query.status !== undefined) clauses.push(`revoked_at IS ${query.status === "active" ? "" : "NOT "}NULL`);
-      const where = clauses.join(" AND ");
+      const { where, args } = projectKeysFilter(projectId, query);
       const [page, count] = await db.batch([
         {
           sql:
@@ -54,4 +41,38 @@ export function keyReads(db: Executor): KeyReads {
       return { active: integer(rs.rows[0], "active"), revoked: integer(rs.rows[0], "revoked") };
     },
   };
+}
+
+/**
+ * The `WHERE` of a page of a project's keys: its user, its search (three index ranges) and its status.
+ *
+ * @param projectId The project.
+ * @param query The filters.
+ * @returns The condition over `cloud_keys` and its arguments.
+ * @example The condition of a search
+ * ```ts
+ * const { where, args } = projectKeysFilter("prj_1", { search: "bill", limit: 50, offset: 0 });
+ * ```
+ */
+export function projectKeysFilter(projectId: string, query: KeyQuery): { where: string; args: SqlValue[] } {
+  const clauses: string[] = [];
+  const args: SqlValue[] = [];
+  if (query.search) {
+    // Three ranges, each on its own index (by name, by start, by user), as rowids; the project is named in
+    // each range only, so the planner cannot prefer walking the project's keys in date order instead.
+    const { from, to } = prefixRange(query.search);
+    const range = (column: string) =>
+      `SELECT seq FROM cloud_keys WHERE project_id = ? AND ${column} >= ? AND ${column} < ?`;
+    clauses.push(`seq IN (${range("name")} UNION ALL ${range("start")} UNION ALL ${range("user_id")})`);
+    for (let i = 0; i < 3; i++) args.push(projectId, from, to);
+    if (query.userId !== undefined) {
+      clauses.push("user_id = ?");
+      args.push(query.userId);
+    }
+  } else {
+    clauses.push(query.userId === undefined ? "project_id = ?" : "project_id = ? AND user_id = ?");
+    args.push(projectId, ...query.userId === undefined ? [] : [query.userId]);
+  }
+  if (query.status !== undefined) clauses.push(`revoked_at IS ${query.status === "active" ? "" : "NOT "}NULL`);
+  return { where: clauses.join(" AND "), args };
 }

@@ -31,7 +31,14 @@ const AUTH_CACHE_SIZE = 50_000;
 export type KeyStorage =
   & Pick<
     KeyRepository,
-    "insertKey" | "mirrorKey" | "listKeys" | "revokeKey" | "findKeyByHash" | "findKeyAuth" | "touchKey" | "mirrorKeyUses"
+    | "insertKey"
+    | "mirrorKey"
+    | "listKeys"
+    | "revokeKey"
+    | "findKeyByHash"
+    | "findKeyAuth"
+    | "touchKey"
+    | "mirrorKeyUses"
   >
   & BulkRevocationStorage;
 
