@@ -19,6 +19,8 @@ Usage:
                                                       Show or change a project's auto-revoke policy and retention
   svc-cloud audit list [--project PROJECT_ID] [--action A] [--since T] [--limit N] [--json]
                                                       The audit log, newest first
+  svc-cloud keys revoke --user USER --project PROJECT_ID [--json]
+                                                      Revoke every active key of a user (one transaction)
   svc-cloud migrate [--json]                          Apply pending schema migrations
   svc-cloud --version                                 Print the version
   svc-cloud admin create --email E [--role admin|viewer] [--json]
@@ -86,6 +88,8 @@ export interface CommandLine {
   retentionDays?: string;
   /** `--project`. */
   project?: string;
+  /** `--user`. */
+  user?: string;
   /** `--action`. */
   action?: string;
   /** `--since`. */
@@ -128,6 +132,7 @@ export function parseCommandLine(args: string[]): CommandLine {
       "auto-revoke": { type: "string" },
       "retention-days": { type: "string" },
       project: { type: "string" },
+      user: { type: "string" },
       action: { type: "string" },
       since: { type: "string" },
       limit: { type: "string" },
@@ -154,6 +159,7 @@ export function parseCommandLine(args: string[]): CommandLine {
     autoRevoke: values["auto-revoke"],
     retentionDays: values["retention-days"],
     project: values.project,
+    user: values.user,
     action: values.action,
     since: values.since,
     limit: values.limit,
