@@ -51,7 +51,7 @@ export async function revokeSelectedPage(ctx: ProjectContext): Promise<Response>
     `
   );
   const body = html`
-    <p>Revoke these ${active.length} keys? ${CONSEQUENCES}</p>
+    <p>Revoke ${active.length === 1 ? "this key" : `these ${active.length} keys`}? ${CONSEQUENCES}</p>
     <table>
       <caption>Keys to revoke</caption>
       <thead>
@@ -72,7 +72,7 @@ export async function revokeSelectedPage(ctx: ProjectContext): Promise<Response>
       ${csrfField(ctx)}
       ${keyFilterFields(filters)}
       ${active.map((k) => html`<input type="hidden" name="key" value="${k.id}">`)}
-      <button type="submit" class="danger">Revoke ${active.length} keys</button>
+      <button type="submit" class="danger">Revoke ${keyCount(active.length)}</button>
       <a href="${back}">Cancel</a>
     </form>
   `;
@@ -160,6 +160,11 @@ export async function revokeAllPost(ctx: ProjectContext): Promise<Response> {
     operatorActor(ctx),
   );
   return backToList(ctx, filters, revoked.length);
+}
+
+/** "1 key", "3 keys". */
+function keyCount(n: number): string {
+  return `${n} ${n === 1 ? "key" : "keys"}`;
 }
 
 function base(ctx: ProjectContext): string {
