@@ -18,13 +18,21 @@ export function keyReads(db: Executor): KeyReads {
   return {
     async listProjectKeys(projectId, query) {
       const { where, args } = projectKeysFilter(projectId, query);
+      // Without a user or a search, the total is the project's kept count (no scan of its keys).
+      const kept = query.userId === undefined && !query.search;
+      const column = query.status === undefined ? "active + revoked" : query.status;
       const [page, count] = await db.batch([
         {
           sql:
             `SELECT ${KEY_COLUMNS} FROM cloud_keys WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
           args: [...args, query.limit, query.offset],
         },
-        { sql: `SELECT COUNT(*) AS total FROM cloud_keys WHERE ${where}`, args },
+        kept
+          ? {
+            sql: `SELECT COALESCE((SELECT ${column} FROM cloud_key_counts WHERE project_id = ?), 0) AS total`,
+            args: [projectId],
+          }
+          : { sql: `SELECT COUNT(*) AS total FROM cloud_keys WHERE ${where}`, args },
       ], "read");
       return { keys: page.rows.map(toKey), total: integer(count.rows[0], "total") };
     },
@@ -34,11 +42,12 @@ export function keyReads(db: Executor): KeyReads {
     },
     async countKeys(projectId) {
       const rs = await db.execute({
-        sql: `SELECT COALESCE(SUM(revoked_at IS NULL), 0) AS active, COALESCE(SUM(revoked_at IS NOT NULL), 0) AS revoked
-              FROM cloud_keys WHERE project_id = ?`,
+        sql: "SELECT active, revoked FROM cloud_key_counts WHERE project_id = ?",
         args: [projectId],
       });
-      return { active: integer(rs.rows[0], "active"), revoked: integer(rs.rows[0], "revoked") };
+      return rs.rows.length
+        ? { active: integer(rs.rows[0], "active"), revoked: integer(rs.rows[0], "revoked") }
+        : { active: 0, revoked: 0 };
     },
   };
 }

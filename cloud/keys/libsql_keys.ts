@@ -43,7 +43,12 @@ export type KeyStorage =
   & BulkRevocationStorage;
 
 /** The keys' tables holding a project's rows, children first: deleted with the project. */
-export const KEY_TABLES: readonly string[] = ["cloud_keys", "cloud_agent_claims", "cloud_revocations"];
+export const KEY_TABLES: readonly string[] = [
+  "cloud_keys",
+  "cloud_agent_claims",
+  "cloud_revocations",
+  "cloud_key_counts",
+];
 
 /** A project's keys in the shared `cloud_keys` table. */
 function keysOf(projectId: string): KeyTable {

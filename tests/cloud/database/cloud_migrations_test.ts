@@ -240,8 +240,11 @@ for (const [name, open] of clients.list) {
         "index cloud_keys_by_start",
         "index cloud_keys_by_user",
         "table cloud_keys",
+        "trigger cloud_keys_counted",
         "trigger cloud_keys_inserted_revoked",
+        "trigger cloud_keys_recounted",
         "trigger cloud_keys_revoked",
+        "trigger cloud_keys_uncounted",
       ]);
       const plan = await client.execute({
         sql: "EXPLAIN QUERY PLAN SELECT id FROM cloud_keys WHERE hash = ? ORDER BY seq LIMIT 1",
