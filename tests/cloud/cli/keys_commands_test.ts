@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { cliCommand, finished, repoRoot } from "../../fixtures/subprocess.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
 import { runKeysCommand } from "../../../cloud/cli/keys_commands.ts";
-import { CommandError } from "../../../cloud/cli/project_commands.ts";
+import type { CommandError } from "../../../cloud/cli/project_commands.ts";
 import { parseCommandLine } from "../../../cloud/cli/usage.ts";
 import { openCloudStorage } from "../../../cloud/open_cloud_storage.ts";
 import type { CloudRepositories } from "../../../cloud/open_cloud_storage.ts";
