@@ -331,9 +331,12 @@ export const cloudMigrations: readonly Migration[] = [
     name: "the operator's key search, key counts kept by triggers, a key's audit entries",
     statements: [
       // The keys list's search is a prefix of the name, the start or the user: three index ranges
-      // (`>= x AND < x || U+10FFFF`); the user's is cloud_keys_by_user.
-      "CREATE INDEX cloud_keys_by_name ON cloud_keys (project_id, name)",
-      "CREATE INDEX cloud_keys_by_start ON cloud_keys (project_id, start)",
+      // (`>= x AND < x || U+10FFFF`), each covering the status and the order, so a page of matches is chosen
+      // from the indexes alone and only its rows are read. cloud_keys_by_user gains the status for the same.
+      "CREATE INDEX cloud_keys_by_name ON cloud_keys (project_id, name, created_at, id, revoked_at)",
+      "CREATE INDEX cloud_keys_by_start ON cloud_keys (project_id, start, created_at, id, revoked_at)",
+      "DROP INDEX cloud_keys_by_user",
+      "CREATE INDEX cloud_keys_by_user ON cloud_keys (project_id, user_id, created_at, id, revoked_at)",
       // The keys by state of a project (the overview, the keys list's total) without counting a million
       // rows: one small row per project, kept exact by triggers, as cloud_violation_counts.
       `CREATE TABLE cloud_key_counts (
