@@ -63,6 +63,9 @@ describe("searching a project's keys", () => {
     assert.deepEqual(await names("ort"), [], "a prefix, not a substring");
     assert.deepEqual(await names("50%_"), ["50%_off"], "% and _ are plain characters");
     assert.deepEqual(await names("5_%"), []);
+    await storage.keys.insertKey(projectId, keyRecord("dup", "dup-key", "svc_live_Dup"), "user");
+    const twice = await storage.keys.listProjectKeys(projectId, { search: "dup", limit: 50, offset: 0 });
+    assert.deepEqual([twice.keys.length, twice.total], [1, 1], "a key matching by name and by user is one match");
   });
 
   test("the search combines with the user and status filters, and counts every match", async () => {
@@ -72,7 +75,7 @@ describe("searching a project's keys", () => {
     assert.deepEqual(await names("svc_live_", { status: "revoked" }), ["billing-agent"]);
     assert.deepEqual(await names("svc_live_", { status: "active", userId: "alice" }), ["support-bot"]);
     const page = await storage.keys.listProjectKeys(projectId, { search: "svc_live_", limit: 2, offset: 2 });
-    assert.deepEqual([page.keys.length, page.total], [2, 5]);
+    assert.deepEqual([page.keys.length, page.total], [2, 6]);
   });
 
   test("each prefix is a range on an index: the plan scans no table", async () => {
