@@ -18,10 +18,10 @@ const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
  * @returns The database URL and its project.
  */
 export async function keysDatabase(violations: number, keys: number): Promise<BenchProject & { db: string }> {
-  const seeded = await violationsDatabase(violations);
   const path = `${ROOT}bench/.cache/dashboard-${violations}-${keys}.db`;
   const meta = `${path}.json`;
   if (existsSync(path) && existsSync(meta)) return { db: `file:${path}`, ...JSON.parse(readFileSync(meta, "utf8")) };
+  const seeded = await violationsDatabase(violations);
   console.error(`seeding ${keys.toLocaleString("en-US")} keys into ${path} (cached for later runs)…`);
   const building = `${path}.building`;
   rmSync(building, { force: true });
