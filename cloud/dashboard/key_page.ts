@@ -21,7 +21,7 @@ const RECENT = 10;
  * What a key may carry once keys expire and are rerolled with a grace period: shown when the record has it.
  * (Names to be wired to the key shape that adds them.)
  */
-type KeyLifecycle = { expiresAt?: string | null; revokeScheduledAt?: string | null };
+type KeyLifecycle = { expiresAt?: string | null; revokesAt?: string | null };
 
 /**
  * The key's page.
@@ -131,6 +131,6 @@ export async function keyPage(ctx: ProjectContext, [keyId]: string[]): Promise<R
 /** "Expires" (never when the key has no expiry) and, when one is set, "Scheduled revocation". */
 function lifecycleRows(key: KeyRecord & KeyLifecycle, row: (name: string, value: Html | string) => Html): Html {
   return html`${row("Expires", time(key.expiresAt ?? null))}${
-    key.revokeScheduledAt ? row("Scheduled revocation", time(key.revokeScheduledAt)) : ""
+    key.revokesAt ? row("Scheduled revocation", time(key.revokesAt)) : ""
   }`;
 }
