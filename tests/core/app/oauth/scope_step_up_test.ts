@@ -5,23 +5,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Svc } from "../../../../mod.ts";
 import { asAgent, BASE, errorOf, mint, notesSvc, run } from "../../../fixtures/notes_svc.ts";
-import { authorizeParams, consent, pkce, REDIRECT, register, tokenRequest } from "../../../fixtures/oauth_app.ts";
+import { oauthAccessToken } from "../../../fixtures/oauth_app.ts";
 
 /** An access token of alice's, granted `granted` by consent. */
-async function accessToken(svc: Svc, granted: string[]): Promise<string> {
-  const handle = (req: Request) => svc.handle(req);
-  const clientId = await register(handle);
-  const { verifier, challenge } = await pkce();
-  const back = await consent(handle, "alice", authorizeParams(clientId, challenge), granted);
-  const res = await tokenRequest(handle, {
-    grant_type: "authorization_code",
-    code: back.searchParams.get("code")!,
-    redirect_uri: REDIRECT,
-    code_verifier: verifier,
-    client_id: clientId,
-  });
-  return (await res.json()).access_token;
-}
+const accessToken = (svc: Svc, granted: string[]): Promise<string> =>
+  oauthAccessToken((req) => svc.handle(req), granted);
 
 /** One legacy JSON-RPC request to /svc/mcp. */
 function mcp(svc: Svc, key: string, method: string, params: Record<string, unknown> = {}): Promise<Response> {
