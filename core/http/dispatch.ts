@@ -109,7 +109,7 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
         try {
           input.body = parseOrThrow(route.body, await readJson(req, bodyLimit));
         } catch (error) {
-          const refusal = route.bodyRefusal?.(error);
+          const refusal = route.bodyRefusal?.(error, req);
           if (refusal === undefined) throw error;
           return refusal;
         }

@@ -175,9 +175,14 @@ export function mcpRoute(): Route<AppSide> {
 
 const byName = (a: McpTool, b: McpTool): number => a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 
-/** A body that is not JSON is JSON-RPC's parse error (`-32700`); one that is no JSON-RPC message, `-32600`. */
-function jsonRpcBodyRefusal(error: unknown): Response | undefined {
-  if (!isSvcError(error)) return undefined;
+/**
+ * A JSON body that does not parse is JSON-RPC's parse error (`-32700`); one that is no JSON-RPC message, `-32600`.
+ * A body that is not sent as JSON at all keeps the contract's `INVALID_JSON`, as too large a body keeps its 413.
+ */
+function jsonRpcBodyRefusal(error: unknown, req: Request): Response | undefined {
+  if (!isSvcError(error) || !/^application\/json\s*(;|$)/i.test(req.headers.get("content-type") ?? "")) {
+    return undefined;
+  }
   const [code, message] = error.code === "INVALID_JSON"
     ? [PARSE_ERROR, `Parse error: ${error.message}`]
     : error.code === "VALIDATION_ERROR"
