@@ -75,6 +75,39 @@ test("the scope check still comes before the input schema: a bad payload without
   }
 });
 
+test("a 2026-07-28 tools/call gets the same 403 challenge", async () => {
+  const svc = notesSvc({ oauth: {} });
+  try {
+    const token = await accessToken(svc, ["notes:read"]);
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
+    const res = await svc.handle(
+      new Request(`${BASE}/svc/mcp`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/json",
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "tools/call",
+          "mcp-name": "notes.create",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "notes.create", arguments: { title: "x" }, _meta: meta },
+        }),
+      }),
+    );
+    assert.equal(res.status, 403);
+    assert.equal(challengeOf(res).scope, "notes:read notes:write");
+  } finally {
+    await svc.close();
+  }
+});
+
 test("POST /svc/agent/run with an OAuth token without the scope carries the same challenge", async () => {
   const svc = notesSvc({ oauth: {} });
   try {
