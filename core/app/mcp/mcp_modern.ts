@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { PACKAGE_NAME, PACKAGE_VERSION } from "../../contract/mod.ts";
+import { PACKAGE_NAME, PACKAGE_VERSION, redactSecrets } from "../../contract/mod.ts";
 import { json } from "../../http/mod.ts";
 import { checkToolCalls, INVALID_PARAMS, type JsonRpcErrorResponse } from "./mcp_calls.ts";
 import type { ToolAnswers } from "./mcp_direct.ts";
@@ -26,6 +26,7 @@ export const META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilit
 export const MODERN_ERRORS = {
   invalidRequest: -32600,
   methodNotFound: -32601,
+  internalError: -32603,
   headerMismatch: -32020,
   unsupportedProtocolVersion: -32022,
 } as const;
@@ -114,7 +115,8 @@ export async function answerModern(
     return result(id, { tools: answers.listTools(), ttlMs: TTL_MS, cacheScope: "private" });
   }
   if (body.method !== "tools/call") {
-    return refuse(id, { status: 404, code: MODERN_ERRORS.methodNotFound, message: `Method not found: ${body.method}` });
+    const method = clip(redactSecrets(body.method));
+    return refuse(id, { status: 404, code: MODERN_ERRORS.methodNotFound, message: `Method not found: ${method}` });
   }
   const { refused } = checkToolCalls([body]);
   if (refused.length) return json(refused[0]);
@@ -123,12 +125,9 @@ export async function answerModern(
   } catch (error) {
     const { code, message, data } = error as { code?: unknown; message?: string; data?: unknown };
     const known = typeof code === "number" && Number.isSafeInteger(code);
-    return refuse(id, {
-      status: 200,
-      code: known ? code : -32603,
-      message: known ? String(message) : "Internal error",
-      data,
-    });
+    // A JsonRpcError (an unknown tool) as it is; anything else a bare internal error, its cause not sent.
+    if (!known) return refuse(id, { status: 200, code: MODERN_ERRORS.internalError, message: "Internal error" });
+    return refuse(id, { status: 200, code, message: String(message), data });
   }
 }
 
@@ -146,7 +145,9 @@ function headerProblem(
   if (methodHeader === null) return mismatch("Header mismatch: the Mcp-Method header is required");
   if (methodHeader !== method) {
     return mismatch(
-      `Header mismatch: Mcp-Method header value '${clip(methodHeader)}' does not match body value '${clip(method)}'`,
+      `Header mismatch: Mcp-Method header value '${clip(redactSecrets(methodHeader))}' does not match body value '${
+        clip(redactSecrets(method))
+      }'`,
     );
   }
   if (method === "tools/call") {
@@ -174,7 +175,7 @@ function headerProblem(
       status: 400,
       code: MODERN_ERRORS.unsupportedProtocolVersion,
       message: "Unsupported protocol version",
-      data: { supported: [...supported], requested: clip(version) },
+      data: { supported: [...supported], requested: clip(redactSecrets(version)) },
     };
   }
   if (!isObject(meta[META_CLIENT_CAPABILITIES])) {

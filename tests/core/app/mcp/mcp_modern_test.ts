@@ -113,7 +113,7 @@ test("a header that does not match the body, or is missing, is 400 HeaderMismatc
   });
 });
 
-test("an unsupported version is 400 -32022 listing the supported ones; an unknown method is 404 -32601", async () => {
+test("an unsupported version is 400 -32022 listing the supported ones; an unknown method is 404 -32601, redacted", async () => {
   await withKey(["notes:read"], async (svc, key) => {
     const version = "2099-01-01";
     const res = await svc.handle(
@@ -142,6 +142,9 @@ test("an unsupported version is 400 -32022 listing the supported ones; an unknow
     const ping = await modern(svc, key, "ping");
     assert.equal(ping.status, 404, "ping is gone from 2026-07-28");
     assert.equal((await ping.json()).error.code, -32601);
+    const pasted = await modern(svc, key, `tools/${key}`);
+    assert.equal(pasted.status, 404);
+    assert.ok(!(await pasted.text()).includes(key), "a key pasted as a method is not echoed");
   });
 });
 
