@@ -284,7 +284,8 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     authenticate: { user: (req) => resolveUser(config.userResolver, req), agent: authenticateAgent, none: () => null },
     limits: { perKey: perKey && ((key, deps) => limitRate(key, perKey.take(key.id), deps)) },
     refusalsPerAddress: refusalsPerAddress && { limit: refusalsPerAddress, counted: ["agent"] },
-    deps: opened.then((parts) => parts.deps),
+    // `oauth` (below) is read once the storage is open, after createSvc has returned.
+    deps: opened.then((parts) => oauth ? { ...parts.deps, scopeChallenge: oauth.scopeChallenge } : parts.deps),
     bodyLimit,
     log,
   });

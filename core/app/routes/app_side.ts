@@ -51,6 +51,11 @@ export interface AppDeps {
   autoRevoked?: (keyId: string) => boolean;
   /** Notes an agent key's use, for the cloud's `lastUsedAt` (hybrid mode). */
   used?: (keyId: string) => void;
+  /**
+   * The `WWW-Authenticate` challenge of a scope step-up when the key is an OAuth access token (the `oauth` option
+   * on), else `null`; absent without `oauth`. See {@linkcode stepUpRefusal}.
+   */
+  scopeChallenge?: (req: Request, key: VerifiedKey, needed: readonly string[]) => Promise<string | null>;
 }
 
 /** The app side: the signed-in user (the app's `userResolver`), an agent key, or none. */
