@@ -8,7 +8,7 @@ import { type DatabaseInput, migrate, openDatabase } from "../core/db/mod.ts";
 import { createGroupCommit } from "../core/db/mod.ts";
 import { CLOUD_MIGRATIONS_TABLE, cloudMigrations } from "./database/mod.ts";
 import { eventStorage, INBOX_TABLES, inboxReads, type InboxRepository } from "./inbox/mod.ts";
-import { KEY_TABLES, keyReads, type KeyRepository, keyStorage, revocationStorage } from "./keys/mod.ts";
+import { KEY_TABLES, keyLabelReads, keyReads, type KeyRepository, keyStorage, revocationStorage } from "./keys/mod.ts";
 import { projectAdministration, type ProjectRepository, projectSettings, projectStorage } from "./projects/mod.ts";
 import {
   autoRevoking,
@@ -100,7 +100,12 @@ export async function openCloudStorage(
       ...projectAdministration(executor, projectRows),
       ...projectSettings(executor),
     },
-    keys: { ...keyStorage(executor, group), ...revocationStorage(executor), ...keyReads(executor) },
+    keys: {
+      ...keyStorage(executor, group),
+      ...revocationStorage(executor),
+      ...keyReads(executor),
+      ...keyLabelReads(executor),
+    },
     violations: {
       ...violationStorage(executor, group),
       ...violationChart(executor),

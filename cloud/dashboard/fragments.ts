@@ -12,14 +12,14 @@ import { type Html, htmlPage } from "./responses.ts";
 export const PAGE_SIZE = 50;
 
 /**
- * A time as `<time>`, shown in UTC to the second.
+ * A time as `<time>`, shown in UTC to the second on one line, the full ISO 8601 in its tooltip.
  *
  * @param iso ISO 8601, or `null` for "never".
  * @returns The element.
  */
 export function time(iso: string | null): Html {
   if (iso === null) return html`<span class="muted">never</span>`;
-  return html`<time datetime="${iso}">${iso.slice(0, 19).replace("T", " ")} UTC</time>`;
+  return html`<time datetime="${iso}" title="${iso}">${iso.slice(0, 19).replace("T", " ")} UTC</time>`;
 }
 
 /**
