@@ -18,6 +18,7 @@ import {
   violationStorage,
 } from "./violations/mod.ts";
 import {
+  operatorAdministration,
   type OperatorRepository,
   type OperatorStorage,
   operatorStorage,
@@ -112,7 +113,7 @@ export async function openCloudStorage(
       ...autoRevoking(executor),
     },
     inbox: { ...inbox, ...inboxReads(executor, () => events.flushDeliveries()) },
-    operators,
+    operators: { ...operators, ...operatorAdministration(executor) },
     audit: auditStorage(executor),
     apps: appStorage(executor),
     async close() {
