@@ -93,7 +93,7 @@ function filterForm(path: string, f: { action?: string; keyId?: string; sinceTex
     known.map((a) => option(a, a))
   }</select></div>
   <div><label for="key">Key</label><input id="key" name="key" value="${f.keyId ?? ""}" size="30"
-    aria-describedby="key-hint"><p id="key-hint" class="muted hint">A key's id.</p></div>
+    placeholder="the key's id"></div>
   <div><label for="since">Since</label><input id="since" name="since" value="${f.sinceText ?? ""}"
     placeholder="2025-01-31T00:00:00Z"></div>
   <button type="submit">Filter</button>

@@ -72,23 +72,23 @@ export async function operatorsPage(ctx: PageContext, problem?: string, status =
   const me = ctx.session.operator.id;
   const done = DONE[ctx.url.searchParams.get("done") ?? ""];
   const rows = operators.map((o) =>
-    html`<tr>
-  <td>${o.email}${
-      o.id === me
-        ? html`
-          <span class="muted">(you)</span>
-        `
-        : ""
-    }</td>
-  <td>${o.role}</td>
-  <td>${o.totpSecret === null ? "off" : "on"}</td>
-  <td>${time(o.createdAt)}</td>
-  <td class="actions"><a href="${BASE}/${o.id}/role">Change role of ${o.email}</a>${
-      o.id === me ? "" : html`
-        <a class="danger" href="${BASE}/${o.id}/remove">Remove ${o.email}</a>
-      `
-    }</td>
-</tr>`
+    html`
+      <tr>
+        <td>${o.email}${o.id === me
+          ? html`
+            <span class="muted">(you)</span>
+          `
+          : ""}</td>
+        <td>${o.role}</td>
+        <td>${o.totpSecret === null ? "off" : "on"}</td>
+        <td>${time(o.createdAt)}</td>
+        <td
+          class="actions"><a href="${BASE}/${o.id}/role">Change role<span class="visually-hidden"> of ${o
+            .email}</span></a>${o.id === me ? "" : html`
+            <a class="danger" href="${BASE}/${o.id}/remove">Remove<span class="visually-hidden"> ${o.email}</span></a>
+          `}</td>
+      </tr>
+    `
   );
   const body = html`
     ${problem ? notice("error", problem) : ""}${done ? notice("success", done) : ""}
