@@ -36,10 +36,8 @@ export async function auditPage(ctx: PageContext | ProjectContext): Promise<Resp
   );
   const path = project ? `/dashboard/projects/${project.id}/audit` : "/dashboard/audit";
   const rows = page.entries.map((e) =>
-    html`<tr><td>${time(e.createdAt)}</td><td>${e.actor}</td><td><code>${e.action}</code></td>
-<td>${target(e, path, labels)}</td>${project ? "" : html`<td>${e.projectId ?? ""}</td>`}<td>${
-      e.sourceAddress ?? ""
-    }</td>
+    html`<tr><td>${time(e.createdAt)}</td><td><code>${e.action}</code></td><td>${target(e, path, labels)}</td>
+<td>${e.actor}</td>${project ? "" : html`<td>${e.projectId ?? ""}</td>`}<td>${e.sourceAddress ?? ""}</td>
 <td>${Object.keys(e.detail).length ? html`<code>${JSON.stringify(e.detail)}</code>` : ""}</td></tr>`
   );
   const body = html`
@@ -54,7 +52,7 @@ export async function auditPage(ctx: PageContext | ProjectContext): Promise<Resp
       <table>
         <caption class="visually-hidden">Audit log, newest first</caption>
         <thead>
-          <tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Action</th><th scope="col">Target</th>
+          <tr><th scope="col">When</th><th scope="col">Action</th><th scope="col">Target</th><th scope="col">Who</th>
     ${project ? "" : html`<th scope="col">Project</th>`}<th scope="col">From</th><th scope="col">Detail</th></tr>
         </thead>
         <tbody>${rows}</tbody>

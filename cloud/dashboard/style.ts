@@ -22,9 +22,9 @@ header form { margin: 0; }
 nav ul { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem 1rem; margin: 0; padding: .5rem 1rem;
   background: var(--bg); border-bottom: 1px solid var(--line); }
 nav a[aria-current="page"] { font-weight: 700; color: var(--ink); }
-main { padding: 1rem; max-width: 72rem; box-sizing: border-box; }
+main { padding: 1rem; max-width: 96rem; box-sizing: border-box; }
 p, dd, li, h1, h2, .notice, .error, .success { overflow-wrap: anywhere; }
-time > span, .table-box time, table:has(a, button, input) time { white-space: nowrap; }
+time > span { white-space: nowrap; }
 h1 { font-size: 1.5rem; margin: .5rem 0 1rem; }
 h2 { font-size: 1.15rem; margin: 1.5rem 0 .5rem; }
 table { border-collapse: collapse; width: 100%; margin: .5rem 0 1rem; font-size: .9rem; }
