@@ -63,6 +63,7 @@ function roleSelect(id: string, chosen: OperatorRole): Html {
  *
  * @param ctx The request.
  * @param problem A reason the last invite was refused.
+ * @param status The status of the answer with a problem (default 400).
  * @returns The page; 403 for a viewer.
  */
 export async function operatorsPage(ctx: PageContext, problem?: string, status = 400): Promise<Response> {
@@ -159,6 +160,7 @@ export async function invitePost(ctx: PageContext): Promise<Response> {
  * @param ctx The request.
  * @param params The operator's id.
  * @param problem A reason the last change was refused.
+ * @param status The status of the answer with a problem (default 400).
  * @returns The page.
  */
 export async function rolePage(ctx: PageContext, [id]: string[], problem?: string, status = 400): Promise<Response> {
@@ -207,6 +209,7 @@ export async function rolePost(ctx: PageContext, params: string[]): Promise<Resp
  * @param ctx The request.
  * @param params The operator's id.
  * @param problem A reason the last removal was refused.
+ * @param status The status of the answer with a problem (default 400).
  * @returns The page.
  */
 export async function removePage(ctx: PageContext, [id]: string[], problem?: string, status = 400): Promise<Response> {

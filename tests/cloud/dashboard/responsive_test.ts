@@ -75,10 +75,10 @@ inChromium(title, () =>
 
     /** The page is no wider than the window: nothing to scroll sideways. */
     async function fits(page: Page, name: string): Promise<void> {
-      const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-        scrollWidth: document.documentElement.scrollWidth,
-        innerWidth: globalThis.innerWidth,
-      }));
+      // Evaluated in the page, where the DOM is (this file is type-checked without it).
+      const { scrollWidth, innerWidth } = await page.evaluate<{ scrollWidth: number; innerWidth: number }>(
+        "({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth })",
+      );
       assert.ok(scrollWidth <= innerWidth, `${name}: the page is ${scrollWidth} px wide in a ${innerWidth} px window`);
     }
 
@@ -148,7 +148,8 @@ inChromium(title, () =>
           if (await time.count()) {
             const { height, lineHeight } = await time.evaluate((el) => ({
               height: el.getBoundingClientRect().height,
-              lineHeight: parseFloat(getComputedStyle(el).lineHeight),
+              // deno-lint-ignore no-explicit-any
+              lineHeight: parseFloat((globalThis as any).getComputedStyle(el).lineHeight),
             }));
             assert.ok(height < lineHeight * 2.5, `${path} at ${width} px: a time on two lines at most (${height} px)`);
             assert.match(await time.getAttribute("title") ?? "", /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/);
