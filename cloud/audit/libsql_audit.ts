@@ -20,7 +20,10 @@ export function auditStorage(db: Executor): AuditStorage {
       return integer(rs.rows[0], "id");
     },
     async listAudit(query) {
-      const { where, args } = listFilter({ project_id: query.projectId, action: query.action }, query.since);
+      const { where, args } = listFilter(
+        { project_id: query.projectId, action: query.action, target: query.keyId },
+        query.since,
+      );
       // One read transaction, so the page and the total agree.
       const [page, count] = await db.batch([
         {

@@ -15,6 +15,7 @@ import { htmlPage, redirect } from "./responses.ts";
 import { messagePage } from "./fragments.ts";
 import { revokeReach } from "./connected_apps.ts";
 import { overHttps } from "./visit.ts";
+import { keptQuery, listPath, RETURN_FIELD } from "./list_return.ts";
 
 /**
  * The keys page.
@@ -35,6 +36,8 @@ export async function keysPage(ctx: ProjectContext): Promise<Response> {
   });
   const base = `/dashboard/projects/${ctx.project.id}`;
   const admin = ctx.session.operator.role === "admin";
+  // The revoke returns to this list as filtered now.
+  const back = keptQuery(ctx.url.search, ["revoked"]);
   const rows = page.keys.map((k) =>
     html`
       <tr>
@@ -49,6 +52,7 @@ export async function keysPage(ctx: ProjectContext): Promise<Response> {
         <td><a href="${base}/violations?key=${k.id}">Violations</a>${admin && k.revokedAt === null
           ? html`
             <form class="inline" method="get" action="${base}/keys/${k.id}/revoke">
+              <input type="hidden" name="${RETURN_FIELD}" value="${back}">
               <button type="submit" class="danger" aria-label="Revoke ${k.name} (${k.start})">Revoke</button>
             </form>
           `
@@ -107,6 +111,7 @@ export async function revokeKeyPage(ctx: ProjectContext, [keyId]: string[]): Pro
   if (!key) return messagePage(404, "Not found", "There is no such key in this project.", overHttps(ctx));
   const base = `/dashboard/projects/${ctx.project.id}`;
   const apps = key.revokedAt === null ? await ctx.services.apps.list(ctx.project.id) : [];
+  const back = keptQuery(ctx.url.searchParams.get(RETURN_FIELD));
   const body = key.revokedAt !== null
     ? html`${notice("notice", "This key is already revoked.")}<p><a href="${base}/keys">Back to the keys</a></p>`
     : html`<p>Revoke the key <strong>${key.name}</strong> (<code>${key.start}</code>) of user <strong>${key.userId}</strong>,
@@ -115,8 +120,9 @@ connected app through the revocation feed. This cannot be undone.</p>
 <p id="revoke-reach">${revokeReach(apps)}</p>
 <form method="post" action="${base}/keys/${key.id}/revoke">
   ${csrfField(ctx)}
+  <input type="hidden" name="${RETURN_FIELD}" value="${back}">
   <button type="submit" class="danger">Revoke key</button>
-  <a href="${base}/keys">Cancel</a>
+  <a href="${base}/keys${back ? `?${back}` : ""}">Cancel</a>
 </form>`;
   return htmlPage(layout(ctx, { title: "Revoke key", section: "Keys", project: ctx.project, body }), overHttps(ctx));
 }
@@ -132,5 +138,6 @@ export async function revokeKeyPost(ctx: ProjectContext, [keyId]: string[]): Pro
   // One write: the revoke and its audit entry in one transaction; no key is the project's when it answers null.
   const revokedAt = await ctx.services.keys.revoke(ctx.project.id, keyId, "dashboard", operatorActor(ctx));
   if (revokedAt === null) return messagePage(404, "Not found", "There is no such key in this project.", overHttps(ctx));
-  return redirect(`/dashboard/projects/${ctx.project.id}/keys?revoked=1`, overHttps(ctx));
+  const back = keptQuery(ctx.form.get(RETURN_FIELD));
+  return redirect(listPath(`/dashboard/projects/${ctx.project.id}/keys`, back, "revoked=1"), overHttps(ctx));
 }

@@ -326,4 +326,23 @@ export const cloudMigrations: readonly Migration[] = [
       "CREATE INDEX cloud_apps_by_last_seen ON cloud_apps (last_seen_at)",
     ],
   },
+  {
+    version: 10,
+    name: "operator invites, the audit log by target",
+    statements: [
+      // A one-time link an admin gives a new operator (only its hash kept): its holder picks a password and joins
+      // with the role given, once, before it expires.
+      `CREATE TABLE cloud_operator_invites (
+        token_hash TEXT PRIMARY KEY,
+        email TEXT NOT NULL COLLATE NOCASE,
+        role TEXT NOT NULL CHECK (role IN ('admin', 'viewer')),
+        invited_by TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        used_at TEXT
+      )`,
+      // The audit log of one key (or any target), newest first: the dashboard's filter by key.
+      "CREATE INDEX cloud_audit_by_target ON cloud_audit (target, created_at DESC, id DESC)",
+    ],
+  },
 ];

@@ -8,6 +8,7 @@ import type { AgentIdKind, KeyRecord, RevocationReason } from "../../core/contra
 import type { AuditEntryInput } from "../audit/mod.ts";
 import type { KeyAuth } from "../routes/mod.ts";
 import type { KeyReads } from "./key_query.ts";
+import type { KeyLabelReads } from "./key_labels.ts";
 import type { RevocationStorage } from "./revocation_storage.ts";
 
 /** What the mirror of a key did: `revoked` when it was stored and revoked a key that was active (or new). */
@@ -22,7 +23,7 @@ export interface ProjectKey {
 }
 
 /** Agent keys, their claims and the revocation feed: the repository. */
-export interface KeyRepository extends RevocationStorage, KeyReads {
+export interface KeyRepository extends RevocationStorage, KeyReads, KeyLabelReads {
   /** Stores a new key, claiming its agentId when `kind` is `claim`; `false` when another user holds the agentId. */
   insertKey(projectId: string, record: KeyRecord, kind: AgentIdKind): Promise<boolean>;
   /**

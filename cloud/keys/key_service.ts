@@ -9,6 +9,7 @@ import type { AgentIdKind, KeyRecord, Revocation } from "../../core/contract/mod
 import type { AuditActor } from "../audit/mod.ts";
 import type { KeyRepository, MirrorOutcome, ProjectKey } from "./key_repository.ts";
 import type { KeyCounts, KeyPage, KeyQuery } from "./key_query.ts";
+import type { KeyLabel, KeyRef } from "./key_labels.ts";
 import type { InboxSubscription, InboxWaiters } from "../inbox/mod.ts";
 import { notifyRevocation, revocationAudit, revokeProjectKey, subscribeToRevocations } from "./key_revocation.ts";
 
@@ -34,6 +35,8 @@ export interface KeyService {
   find(projectId: string, id: string): Promise<KeyRecord | null>;
   /** The project's keys by state. */
   count(projectId: string): Promise<KeyCounts>;
+  /** The name and user of these keys (those that exist), by `keyLabelId`: one read for a page's rows. */
+  labels(refs: readonly KeyRef[]): Promise<Map<string, KeyLabel>>;
 }
 
 /**
@@ -60,5 +63,6 @@ export function createKeyService(storage: { keys: KeyRepository }, waiters: Inbo
     page: (projectId, query) => storage.keys.listProjectKeys(projectId, query),
     find: (projectId, id) => storage.keys.findProjectKey(projectId, id),
     count: (projectId) => storage.keys.countKeys(projectId),
+    labels: (refs) => storage.keys.keyLabels(refs),
   };
 }

@@ -93,6 +93,22 @@ describe("GET /v1/sdk/audit", () => {
     assert.equal(bad.status, 400);
   });
 
+  test("filters by key: only the entries about that key, none about another project's key of the same id", async () => {
+    const p = await t.newProject("by key");
+    const [first, second] = [await t.mintKey("ann", {}, p), await t.mintKey("bob", {}, p)];
+    for (const k of [first, second]) await t.sdk("DELETE", `/v1/sdk/keys/${k.id}`, { as: p });
+    const one = await t.sdk("GET", `/v1/sdk/audit?key=${first.id}`, { as: p });
+    assert.equal(one.status, 200);
+    assert.deepEqual(one.body.entries.map((e: Entry) => [e.action, e.target]), [["key.revoke", first.id]]);
+    assert.equal(one.body.total, 1);
+    const other = await t.newProject("other keys");
+    assert.deepEqual((await t.sdk("GET", `/v1/sdk/audit?key=${first.id}`, { as: other })).body, {
+      entries: [],
+      total: 0,
+    });
+    assert.equal((await t.sdk("GET", `/v1/sdk/audit?key=${"k".repeat(101)}`, { as: p })).status, 400);
+  });
+
   test("keeps a deleted project's entries, the deletion included", async () => {
     const p = await t.newProject("doomed");
     assert.equal(await deleteProject(t.storage, p.id), true);
