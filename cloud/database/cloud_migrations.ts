@@ -326,4 +326,21 @@ export const cloudMigrations: readonly Migration[] = [
       "CREATE INDEX cloud_apps_by_last_seen ON cloud_apps (last_seen_at)",
     ],
   },
+  {
+    version: 10,
+    name: "key expiry and reroll: keys that expire and scheduled revocations",
+    statements: [
+      // When the key stops working (NULL: never): a lifetime given at minting, or an OAuth access token's.
+      "ALTER TABLE cloud_keys ADD COLUMN expires_at TEXT",
+      // When the key's scheduled revocation takes effect (a reroll's grace end; NULL: none). Until it is written
+      // as a revocation (reason `reroll`, so the feed and the audit log carry it), agent auth refuses the key from
+      // then on by itself.
+      "ALTER TABLE cloud_keys ADD COLUMN revokes_at TEXT",
+      // The scheduled revocations not yet written, found by project and time.
+      `CREATE INDEX cloud_keys_revocations_due ON cloud_keys (project_id, revokes_at)
+        WHERE revokes_at IS NOT NULL AND revoked_at IS NULL`,
+      // The project's bounds of a key's lifetime as JSON ({ defaultDays, maxDays }), or NULL (none).
+      "ALTER TABLE cloud_project_settings ADD COLUMN key_lifetime TEXT",
+    ],
+  },
 ];

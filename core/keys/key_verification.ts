@@ -10,11 +10,10 @@ import {
   hashSecret,
   type KeyRecord,
   mintAgentKey,
-  type MintKeyRequest,
   publicKey,
   timingSafeEqual,
 } from "../contract/mod.ts";
-import type { MintResult } from "./key_service.ts";
+import type { KeyRequest, MintResult } from "./key_service.ts";
 
 /**
  * Mints a key: checks the agentId rules, makes the record and its secret, and stores it.
@@ -40,7 +39,7 @@ import type { MintResult } from "./key_service.ts";
  */
 export async function mintKey(
   userId: string,
-  request: MintKeyRequest & { expiresAt?: string | null },
+  request: KeyRequest,
   options: { sharedInbox: boolean; store(record: KeyRecord, kind: AgentIdKind): Promise<boolean> },
 ): Promise<MintResult & { record: KeyRecord }> {
   const { agentId, kind } = checkAgentId(userId, request.agentId, options.sharedInbox);

@@ -66,6 +66,21 @@ export interface AppStorage {
    * @returns The record after revocation, or `null` when the user has no such key.
    */
   revokeKey(userId: string, id: string, at: string, options?: MirrorOption): Promise<KeyRecord | null>;
+  /**
+   * Rerolls the user's key: stores `record` (its successor, same agentId) and schedules the old key's revocation
+   * at `revokesAt`, in one write, only while the old key is neither revoked, nor expired, nor past a scheduled
+   * revocation at `now` (an earlier schedule is kept).
+   *
+   * @returns `false` when the user has no such key in force (nothing is stored).
+   */
+  rerollKey(
+    userId: string,
+    id: string,
+    record: KeyRecord,
+    revokesAt: string,
+    now: string,
+    options?: MirrorOption,
+  ): Promise<boolean>;
   /** The key with this id. */
   findKeyById(id: string): Promise<KeyRecord | null>;
   /** Records when keys were last used, in one write. */

@@ -12,6 +12,7 @@ import {
   insertKey,
   type KeyTable,
   revokeKeyOfUser,
+  scheduleKeyRevocation,
   selectKeyByHash,
   selectKeyById,
   selectKeysOfUser,
@@ -30,7 +31,7 @@ import { purgeOutbox, purgeViolations } from "./libsql_retention.ts";
 const KEY_CACHE_SIZE = 50_000;
 const OUTBOX_SELECT = "SELECT seq, kind, ref, body, attempts FROM app_outbox";
 /** The app's keys, in the keys core's SQL. */
-const KEYS: KeyTable = { table: "app_keys", expires: true };
+const KEYS: KeyTable = { table: "app_keys" };
 /** The app's violations, in the violations core's SQL. */
 const VIOLATIONS: ViolationTable = { table: "app_violations" };
 
@@ -133,6 +134,34 @@ class LibsqlAppStorage implements AppStorage {
     const record = toKey(rs.rows[0]);
     this.#keys.delete(record.hash);
     return record;
+  }
+
+  async rerollKey(
+    userId: string,
+    id: string,
+    record: KeyRecord,
+    revokesAt: string,
+    now: string,
+    options: MirrorOption = {},
+  ): Promise<boolean> {
+    const inForce = {
+      sql: `EXISTS (SELECT 1 FROM app_keys WHERE id = ? AND user_id = ? AND revoked_at IS NULL
+              AND (revokes_at IS NULL OR revokes_at > ?) AND (expires_at IS NULL OR expires_at > ?))`,
+      args: [id, userId, now, now],
+    };
+    const statements: Statement[] = [
+      insertKey(KEYS, record, inForce),
+      // Only once the successor is stored: a key out of force is left as it is.
+      scheduleKeyRevocation(KEYS, userId, id, revokesAt, {
+        sql: "EXISTS (SELECT 1 FROM app_keys WHERE id = ?)",
+        args: [record.id],
+      }),
+    ];
+    if (options.mirror) statements.push(enqueueKey(record.id, now), enqueueKey(id, now, record.id));
+    const [inserted, scheduled] = await this.#db.batch(statements, "write");
+    this.#keys.delete(record.hash);
+    if (scheduled.rows.length) this.#keys.delete(toKey(scheduled.rows[0]).hash);
+    return inserted.rowsAffected === 1;
   }
 
   async findKeyById(id: string): Promise<KeyRecord | null> {
@@ -250,9 +279,15 @@ class LibsqlAppStorage implements AppStorage {
 }
 
 /** Queues a key for mirroring, if it was stored by the statements before it in the batch. */
-function enqueueKey(id: string, at: string): Statement {
-  return {
-    sql: "INSERT INTO app_outbox (kind, ref, created_at) SELECT 'key', id, ? FROM app_keys WHERE id = ?",
-    args: [at, id],
-  };
+function enqueueKey(id: string, at: string, onlyWith?: string): Statement {
+  return onlyWith === undefined
+    ? {
+      sql: "INSERT INTO app_outbox (kind, ref, created_at) SELECT 'key', id, ? FROM app_keys WHERE id = ?",
+      args: [at, id],
+    }
+    : {
+      sql: `INSERT INTO app_outbox (kind, ref, created_at) SELECT 'key', id, ? FROM app_keys WHERE id = ?
+            AND EXISTS (SELECT 1 FROM app_keys WHERE id = ?)`,
+      args: [at, id, onlyWith],
+    };
 }

@@ -92,12 +92,15 @@ test("the intent runner's refusals and failures match the document: 403, 404, 50
   assert.equal((await run("notes.nothing")).status, 404);
   assert.equal((await run("notes.broken")).status, 500);
   assert.equal((await send(svc, "DELETE /svc/keys/:id", { path: `/svc/keys/${crypto.randomUUID()}` })).status, 404);
+  const reroll = { path: `/svc/keys/${crypto.randomUUID()}/reroll`, body: {} };
+  assert.equal((await send(svc, "POST /svc/keys/:id/reroll", reroll)).status, 404);
 });
 
 /** A request of the right shape but wrong values, per route that takes input. */
 const BAD_INPUT: Record<string, Call> = {
   "POST /svc/keys": { path: "", body: { name: "k", scopes: ["notes:delete"] } },
   "DELETE /svc/keys/:id": { path: `/svc/keys/${"x".repeat(201)}` },
+  "POST /svc/keys/:id/reroll": { path: "/svc/keys/k/reroll", body: { graceMinutes: -1 } },
   "POST /svc/agent/run": { path: "", body: { intent: "" } },
   "POST /svc/mcp": { path: "", body: [], headers: { accept: MCP_ACCEPT } },
 };
