@@ -114,9 +114,10 @@ export const keyRoutes = [
       // The app checks `default` against its own config before calling; the cloud accepts it.
       const { agentId, kind } = checkAgentId(body.userId, body.agentId, true);
       const { keyLifetime } = await violations.policy(caller.projectId);
-      const expiresAt = keyExpiry(body, keyLifetime ?? {}, keys.now());
+      const now = keys.now();
+      const expiresAt = keyExpiry(body, keyLifetime ?? {}, now);
       const { name, scopes } = body;
-      const { record, key } = await mintAgentKey(body.userId, { name, scopes, agentId, expiresAt });
+      const { record, key } = await mintAgentKey(body.userId, { name, scopes, agentId, expiresAt }, now);
       if (!await keys.mint(caller.projectId, record, kind, sdkActor(req))) throw agentIdTaken(agentId);
       return mintAnswer(record, key);
     },

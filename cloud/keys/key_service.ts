@@ -87,7 +87,7 @@ export function createKeyService(
       const at = now();
       const expiresAt = request.expiresAt(old);
       const { name, scopes, agentId } = old;
-      const minted = await mintAgentKey(userId, { name, scopes, agentId, expiresAt });
+      const minted = await mintAgentKey(userId, { name, scopes, agentId, expiresAt }, at);
       const revokesAt = new Date(at + request.graceMinutes * 60_000).toISOString();
       const audit = [
         created(by, projectId, minted.record),

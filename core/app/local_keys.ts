@@ -87,6 +87,7 @@ export function localKeys(storage: AppStorage, options: LocalKeysOptions): KeySe
       const { key, secret } = await mintKey(userId, request, {
         sharedInbox: options.sharedInbox,
         store: (record, kind) => storage.insertKey(record, kind, { mirror: options.mirror }),
+        now: clock(),
       });
       if (options.mirror) options.onQueued?.();
       return { key, secret };
@@ -97,8 +98,9 @@ export function localKeys(storage: AppStorage, options: LocalKeysOptions): KeySe
       // The old key's agentId is already this user's: its successor claims nothing new.
       const agentId = old.agentId;
       const expiresAt = request.expiresAt(publicKey(old));
-      const { record, key } = await mintAgentKey(userId, { name: old.name, scopes: old.scopes, agentId, expiresAt });
-      const now = new Date(clock()).toISOString();
+      const at = clock();
+      const { record, key } = await mintAgentKey(userId, { name: old.name, scopes: old.scopes, agentId, expiresAt }, at);
+      const now = new Date(at).toISOString();
       const mirror = { mirror: options.mirror };
       if (!await storage.rerollKey(userId, id, record, request.revokesAt, now, mirror)) return null;
       if (options.mirror) options.onQueued?.();

@@ -139,11 +139,13 @@ export interface MintedKey {
  *
  * @param userId The owner.
  * @param request Name, scopes, the agentId (already checked with {@linkcode checkAgentId}) and the expiry, if any.
+ * @param now When it is minted, in milliseconds since the epoch (its `createdAt`). Default now.
  * @returns The record and the plaintext.
  */
 export async function mintAgentKey(
   userId: string,
   request: { name: string; scopes: string[]; agentId: string; expiresAt?: string | null },
+  now: number = Date.now(),
 ): Promise<MintedKey> {
   const key = mintSecret(AGENT_KEY_PREFIX);
   return {
@@ -156,7 +158,7 @@ export async function mintAgentKey(
       agentId: request.agentId,
       hash: await hashSecret(key),
       start: key.slice(0, KEY_START_LENGTH),
-      createdAt: new Date().toISOString(),
+      createdAt: new Date(now).toISOString(),
       lastUsedAt: null,
       revokedAt: null,
       expiresAt: request.expiresAt ?? null,
