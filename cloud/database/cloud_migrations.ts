@@ -9,7 +9,7 @@ import type { Migration } from "../../core/db/mod.ts";
 /** The table that records which cloud migrations are applied. */
 export const CLOUD_MIGRATIONS_TABLE = "svc_cloud_migrations";
 
-/** The feed row of a key revoked by an update (migration 6; re-created by 7 with its table). */
+/** The feed row of a key revoked by an update (migration 6; re-created by 7 with its table, and by 10 with the feed's). */
 const KEY_REVOKED_TRIGGER = `CREATE TRIGGER cloud_keys_revoked AFTER UPDATE OF revoked_at ON cloud_keys
         WHEN OLD.revoked_at IS NULL AND NEW.revoked_at IS NOT NULL BEGIN
         INSERT INTO cloud_revocations (project_id, seq, key_id, revoked_at, reason) VALUES (NEW.project_id,
@@ -17,7 +17,7 @@ const KEY_REVOKED_TRIGGER = `CREATE TRIGGER cloud_keys_revoked AFTER UPDATE OF r
           NEW.id, NEW.revoked_at, COALESCE(NEW.revoke_reason, 'app'));
       END`;
 
-/** The feed row of a key stored already revoked (migration 6; re-created by 7 with its table). */
+/** The feed row of a key stored already revoked (migration 6; re-created by 7 and by 10, as the one above). */
 const KEY_INSERTED_REVOKED_TRIGGER = `CREATE TRIGGER cloud_keys_inserted_revoked AFTER INSERT ON cloud_keys
         WHEN NEW.revoked_at IS NOT NULL BEGIN
         INSERT INTO cloud_revocations (project_id, seq, key_id, revoked_at, reason) VALUES (NEW.project_id,
@@ -341,6 +341,25 @@ export const cloudMigrations: readonly Migration[] = [
         WHERE revokes_at IS NOT NULL AND revoked_at IS NULL`,
       // The project's bounds of a key's lifetime as JSON ({ defaultDays, maxDays }), or NULL (none).
       "ALTER TABLE cloud_project_settings ADD COLUMN key_lifetime TEXT",
+      // The feed's reasons gain `reroll` (a grace ended) and `oauth` (a grant ended): SQLite cannot change a
+      // CHECK, so the feed is copied as it is into a table with the new one, and the triggers that write it
+      // are made again once it has its name back.
+      `CREATE TABLE cloud_revocations_v10 (
+        project_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        key_id TEXT NOT NULL,
+        revoked_at TEXT NOT NULL,
+        reason TEXT NOT NULL CHECK (reason IN ('app', 'tooling', 'dashboard', 'auto', 'reroll', 'oauth')),
+        PRIMARY KEY (project_id, seq)
+      ) WITHOUT ROWID`,
+      `INSERT INTO cloud_revocations_v10 (project_id, seq, key_id, revoked_at, reason)
+        SELECT project_id, seq, key_id, revoked_at, reason FROM cloud_revocations`,
+      "DROP TRIGGER cloud_keys_revoked",
+      "DROP TRIGGER cloud_keys_inserted_revoked",
+      "DROP TABLE cloud_revocations",
+      "ALTER TABLE cloud_revocations_v10 RENAME TO cloud_revocations",
+      KEY_REVOKED_TRIGGER,
+      KEY_INSERTED_REVOKED_TRIGGER,
     ],
   },
 ];

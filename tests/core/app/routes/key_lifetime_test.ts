@@ -76,7 +76,10 @@ test("the app's keys config gives keys a default lifetime and refuses one beyond
     const { details } = await errorOf(beyond);
     assert.match((details as { issues: { message: string }[] }).issues[0].message, /30 days/);
     const far = new Date(START + 31 * DAY).toISOString();
-    assert.equal((await asUser(svc, "alice", "POST", "/svc/keys", { name: "k", scopes: [], expiresAt: far })).status, 400);
+    assert.equal(
+      (await asUser(svc, "alice", "POST", "/svc/keys", { name: "k", scopes: [], expiresAt: far })).status,
+      400,
+    );
   } finally {
     await svc.close();
   }
