@@ -99,7 +99,11 @@ export function localKeys(storage: AppStorage, options: LocalKeysOptions): KeySe
       const agentId = old.agentId;
       const expiresAt = request.expiresAt(publicKey(old));
       const at = clock();
-      const { record, key } = await mintAgentKey(userId, { name: old.name, scopes: old.scopes, agentId, expiresAt }, at);
+      const { record, key } = await mintAgentKey(
+        userId,
+        { name: old.name, scopes: old.scopes, agentId, expiresAt },
+        at,
+      );
       const now = new Date(at).toISOString();
       const mirror = { mirror: options.mirror };
       if (!await storage.rerollKey(userId, id, record, request.revokesAt, now, mirror)) return null;
@@ -110,8 +114,10 @@ export function localKeys(storage: AppStorage, options: LocalKeysOptions): KeySe
       const now = clock();
       return (await storage.listKeys(userId)).map((record) => publicKey(keyAt(record, now)));
     },
-    async revoke(userId: string, id: string) {
-      const record = await storage.revokeKey(userId, id, new Date().toISOString(), { mirror: options.mirror });
+    async revoke(userId: string, id: string, reason: "app" | "oauth" = "app") {
+      const at = new Date(clock()).toISOString();
+      const why = reason === "oauth" ? { reason } : {};
+      const record = await storage.revokeKey(userId, id, at, { mirror: options.mirror, ...why });
       if (record === null) return null;
       if (options.mirror) options.onQueued?.();
       return { id: record.id, revokedAt: record.revokedAt as string };

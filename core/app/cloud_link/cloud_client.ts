@@ -85,8 +85,8 @@ export interface CloudClient {
   reportViolation(violation: Violation): Promise<void>;
   /** `POST /v1/sdk/violations/batch`: up to 500 at once, stored together. */
   reportViolations(violations: readonly Violation[]): Promise<void>;
-  /** `PUT /v1/sdk/keys/:id`: the hybrid mirror of a key record. */
-  mirrorKey(record: KeyRecord): Promise<void>;
+  /** `PUT /v1/sdk/keys/:id`: the hybrid mirror of a key record (`revokeReason` `oauth`: its grant ended). */
+  mirrorKey(record: KeyRecord & { revokeReason?: "oauth" }): Promise<void>;
   /** `POST /v1/sdk/keys` (`expiresAt` absent: the project's default lifetime applies). */
   mintKey(userId: string, request: { name: string; scopes: string[]; agentId?: string; expiresAt?: string }): Promise<
     z.output<typeof mintedKeySchema>
@@ -242,6 +242,7 @@ export function createCloudClient(
         revokedAt,
         expiresAt: r.expiresAt ?? null,
         revokesAt: r.revokesAt ?? null,
+        ...r.revokedAt !== null && r.revokeReason ? { revokeReason: r.revokeReason } : {},
       });
     },
     mintKey(userId, request) {

@@ -121,7 +121,11 @@ export const APP_MIGRATIONS: readonly Migration[] = [
   {
     version: 8,
     name: "key expiry and reroll: a key's scheduled revocation",
-    // The end of a reroll's grace: the key is refused from then on (NULL: none scheduled).
-    statements: ["ALTER TABLE app_keys ADD COLUMN revokes_at TEXT"],
+    statements: [
+      // The end of a reroll's grace: the key is refused from then on (NULL: none scheduled).
+      "ALTER TABLE app_keys ADD COLUMN revokes_at TEXT",
+      // Why a revoked key was revoked, as its mirror tells the cloud: `oauth` (a grant ended) or NULL (its user).
+      "ALTER TABLE app_keys ADD COLUMN revoke_reason TEXT",
+    ],
   },
 ];

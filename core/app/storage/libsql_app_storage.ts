@@ -10,6 +10,7 @@ import { APP_MIGRATIONS, APP_MIGRATIONS_TABLE } from "./app_migrations.ts";
 import type { AgentIdKind, KeyRecord } from "../../contract/mod.ts";
 import {
   insertKey,
+  KEY_COLUMNS,
   type KeyTable,
   revokeKeyOfUser,
   scheduleKeyRevocation,
@@ -115,18 +116,30 @@ class LibsqlAppStorage implements AppStorage {
     return record === null ? null : { revokedAt: record.revokedAt };
   }
 
-  async revokeKey(userId: string, id: string, at: string, options: MirrorOption = {}): Promise<KeyRecord | null> {
+  async revokeKey(
+    userId: string,
+    id: string,
+    at: string,
+    options: MirrorOption & { reason?: "oauth" } = {},
+  ): Promise<KeyRecord | null> {
     const revoke = revokeKeyOfUser(KEYS, userId, id, at);
-    if (!options.mirror) return this.#revoked(await this.#db.execute(revoke));
-    const [rs] = await this.#db.batch([
+    const reason: Statement[] = options.reason === undefined ? [] : [{
+      sql: "UPDATE app_keys SET revoke_reason = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL",
+      args: [options.reason, id, userId],
+    }];
+    if (!options.mirror && reason.length === 0) return this.#revoked(await this.#db.execute(revoke));
+    const results = await this.#db.batch([
+      ...reason,
       revoke,
-      {
-        sql:
-          "INSERT INTO app_outbox (kind, ref, created_at) SELECT 'key', id, ? FROM app_keys WHERE id = ? AND user_id = ?",
-        args: [at, id, userId],
-      },
+      ...options.mirror
+        ? [{
+          sql:
+            "INSERT INTO app_outbox (kind, ref, created_at) SELECT 'key', id, ? FROM app_keys WHERE id = ? AND user_id = ?",
+          args: [at, id, userId],
+        }]
+        : [],
     ], "write");
-    return this.#revoked(rs);
+    return this.#revoked(results[reason.length]);
   }
 
   #revoked(rs: ResultSet): KeyRecord | null {
@@ -164,9 +177,14 @@ class LibsqlAppStorage implements AppStorage {
     return inserted.rowsAffected === 1;
   }
 
-  async findKeyById(id: string): Promise<KeyRecord | null> {
-    const rs = await this.#db.execute(selectKeyById(KEYS, id));
-    return rs.rows.length ? toKey(rs.rows[0]) : null;
+  async findKeyById(id: string): Promise<(KeyRecord & { revokeReason?: "oauth" }) | null> {
+    const rs = await this.#db.execute({
+      sql: `SELECT ${KEY_COLUMNS}, revoke_reason FROM app_keys WHERE id = ?`,
+      args: [id],
+    });
+    if (rs.rows.length === 0) return null;
+    const record = toKey(rs.rows[0]);
+    return rs.rows[0].revoke_reason === "oauth" ? { ...record, revokeReason: "oauth" } : record;
   }
 
   async touchKeys(usedAt: ReadonlyMap<string, string>): Promise<void> {
