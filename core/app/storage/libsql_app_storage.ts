@@ -15,7 +15,6 @@ import {
   revokeKeyOfUser,
   scheduleKeyRevocation,
   selectKeyByHash,
-  selectKeyById,
   selectKeysOfUser,
   toKey,
   touchKey,
