@@ -61,3 +61,16 @@ export const keyVerificationSchema = z.union([
 
 /** The answer of commands that return nothing else. */
 export const okSchema = z.object({ ok: z.literal(true) });
+
+/** The key an agent presents, as `GET /svc/agent/intents` tells it: never its owner or secret. */
+export const agentKeyInfoSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  scopes: z.array(z.string()),
+  agentId: z.string(),
+  expiresAt: timestamp.nullable().describe("When this key stops working; null: never"),
+  revokesAt: timestamp.nullable().describe("When its scheduled revocation takes effect (it was rerolled); null: none"),
+});
+
+/** {@linkcode agentKeyInfoSchema}'s type. */
+export type AgentKeyInfo = z.infer<typeof agentKeyInfoSchema>;

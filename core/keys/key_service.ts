@@ -9,7 +9,7 @@ import type { KeyRecord, PublicKey } from "../contract/mod.ts";
 /** A key as seen by the request that presented it. */
 export type VerifiedKey = Pick<
   KeyRecord,
-  "id" | "userId" | "name" | "scopes" | "agentId" | "revokedAt" | "expiresAt"
+  "id" | "userId" | "name" | "scopes" | "agentId" | "revokedAt" | "expiresAt" | "revokesAt"
 >;
 
 /** The result of minting: the listed form of the key and its plaintext, shown once. */
