@@ -95,4 +95,27 @@ describe("a key's life at a hybrid app", () => {
     const entry = entries.find((e: { target: string }) => e.target === id);
     assert.deepEqual([entry.actor, entry.detail.reason], ["app", "app"]);
   });
+
+  test("the project's keyLifetime policy bounds the keys a hybrid app mints, with its own keys config", async () => {
+    const policy = { autoRevoke: { threshold: 100, windowMinutes: 1 }, keyLifetime: { maxDays: 3 } };
+    assert.equal((await cloud.sdk("PUT", "/v1/sdk/policy", policy)).status, 200);
+    const other = notesSvc({
+      mode: "hybrid",
+      storage: `file:${join(dir, "other.db")}`,
+      cloud: cloud.appConfig(),
+      keys: { defaultLifetimeDays: 30 },
+    }, now);
+    try {
+      await waitFor("the app to read the project's policy", async () => (await other.health()).autoRevoke);
+      const beyond = await asUser(other, "fay", "POST", "/svc/keys", { name: "k", scopes: [], expiresInDays: 4 });
+      assert.equal(beyond.status, 400);
+      assert.match((await beyond.json()).error.details.issues[0].message, /3 days/);
+      await mint(other, "fay", []);
+      const [key] = (await (await asUser(other, "fay", "GET", "/svc/keys")).json()).keys;
+      assert.equal(key.expiresAt, new Date(at + 3 * 86_400_000).toISOString(), "the app's default, within the maximum");
+    } finally {
+      await other.close();
+      await cloud.sdk("PUT", "/v1/sdk/policy", { autoRevoke: null, keyLifetime: null });
+    }
+  });
 });
