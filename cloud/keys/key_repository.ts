@@ -47,15 +47,14 @@ export interface KeyRepository extends RevocationStorage, KeyReads {
   ): Promise<boolean>;
   /**
    * Writes the project's scheduled revocations due at `now` (ISO 8601) as revocations at their scheduled time,
-   * reason `reroll` (so the feed carries them), each with `audit(keyId, revokedAt)`; the count written.
+   * reason `reroll` (so the feed carries them), each with `audit(keyId, revokedAt)`, after one read (the earliest
+   * hundred): the count written, and when the next one not yet due takes effect (ISO 8601, or `null`).
    */
   writeDueRevocations(
     projectId: string,
     now: string,
     audit: (keyId: string, revokedAt: string) => AuditEntryInput,
-  ): Promise<number>;
-  /** When the project's next scheduled revocation not yet written takes effect (ISO 8601), or `null`. */
-  nextScheduledRevocation(projectId: string): Promise<string | null>;
+  ): Promise<{ written: number; next: string | null }>;
   /**
    * Stores or updates a mirrored key; a revoked record stays revoked; an agt_ id another user holds is refused,
    * and so is a record whose id or hash another of this project's records holds. Ids and hashes are unique per

@@ -34,10 +34,11 @@ export interface KeyService {
     request: { graceMinutes: number; expiresAt(old: KeyRecord): string | null },
     by: AuditActor,
   ): Promise<{ record: KeyRecord; key: string } | null>;
-  /** Writes the project's scheduled revocations that are due (reason `reroll`, audited) and wakes the feed. */
-  writeDueRevocations(projectId: string): Promise<number>;
-  /** When the project's next scheduled revocation takes effect, in milliseconds, or `null`. */
-  nextScheduledRevocation(projectId: string): Promise<number | null>;
+  /**
+   * Writes the project's scheduled revocations that are due (reason `reroll`, audited) and wakes the feed; the count
+   * written, and when the next one takes effect (milliseconds on {@linkcode KeyService.now}'s clock, or `null`).
+   */
+  writeDueRevocations(projectId: string): Promise<{ written: number; next: number | null }>;
   /** The clock keys' expiries and scheduled revocations are checked against, in milliseconds. */
   now(): number;
   /** A user's keys, oldest first. */
@@ -112,17 +113,13 @@ export function createKeyService(
     },
     async writeDueRevocations(projectId) {
       const at = now();
-      const written = await storage.keys.writeDueRevocations(
+      const { written, next } = await storage.keys.writeDueRevocations(
         projectId,
         new Date(at).toISOString(),
         (keyId, revokedAt) => revocationAudit(projectId, keyId, "reroll", SYSTEM_ACTOR, Date.parse(revokedAt)),
       );
       if (written > 0) notifyRevocation(waiters, projectId);
-      return written;
-    },
-    async nextScheduledRevocation(projectId) {
-      const next = await storage.keys.nextScheduledRevocation(projectId);
-      return next === null ? null : Date.parse(next);
+      return { written, next: next === null ? null : Date.parse(next) };
     },
     now,
     list: (projectId, userId) => storage.keys.listKeys(projectId, userId),

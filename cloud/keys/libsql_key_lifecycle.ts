@@ -41,18 +41,21 @@ export function keyInForce(projectId: string, userId: string, id: string, now: s
   };
 }
 
+/** The most scheduled revocations one read looks at (the earliest first): the rest wait for the next read. */
+export const SCHEDULED_PAGE = 100;
+
 /**
- * The project's keys whose scheduled revocation is due at `now` and not yet written.
+ * The project's scheduled revocations not yet written, the earliest first: those due and the next one to come, in one
+ * read (a feed poll makes it on every request).
  *
  * @param projectId The project.
- * @param now ISO 8601.
  * @returns A statement whose rows have `id`, `hash` and `revokes_at`.
  */
-export function dueRevocations(projectId: string, now: string): Statement {
+export function scheduledRevocations(projectId: string): Statement {
   return {
     sql: `SELECT id, hash, revokes_at FROM cloud_keys
-          WHERE project_id = ? AND revokes_at IS NOT NULL AND revokes_at <= ? AND revoked_at IS NULL`,
-    args: [projectId, now],
+          WHERE project_id = ? AND revokes_at IS NOT NULL AND revoked_at IS NULL ORDER BY revokes_at LIMIT ?`,
+    args: [projectId, SCHEDULED_PAGE],
   };
 }
 

@@ -20,7 +20,7 @@ import {
   touchKey,
 } from "../../core/keys/mod.ts";
 import { auditInsert } from "../audit/mod.ts";
-import { dueRevocations, keyCreated, keyInForce, writeDueRevocation } from "./libsql_key_lifecycle.ts";
+import { keyCreated, keyInForce, scheduledRevocations, writeDueRevocation } from "./libsql_key_lifecycle.ts";
 import type { GroupCommit } from "../../core/db/mod.ts";
 
 /** Keys whose auth state is kept in process. */
@@ -39,7 +39,6 @@ export type KeyStorage = Pick<
   | "mirrorKeyUses"
   | "rerollKey"
   | "writeDueRevocations"
-  | "nextScheduledRevocation"
 >;
 
 /** The keys' tables holding a project's rows, children first: deleted with the project. */
@@ -118,11 +117,14 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
       return inserted.rowsAffected === 1;
     },
     async writeDueRevocations(projectId, now, audit) {
-      const due = await db.execute(dueRevocations(projectId, now));
-      if (due.rows.length === 0) return 0;
+      const scheduled = await db.execute(scheduledRevocations(projectId));
+      const due = scheduled.rows.filter((row) => text(row, "revokes_at") <= now);
+      const next = scheduled.rows.find((row) => text(row, "revokes_at") > now);
+      const upcoming = next === undefined ? null : text(next, "revokes_at");
+      if (due.length === 0) return { written: 0, next: upcoming };
       const written = await db.transaction(async (tx) => {
         let count = 0;
-        for (const row of due.rows) {
+        for (const row of due) {
           const id = text(row, "id");
           const rs = await tx.execute(writeDueRevocation(projectId, id, now));
           if (rs.rowsAffected === 0) continue; // revoked meanwhile, by another process or for another reason
@@ -131,16 +133,8 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
         }
         return count;
       }, "write");
-      for (const row of due.rows) auth.delete(text(row, "hash"));
-      return written;
-    },
-    async nextScheduledRevocation(projectId) {
-      const rs = await db.execute({
-        sql: `SELECT MIN(revokes_at) AS next FROM cloud_keys
-              WHERE project_id = ? AND revokes_at IS NOT NULL AND revoked_at IS NULL`,
-        args: [projectId],
-      });
-      return textOrNull(rs.rows[0], "next");
+      for (const row of due) auth.delete(text(row, "hash"));
+      return { written, next: upcoming };
     },
     async mirrorKey(projectId, record, audit, created) {
       const claims = record.agentId.startsWith("agt_");

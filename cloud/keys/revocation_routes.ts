@@ -57,8 +57,7 @@ export const revocationRoutes = [
       const release = query.wait > 0 ? waiters.admit(caller.projectId, null) : undefined;
       // A reroll's grace that has ended is written as a revocation (reason `reroll`) before the feed is read, and
       // a poll that would wait past the next one answers then (empty), so the next poll writes and carries it.
-      await keys.writeDueRevocations(caller.projectId);
-      const next = query.wait > 0 ? await keys.nextScheduledRevocation(caller.projectId) : null;
+      const { next } = await keys.writeDueRevocations(caller.projectId);
       const due = next === null ? Infinity : Date.now() + Math.max(next - keys.now(), 0);
       let found: { rows: Revocation[]; waited: boolean };
       try {
