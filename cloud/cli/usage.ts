@@ -15,8 +15,10 @@ Usage:
   svc-cloud project rotate-secret PROJECT_ID [--json] Replace a project's sdkSecret; the old one stops at once
   svc-cloud project list [--json]                     List projects
   svc-cloud project policy PROJECT_ID [--auto-revoke-threshold N --auto-revoke-window MINUTES]
-            [--auto-revoke off] [--retention-days N|default] [--json]
-                                                      Show or change a project's auto-revoke policy and retention
+            [--auto-revoke off] [--retention-days N|default]
+            [--key-lifetime-default DAYS|none] [--key-lifetime-max DAYS|none] [--key-lifetime off] [--json]
+                                                      Show or change a project's auto-revoke policy, retention and
+                                                      key lifetimes; what no flag names is kept
   svc-cloud audit list [--project PROJECT_ID] [--action A] [--since T] [--limit N] [--json]
                                                       The audit log, newest first
   svc-cloud migrate [--json]                          Apply pending schema migrations
@@ -84,6 +86,12 @@ export interface CommandLine {
   autoRevoke?: string;
   /** `--retention-days` (a number or `default`). */
   retentionDays?: string;
+  /** `--key-lifetime-default` (days or `none`). */
+  keyLifetimeDefault?: string;
+  /** `--key-lifetime-max` (days or `none`). */
+  keyLifetimeMax?: string;
+  /** `--key-lifetime` (only `off`). */
+  keyLifetime?: string;
   /** `--project`. */
   project?: string;
   /** `--action`. */
@@ -127,6 +135,9 @@ export function parseCommandLine(args: string[]): CommandLine {
       "auto-revoke-window": { type: "string" },
       "auto-revoke": { type: "string" },
       "retention-days": { type: "string" },
+      "key-lifetime-default": { type: "string" },
+      "key-lifetime-max": { type: "string" },
+      "key-lifetime": { type: "string" },
       project: { type: "string" },
       action: { type: "string" },
       since: { type: "string" },
@@ -153,6 +164,9 @@ export function parseCommandLine(args: string[]): CommandLine {
     autoRevokeWindow: values["auto-revoke-window"],
     autoRevoke: values["auto-revoke"],
     retentionDays: values["retention-days"],
+    keyLifetimeDefault: values["key-lifetime-default"],
+    keyLifetimeMax: values["key-lifetime-max"],
+    keyLifetime: values["key-lifetime"],
     project: values.project,
     action: values.action,
     since: values.since,

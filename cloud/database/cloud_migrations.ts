@@ -9,7 +9,7 @@ import type { Migration } from "../../core/db/mod.ts";
 /** The table that records which cloud migrations are applied. */
 export const CLOUD_MIGRATIONS_TABLE = "svc_cloud_migrations";
 
-/** The feed row of a key revoked by an update (migration 6; re-created by 7 with its table). */
+/** The feed row of a key revoked by an update (migration 6; re-created by 7 with its table, and by 10 with the feed's). */
 const KEY_REVOKED_TRIGGER = `CREATE TRIGGER cloud_keys_revoked AFTER UPDATE OF revoked_at ON cloud_keys
         WHEN OLD.revoked_at IS NULL AND NEW.revoked_at IS NOT NULL BEGIN
         INSERT INTO cloud_revocations (project_id, seq, key_id, revoked_at, reason) VALUES (NEW.project_id,
@@ -17,7 +17,7 @@ const KEY_REVOKED_TRIGGER = `CREATE TRIGGER cloud_keys_revoked AFTER UPDATE OF r
           NEW.id, NEW.revoked_at, COALESCE(NEW.revoke_reason, 'app'));
       END`;
 
-/** The feed row of a key stored already revoked (migration 6; re-created by 7 with its table). */
+/** The feed row of a key stored already revoked (migration 6; re-created by 7 and by 10, as the one above). */
 const KEY_INSERTED_REVOKED_TRIGGER = `CREATE TRIGGER cloud_keys_inserted_revoked AFTER INSERT ON cloud_keys
         WHEN NEW.revoked_at IS NOT NULL BEGIN
         INSERT INTO cloud_revocations (project_id, seq, key_id, revoked_at, reason) VALUES (NEW.project_id,
@@ -343,6 +343,42 @@ export const cloudMigrations: readonly Migration[] = [
       )`,
       // The audit log of one key (or any target), newest first: the dashboard's filter by key.
       "CREATE INDEX cloud_audit_by_target ON cloud_audit (target, created_at DESC, id DESC)",
+    ],
+  },
+  {
+    version: 11,
+    name: "key expiry and reroll: keys that expire and scheduled revocations",
+    statements: [
+      // When the key stops working (NULL: never): a lifetime given at minting, or an OAuth access token's.
+      "ALTER TABLE cloud_keys ADD COLUMN expires_at TEXT",
+      // When the key's scheduled revocation takes effect (a reroll's grace end; NULL: none). Until it is written
+      // as a revocation (reason `reroll`, so the feed and the audit log carry it), agent auth refuses the key from
+      // then on by itself.
+      "ALTER TABLE cloud_keys ADD COLUMN revokes_at TEXT",
+      // The scheduled revocations not yet written, found by project and time.
+      `CREATE INDEX cloud_keys_revocations_due ON cloud_keys (project_id, revokes_at)
+        WHERE revokes_at IS NOT NULL AND revoked_at IS NULL`,
+      // The project's bounds of a key's lifetime as JSON ({ defaultDays, maxDays }), or NULL (none).
+      "ALTER TABLE cloud_project_settings ADD COLUMN key_lifetime TEXT",
+      // The feed's reasons gain `reroll` (a grace ended) and `oauth` (a grant ended): SQLite cannot change a
+      // CHECK, so the feed is copied as it is into a table with the new one, and the triggers that write it
+      // are made again once it has its name back.
+      `CREATE TABLE cloud_revocations_v10 (
+        project_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        key_id TEXT NOT NULL,
+        revoked_at TEXT NOT NULL,
+        reason TEXT NOT NULL CHECK (reason IN ('app', 'tooling', 'dashboard', 'auto', 'reroll', 'oauth')),
+        PRIMARY KEY (project_id, seq)
+      ) WITHOUT ROWID`,
+      `INSERT INTO cloud_revocations_v10 (project_id, seq, key_id, revoked_at, reason)
+        SELECT project_id, seq, key_id, revoked_at, reason FROM cloud_revocations`,
+      "DROP TRIGGER cloud_keys_revoked",
+      "DROP TRIGGER cloud_keys_inserted_revoked",
+      "DROP TABLE cloud_revocations",
+      "ALTER TABLE cloud_revocations_v10 RENAME TO cloud_revocations",
+      KEY_REVOKED_TRIGGER,
+      KEY_INSERTED_REVOKED_TRIGGER,
     ],
   },
 ];

@@ -35,10 +35,19 @@ export const agentRoutes = [
     method: "GET",
     path: "/svc/agent/intents",
     auth: "agent",
-    summary: "List the app's intents, with whether this key may run each",
+    summary: "List the app's intents, with whether this key may run each, and the key (when it expires)",
     responses: { 200: agentManifestSchema },
     run({ caller }, { runner }) {
-      return Promise.resolve(json({ intents: runner.manifestFor(caller) }));
+      const { id, name, scopes, agentId } = caller;
+      const key = {
+        id,
+        name,
+        scopes,
+        agentId,
+        expiresAt: caller.expiresAt ?? null,
+        revokesAt: caller.revokesAt ?? null,
+      };
+      return Promise.resolve(json({ intents: runner.manifestFor(caller), key }));
     },
   }),
   defineRoute({

@@ -93,6 +93,8 @@ test("the intent runner's refusals and failures match the document: 403, 404, 50
   assert.equal((await run("notes.nothing")).status, 404);
   assert.equal((await run("notes.broken")).status, 500);
   assert.equal((await send(svc, "DELETE /svc/keys/:id", { path: `/svc/keys/${crypto.randomUUID()}` })).status, 404);
+  const reroll = { path: `/svc/keys/${crypto.randomUUID()}/reroll`, body: {} };
+  assert.equal((await send(svc, "POST /svc/keys/:id/reroll", reroll)).status, 404);
 });
 
 test("/svc/mcp's 2026-07-28 unknown method (404) and an OAuth token's step-up (403) match the document", async () => {
@@ -126,6 +128,7 @@ test("/svc/mcp's 2026-07-28 unknown method (404) and an OAuth token's step-up (4
 const BAD_INPUT: Record<string, Call> = {
   "POST /svc/keys": { path: "", body: { name: "k", scopes: ["notes:delete"] } },
   "DELETE /svc/keys/:id": { path: `/svc/keys/${"x".repeat(201)}` },
+  "POST /svc/keys/:id/reroll": { path: "/svc/keys/k/reroll", body: { graceMinutes: -1 } },
   "POST /svc/agent/run": { path: "", body: { intent: "" } },
   "POST /svc/mcp": { path: "", body: [], headers: { accept: MCP_ACCEPT } },
 };
