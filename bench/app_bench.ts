@@ -69,8 +69,7 @@ export async function appBench(runtime: Runtime, plan: LoadPlan): Promise<Result
       targets.many = { server: manyServer, key: setup(many, join(dir, "many.json")).full };
     }
     // Each ratio's two sides are loaded one after the other (bare then run, run then many), so that a burst of
-    // load from other processes falls on both rather than on one (the many-keys row read 0.42-0.59 when it ran
-    // last, four variants after its baseline, and 0.97 when loaded right after it).
+    // load from other processes is more likely to fall on both than on one.
     const variants: Variant[] = [
       "bare",
       "run",
