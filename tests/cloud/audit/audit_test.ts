@@ -103,8 +103,11 @@ describe("GET /v1/sdk/audit", () => {
     for (const k of [first, second]) await t.sdk("DELETE", `/v1/sdk/keys/${k.id}`, { as: p });
     const one = await t.sdk("GET", `/v1/sdk/audit?key=${first.id}`, { as: p });
     assert.equal(one.status, 200);
-    assert.deepEqual(one.body.entries.map((e: Entry) => [e.action, e.target]), [["key.revoke", first.id]]);
-    assert.equal(one.body.total, 1);
+    assert.deepEqual(one.body.entries.map((e: Entry) => [e.action, e.target]), [
+      ["key.revoke", first.id],
+      ["key.create", first.id],
+    ]);
+    assert.equal(one.body.total, 2);
     const other = await t.newProject("other keys");
     assert.deepEqual((await t.sdk("GET", `/v1/sdk/audit?key=${first.id}`, { as: other })).body, {
       entries: [],
