@@ -34,6 +34,7 @@ export { createSvc, DEFAULT_SVC_RATE_LIMITS } from "./core/app/mod.ts";
 export type {
   CloudSvcConfig,
   HybridSvcConfig,
+  KeyLifetimeConfig,
   LocalSvcConfig,
   Svc,
   SvcCloudConfig,

@@ -30,6 +30,7 @@ import {
 } from "../core/http/mod.ts";
 import { listenError } from "./_listen_error.ts";
 import { reachableUrl } from "./_reachable_url.ts";
+import { withBufferedBody } from "./_node_body.ts";
 
 export type { FetchHandler, RunningServer, ServeOptions };
 
@@ -55,7 +56,7 @@ export async function serve(fetch: FetchHandler, options: ServeOptions = {}): Pr
   const { port = 8000, hostname = "127.0.0.1" } = options;
   const limits = connectionLimits(options);
   const server = srvx({
-    fetch,
+    fetch: (req) => fetch(withBufferedBody(req)),
     port,
     hostname,
     silent: true,

@@ -61,7 +61,7 @@ export function createCloudServices(
   apps: AppServiceOptions = {},
 ): CloudServices {
   return {
-    keys: createKeyService(storage, waiters),
+    keys: createKeyService(storage, waiters, apps.now),
     inbox: createInboxService(storage, waiters),
     violations: createViolationService(storage, waiters),
     projects: createProjectService(storage),

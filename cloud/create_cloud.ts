@@ -204,7 +204,7 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
     routes: cloudRoutes,
     authenticate: {
       sdk: (req, { storage }) => authenticateSdk(req, storage),
-      agent: (req, { storage }) => authenticateAgent(req, storage),
+      agent: (req, { storage }) => authenticateAgent(req, storage, seams.now),
       none: () => null,
     },
     limits: {

@@ -8,7 +8,7 @@ import { type DatabaseInput, migrate, openDatabase } from "../core/db/mod.ts";
 import { createGroupCommit } from "../core/db/mod.ts";
 import { CLOUD_MIGRATIONS_TABLE, cloudMigrations } from "./database/mod.ts";
 import { eventStorage, INBOX_TABLES, inboxReads, type InboxRepository } from "./inbox/mod.ts";
-import { KEY_TABLES, keyReads, type KeyRepository, keyStorage, revocationStorage } from "./keys/mod.ts";
+import { KEY_TABLES, keyLabelReads, keyReads, type KeyRepository, keyStorage, revocationStorage } from "./keys/mod.ts";
 import { projectAdministration, type ProjectRepository, projectSettings, projectStorage } from "./projects/mod.ts";
 import {
   autoRevoking,
@@ -18,6 +18,7 @@ import {
   violationStorage,
 } from "./violations/mod.ts";
 import {
+  operatorAdministration,
   type OperatorRepository,
   type OperatorStorage,
   operatorStorage,
@@ -100,14 +101,19 @@ export async function openCloudStorage(
       ...projectAdministration(executor, projectRows),
       ...projectSettings(executor),
     },
-    keys: { ...keyStorage(executor, group), ...revocationStorage(executor), ...keyReads(executor) },
+    keys: {
+      ...keyStorage(executor, group),
+      ...revocationStorage(executor),
+      ...keyReads(executor),
+      ...keyLabelReads(executor),
+    },
     violations: {
       ...violationStorage(executor, group),
       ...violationChart(executor),
       ...autoRevoking(executor),
     },
     inbox: { ...inbox, ...inboxReads(executor, () => events.flushDeliveries()) },
-    operators,
+    operators: { ...operators, ...operatorAdministration(executor) },
     audit: auditStorage(executor),
     apps: appStorage(executor),
     async close() {

@@ -1,10 +1,13 @@
 // The example app: a small notes app that gives agents scoped access through
-// /svc. Its sign-in is a demo: the `session` cookie names the user. Do not ship that.
+// /svc, by pasted key or by OAuth (MCP clients). Its sign-in is a demo: the
+// `session` cookie names the user, and /login sets it for any name. Do not ship that.
 import { z } from "zod";
+import { html } from "hono/html";
 import { createClient } from "@libsql/client";
 import {
   createSvc,
   defineIntent,
+  isOAuthReturnUrl,
   type LocalSvcConfig,
   type Svc,
   type SvcCloudConfig,
@@ -21,6 +24,59 @@ export const NOTES_SCOPES = ["notes:read", "notes:write", "notes:delete"];
 export function demoUser(req: Request): string | null {
   const match = /(?:^|;\s*)session=([A-Za-z0-9_-]{1,64})/.exec(req.headers.get("cookie") ?? "");
   return match ? match[1] : null;
+}
+
+/**
+ * The demo sign-in page, `oauth.signInUrl`: GET shows a form asking for a name, POST sets `session` and goes back to
+ * `return_to` when it is the app's own authorization URL (`isOAuthReturnUrl`), else to `/`: never elsewhere, or the
+ * page would be an open redirect.
+ */
+async function demoSignIn(req: Request): Promise<Response> {
+  const url = new URL(req.url);
+  if (req.method === "GET") {
+    const returnTo = url.searchParams.get("return_to") ?? "/";
+    const page = html`
+      <!doctype html>
+      <html lang="en">
+        <head>
+          <meta charset="utf-8">
+          <meta name="viewport" content="width=device-width, initial-scale=1">
+          <title>Sign in to Notes</title>
+        </head>
+        <body>
+          <main>
+            <h1>Sign in to Notes</h1>
+            <p>Demo sign-in: any name signs you in as that user.</p>
+            <form method="post" action="/login"><input type="hidden" name="return_to" value="${returnTo}">
+      <label for="user">Name</label> <input id="user" name="user" value="alice" pattern="[A-Za-z0-9_-]{1,64}" required>
+      <button type="submit">Sign in</button></form>
+          </main>
+        </body>
+      </html>
+    `;
+    return new Response(String(await page), {
+      headers: {
+        "content-type": "text/html; charset=utf-8",
+        "content-security-policy": "default-src 'none'; form-action 'self'; frame-ancestors 'none'",
+      },
+    });
+  }
+  if (req.method !== "POST") {
+    return new Response("Method not allowed\n", { status: 405, headers: { allow: "GET, POST" } });
+  }
+  const form = await req.formData().catch(() => null);
+  const user = String(form?.get("user") ?? "");
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(user)) {
+    return new Response("Name: 1 to 64 letters, digits, - or _\n", { status: 400 });
+  }
+  const returnTo = String(form?.get("return_to") ?? "/");
+  return new Response(null, {
+    status: 303,
+    headers: {
+      location: isOAuthReturnUrl(returnTo, url.origin) ? returnTo : "/",
+      "set-cookie": `session=${user}; Path=/; HttpOnly; SameSite=Lax`,
+    },
+  });
 }
 
 /** What the notes app runs on: its libSQL database, and the cloud for hybrid mode. */
@@ -53,6 +109,8 @@ export async function createNotesApp(
     scopes: NOTES_SCOPES,
     storage: db,
     validateResults: true,
+    // MCP clients connect with the URL alone: the app is their OAuth server, and a signed-out user signs in here.
+    oauth: { signInUrl: "/login" },
     intents: [
       defineIntent({
         name: "notes.create",
@@ -114,6 +172,7 @@ export async function createNotesApp(
         : null;
       return Response.json({ note, event }, { status: 201 });
     }
+    if (pathname === "/login") return await demoSignIn(req);
     if (pathname === "/") {
       const user = demoUser(req);
       return new Response(

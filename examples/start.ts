@@ -129,6 +129,13 @@ Ctrl-C stops both. Paste these lines into another terminal, in this folder:
    NEW=svcs_…   # the secret the dashboard showed
    printf '{"projectId":"%s","sdkSecret":"%s"}\\n' ${project.projectId} "$NEW" > ${PROJECT_FILE}
    curl -s -X POST ${A}/svc/agent/run ${agentBearer} ${json} -d '{"intent":"notes.list"}'
+
+9. Connect an MCP client to ${A}/svc/mcp, one of two ways:
+   - paste the key (Claude Code's .mcp.json): {"mcpServers":{"notes":{"type":"http","url":"${A}/svc/mcp","headers":{"Authorization":"Bearer $KEY"}}}}
+   - OAuth: give the client the URL alone. It opens ${A}/login in your browser (demo: any name signs in), then the
+     consent page: tick what it may do, Allow; it gets a key of its own, listed in GET /svc/keys with its name.
+   The MCP Inspector's CLI lists the tools of the pasted key:
+   npx @modelcontextprotocol/inspector --cli ${A}/svc/mcp --transport http --method tools/list --header "Authorization: Bearer $KEY"
 `);
 
 let stopping = false;

@@ -1,8 +1,9 @@
 // One app-side server for the bench, on whichever runtime runs this file:
-//   <runtime> bench/app/app_server.ts <bare|svc|hono> <file: url>
+//   <runtime> bench/app/app_server.ts <bare|svc|hono|svc-direct> <file: url>
 // It listens on 127.0.0.1, a free port, and prints `listening <port>` once ready. `svc` and `hono` are served
 // through the project's adapter (`adapters/<runtime>.ts` `serve`, what the Quick start uses); `bare` is the
-// runtime's own server (bench/app/bare_server.ts), the floor the adapter's path is measured against.
+// runtime's own server (bench/app/bare_server.ts), the floor the adapter's path is measured against. `svc-direct`
+// (Deno only) serves the same app on `Deno.serve` without the adapter's relay, to measure what the relay costs.
 import { createSvc } from "../../mod.ts";
 import { serve as bunServe } from "../../adapters/bun.ts";
 import { serve as denoServe } from "../../adapters/deno.ts";
@@ -12,7 +13,7 @@ import { honoPeer } from "../peers/hono_peer.ts";
 import { createNote, RUN_ANSWER, SCOPES } from "./notes_app.ts";
 import process from "node:process";
 import { argv } from "./runtime_args.ts";
-import { serveBare } from "./bare_server.ts";
+import { serveBare, serveDirect } from "./bare_server.ts";
 
 const [mode, db] = argv();
 const runtime = "Deno" in globalThis ? "deno" : "Bun" in globalThis ? "bun" : "node";
@@ -38,6 +39,8 @@ async function handlerFor(mode: string): Promise<FetchHandler> {
 
 const port = mode === "bare"
   ? await serveBare(JSON.stringify(RUN_ANSWER))
+  : mode === "svc-direct"
+  ? serveDirect(await handlerFor("svc"))
   : (await serve(await handlerFor(mode), { port: 0, hostname: "127.0.0.1" })).port;
 console.log(`listening ${port}`);
 // Exit through the runtime (so `--cpu-prof` writes its profile) when the bench stops us.

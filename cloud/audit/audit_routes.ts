@@ -16,6 +16,7 @@ const defineRoute = cloudRouteDefiner<{ audit: AuditService }>();
 /** The query of `GET /v1/sdk/audit`; `since` is inclusive. */
 export const auditQuery = z.object({
   action: storedText(1, 100).optional().describe("Only this action, such as key.revoke"),
+  key: storedText(1, 100).optional().describe("Only entries about this key (its id)"),
   since: timestampInput.optional().describe("Only at or after this time"),
   limit: pageSize(0),
   offset: queryInteger().default(0).describe("Matches to skip"),
@@ -43,7 +44,8 @@ export const auditRoutes = [
     query: auditQuery,
     responses: { 200: z.object({ entries: z.array(auditEntrySchema), total: z.int().min(0) }) },
     async run({ caller, query }, { audit }) {
-      const page = await audit.list({ projectId: caller.projectId, ...query });
+      const { key, ...filters } = query;
+      const page = await audit.list({ projectId: caller.projectId, keyId: key, ...filters });
       const entries = page.entries.map(({ projectId: _, ...entry }) => entry);
       return json({ entries, total: page.total });
     },

@@ -35,8 +35,8 @@ export interface AuditQuery {
   projectId?: string;
   /** Only this action. */
   action?: string;
-  /** Only entries about this target (a key id, a user id…). */
-  target?: string;
+  /** Only entries about this key (its id as the entry's target). */
+  keyId?: string;
   /** Only at or after this ISO 8601 time. */
   since?: string;
   /** Page size. */

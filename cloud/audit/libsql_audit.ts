@@ -21,7 +21,7 @@ export function auditStorage(db: Executor): AuditStorage {
     },
     async listAudit(query) {
       const { where, args } = listFilter(
-        { project_id: query.projectId, action: query.action, target: query.target },
+        { project_id: query.projectId, action: query.action, target: query.keyId },
         query.since,
       );
       // One read transaction, so the page and the total agree.

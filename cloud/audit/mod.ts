@@ -3,6 +3,7 @@
  *
  * @module
  */
+export * from "./audit_actions.ts";
 export * from "./audit_actor.ts";
 export * from "./audit_repository.ts";
 export * from "./audit_routes.ts";

@@ -1,5 +1,5 @@
 /**
- * `project policy PROJECT_ID …` (a project's auto-revoke policy and retention)
+ * `project policy PROJECT_ID …` (a project's auto-revoke policy, retention and key lifetimes)
  * and `audit list` (the audit log), on the cloud's database.
  *
  * @module
@@ -15,8 +15,11 @@ import type { CommandLine } from "./usage.ts";
 import { printable } from "./terminal_text.ts";
 
 /**
- * Shows a project's policy, or changes it with `--auto-revoke-threshold N
- * --auto-revoke-window MINUTES`, `--auto-revoke off` and `--retention-days N|default`.
+ * Shows a project's policy, or changes what its flags name and keeps the rest (the kinds and severities an
+ * operator chose in the dashboard, the retention, the key lifetimes): `--auto-revoke-threshold N`,
+ * `--auto-revoke-window MINUTES` (both for a new policy, either to change one), `--auto-revoke off`,
+ * `--retention-days N|default`, `--key-lifetime-default DAYS|none`, `--key-lifetime-max DAYS|none` and
+ * `--key-lifetime off`.
  *
  * @param target The database.
  * @param projectId The project.
@@ -29,31 +32,47 @@ export async function runPolicyCommand(
   line: CommandLine,
 ): Promise<CommandOutput> {
   if (!projectId) throw new CommandError("USAGE", "project policy needs PROJECT_ID");
-  const change = policyChange(line);
+  checkFlags(line);
   return await withStorage(target, async (storage) => {
-    const policy = Object.keys(change).length
-      ? await updatePolicy(storage, projectId, change, CLI_ACTOR)
-      : await createProjectService(storage).find(projectId) && await readPolicy(storage, projectId);
+    const current = await createProjectService(storage).find(projectId) && await readPolicy(storage, projectId);
+    if (!current) throw new CommandError("NOT_FOUND", `No project ${projectId}`);
+    const change = policyChange(line, current);
+    const policy = Object.keys(change).length ? await updatePolicy(storage, projectId, change, CLI_ACTOR) : current;
     if (!policy) throw new CommandError("NOT_FOUND", `No project ${projectId}`);
     return { json: { projectId, ...policy }, text: describePolicy(projectId, policy) };
   });
 }
 
-function policyChange(line: CommandLine): PolicyChange {
+/** Refuses flags that contradict each other, before the database is opened. */
+function checkFlags(line: CommandLine): void {
+  if (line.autoRevoke !== undefined && line.autoRevoke !== "off") {
+    throw new CommandError("USAGE", "--auto-revoke only takes off");
+  }
+  if (line.autoRevoke === "off" && (line.autoRevokeThreshold !== undefined || line.autoRevokeWindow !== undefined)) {
+    throw new CommandError("USAGE", "--auto-revoke off takes no threshold");
+  }
+  if (line.keyLifetime !== undefined && line.keyLifetime !== "off") {
+    throw new CommandError("USAGE", "--key-lifetime only takes off");
+  }
+  if (line.keyLifetime === "off" && (line.keyLifetimeDefault !== undefined || line.keyLifetimeMax !== undefined)) {
+    throw new CommandError("USAGE", "--key-lifetime off takes no default or maximum");
+  }
+}
+
+/** The change the flags ask for, merged into the current policy's parts they touch. */
+function policyChange(line: CommandLine, current: PolicyView): PolicyChange {
   const change: Record<string, unknown> = {};
   const { autoRevokeThreshold, autoRevokeWindow } = line;
-  if (line.autoRevoke !== undefined) {
-    if (line.autoRevoke !== "off") throw new CommandError("USAGE", "--auto-revoke only takes off");
-    change.autoRevoke = null;
-  }
+  if (line.autoRevoke === "off") change.autoRevoke = null;
   if (autoRevokeThreshold !== undefined || autoRevokeWindow !== undefined) {
-    if (change.autoRevoke === null) throw new CommandError("USAGE", "--auto-revoke off takes no threshold");
-    if (autoRevokeThreshold === undefined || autoRevokeWindow === undefined) {
+    const kept = current.autoRevoke;
+    if (kept === null && (autoRevokeThreshold === undefined || autoRevokeWindow === undefined)) {
       throw new CommandError("USAGE", "--auto-revoke-threshold and --auto-revoke-window go together");
     }
     const parsed = autoRevokePolicySchema.safeParse({
-      threshold: Number(autoRevokeThreshold),
-      windowMinutes: Number(autoRevokeWindow),
+      ...kept,
+      ...autoRevokeThreshold === undefined ? {} : { threshold: Number(autoRevokeThreshold) },
+      ...autoRevokeWindow === undefined ? {} : { windowMinutes: Number(autoRevokeWindow) },
     });
     if (!parsed.success) {
       throw new CommandError("USAGE", "--auto-revoke-threshold and --auto-revoke-window must be positive integers");
@@ -63,18 +82,46 @@ function policyChange(line: CommandLine): PolicyChange {
   if (line.retentionDays !== undefined) {
     change.retentionDays = line.retentionDays === "default" ? null : Number(line.retentionDays);
   }
+  if (line.keyLifetime === "off") change.keyLifetime = null;
+  if (line.keyLifetimeDefault !== undefined || line.keyLifetimeMax !== undefined) {
+    const days = (flag: string | undefined, kept: number | null | undefined) =>
+      flag === undefined ? kept ?? null : flag === "none" ? null : Number(flag);
+    const defaultDays = days(line.keyLifetimeDefault, current.keyLifetime?.defaultDays);
+    const maxDays = days(line.keyLifetimeMax, current.keyLifetime?.maxDays);
+    change.keyLifetime = defaultDays === null && maxDays === null ? null : { defaultDays, maxDays };
+  }
   const checked = policyChangeSchema.safeParse(change);
-  if (!checked.success) throw new CommandError("USAGE", "--retention-days must be 1..3650 or default");
+  if (!checked.success) {
+    const path = String(checked.error.issues[0]?.path[0] ?? "");
+    throw new CommandError(
+      "USAGE",
+      path === "keyLifetime"
+        ? "--key-lifetime-default and --key-lifetime-max must be 1..3650 days or none, the default within the maximum"
+        : "--retention-days must be 1..3650 or default",
+    );
+  }
   return checked.data;
 }
 
 function describePolicy(projectId: string, policy: PolicyView): string {
   const auto = policy.autoRevoke;
+  const counted = auto === null ? "" : [
+    auto.kinds ? ` (kinds: ${auto.kinds.join(", ")})` : "",
+    auto.severities ? ` (severities: ${auto.severities.join(", ")})` : "",
+  ].join("");
   const autoText = auto === null
     ? "off"
-    : `revoke a key at ${auto.threshold} counted violations within ${auto.windowMinutes} minutes`;
+    : `revoke a key at ${auto.threshold} counted violations within ${auto.windowMinutes} minutes${counted}`;
   const retention = policy.retentionDays === null ? "the server's default" : `${policy.retentionDays} days`;
-  return `Policy of ${projectId}\n  auto-revoke: ${autoText}\n  retention of acknowledged items: ${retention}`;
+  const life = policy.keyLifetime;
+  const lifetime = life === null || (life.defaultDays == null && life.maxDays == null)
+    ? "keys never expire unless asked to"
+    : [
+      life.defaultDays == null ? "no default" : `default ${life.defaultDays} days`,
+      life.maxDays == null ? "no maximum" : `at most ${life.maxDays} days`,
+    ].join(", ");
+  return `Policy of ${projectId}\n  auto-revoke: ${autoText}\n  retention of acknowledged items: ${retention}` +
+    `\n  key lifetime: ${lifetime}`;
 }
 
 /**

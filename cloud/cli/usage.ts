@@ -15,8 +15,10 @@ Usage:
   svc-cloud project rotate-secret PROJECT_ID [--json] Replace a project's sdkSecret; the old one stops at once
   svc-cloud project list [--json]                     List projects
   svc-cloud project policy PROJECT_ID [--auto-revoke-threshold N --auto-revoke-window MINUTES]
-            [--auto-revoke off] [--retention-days N|default] [--json]
-                                                      Show or change a project's auto-revoke policy and retention
+            [--auto-revoke off] [--retention-days N|default]
+            [--key-lifetime-default DAYS|none] [--key-lifetime-max DAYS|none] [--key-lifetime off] [--json]
+                                                      Show or change a project's auto-revoke policy, retention and
+                                                      key lifetimes; what no flag names is kept
   svc-cloud audit list [--project PROJECT_ID] [--action A] [--since T] [--limit N] [--json]
                                                       The audit log, newest first
   svc-cloud keys revoke --user USER --project PROJECT_ID [--json]
@@ -86,6 +88,12 @@ export interface CommandLine {
   autoRevoke?: string;
   /** `--retention-days` (a number or `default`). */
   retentionDays?: string;
+  /** `--key-lifetime-default` (days or `none`). */
+  keyLifetimeDefault?: string;
+  /** `--key-lifetime-max` (days or `none`). */
+  keyLifetimeMax?: string;
+  /** `--key-lifetime` (only `off`). */
+  keyLifetime?: string;
   /** `--project`. */
   project?: string;
   /** `--user`. */
@@ -131,6 +139,9 @@ export function parseCommandLine(args: string[]): CommandLine {
       "auto-revoke-window": { type: "string" },
       "auto-revoke": { type: "string" },
       "retention-days": { type: "string" },
+      "key-lifetime-default": { type: "string" },
+      "key-lifetime-max": { type: "string" },
+      "key-lifetime": { type: "string" },
       project: { type: "string" },
       user: { type: "string" },
       action: { type: "string" },
@@ -158,6 +169,9 @@ export function parseCommandLine(args: string[]): CommandLine {
     autoRevokeWindow: values["auto-revoke-window"],
     autoRevoke: values["auto-revoke"],
     retentionDays: values["retention-days"],
+    keyLifetimeDefault: values["key-lifetime-default"],
+    keyLifetimeMax: values["key-lifetime-max"],
+    keyLifetime: values["key-lifetime"],
     project: values.project,
     user: values.user,
     action: values.action,

@@ -17,6 +17,8 @@ import { asset, redirect } from "./responses.ts";
 import { createReveals } from "./reveals.ts";
 import type { SessionLimits } from "../operators/mod.ts";
 import { setUp, setupPage, signIn, signInPage, signOut } from "./signed_out.ts";
+import { invitePage, joinPost } from "./invite_page.ts";
+import { INVITE_PATH } from "../operators/mod.ts";
 import type { Visit } from "./visit.ts";
 import { createSignInLimiter, type SignInLimits } from "../operators/mod.ts";
 import { csrfToken } from "./csrf.ts";
@@ -118,6 +120,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     if (path === `${DASHBOARD_PREFIX}/setup`) {
       return req.method === "POST" ? setUp(deps, visit, form) : setupPage(deps, visit);
     }
+    if (path === INVITE_PATH) return req.method === "POST" ? joinPost(deps, visit, form) : invitePage(deps, visit);
     const session = await services.operators.session(req, visit.now, limits, secure);
     if (!session) return redirect(`${DASHBOARD_PREFIX}/sign-in`, secure);
     if (req.method === "POST" && !await trustedPost(req, form, session.token, visit.origin)) {

@@ -12,14 +12,17 @@ import { type Html, htmlPage } from "./responses.ts";
 export const PAGE_SIZE = 50;
 
 /**
- * A time as `<time>`, shown in UTC to the second.
+ * A time as `<time>`, shown in UTC to the second (day and clock each unbroken), the full ISO 8601 in its tooltip.
  *
  * @param iso ISO 8601, or `null` for "never".
  * @returns The element.
  */
 export function time(iso: string | null): Html {
   if (iso === null) return html`<span class="muted">never</span>`;
-  return html`<time datetime="${iso}">${iso.slice(0, 19).replace("T", " ")} UTC</time>`;
+  // Day and clock each unbroken: at most two lines in a narrow cell, one where there is room.
+  return html`<time datetime="${iso}" title="${iso}"><span>${iso.slice(0, 10)}</span> <span>${
+    iso.slice(11, 19)
+  } UTC</span></time>`;
 }
 
 /**

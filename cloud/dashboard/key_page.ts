@@ -36,7 +36,7 @@ export async function keyPage(ctx: ProjectContext, [keyId]: string[]): Promise<R
   const base = `/dashboard/projects/${ctx.project.id}`;
   const [violations, audit] = await Promise.all([
     ctx.services.violations.list(ctx.project.id, { keyId: key.id, limit: RECENT, offset: 0 }),
-    ctx.services.audit.list({ projectId: ctx.project.id, target: key.id, limit: RECENT, offset: 0 }),
+    ctx.services.audit.list({ projectId: ctx.project.id, keyId: key.id, limit: RECENT, offset: 0 }),
   ]);
   const admin = ctx.session.operator.role === "admin";
   const row = (name: string, value: Html | string) =>

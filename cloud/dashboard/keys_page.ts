@@ -8,19 +8,14 @@
  */
 import { html } from "hono/html";
 import { notice, PAGE_SIZE, pageOffset, pager, time } from "./fragments.ts";
-import {
-  keyFilterFields,
-  keyFiltersQuery,
-  type KeyListFilters,
-  readKeyFilters,
-  revokedNotice,
-} from "./key_list_filters.ts";
+import { keyFilterFields, type KeyListFilters, readKeyFilters, revokedNotice } from "./key_list_filters.ts";
 import { csrfField, layout } from "./layout.ts";
 import { operatorActor, type ProjectContext } from "./page_context.ts";
 import { type Html, htmlPage, redirect } from "./responses.ts";
 import { messagePage } from "./fragments.ts";
 import { revokeReach } from "./connected_apps.ts";
 import { overHttps } from "./visit.ts";
+import { keptQuery, listPath, RETURN_FIELD } from "./list_return.ts";
 
 /**
  * The keys page: "Search keys" (a prefix of the name, start or user), the user and status filters, paging
@@ -43,6 +38,8 @@ export async function keysPage(ctx: ProjectContext): Promise<Response> {
   });
   const base = `/dashboard/projects/${ctx.project.id}`;
   const admin = ctx.session.operator.role === "admin";
+  // The revoke returns to this list as filtered now.
+  const back = keptQuery(ctx.url.search, ["revoked"]);
   const rows = page.keys.map((k) =>
     html`
       <tr>
@@ -64,7 +61,7 @@ export async function keysPage(ctx: ProjectContext): Promise<Response> {
         <td><a href="${base}/violations?key=${k.id}">Violations</a>${admin && k.revokedAt === null
           ? html`
             <form class="inline" method="get" action="${base}/keys/${k.id}/revoke">
-              ${keyFilterFields(filters)}
+              <input type="hidden" name="${RETURN_FIELD}" value="${back}">
               <button type="submit" class="danger" aria-label="Revoke ${k.name} (${k.start})">Revoke</button>
             </form>
           `
@@ -155,20 +152,21 @@ export async function revokeKeyPage(ctx: ProjectContext, [keyId]: string[]): Pro
   const key = await ctx.services.keys.find(ctx.project.id, keyId);
   if (!key) return messagePage(404, "Not found", "There is no such key in this project.", overHttps(ctx));
   const base = `/dashboard/projects/${ctx.project.id}`;
-  const filters = readKeyFilters(ctx.url.searchParams);
-  const back = `${base}/keys${keyFiltersQuery(filters)}`;
   const apps = key.revokedAt === null ? await ctx.services.apps.list(ctx.project.id) : [];
+  const back = keptQuery(ctx.url.searchParams.get(RETURN_FIELD));
   const body = key.revokedAt !== null
-    ? html`${notice("notice", "This key is already revoked.")}<p><a href="${back}">Back to the keys</a></p>`
+    ? html`${notice("notice", "This key is already revoked.")}<p><a href="${base}/keys${
+      back ? `?${back}` : ""
+    }">Back to the keys</a></p>`
     : html`<p>Revoke the key <strong>${key.name}</strong> (<code>${key.start}</code>) of user <strong>${key.userId}</strong>,
 inbox <code>${key.agentId}</code>? The agent is refused at the cloud on its next request, and at every
 connected app through the revocation feed. This cannot be undone.</p>
 <p id="revoke-reach">${revokeReach(apps)}</p>
 <form method="post" action="${base}/keys/${key.id}/revoke">
   ${csrfField(ctx)}
-  ${keyFilterFields(filters)}
+  <input type="hidden" name="${RETURN_FIELD}" value="${back}">
   <button type="submit" class="danger">Revoke key</button>
-  <a href="${back}">Cancel</a>
+  <a href="${base}/keys${back ? `?${back}` : ""}">Cancel</a>
 </form>`;
   return htmlPage(layout(ctx, { title: "Revoke key", section: "Keys", project: ctx.project, body }), overHttps(ctx));
 }
@@ -184,6 +182,6 @@ export async function revokeKeyPost(ctx: ProjectContext, [keyId]: string[]): Pro
   // One write: the revoke and its audit entry in one transaction; no key is the project's when it answers null.
   const revokedAt = await ctx.services.keys.revoke(ctx.project.id, keyId, "dashboard", operatorActor(ctx));
   if (revokedAt === null) return messagePage(404, "Not found", "There is no such key in this project.", overHttps(ctx));
-  const back = keyFiltersQuery(readKeyFilters(ctx.form), { revoked: "1" });
-  return redirect(`/dashboard/projects/${ctx.project.id}/keys${back}`, overHttps(ctx));
+  const back = keptQuery(ctx.form.get(RETURN_FIELD));
+  return redirect(listPath(`/dashboard/projects/${ctx.project.id}/keys`, back, "revoked=1"), overHttps(ctx));
 }

@@ -22,7 +22,7 @@ export const PROJECT_SECTIONS = [
 ] as const;
 
 /** A section's link name. */
-export type Section = typeof PROJECT_SECTIONS[number][0] | "Projects" | "Account";
+export type Section = typeof PROJECT_SECTIONS[number][0] | "Projects" | "Account" | "Operators";
 
 /** What a page puts in the frame. */
 export interface Frame {
@@ -53,7 +53,12 @@ export function layout(ctx: PageContext, frame: Frame): Html {
   const base = frame.project ? `/dashboard/projects/${encodeURIComponent(frame.project.id)}` : "";
   const links = frame.project
     ? PROJECT_SECTIONS.map(([name, path]) => html`<li><a href="${base}${path}" ${current(name)}>${name}</a></li>`)
-    : [html`<li><a href="/dashboard/audit" ${current("Audit log")}>Audit log</a></li>`];
+    : [
+      html`<li><a href="/dashboard/audit" ${current("Audit log")}>Audit log</a></li>`,
+      ctx.session.operator.role === "admin"
+        ? html`<li><a href="/dashboard/operators" ${current("Operators")}>Operators</a></li>`
+        : "",
+    ];
   return document(
     frame.project ? `${frame.title} · ${frame.project.name}` : frame.title,
     html`<header>

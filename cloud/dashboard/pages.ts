@@ -14,6 +14,7 @@ import { keysPage, revokeKeyPage, revokeKeyPost } from "./keys_page.ts";
 import { keyPage } from "./key_page.ts";
 import { revokeAllPage, revokeAllPost, revokeSelectedPage, revokeSelectedPost } from "./bulk_revoke_pages.ts";
 import { overviewPage } from "./overview_page.ts";
+import { invitePost, operatorsPage, removePage, removePost, rolePage, rolePost } from "./operators_page.ts";
 import { createProjectPost, projectsPage, secretPage } from "./projects_page.ts";
 import {
   autoRevokeOffPost,
@@ -52,6 +53,11 @@ function project(
   return { path: new RegExp(`${P}${path}$`), methods: [method], admin: method === "POST", project: true, handle };
 }
 
+function admin(path: string, handle: (ctx: PageContext, params: string[]) => Promise<Response>): Page {
+  // The cloud's operators: only admins change them (their GET pages refuse viewers themselves).
+  return { path: new RegExp(`${path}$`), methods: ["POST"], admin: true, project: false, handle };
+}
+
 function own(path: string, handle: (ctx: PageContext) => Promise<Response>): Page {
   // The operator's own account: any role may change it.
   return { path: new RegExp(`${path}$`), methods: ["POST"], admin: false, project: false, handle };
@@ -63,6 +69,12 @@ export const PAGES: readonly Page[] = [
   { path: /^\/projects$/, methods: ["POST"], admin: true, project: false, handle: createProjectPost },
   get("^/audit", auditPage),
   get("^/account", accountPage),
+  get("^/operators", (ctx) => operatorsPage(ctx)),
+  admin("^/operators/invite", invitePost),
+  { path: new RegExp(`^/operators/${ID}/role$`), methods: ["GET"], admin: false, project: false, handle: rolePage },
+  admin(`^/operators/${ID}/role`, rolePost),
+  { path: new RegExp(`^/operators/${ID}/remove$`), methods: ["GET"], admin: false, project: false, handle: removePage },
+  admin(`^/operators/${ID}/remove`, removePost),
   own("^/account/totp/start", (ctx) => totpStartPost(ctx)),
   own("^/account/totp/confirm", totpConfirmPost),
   own("^/account/totp/off", totpOffPost),

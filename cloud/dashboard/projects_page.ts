@@ -88,6 +88,7 @@ export async function createProjectPost(ctx: PageContext): Promise<Response> {
  */
 export function secretPage(ctx: ProjectContext): Promise<Response> {
   const reveal = ctx.reveals.take(ctx.url.searchParams.get("reveal") ?? "", ctx.project.id, ctx.now);
+  const project = `/dashboard/projects/${ctx.project.id}`;
   const body = reveal
     ? html`
       ${notice("notice", "Copy the sdkSecret now: it will not be shown again. Only its hash is stored.")}
@@ -97,12 +98,45 @@ export function secretPage(ctx: ProjectContext): Promise<Response> {
         <dt>sdkSecret</dt>
         <dd><code id="sdk-secret">${reveal.sdkSecret}</code></dd>
       </dl>
-      <p><a href="/dashboard/projects/${ctx.project.id}">Go to the project</a></p>
+      <h2>Environment lines to paste</h2>
+      <p>Put these in the app's environment (a secret store, or an <code>.env</code> file kept out of version control):</p>
+      <pre id="environment" tabindex="0">${environmentLines(ctx.origin, ctx.project.id, reveal.sdkSecret)}</pre>
+      <p>and give them to <code>createSvc</code>:</p>
+      <pre id="cloud-config" tabindex="0">${CLOUD_CONFIG}</pre>
+      <p>A rotation replaces the sdkSecret: the old one is refused from its next request on.</p>
+      <p><a href="${project}">Go to the project</a></p>
     `
     : html`${notice("notice", "This secret was already shown and is not kept. Rotate the secret to get a new one.")}
-<p><a href="/dashboard/projects/${ctx.project.id}">Go to the project</a></p>`;
+<p><a href="${project}">Go to the project</a></p>`;
   return htmlPage(
     layout(ctx, { title: "Project secret", section: "Settings", project: ctx.project, body }),
     overHttps(ctx),
   );
+}
+
+/** The environment variables an app of the project reads (by the configuration {@linkcode CLOUD_CONFIG} shows). */
+export const CLOUD_ENVIRONMENT = ["SVC_CLOUD_ENDPOINT", "SVC_PROJECT_ID", "SVC_SDK_SECRET"] as const;
+
+/** How a hybrid app reads {@linkcode CLOUD_ENVIRONMENT} (the same on Node, Bun and Deno 2). */
+const CLOUD_CONFIG = `cloud: {
+  endpoint: process.env.SVC_CLOUD_ENDPOINT!,
+  projectId: process.env.SVC_PROJECT_ID!,
+  sdkSecret: process.env.SVC_SDK_SECRET!,
+},`;
+
+/**
+ * The lines to paste into an app's environment: the cloud's public address, the project and its new sdkSecret.
+ *
+ * @param endpoint The cloud's address as browsers (and so apps) reach it.
+ * @param projectId The project.
+ * @param sdkSecret The plaintext sdkSecret, shown this once.
+ * @returns One `NAME=value` line each.
+ * @example
+ * ```ts ignore
+ * environmentLines("https://svc.example.com", "prj_01", "svcs_…");
+ * ```
+ */
+export function environmentLines(endpoint: string, projectId: string, sdkSecret: string): string {
+  const [endpointName, projectName, secretName] = CLOUD_ENVIRONMENT;
+  return `${endpointName}=${endpoint}\n${projectName}=${projectId}\n${secretName}=${sdkSecret}\n`;
 }

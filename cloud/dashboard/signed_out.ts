@@ -30,8 +30,13 @@ export interface SignedOutDeps {
   limits: SessionLimits;
 }
 
-/** The pre-session cookie's value, minting one (and its `Set-Cookie`) when absent. */
-function preSession(visit: Visit): { seed: string; cookies: string[] } {
+/**
+ * The pre-session cookie's value, minting one (and its `Set-Cookie`) when absent.
+ *
+ * @param visit The request.
+ * @returns The seed of the signed-out forms' CSRF token, and the cookie to set when new.
+ */
+export function preSession(visit: Visit): { seed: string; cookies: string[] } {
   const seed = cookiesOf(visit.req, overHttps(visit)).get(PRE_SESSION_COOKIE);
   if (seed && /^[A-Za-z0-9]{40}$/.test(seed)) return { seed, cookies: [] };
   const fresh = mintSecret("");

@@ -1,6 +1,9 @@
 /**
  * The dashboard's stylesheet, served from `/dashboard/style.css` (the CSP
- * allows no inline style). Colours meet WCAG AA contrast.
+ * allows no inline style). Colours meet WCAG AA contrast. Usable from 390 px
+ * wide without scrolling the page sideways: wide tables scroll inside their
+ * own box, their action column held at the right edge; times never wrap; long
+ * ids and secrets break in text.
  *
  * @module
  */
@@ -19,18 +22,40 @@ header form { margin: 0; }
 nav ul { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem 1rem; margin: 0; padding: .5rem 1rem;
   background: var(--bg); border-bottom: 1px solid var(--line); }
 nav a[aria-current="page"] { font-weight: 700; color: var(--ink); }
-main { padding: 1rem; max-width: 72rem; }
+main { padding: 1rem; max-width: 96rem; box-sizing: border-box; }
+p, dd, li, h1, h2, .notice, .error, .success { overflow-wrap: anywhere; }
+time > span { white-space: nowrap; }
 h1 { font-size: 1.5rem; margin: .5rem 0 1rem; }
 h2 { font-size: 1.15rem; margin: 1.5rem 0 .5rem; }
 table { border-collapse: collapse; width: 100%; margin: .5rem 0 1rem; font-size: .9rem; }
 th, td { text-align: left; border-bottom: 1px solid var(--line); padding: .35rem .5rem; vertical-align: top; }
 th { background: var(--bg); }
+.table-box { overflow-x: auto; max-width: 100%; margin: .5rem 0 1rem; }
+.table-box > table { margin: 0; }
+.table-box:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+table:has(td > form.inline, td.actions) tr > :last-child { position: sticky; right: 0; background: #fff;
+  box-shadow: -1px 0 0 var(--line); }
+table:has(td > form.inline, td.actions) tr > th:last-child { background: var(--bg); }
+td.actions a { display: inline-block; margin: 0 .5rem .25rem 0; }
+@media (max-width: 64rem) {
+  /* A table outside a focusable box scrolls itself when a keyboard can reach into it (a link, a button), else its
+     its first column (a label, an id) wraps anywhere so it fits. */
+  :not(.table-box) > table:has(a, button, input) { display: block; overflow-x: auto; max-width: 100%; }
+  :not(.table-box) > table:not(:has(a, button, input)) td:first-child { overflow-wrap: anywhere; }
+  th, td { padding: .3rem .35rem; }
+  figure { margin: 1rem 0; }
+  main { padding: .75rem; }
+}
 code, pre { font-family: ui-monospace, monospace; font-size: .85rem; }
 pre { background: var(--bg); padding: .5rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
 form.inline { display: inline; }
 form.filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; margin-bottom: 1rem; }
 label { display: block; font-weight: 600; font-size: .9rem; }
-input, select { font: inherit; padding: .3rem .4rem; border: 1px solid var(--muted); border-radius: 4px; }
+input, select { font: inherit; padding: .3rem .4rem; border: 1px solid var(--muted); border-radius: 4px;
+  max-width: 100%; box-sizing: border-box; }
+form.filters > div { max-width: 100%; }
+dd { margin-left: 1rem; }
+a.danger { color: var(--bad); }
 button { font: inherit; padding: .35rem .8rem; border-radius: 4px; border: 1px solid var(--accent);
   background: var(--accent); color: #fff; cursor: pointer; }
 button.danger { background: var(--bad); border-color: var(--bad); }

@@ -1,7 +1,8 @@
 /**
  * A project's violations with the filters, order and paging of
  * `GET /v1/sdk/violations` (key, kind, severity, since; newest first), the
- * total, and the chart of the last 24 hours. The filters are checked by the
+ * total, and the chart of the last 24 hours. Each row names its key (name and
+ * user, one read for the page) next to its id. The filters are checked by the
  * route's own query schema.
  *
  * @module
@@ -9,6 +10,7 @@
 import { html } from "hono/html";
 import { SEVERITIES } from "../../core/contract/mod.ts";
 import { violationsQuery } from "../violations/mod.ts";
+import { keyLabelId } from "../keys/mod.ts";
 import { bucketKeys, violationChart } from "./chart.ts";
 import { notice, PAGE_SIZE, pageOffset, pager, time } from "./fragments.ts";
 import { layout } from "./layout.ts";
@@ -43,39 +45,47 @@ export async function violationsPage(ctx: ProjectContext): Promise<Response> {
     ctx.services.violations.list(ctx.project.id, parsed.data),
     ctx.services.violations.chart(ctx.project.id, new Date(ctx.now - 23 * 3_600_000).toISOString(), "hour"),
   ]);
-  const rows = page.violations.map((v) =>
-    html`
+  // The keys' names and users in one read for the page.
+  const labels = await ctx.services.keys.labels(
+    page.violations.map((v) => ({ projectId: ctx.project.id, keyId: v.keyId })),
+  );
+  const rows = page.violations.map((v) => {
+    const label = labels.get(keyLabelId(ctx.project.id, v.keyId));
+    return html`
       <tr>
         <td>${time(v.createdAt)}</td>
         <td>${v.severity}</td>
         <td><code>${v.kind}</code></td>
-        <td><a href="${base}/violations?key=${v.keyId}">${v.keyId}</a></td>
+        <td>${label ? html`<strong>${label.name}</strong> of <strong>${label.userId}</strong><br>` : ""}<a
+          href="${base}/violations?key=${v.keyId}" title="Violations of this key"><code>${v.keyId}</code></a></td>
         <td>${v.userId ?? ""}</td>
         <td>${v.intent ?? ""}</td>
         <td>${v.message ?? ""}</td>
         <td>${Object.keys(v.metadata).length ? html`<code>${JSON.stringify(v.metadata)}</code>` : ""}</td>
       </tr>
-    `
-  );
+    `;
+  });
   const body = html`
     ${form}
     <p><strong>${page.total}</strong> violations match.</p>
-    <table>
-      <caption class="visually-hidden">Violations, newest first</caption>
-      <thead>
-        <tr>
-          <th scope="col">When</th>
-          <th scope="col">Severity</th>
-          <th scope="col">Kind</th>
-          <th scope="col">Key</th>
-          <th scope="col">User</th>
-          <th scope="col">Intent</th>
-          <th scope="col">Message</th>
-          <th scope="col">Metadata</th>
-        </tr>
-      </thead>
-      <tbody>${rows}</tbody>
-    </table>
+    <div class="table-box" tabindex="0" role="region" aria-label="Violations list">
+      <table>
+        <caption class="visually-hidden">Violations, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Severity</th>
+            <th scope="col">Kind</th>
+            <th scope="col">Key</th>
+            <th scope="col">User</th>
+            <th scope="col">Intent</th>
+            <th scope="col">Message</th>
+            <th scope="col">Metadata</th>
+          </tr>
+        </thead>
+        <tbody>${rows}</tbody>
+      </table>
+    </div>
     ${pager(ctx.url, page.total, offset)}
     <h2>All violations, last 24 hours</h2>
     ${violationChart("chart-violations", "Violations of the last 24 hours, by hour and severity", hours, byHour)}

@@ -9,7 +9,7 @@ import type { Migration } from "../../core/db/mod.ts";
 /** The table that records which cloud migrations are applied. */
 export const CLOUD_MIGRATIONS_TABLE = "svc_cloud_migrations";
 
-/** The feed row of a key revoked by an update (migration 6; re-created by 7 with its table). */
+/** The feed row of a key revoked by an update (migration 6; re-created by 7 with its table, and by 10 with the feed's). */
 const KEY_REVOKED_TRIGGER = `CREATE TRIGGER cloud_keys_revoked AFTER UPDATE OF revoked_at ON cloud_keys
         WHEN OLD.revoked_at IS NULL AND NEW.revoked_at IS NOT NULL BEGIN
         INSERT INTO cloud_revocations (project_id, seq, key_id, revoked_at, reason) VALUES (NEW.project_id,
@@ -17,7 +17,7 @@ const KEY_REVOKED_TRIGGER = `CREATE TRIGGER cloud_keys_revoked AFTER UPDATE OF r
           NEW.id, NEW.revoked_at, COALESCE(NEW.revoke_reason, 'app'));
       END`;
 
-/** The feed row of a key stored already revoked (migration 6; re-created by 7 with its table). */
+/** The feed row of a key stored already revoked (migration 6; re-created by 7 and by 10, as the one above). */
 const KEY_INSERTED_REVOKED_TRIGGER = `CREATE TRIGGER cloud_keys_inserted_revoked AFTER INSERT ON cloud_keys
         WHEN NEW.revoked_at IS NOT NULL BEGIN
         INSERT INTO cloud_revocations (project_id, seq, key_id, revoked_at, reason) VALUES (NEW.project_id,
@@ -328,7 +328,62 @@ export const cloudMigrations: readonly Migration[] = [
   },
   {
     version: 10,
-    name: "the operator's key search, key counts kept by triggers, a key's audit entries",
+    name: "operator invites, the audit log by target",
+    statements: [
+      // A one-time link an admin gives a new operator (only its hash kept): its holder picks a password and joins
+      // with the role given, once, before it expires.
+      `CREATE TABLE cloud_operator_invites (
+        token_hash TEXT PRIMARY KEY,
+        email TEXT NOT NULL COLLATE NOCASE,
+        role TEXT NOT NULL CHECK (role IN ('admin', 'viewer')),
+        invited_by TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        used_at TEXT
+      )`,
+      // The audit log of one key (or any target), newest first: the dashboard's filter by key.
+      "CREATE INDEX cloud_audit_by_target ON cloud_audit (target, created_at DESC, id DESC)",
+    ],
+  },
+  {
+    version: 11,
+    name: "key expiry and reroll: keys that expire and scheduled revocations",
+    statements: [
+      // When the key stops working (NULL: never): a lifetime given at minting, or an OAuth access token's.
+      "ALTER TABLE cloud_keys ADD COLUMN expires_at TEXT",
+      // When the key's scheduled revocation takes effect (a reroll's grace end; NULL: none). Until it is written
+      // as a revocation (reason `reroll`, so the feed and the audit log carry it), agent auth refuses the key from
+      // then on by itself.
+      "ALTER TABLE cloud_keys ADD COLUMN revokes_at TEXT",
+      // The scheduled revocations not yet written, found by project and time.
+      `CREATE INDEX cloud_keys_revocations_due ON cloud_keys (project_id, revokes_at)
+        WHERE revokes_at IS NOT NULL AND revoked_at IS NULL`,
+      // The project's bounds of a key's lifetime as JSON ({ defaultDays, maxDays }), or NULL (none).
+      "ALTER TABLE cloud_project_settings ADD COLUMN key_lifetime TEXT",
+      // The feed's reasons gain `reroll` (a grace ended) and `oauth` (a grant ended): SQLite cannot change a
+      // CHECK, so the feed is copied as it is into a table with the new one, and the triggers that write it
+      // are made again once it has its name back.
+      `CREATE TABLE cloud_revocations_v10 (
+        project_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        key_id TEXT NOT NULL,
+        revoked_at TEXT NOT NULL,
+        reason TEXT NOT NULL CHECK (reason IN ('app', 'tooling', 'dashboard', 'auto', 'reroll', 'oauth')),
+        PRIMARY KEY (project_id, seq)
+      ) WITHOUT ROWID`,
+      `INSERT INTO cloud_revocations_v10 (project_id, seq, key_id, revoked_at, reason)
+        SELECT project_id, seq, key_id, revoked_at, reason FROM cloud_revocations`,
+      "DROP TRIGGER cloud_keys_revoked",
+      "DROP TRIGGER cloud_keys_inserted_revoked",
+      "DROP TABLE cloud_revocations",
+      "ALTER TABLE cloud_revocations_v10 RENAME TO cloud_revocations",
+      KEY_REVOKED_TRIGGER,
+      KEY_INSERTED_REVOKED_TRIGGER,
+    ],
+  },
+  {
+    version: 12,
+    name: "the operator's key search, key counts kept by triggers",
     statements: [
       // The keys list's search is a prefix of the name, the start or the user: three index ranges
       // (`>= x AND < x || U+10FFFF`), each covering the status and the order, so a page of matches is chosen
@@ -361,8 +416,6 @@ export const cloudMigrations: readonly Migration[] = [
         UPDATE cloud_key_counts SET active = active - (OLD.revoked_at IS NULL),
           revoked = revoked - (OLD.revoked_at IS NOT NULL) WHERE project_id = OLD.project_id;
       END`,
-      // A key's page lists the audit entries whose target is the key.
-      "CREATE INDEX IF NOT EXISTS cloud_audit_by_target ON cloud_audit (project_id, target, created_at DESC, id DESC)",
     ],
   },
 ];

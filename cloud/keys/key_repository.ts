@@ -8,6 +8,7 @@ import type { AgentIdKind, KeyRecord, RevocationReason } from "../../core/contra
 import type { AuditEntryInput } from "../audit/mod.ts";
 import type { KeyAuth } from "../routes/mod.ts";
 import type { KeyReads } from "./key_query.ts";
+import type { KeyLabelReads } from "./key_labels.ts";
 import type { RevocationStorage } from "./revocation_storage.ts";
 import type { BulkRevocationStorage } from "./key_bulk_revocation.ts";
 
@@ -22,17 +23,53 @@ export interface ProjectKey {
   record: KeyRecord;
 }
 
+/** A key record as a hybrid app mirrors it: why it was revoked, when it was (`app` when absent). */
+export type MirroredKey = KeyRecord & { revokeReason?: "app" | "oauth" };
+
 /** Agent keys, their claims and the revocation feed: the repository. */
-export interface KeyRepository extends RevocationStorage, KeyReads, BulkRevocationStorage {
-  /** Stores a new key, claiming its agentId when `kind` is `claim`; `false` when another user holds the agentId. */
-  insertKey(projectId: string, record: KeyRecord, kind: AgentIdKind): Promise<boolean>;
+export interface KeyRepository extends RevocationStorage, KeyReads, KeyLabelReads, BulkRevocationStorage {
+  /**
+   * Stores a new key, claiming its agentId when `kind` is `claim`; `false` when another user holds the agentId.
+   * `audit` (its `key.create`) is appended in the same write when the key is stored.
+   */
+  insertKey(projectId: string, record: KeyRecord, kind: AgentIdKind, audit?: AuditEntryInput): Promise<boolean>;
+  /**
+   * Stores the successor of a user's key and schedules the old key's revocation at `revokesAt` (an earlier
+   * schedule is kept), with `audit` entries appended, in one write; only while the old key is in force at `now`
+   * (ISO 8601): `false` when it is not (unknown, another user's, revoked, expired or past its grace).
+   */
+  rerollKey(
+    projectId: string,
+    userId: string,
+    id: string,
+    record: KeyRecord,
+    revokesAt: string,
+    now: string,
+    audit: readonly AuditEntryInput[],
+  ): Promise<boolean>;
+  /**
+   * Writes the project's scheduled revocations due at `now` (ISO 8601) as revocations at their scheduled time,
+   * reason `reroll` (so the feed carries them), each with `audit(keyId, revokedAt)`, after one read (the earliest
+   * hundred): the count written, and when the next one not yet due takes effect (ISO 8601, or `null`).
+   */
+  writeDueRevocations(
+    projectId: string,
+    now: string,
+    audit: (keyId: string, revokedAt: string) => AuditEntryInput,
+  ): Promise<{ written: number; next: string | null }>;
   /**
    * Stores or updates a mirrored key; a revoked record stays revoked; an agt_ id another user holds is refused,
    * and so is a record whose id or hash another of this project's records holds. Ids and hashes are unique per
    * project: what other projects hold never changes the outcome. When the mirror revokes the key, `audit` is
-   * appended in the same transaction.
+   * appended in the same transaction, and `created` when it stores the key for the first time. Its expiry and
+   * scheduled revocation are kept (an earlier schedule wins).
    */
-  mirrorKey(projectId: string, record: KeyRecord, audit?: AuditEntryInput): Promise<MirrorOutcome>;
+  mirrorKey(
+    projectId: string,
+    record: MirroredKey,
+    audit?: AuditEntryInput,
+    created?: AuditEntryInput,
+  ): Promise<MirrorOutcome>;
   /** A user's keys, oldest first. */
   listKeys(projectId: string, userId: string): Promise<KeyRecord[]>;
   /**

@@ -76,7 +76,7 @@ export function revocationAudit(
  * @param services The storage and wake-ups.
  * @param projectId The project.
  * @param keyId The key.
- * @param reason Who asks: `tooling` or `dashboard`.
+ * @param reason Who asks: `tooling`, `dashboard`, `app` (a cloud-mode app, for its user) or `oauth` (a grant ended).
  * @param by Who does it, and from where.
  * @returns When the key was revoked, or `null` when the project has no such key.
  */
@@ -84,7 +84,7 @@ export async function revokeProjectKey(
   services: RevocationServices,
   projectId: string,
   keyId: string,
-  reason: "tooling" | "dashboard",
+  reason: "tooling" | "dashboard" | "app" | "oauth",
   by: AuditActor,
 ): Promise<string | null> {
   const now = Date.now();

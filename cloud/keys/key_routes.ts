@@ -11,10 +11,18 @@ import {
   agentIdTaken,
   agentIdText,
   checkAgentId,
+  isExpired,
+  isRevocationDue,
+  keyAt,
+  type KeyLifetimePolicy,
+  type KeyRecord,
   mintAgentKey,
-  mintKeyBody,
+  mintKeyFields,
+  ONE_LIFETIME,
+  oneLifetime,
   publicKey,
 } from "../../core/contract/mod.ts";
+import { keyExpiry, successorExpiry } from "../../core/keys/mod.ts";
 import {
   keyListSchema,
   keyVerificationSchema,
@@ -29,7 +37,7 @@ import { timestampInput } from "../../core/contract/mod.ts";
 import { json } from "../../core/http/mod.ts";
 import { cloudRouteDefiner, type CloudRouteDeps, recordUse, type SdkCaller } from "../routes/mod.ts";
 import type { KeyService } from "./key_service.ts";
-import { sdkActor } from "../audit/mod.ts";
+import { type AuditActor, sdkActor } from "../audit/mod.ts";
 
 /** What the key routes are given. */
 export interface KeyRouteDeps extends CloudRouteDeps {
@@ -45,6 +53,22 @@ export interface KeyRouteDeps extends CloudRouteDeps {
    * requests (the mirror of a key, except when it revokes); throws `429 RATE_LIMITED` when none is left.
    */
   takeProjectWrite(caller: SdkCaller): void;
+  /** The project's policy, for its bounds of a key's lifetime (the violations feature's service). */
+  violations: {
+    /** The project's policy. */
+    policy(projectId: string): Promise<{ keyLifetime?: KeyLifetimePolicy | null }>;
+  };
+}
+
+/** An app acting for its user (a hybrid app's mirror, a cloud-mode app's revoke or reroll), and from where. */
+function appActor(req: Request): AuditActor {
+  return { ...sdkActor(req), actor: "app" };
+}
+
+/** The answer of a mint: the listed key's fields and the plaintext, shown once. */
+function mintAnswer(record: KeyRecord, key: string): Response {
+  const { id, name, scopes, agentId, createdAt } = record;
+  return json({ id, name, scopes, agentId, key, createdAt }, 201);
 }
 
 const defineRoute = cloudRouteDefiner<KeyRouteDeps>();
@@ -52,16 +76,21 @@ const defineRoute = cloudRouteDefiner<KeyRouteDeps>();
 const userId = storedText(1, 200);
 
 /** The body of `POST /v1/sdk/keys`: `POST /svc/keys` plus the owner. */
-export const cloudMintKeyBody = mintKeyBody.extend({ userId });
+export const cloudMintKeyBody = mintKeyFields.extend({ userId }).refine(oneLifetime, ONE_LIFETIME);
 
 /** The body of `PUT /v1/sdk/keys/:id`: a key record mirrored by a hybrid app, hash only. */
-export const mirrorKeyBody = mintKeyBody.pick({ name: true, scopes: true }).extend({
+export const mirrorKeyBody = mintKeyFields.pick({ name: true, scopes: true }).extend({
   userId,
   agentId: agentIdText,
   hash: z.string().regex(/^[0-9a-f]{64}$/, "Must be a SHA-256 hex digest"),
   start: z.string().regex(/^svc_live_/, "Must start with svc_live_").max(KEY_START_LENGTH),
   createdAt: timestampInput,
   revokedAt: timestampInput.nullable(),
+  expiresAt: timestampInput.nullable().optional().describe("When the key stops working (null or absent: never)"),
+  revokesAt: timestampInput.nullable().optional()
+    .describe("When its scheduled revocation (a reroll's grace end) takes effect; an earlier one already kept wins"),
+  revokeReason: z.enum(["app", "oauth"]).optional()
+    .describe("Why a revoked record was revoked: app (its user, the default) or oauth (its grant ended)"),
 });
 
 /** The answer of `DELETE /v1/sdk/keys?userId=`: how many of the user's keys this call revoked. */
@@ -69,6 +98,9 @@ export const revokedUserKeysSchema: z.ZodType<{ ok: true; revoked: number }> = z
   ok: z.literal(true),
   revoked: z.number().int().nonnegative().describe("Keys of the user this call revoked (0 when none was active)"),
 });
+
+/** The longest grace of a reroll, in minutes (7 days). */
+const MAX_GRACE_MINUTES = 10_080;
 
 /** Any id that is not this project's key, UUID or not, is simply not found. */
 const anyKeyId = z.object({ id: z.string().min(1).max(200) });
@@ -84,13 +116,43 @@ export const keyRoutes = [
     summary: "Mint an agent key for a user; the key is shown once",
     body: cloudMintKeyBody,
     responses: { 201: mintedKeySchema },
-    async run({ caller, body }, { keys }) {
+    async run({ req, caller, body }, { keys, violations }) {
       // The app checks `default` against its own config before calling; the cloud accepts it.
       const { agentId, kind } = checkAgentId(body.userId, body.agentId, true);
-      const { record, key } = await mintAgentKey(body.userId, { name: body.name, scopes: body.scopes, agentId });
-      if (!await keys.mint(caller.projectId, record, kind)) throw agentIdTaken(agentId);
-      const { id, name, scopes, createdAt } = record;
-      return json({ id, name, scopes, agentId, key, createdAt }, 201);
+      const { keyLifetime } = await violations.policy(caller.projectId);
+      const now = keys.now();
+      const expiresAt = keyExpiry(body, keyLifetime ?? {}, now);
+      const { name, scopes } = body;
+      const { record, key } = await mintAgentKey(body.userId, { name, scopes, agentId, expiresAt }, now);
+      if (!await keys.mint(caller.projectId, record, kind, sdkActor(req))) throw agentIdTaken(agentId);
+      return mintAnswer(record, key);
+    },
+  }),
+  defineRoute({
+    name: "rerollKey",
+    method: "POST",
+    path: "/v1/sdk/keys/:id/reroll",
+    auth: "sdk",
+    limit: "projectWrites",
+    summary: "Replace a user's key in force with a new one (same name, scopes and agentId; shown once); the old " +
+      "key keeps working for the grace, then is revoked (reason reroll, through the feed). A key that is unknown, " +
+      "another user's, revoked or expired is not found",
+    params: anyKeyId,
+    body: z.object({
+      userId,
+      graceMinutes: z.number().int().min(0).max(MAX_GRACE_MINUTES).optional()
+        .describe("How long the old key keeps working, in minutes (default 60)"),
+    }),
+    responses: { 201: mintedKeySchema, 404: errorEnvelopeSchema },
+    async run({ req, caller, params, body }, { keys, violations }) {
+      const { keyLifetime } = await violations.policy(caller.projectId);
+      const at = keys.now();
+      const rerolled = await keys.reroll(caller.projectId, body.userId, params.id, {
+        graceMinutes: body.graceMinutes ?? 60,
+        expiresAt: (old) => successorExpiry(old, keyLifetime ?? {}, at),
+      }, appActor(req));
+      if (rerolled === null) throw new SvcError("NOT_FOUND", "No such key in force");
+      return mintAnswer(rerolled.record, rerolled.key);
     },
   }),
   defineRoute({
@@ -103,7 +165,8 @@ export const keyRoutes = [
     responses: { 200: keyListSchema },
     async run({ caller, query }, deps) {
       const keys = await deps.keys.list(caller.projectId, query.userId);
-      return json({ keys: keys.map(publicKey) });
+      const now = deps.keys.now();
+      return json({ keys: keys.map((key) => publicKey(keyAt(key, now))) });
     },
   }),
   defineRoute({
@@ -132,8 +195,25 @@ export const keyRoutes = [
     async run({ caller, body }, { keys, storage, refusals }) {
       // Never say why a key is invalid: unknown, revoked and another project's look the same.
       const found = body.key.startsWith(AGENT_KEY_PREFIX) ? await keys.findByHash(await hashSecret(body.key)) : null;
-      if (found === null || found.projectId !== caller.projectId || found.record.revokedAt !== null) {
-        if (found !== null && found.projectId === caller.projectId) {
+      const now = keys.now();
+      const ours = found !== null && found.projectId === caller.projectId;
+      if (ours && isRevocationDue(found.record, now)) await keys.writeDueRevocations(caller.projectId);
+      if (
+        ours && found.record.revokedAt === null && !isRevocationDue(found.record, now) && isExpired(found.record, now)
+      ) {
+        await refusals.record(
+          caller.projectId,
+          newViolation("EXPIRED_KEY", {
+            keyId: found.record.id,
+            userId: found.record.userId,
+            message: "An expired key was used",
+            metadata: { via: "verify", expiresAt: found.record.expiresAt },
+          }),
+        );
+        return json({ valid: false });
+      }
+      if (found === null || !ours || keyAt(found.record, now).revokedAt !== null) {
+        if (found !== null && ours) {
           // A cloud-mode app cannot tell a revoked key from an unknown one: the cloud records the use for it,
           // once per key and window (with the count of repeats), however often the key is tried.
           await refusals.record(
@@ -150,7 +230,11 @@ export const keyRoutes = [
       }
       const { id, userId, name, scopes, agentId, lastUsedAt } = found.record;
       await recordUse(storage, caller.projectId, id, lastUsedAt);
-      return json({ valid: true, key: { id, userId, name, scopes, agentId } });
+      // The contract's shape; a key's expiry and scheduled revocation only when it has them, so a cloud-mode
+      // app's cached verification stops at the right time.
+      const { expiresAt, revokesAt } = found.record;
+      const lifetime = { ...expiresAt ? { expiresAt } : {}, ...revokesAt ? { revokesAt } : {} };
+      return json({ valid: true, key: { id, userId, name, scopes, agentId, ...lifetime } });
     },
   }),
   defineRoute({
@@ -161,9 +245,14 @@ export const keyRoutes = [
     // No limit: a revocation never waits behind the project's write budget.
     summary: "Revoke a key (never limited by the project's write budget)",
     params: anyKeyId,
+    query: z.object({
+      reason: z.enum(["tooling", "app", "oauth"]).default("tooling")
+        .describe("Who asks: tooling (default), app (a cloud-mode app for its user) or oauth (a grant ended)"),
+    }),
     responses: { 200: revokedKeySchema, 404: errorEnvelopeSchema },
-    async run({ req, caller, params }, deps) {
-      const revokedAt = await deps.keys.revoke(caller.projectId, params.id, "tooling", sdkActor(req));
+    async run({ req, caller, params, query }, deps) {
+      const by = query.reason === "tooling" ? sdkActor(req) : appActor(req);
+      const revokedAt = await deps.keys.revoke(caller.projectId, params.id, query.reason, by);
       if (revokedAt === null) throw new SvcError("NOT_FOUND", "No such key");
       return json({ ok: true, id: params.id, revokedAt });
     },
@@ -185,7 +274,7 @@ export const keyRoutes = [
       // The same agentId rules as minting: the user's own id, an agt_<uuid>, or the shared inbox.
       checkAgentId(body.userId, body.agentId, true);
       const record = { id: params.id, ...body, lastUsedAt: null };
-      const outcome = await deps.keys.mirror(caller.projectId, record, sdkActor(req));
+      const outcome = await deps.keys.mirror(caller.projectId, record, appActor(req));
       // Only this project's own records can refuse it: what other projects hold changes neither the
       // answer nor what is stored (a copy of another project's hash never authenticates: see findKeyAuth).
       if (outcome === "agent_taken") throw agentIdTaken(body.agentId);

@@ -20,6 +20,7 @@ import {
   touchKey,
 } from "../../core/keys/mod.ts";
 import { auditInsert } from "../audit/mod.ts";
+import { keyCreated, keyInForce, scheduledRevocations, writeDueRevocation } from "./libsql_key_lifecycle.ts";
 import type { GroupCommit } from "../../core/db/mod.ts";
 import type { BulkRevocationStorage } from "./key_bulk_revocation.ts";
 import { bulkRevocationStorage } from "./libsql_bulk_revocations.ts";
@@ -39,6 +40,8 @@ export type KeyStorage =
     | "findKeyAuth"
     | "touchKey"
     | "mirrorKeyUses"
+    | "rerollKey"
+    | "writeDueRevocations"
   >
   & BulkRevocationStorage;
 
@@ -86,9 +89,10 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
   return {
     // Selected keys, or all of a user's, revoked in one transaction (each dropped from the auth cache).
     ...bulkRevocationStorage(db, (hash) => auth.delete(hash)),
-    async insertKey(projectId, record, kind) {
+    async insertKey(projectId, record, kind, audit) {
+      const created = audit ? [keyCreated(projectId, record.id, audit)] : [];
       if (kind !== "claim") {
-        await db.execute(insertKey(keysOf(projectId), record));
+        await db.batch([insertKey(keysOf(projectId), record), ...created], "write");
         auth.delete(record.hash);
         return true;
       }
@@ -101,10 +105,49 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
           sql: HELD_BY_USER,
           args: [projectId, record.agentId, record.userId],
         }),
+        ...created,
       ], "write");
       return inserted.rowsAffected === 1;
     },
-    async mirrorKey(projectId, record, audit) {
+    async rerollKey(projectId, userId, id, record, revokesAt, now, audit) {
+      const inForce = keyInForce(projectId, userId, id, now);
+      const [inserted, scheduled] = await db.batch([
+        insertKey(keysOf(projectId), record, inForce),
+        // Only once the successor is stored; an earlier schedule is kept.
+        {
+          sql:
+            `UPDATE cloud_keys SET revokes_at = CASE WHEN revokes_at IS NULL OR revokes_at > ? THEN ? ELSE revokes_at END
+                WHERE project_id = ? AND id = ? AND EXISTS (SELECT 1 FROM cloud_keys WHERE project_id = ? AND id = ?)
+                RETURNING hash`,
+          args: [revokesAt, revokesAt, projectId, id, projectId, record.id],
+        },
+        ...audit.map((entry) => keyCreated(projectId, record.id, entry)),
+      ], "write");
+      auth.delete(record.hash);
+      if (scheduled.rows.length) auth.delete(text(scheduled.rows[0], "hash"));
+      return inserted.rowsAffected === 1;
+    },
+    async writeDueRevocations(projectId, now, audit) {
+      const scheduled = await db.execute(scheduledRevocations(projectId));
+      const due = scheduled.rows.filter((row) => text(row, "revokes_at") <= now);
+      const next = scheduled.rows.find((row) => text(row, "revokes_at") > now);
+      const upcoming = next === undefined ? null : text(next, "revokes_at");
+      if (due.length === 0) return { written: 0, next: upcoming };
+      const written = await db.transaction(async (tx) => {
+        let count = 0;
+        for (const row of due) {
+          const id = text(row, "id");
+          const rs = await tx.execute(writeDueRevocation(projectId, id, now));
+          if (rs.rowsAffected === 0) continue; // revoked meanwhile, by another process or for another reason
+          await tx.execute(auditInsert(audit(id, text(row, "revokes_at"))));
+          count++;
+        }
+        return count;
+      }, "write");
+      for (const row of due) auth.delete(text(row, "hash"));
+      return { written, next: upcoming };
+    },
+    async mirrorKey(projectId, record, audit, created) {
       const claims = record.agentId.startsWith("agt_");
       const statements: Statement[] = claims ? [claim(projectId, record)] : [];
       // Read the revocation in the same write transaction, to tell whether this mirror revoked the key.
@@ -119,13 +162,16 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
               ON CONFLICT (project_id, id) DO UPDATE SET name = excluded.name, scopes = excluded.scopes,
                 revoke_reason = CASE WHEN cloud_keys.revoked_at IS NULL THEN excluded.revoke_reason
                   ELSE cloud_keys.revoke_reason END,
-                revoked_at = COALESCE(cloud_keys.revoked_at, excluded.revoked_at)
+                revoked_at = COALESCE(cloud_keys.revoked_at, excluded.revoked_at),
+                expires_at = COALESCE(cloud_keys.expires_at, excluded.expires_at),
+                revokes_at = CASE WHEN cloud_keys.revokes_at IS NULL OR excluded.revokes_at < cloud_keys.revokes_at
+                  THEN excluded.revokes_at ELSE cloud_keys.revokes_at END
               WHERE cloud_keys.hash = excluded.hash
               ON CONFLICT DO NOTHING`,
         args: [
           projectId,
           ...keyValues(record),
-          record.revokedAt === null ? null : "app",
+          record.revokedAt === null ? null : record.revokeReason ?? "app",
           ...(claims ? [projectId, record.agentId, record.userId] : []),
         ],
       });
@@ -137,6 +183,7 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
         if (upsert.rowsAffected !== 1) return null;
         const wasActive = before.rows.length === 0 || before.rows[0].revoked_at === null;
         const outcome: MirrorOutcome = wasActive && record.revokedAt !== null ? "revoked" : "stored";
+        if (before.rows.length === 0 && created) await tx.execute(auditInsert(created));
         if (outcome === "revoked" && audit) await tx.execute(auditInsert(audit));
         return outcome;
       }, "write");
@@ -212,17 +259,23 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
 
 async function readKeyAuth(db: Executor, hash: string): Promise<KeyAuth | null> {
   const rs = await db.execute({
-    sql: `SELECT id, project_id, agent_id, revoked_at, last_used_at FROM cloud_keys ${FIRST_HOLDER}`,
+    sql: `SELECT id, project_id, agent_id, revoked_at, last_used_at, expires_at, revokes_at FROM cloud_keys
+          ${FIRST_HOLDER}`,
     args: [hash],
   });
   if (rs.rows.length === 0) return null;
   const row = rs.rows[0];
+  const expiresAt = textOrNull(row, "expires_at");
+  const revokesAt = textOrNull(row, "revokes_at");
   return {
     id: text(row, "id"),
     projectId: text(row, "project_id"),
     agentId: text(row, "agent_id"),
     revokedAt: textOrNull(row, "revoked_at"),
     lastUsedAt: textOrNull(row, "last_used_at"),
+    // Only when the key has them: most keys never expire.
+    ...expiresAt === null ? {} : { expiresAt },
+    ...revokesAt === null ? {} : { revokesAt },
   };
 }
 

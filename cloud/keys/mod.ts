@@ -4,6 +4,7 @@
  * @module
  */
 export * from "./key_bulk_revocation.ts";
+export * from "./key_labels.ts";
 export * from "./key_query.ts";
 export * from "./key_repository.ts";
 export * from "./key_revocation.ts";

@@ -55,12 +55,16 @@ export const revocationRoutes = [
       // the polls count against the project's cap like the inbox's.
       waiters.watch(watchedStorage(storage), recheckMs);
       const release = query.wait > 0 ? waiters.admit(caller.projectId, null) : undefined;
+      // A reroll's grace that has ended is written as a revocation (reason `reroll`) before the feed is read, and
+      // a poll that would wait past the next one answers then (empty), so the next poll writes and carries it.
+      const { next } = await keys.writeDueRevocations(caller.projectId);
+      const due = next === null ? Infinity : Date.now() + Math.max(next - keys.now(), 0);
       let found: { rows: Revocation[]; waited: boolean };
       try {
         found = await readOrWait(
           () => keys.subscribe(caller.projectId),
           () => keys.revocations(caller.projectId, query.after, query.limit),
-          { deadline: Date.now() + query.wait * 1000, signal: req.signal, closing: deps.closing },
+          { deadline: Math.min(Date.now() + query.wait * 1000, due), signal: req.signal, closing: deps.closing },
         );
       } finally {
         release?.();

@@ -3,7 +3,10 @@
  *
  * @module
  */
+export * from "./libsql_operator_administration.ts";
 export * from "./libsql_operators.ts";
+export * from "./operator_administration.ts";
+export * from "./operator_invites.ts";
 export * from "./operator_repository.ts";
 export * from "./operator_service.ts";
 export * from "./operator_storage.ts";

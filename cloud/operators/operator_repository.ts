@@ -5,6 +5,7 @@
  * @module
  */
 import type { OperatorStorage } from "./operator_storage.ts";
+import type { OperatorAdministrationStorage } from "./operator_administration.ts";
 
-/** Operators, sessions and the setup token: the repository. */
-export type OperatorRepository = OperatorStorage;
+/** Operators, sessions, the setup token, invites and the admins' changes: the repository. */
+export type OperatorRepository = OperatorStorage & OperatorAdministrationStorage;

@@ -12,6 +12,16 @@ import { createSetupLink } from "./setup_link.ts";
 import { hashPassword } from "./passwords.ts";
 import { currentSession, openSession, type Session, type SessionLimits } from "./sessions.ts";
 import { acceptTotp, secondFactorOk } from "./second_factor.ts";
+import type { InviteRecord, OperatorChangeOutcome } from "./operator_administration.ts";
+import {
+  type AdminChangeOutcome,
+  changeOperatorRole,
+  findInvite,
+  inviteOperator,
+  type InviteOutcome,
+  joinByInvite,
+  removeOperatorByAdmin,
+} from "./operator_invites.ts";
 import { type AuditActor, auditRecord, type AuditRepository, recordAudit } from "../audit/mod.ts";
 
 /** What the service does with operators. */
@@ -22,6 +32,18 @@ export interface OperatorService {
   findByEmail(email: string): Promise<OperatorRecord | null>;
   /** Creates an operator (input already checked); `null` when the email is taken. */
   create(email: string, role: OperatorRole, password: string, by: AuditActor): Promise<OperatorRecord | null>;
+  /** The operator with this id, or `null`. */
+  find(id: string): Promise<OperatorRecord | null>;
+  /** Invites an operator: a one-time link (shown once) to join with `role`, or `taken` when the email is an operator's. */
+  invite(email: string, role: OperatorRole, by: AuditActor, now: number): Promise<InviteOutcome>;
+  /** The invite of a link while it can be used, or `null`. */
+  invitation(token: string, now: number): Promise<InviteRecord | null>;
+  /** Joins through an invite with a password (checked already); the new operator, or `null` when the link is spent. */
+  join(invite: InviteRecord, password: string, address: string | null, now: number): Promise<OperatorRecord | null>;
+  /** Changes an operator's role, ending their sessions; refused when it would leave no admin. */
+  changeRole(operator: OperatorRecord, role: OperatorRole, by: AuditActor, now: number): Promise<OperatorChangeOutcome>;
+  /** Removes another operator and their sessions; refused for oneself and for the last admin. */
+  removeByAdmin(operator: OperatorRecord, by: AuditActor, now: number): Promise<AdminChangeOutcome>;
   /** Removes an operator and their sessions; `false` when unknown. */
   remove(operator: OperatorRecord, by: AuditActor): Promise<boolean>;
   /** Sets an operator's password (checked already), ending their sessions; `false` when unknown. */
@@ -90,6 +112,12 @@ export function createOperatorService(
       const audit = auditRecord(by, { action: "operator.create", target: operator.email, detail: { role } });
       return await repo.createOperator(operator, audit) ? operator : null;
     },
+    find: (id) => repo.findOperator(id),
+    invite: (email, role, by, now) => inviteOperator(storage, email, role, by, now),
+    invitation: (token, now) => findInvite(storage, token, now),
+    join: (invite, password, address, now) => joinByInvite(storage, invite, password, address, now),
+    changeRole: (operator, role, by, now) => changeOperatorRole(storage, operator, role, by, now),
+    removeByAdmin: (operator, by, now) => removeOperatorByAdmin(storage, operator, by, now),
     remove: (operator, by) =>
       repo.removeOperator(operator.id, auditRecord(by, { action: "operator.remove", target: operator.email })),
     async setPassword(operator, password, by) {

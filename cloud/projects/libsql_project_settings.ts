@@ -25,16 +25,26 @@ export function projectSettings(db: Executor): ProjectSettings {
   return {
     async projectPolicy(projectId) {
       const rs = await db.execute({
-        sql: "SELECT auto_revoke, retention_ms FROM cloud_project_settings WHERE project_id = ?",
+        sql: "SELECT auto_revoke, retention_ms, key_lifetime FROM cloud_project_settings WHERE project_id = ?",
         args: [projectId],
       });
-      if (rs.rows.length === 0) return { autoRevoke: null, retentionMs: null };
+      if (rs.rows.length === 0) return { autoRevoke: null, retentionMs: null, keyLifetime: null };
       const row = rs.rows[0];
       const retention = textOrNull(row, "retention_ms");
       return {
         autoRevoke: textOrNull(row, "auto_revoke") === null ? null : parsed(row, "auto_revoke"),
         retentionMs: retention === null ? null : Number(retention),
+        keyLifetime: textOrNull(row, "key_lifetime") === null ? null : parsed(row, "key_lifetime"),
       };
+    },
+    async setKeyLifetime(projectId, lifetime, at, audit) {
+      const rs = await audited(db, audit, {
+        sql: `INSERT INTO cloud_project_settings (project_id, key_lifetime, updated_at)
+              SELECT id, ?, ? FROM cloud_projects WHERE id = ?
+              ON CONFLICT (project_id) DO UPDATE SET key_lifetime = excluded.key_lifetime, updated_at = excluded.updated_at`,
+        args: [lifetime === null ? null : JSON.stringify(lifetime), at, projectId],
+      });
+      return rs.rowsAffected === 1;
     },
     async setAutoRevoke(projectId, policy, at, audit) {
       const rs = await audited(db, audit, {

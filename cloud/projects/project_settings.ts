@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { AutoRevokePolicy } from "../../core/contract/mod.ts";
+import type { AutoRevokePolicy, KeyLifetimePolicy } from "../../core/contract/mod.ts";
 import type { AuditEntryInput } from "../audit/mod.ts";
 
 /** A project's policy. */
@@ -12,6 +12,8 @@ export interface ProjectPolicy {
   autoRevoke: AutoRevokePolicy | null;
   /** How long acknowledged inbox items are kept, in milliseconds, or `null` for the server's default. */
   retentionMs: number | null;
+  /** The bounds of a key's lifetime, or `null` (none). */
+  keyLifetime: KeyLifetimePolicy | null;
 }
 
 /** A project's policy, read and set. */
@@ -22,6 +24,13 @@ export interface ProjectSettings {
   setAutoRevoke(
     projectId: string,
     policy: AutoRevokePolicy | null,
+    at: string,
+    audit?: AuditEntryInput,
+  ): Promise<boolean>;
+  /** Sets (or, with `null`, clears) the project's bounds of a key's lifetime; `false` when the project is unknown. */
+  setKeyLifetime(
+    projectId: string,
+    lifetime: KeyLifetimePolicy | null,
     at: string,
     audit?: AuditEntryInput,
   ): Promise<boolean>;

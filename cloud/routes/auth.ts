@@ -15,6 +15,8 @@ import {
   AGENT_KEY_PREFIX,
   bearerToken,
   hashSecret,
+  isExpired,
+  isRevocationDue,
   SDK_SECRET_PREFIX,
   timingSafeEqual,
   unauthorized,
@@ -35,6 +37,10 @@ export interface KeyAuth {
   revokedAt: string | null;
   /** ISO 8601, or `null` when never used. */
   lastUsedAt: string | null;
+  /** ISO 8601 after which the key is refused; absent or `null`: never. */
+  expiresAt?: string | null;
+  /** ISO 8601 of its scheduled revocation (a reroll's grace end); absent or `null`: none. */
+  revokesAt?: string | null;
 }
 
 /** What authentication reads (and records of a key's use) of the projects' and keys' repositories. */
@@ -99,18 +105,25 @@ export async function authenticateSdk(req: Request, storage: AuthStorage): Promi
 
 /**
  * Checks agent auth: `Authorization: Bearer svc_live_…` of a key the cloud
- * knows and that is not revoked. Records the use, at most once a minute.
+ * knows and that is not revoked, expired or past its scheduled revocation. Records the use, at most once a minute.
  *
  * @param req The request.
  * @param storage The cloud's storage.
+ * @param now The clock expiries are checked against, in milliseconds. Default `Date.now`.
  * @returns The key's project, agentId and id.
  * @throws {SvcError} `UNAUTHORIZED` otherwise.
  */
-export async function authenticateAgent(req: Request, storage: AuthStorage): Promise<AgentCaller> {
+export async function authenticateAgent(
+  req: Request,
+  storage: AuthStorage,
+  now: () => number = Date.now,
+): Promise<AgentCaller> {
   const key = bearerToken(req, AGENT_KEY_PREFIX);
   if (key === null) throw unauthorized("Missing or invalid credentials");
   const found = await storage.keys.findKeyAuth(await hashSecret(key));
   if (found === null || found.revokedAt !== null) throw unauthorized("Missing or invalid credentials");
+  const at = now();
+  if (isExpired(found, at) || isRevocationDue(found, at)) throw unauthorized("Missing or invalid credentials");
   await recordUse(storage, found.projectId, found.id, found.lastUsedAt);
   return { projectId: found.projectId, agentId: found.agentId, keyId: found.id };
 }

@@ -20,7 +20,7 @@ export const policyRoutes = [
     method: "GET",
     path: "/v1/sdk/policy",
     auth: "sdk",
-    summary: "Read the project's auto-revoke policy and retention",
+    summary: "Read the project's auto-revoke policy, retention and bounds of a key's lifetime",
     responses: { 200: policyViewSchema },
     async run({ caller }, { violations }) {
       return json(await violations.policy(caller.projectId));
@@ -32,7 +32,8 @@ export const policyRoutes = [
     path: "/v1/sdk/policy",
     auth: "sdk",
     limit: "projectWrites",
-    summary: "Change the project's auto-revoke policy (null turns it off) or retention (absent fields stay)",
+    summary: "Change the project's auto-revoke policy (null turns it off), retention or bounds of a key's " +
+      "lifetime (keyLifetime { defaultDays, maxDays }, null clears them); absent fields stay",
     body: policyChangeSchema,
     // 404: the project was deleted after the request was authenticated.
     responses: { 200: policyViewSchema, 404: errorEnvelopeSchema },

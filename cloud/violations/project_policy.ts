@@ -1,12 +1,13 @@
 /**
  * A project's policy as `GET`/`PUT /v1/sdk/policy` and `project policy` see
- * it: the auto-revoke policy and the retention of acknowledged inbox items in
- * days. Each change is recorded in the audit log.
+ * it: the auto-revoke policy, the retention of acknowledged inbox items in
+ * days and the bounds of a key's lifetime. Each change is recorded in the audit log.
  *
  * @module
  */
 import { z } from "zod";
 import { type AutoRevokePolicy, autoRevokePolicySchema } from "../../core/contract/mod.ts";
+import { type KeyLifetimePolicy, keyLifetimePolicySchema } from "../../core/contract/mod.ts";
 import { type AuditActor, auditRecord } from "../audit/mod.ts";
 import type { ProjectRepository } from "../projects/mod.ts";
 
@@ -20,12 +21,15 @@ export interface PolicyView {
   autoRevoke: AutoRevokePolicy | null;
   /** Days acknowledged inbox items are kept, or `null` for the server's default. */
   retentionDays: number | null;
+  /** The bounds of a key's lifetime in days (`{ defaultDays, maxDays }`), or `null` (keys never expire unless asked). */
+  keyLifetime: KeyLifetimePolicy | null;
 }
 
 /** The answer of `GET`/`PUT /v1/sdk/policy`. */
 export const policyViewSchema: z.ZodType<PolicyView> = z.object({
   autoRevoke: autoRevokePolicySchema.nullable(),
   retentionDays: z.number().min(0).nullable(),
+  keyLifetime: keyLifetimePolicySchema.nullable(),
 });
 
 /** A change of policy: what is absent stays as it is. */
@@ -34,12 +38,15 @@ export interface PolicyChange {
   autoRevoke?: AutoRevokePolicy | null;
   /** The new retention in days, or `null` for the server's default. */
   retentionDays?: number | null;
+  /** The new bounds of a key's lifetime, or `null` to clear them. */
+  keyLifetime?: KeyLifetimePolicy | null;
 }
 
 /** The body of `PUT /v1/sdk/policy`. */
 export const policyChangeSchema: z.ZodType<PolicyChange> = z.strictObject({
   autoRevoke: autoRevokePolicySchema.nullable().optional(),
   retentionDays: z.int().min(1).max(MAX_RETENTION_DAYS).nullable().optional(),
+  keyLifetime: keyLifetimePolicySchema.nullable().optional(),
 });
 
 /**
@@ -50,13 +57,13 @@ export const policyChangeSchema: z.ZodType<PolicyChange> = z.strictObject({
  * @returns The policy.
  */
 export async function readPolicy(storage: { projects: ProjectRepository }, projectId: string): Promise<PolicyView> {
-  const { autoRevoke, retentionMs } = await storage.projects.projectPolicy(projectId);
-  return { autoRevoke, retentionDays: retentionMs === null ? null : retentionMs / DAY_MS };
+  const { autoRevoke, retentionMs, keyLifetime } = await storage.projects.projectPolicy(projectId);
+  return { autoRevoke, retentionDays: retentionMs === null ? null : retentionMs / DAY_MS, keyLifetime };
 }
 
 /**
  * Changes a project's policy and records each change in the audit log
- * (`policy.auto_revoke`, `policy.retention`).
+ * (`policy.auto_revoke`, `policy.retention`, `policy.key_lifetime`).
  *
  * @param storage The cloud's storage.
  * @param projectId The project.
@@ -82,7 +89,12 @@ export async function updatePolicy(
     const audit = auditRecord(by, { projectId, action: "policy.retention", target: projectId, detail });
     if (!await storage.projects.setProjectRetention(projectId, ms, at, audit)) return null;
   }
-  if (change.autoRevoke === undefined && change.retentionDays === undefined) {
+  if (change.keyLifetime !== undefined) {
+    const detail = { keyLifetime: change.keyLifetime };
+    const audit = auditRecord(by, { projectId, action: "policy.key_lifetime", target: projectId, detail });
+    if (!await storage.projects.setKeyLifetime(projectId, change.keyLifetime, at, audit)) return null;
+  }
+  if (change.autoRevoke === undefined && change.retentionDays === undefined && change.keyLifetime === undefined) {
     if (await storage.projects.findProject(projectId) === null) return null;
   }
   return await readPolicy(storage, projectId);

@@ -9,13 +9,13 @@
 import { ERROR_STATUS, type ErrorCode, SvcError } from "../errors/mod.ts";
 import { Backoff, sleep } from "../retry/mod.ts";
 import type { InboxItem } from "../contract/mod.ts";
-import type { AgentClientOptions, AgentIntent, InboxOptions, InboxPage } from "./agent_client_options.ts";
+import type { AgentClientOptions, AgentIntent, AgentKeyInfo, InboxOptions, InboxPage } from "./agent_client_options.ts";
 
 export { isSvcError, SvcError } from "../errors/mod.ts";
 export type { ErrorCode } from "../errors/mod.ts";
 export type { JsonSchema } from "../intents/mod.ts";
 export type { InboxItem } from "../contract/mod.ts";
-export type { AgentClientOptions, AgentIntent, InboxOptions, InboxPage } from "./agent_client_options.ts";
+export type { AgentClientOptions, AgentIntent, AgentKeyInfo, InboxOptions, InboxPage } from "./agent_client_options.ts";
 
 /**
  * A client for agents: `intents()` and `run()` against the app's `/svc`,
@@ -83,6 +83,29 @@ export class AgentClient {
    */
   async intents(): Promise<AgentIntent[]> {
     return (await this.#call(this.#base("app"), "GET", "/svc/agent/intents")).intents;
+  }
+
+  /**
+   * Describes this key as the app sees it: its scopes, and when it stops working (`expiresAt`, or `revokesAt`
+   * once its user rerolled it), so an agent can ask for a new key before it is refused.
+   *
+   * @example Warn before the key expires
+   * ```ts
+   * import { AgentClient } from "@svc/agent-access/client";
+   *
+   * const agent = new AgentClient({ key: "svc_live_…", appUrl: "http://127.0.0.1:8000" });
+   * const { expiresAt, revokesAt } = await agent.key();
+   * const ends = [expiresAt, revokesAt].filter((t) => t !== null).sort()[0];
+   * if (ends !== undefined) console.log(`this key stops working at ${ends}`);
+   * ```
+   *
+   * @returns The key's id, name, scopes, agentId, `expiresAt` and `revokesAt` (`null`: never).
+   * @throws {SvcError} With the contract's code (`UNAUTHORIZED` once it is expired or revoked), or `UNREACHABLE`.
+   */
+  async key(): Promise<AgentKeyInfo> {
+    const { key } = await this.#call(this.#base("app"), "GET", "/svc/agent/intents");
+    if (key === undefined) throw new SvcError("INTERNAL", "The app does not describe its keys (an older version)");
+    return key;
   }
 
   /**

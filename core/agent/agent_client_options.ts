@@ -37,6 +37,22 @@ export interface AgentIntent {
   allowed: boolean;
 }
 
+/** The key an agent presents, as the app describes it (never its owner or secret). */
+export interface AgentKeyInfo {
+  /** The key's id. */
+  id: string;
+  /** Its name (an OAuth access token's: the client's name). */
+  name: string;
+  /** The scopes it holds. */
+  scopes: string[];
+  /** The inbox it reads. */
+  agentId: string;
+  /** ISO 8601 when it stops working, or `null`: never. */
+  expiresAt: string | null;
+  /** ISO 8601 when its scheduled revocation takes effect (it was rerolled: ask its user for the new key), or `null`. */
+  revokesAt: string | null;
+}
+
 /** A page of the inbox. */
 export interface InboxPage {
   /** Unacknowledged items after the cursor, oldest first. */

@@ -13,7 +13,7 @@ import { defaultLogger, redactingLogger } from "../logging/mod.ts";
 import { createRateLimiter, createRefusalsPerAddress, type RateLimit, rateOf } from "../abuse/mod.ts";
 import { type EmitResult, type EventInput, PACKAGE_VERSION } from "../contract/mod.ts";
 import { compileIntents, createIntentRunner } from "../intents/mod.ts";
-import type { KeyService } from "../keys/mod.ts";
+import { joinLifetimes, type KeyService } from "../keys/mod.ts";
 import { type AppStorage, openAppStorage } from "./storage/mod.ts";
 import { type AppDeps, type AppSide, SVC_PREFIX } from "./routes/mod.ts";
 import {
@@ -168,7 +168,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
       const inCloud = config.mode === "cloud" && cloud
         ? cloudKeys(cloud, { sharedInbox, cacheTtlMs: config.cloud.keyCacheTtlMs, now })
         : undefined;
-      const keys = inCloud ?? localKeys(storage, { sharedInbox, log, mirror, onQueued: kick });
+      const keys = inCloud ?? localKeys(storage, { sharedInbox, log, mirror, onQueued: kick, now });
       const follower = cloud && followRevocations({
         cloud,
         storage,
@@ -242,6 +242,12 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
         keys,
         runner,
         scopes: config.scopes,
+        // Cloud mode: the cloud applies the project's policy to the keys it mints.
+        keyLifetime: () =>
+          joinLifetimes(
+            { defaultDays: config.keys?.defaultLifetimeDays, maxDays: config.keys?.maxLifetimeDays },
+            config.mode === "cloud" ? null : policy?.keyLifetime(),
+          ),
         intents,
         acceptsOtherIntents,
         bodyLimit,
@@ -284,12 +290,13 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     authenticate: { user: (req) => resolveUser(config.userResolver, req), agent: authenticateAgent, none: () => null },
     limits: { perKey: perKey && ((key, deps) => limitRate(key, perKey.take(key.id), deps)) },
     refusalsPerAddress: refusalsPerAddress && { limit: refusalsPerAddress, counted: ["agent"] },
-    deps: opened.then((parts) => parts.deps),
+    // `oauth` (below) is read once the storage is open, after createSvc has returned.
+    deps: opened.then((parts) => oauth ? { ...parts.deps, scopeChallenge: oauth.scopeChallenge } : parts.deps),
     bodyLimit,
     log,
   });
 
-  const oauthConfig = config.mode === "cloud" ? undefined : config.oauth;
+  const oauthConfig = config.oauth;
   const oauth = oauthConfig && createOAuthServer({
     config: oauthConfig,
     scopes: config.scopes,

@@ -12,8 +12,16 @@
  *
  * @module
  */
-import { type KeyRecord, type MintKeyRequest, publicKey } from "../contract/mod.ts";
-import { findKeyBySecret, type KeyService, mintKey, type MintResult, type VerifiedKey } from "../keys/mod.ts";
+import { keyAt, type KeyRecord, mintAgentKey, publicKey } from "../contract/mod.ts";
+import {
+  findKeyBySecret,
+  type KeyRequest,
+  type KeyService,
+  mintKey,
+  type MintResult,
+  type RerollRequest,
+  type VerifiedKey,
+} from "../keys/mod.ts";
 import type { AppStorage } from "./storage/mod.ts";
 import type { ErrorLogger } from "../logging/mod.ts";
 
@@ -31,6 +39,8 @@ export interface LocalKeysOptions {
   mirror?: boolean;
   /** Called after a write that queued something for the cloud. */
   onQueued?: () => void;
+  /** The clock a scheduled revocation is checked against, in milliseconds. Default `Date.now`. */
+  now?: () => number;
 }
 
 /**
@@ -41,6 +51,7 @@ export interface LocalKeysOptions {
  * @returns The key service.
  */
 export function localKeys(storage: AppStorage, options: LocalKeysOptions): KeyService {
+  const clock = options.now ?? Date.now;
   const pending = new Map<string, string>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let flushing: Promise<void> = Promise.resolve();
@@ -72,26 +83,50 @@ export function localKeys(storage: AppStorage, options: LocalKeysOptions): KeySe
   }
 
   return {
-    async mint(userId: string, request: MintKeyRequest & { expiresAt?: string | null }): Promise<MintResult> {
+    async mint(userId: string, request: KeyRequest): Promise<MintResult> {
       const { key, secret } = await mintKey(userId, request, {
         sharedInbox: options.sharedInbox,
         store: (record, kind) => storage.insertKey(record, kind, { mirror: options.mirror }),
+        now: clock(),
       });
       if (options.mirror) options.onQueued?.();
       return { key, secret };
     },
-    async list(userId: string) {
-      return (await storage.listKeys(userId)).map(publicKey);
+    async reroll(userId: string, id: string, request: RerollRequest): Promise<MintResult | null> {
+      const old = await storage.findKeyById(id);
+      if (old === null || old.userId !== userId) return null;
+      // The old key's agentId is already this user's: its successor claims nothing new.
+      const agentId = old.agentId;
+      const expiresAt = request.expiresAt(publicKey(old));
+      const at = clock();
+      const { record, key } = await mintAgentKey(
+        userId,
+        { name: old.name, scopes: old.scopes, agentId, expiresAt },
+        at,
+      );
+      const now = new Date(at).toISOString();
+      const mirror = { mirror: options.mirror };
+      if (!await storage.rerollKey(userId, id, record, request.revokesAt, now, mirror)) return null;
+      if (options.mirror) options.onQueued?.();
+      return { key: publicKey(record), secret: key };
     },
-    async revoke(userId: string, id: string) {
-      const record = await storage.revokeKey(userId, id, new Date().toISOString(), { mirror: options.mirror });
+    async list(userId: string) {
+      const now = clock();
+      return (await storage.listKeys(userId)).map((record) => publicKey(keyAt(record, now)));
+    },
+    async revoke(userId: string, id: string, reason: "app" | "oauth" = "app") {
+      const at = new Date(clock()).toISOString();
+      const why = reason === "oauth" ? { reason } : {};
+      const record = await storage.revokeKey(userId, id, at, { mirror: options.mirror, ...why });
       if (record === null) return null;
       if (options.mirror) options.onQueued?.();
       return { id: record.id, revokedAt: record.revokedAt as string };
     },
     async verify(secret: string): Promise<VerifiedKey | null> {
-      const record = await findKeyBySecret(secret, (hash) => storage.findKeyByHash(hash));
-      if (record === null) return null;
+      const found = await findKeyBySecret(secret, (hash) => storage.findKeyByHash(hash));
+      if (found === null) return null;
+      // A reroll's grace that has ended reads as the revocation (written at the cloud when it is reached there).
+      const record = keyAt(found, clock());
       if (record.revokedAt !== null) return { ...record };
       noteUse(record);
       return record;

@@ -85,6 +85,13 @@ export interface SvcOptions {
   storageAuthToken?: string;
   /** Allow agentId `default`: one inbox shared by every agent of the app. Default `false`. */
   sharedInbox?: boolean;
+  /**
+   * The lifetime of the keys users mint, in days: `defaultLifetimeDays` for a key minted without `expiresAt` or
+   * `expiresInDays`, `maxLifetimeDays` the longest one may ask (past it, `400 VALIDATION_ERROR` naming the
+   * maximum; with no default, a key gets the maximum). Absent: keys never expire unless asked to. The project's
+   * policy `keyLifetime` bounds them too (hybrid and cloud modes): the shorter maximum wins.
+   */
+  keys?: KeyLifetimeConfig;
   /** Largest request body in bytes. Default 1 MiB. */
   bodyLimit?: number;
   /**
@@ -104,6 +111,14 @@ export interface SvcOptions {
   openapi?: boolean;
 }
 
+/** The `keys` option of {@linkcode SvcOptions}. */
+export interface KeyLifetimeConfig {
+  /** Days a key lives when its mint gives no lifetime (at most `maxLifetimeDays`). */
+  defaultLifetimeDays?: number;
+  /** The most days a key may live. */
+  maxLifetimeDays?: number;
+}
+
 /** Local mode (the default): keys and violations in `storage`, no cloud. */
 export interface LocalSvcConfig extends SvcOptions {
   /** `local`, or absent. */
@@ -118,7 +133,7 @@ export interface LocalSvcConfig extends SvcOptions {
   autoRevoke?: AutoRevokePolicy;
   /**
    * Be the OAuth 2.1 authorization server of `/svc`, so MCP clients connect by consent: discovery metadata,
-   * `/svc/oauth/*`, and access tokens that are agent keys of the consenting user. Local and hybrid modes.
+   * `/svc/oauth/*`, and access tokens that are agent keys of the consenting user. Every mode.
    */
   oauth?: OAuthConfig;
 }
@@ -143,8 +158,8 @@ export interface CloudSvcConfig extends SvcOptions {
   cloud: SvcCloudConfig;
   /** Not here: the cloud keeps the keys, so set the project's policy (`PUT /v1/sdk/policy`). */
   autoRevoke?: undefined;
-  /** Not yet here: OAuth access tokens are keys that expire, which the cloud's keys cannot yet. */
-  oauth?: undefined;
+  /** As in local mode: the access tokens are keys the cloud keeps, with their expiry; the grants stay in `storage`. */
+  oauth?: OAuthConfig;
 }
 
 /**

@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from "zod";
-import { autoRevokePolicySchema } from "../contract/mod.ts";
+import { autoRevokePolicySchema, MAX_KEY_LIFETIME_DAYS } from "../contract/mod.ts";
 import { oauthConfigSchema } from "./oauth/mod.ts";
 import type { SvcConfig } from "./svc_config.ts";
 
@@ -72,6 +72,22 @@ const rateLimitSchema = z.preprocess(
   }),
 );
 
+const lifetimeDays = (name: string) =>
+  z.int({ error: `keys.${name} must be a whole number of days, 1 to ${MAX_KEY_LIFETIME_DAYS}` })
+    .min(1, { error: `keys.${name} must be at least 1 day` })
+    .max(MAX_KEY_LIFETIME_DAYS, { error: `keys.${name} must be at most ${MAX_KEY_LIFETIME_DAYS} days` });
+
+/** `keys: { defaultLifetimeDays, maxLifetimeDays }`, the default within the maximum. */
+const keysSchema = z.object({
+  defaultLifetimeDays: lifetimeDays("defaultLifetimeDays").optional(),
+  maxLifetimeDays: lifetimeDays("maxLifetimeDays").optional(),
+}, { error: "keys must be { defaultLifetimeDays?, maxLifetimeDays? } (days)" }).strict().refine(
+  (k) =>
+    k.defaultLifetimeDays === undefined || k.maxLifetimeDays === undefined ||
+    k.defaultLifetimeDays <= k.maxLifetimeDays,
+  { error: "keys.defaultLifetimeDays must not be above keys.maxLifetimeDays", path: ["defaultLifetimeDays"] },
+);
+
 const optionsShape = {
   userResolver: fn<SvcConfig["userResolver"]>(
     "`userResolver` is required: a function (req) => userId | null that reads your app's session " +
@@ -93,6 +109,7 @@ const optionsShape = {
   storage: storageSchema.optional(),
   storageAuthToken: z.string().optional(),
   sharedInbox: z.boolean().optional(),
+  keys: keysSchema.optional(),
   bodyLimit: positive("bodyLimit", "bytes").optional(),
   rateLimit: rateLimitSchema.optional(),
   logger: fn<SvcConfig["logger"]>("`logger` must be a function (message, cause)").optional(),
@@ -164,9 +181,7 @@ const svcConfigSchema = z.discriminatedUnion("mode", [
     autoRevoke: z.undefined({
       error: "autoRevoke applies to keys the app keeps; in cloud mode set the project's policy (PUT /v1/sdk/policy)",
     }).optional(),
-    oauth: z.undefined({
-      error: 'oauth needs the keys the app keeps: use mode "local" or "hybrid" (cloud-mode keys cannot expire yet)',
-    }).optional(),
+    oauth: oauthConfigSchema.optional(),
   }),
 ], { error: '`mode` must be "local" (the default), "hybrid" or "cloud"' });
 

@@ -46,12 +46,51 @@ export const agentIdText: z.ZodType<string> = storedText(1, 200).refine(isPathSa
 /** A scope name: 1..100 characters. */
 export const scopeName: z.ZodString = storedText(1, 100);
 
-/** The body of `POST /svc/keys`. */
-export const mintKeyBody = z.object({
+/** The longest lifetime a key may be given, in days (ten years): past it, a date is not a lifetime. */
+export const MAX_KEY_LIFETIME_DAYS = 3650;
+
+const lifetimeDays = z.int().min(1).max(MAX_KEY_LIFETIME_DAYS);
+
+/**
+ * A project's bounds of a key's lifetime (`keyLifetime` of `GET`/`PUT /v1/sdk/policy`), in days: `defaultDays`
+ * for a key minted without a lifetime, `maxDays` the longest one may be given (absent or `null`: none).
+ */
+export const keyLifetimePolicySchema = z.strictObject({
+  defaultDays: lifetimeDays.nullable().optional().describe("Days a key lives when its mint gives no lifetime"),
+  maxDays: lifetimeDays.nullable().optional().describe("The most days a key may live"),
+}).refine((p) => p.defaultDays == null || p.maxDays == null || p.defaultDays <= p.maxDays, {
+  message: "defaultDays must not be above maxDays",
+  path: ["defaultDays"],
+});
+
+/** A project's bounds of a key's lifetime. */
+export type KeyLifetimePolicy = z.infer<typeof keyLifetimePolicySchema>;
+
+/** The fields of `POST /svc/keys`, for the shapes built on them (without the check that ties two of them). */
+export const mintKeyFields = z.object({
   name: storedText(1, 100),
   scopes: z.array(scopeName).max(100),
   agentId: agentIdText.optional(),
+  expiresAt: z.iso.datetime({ offset: true }).optional().describe("When the key stops working (ISO 8601, future)"),
+  expiresInDays: z.number().int().positive().max(MAX_KEY_LIFETIME_DAYS).optional()
+    .describe("The key's lifetime in days, from now"),
 });
+
+/**
+ * Refuses a mint body that gives both `expiresAt` and `expiresInDays`.
+ *
+ * @param body The parsed fields.
+ * @returns Whether at most one of the two is given.
+ */
+export function oneLifetime(body: { expiresAt?: string; expiresInDays?: number }): boolean {
+  return body.expiresAt === undefined || body.expiresInDays === undefined;
+}
+
+/** What {@linkcode oneLifetime} says when both are given. */
+export const ONE_LIFETIME = { message: "Give expiresAt or expiresInDays, not both", path: ["expiresInDays"] };
+
+/** The body of `POST /svc/keys`: `expiresAt` or `expiresInDays`, not both (the app's or project's bounds apply). */
+export const mintKeyBody = mintKeyFields.refine(oneLifetime, ONE_LIFETIME);
 
 /** What a mint request asks for, once validated. */
 export type MintKeyRequest = z.infer<typeof mintKeyBody>;
@@ -80,6 +119,8 @@ export interface KeyRecord {
   revokedAt: string | null;
   /** ISO 8601 after which the key is refused like a revoked one; `null` or absent: never. */
   expiresAt?: string | null;
+  /** ISO 8601 at which the key's scheduled revocation takes effect (a reroll's grace end); `null` or absent: none. */
+  revokesAt?: string | null;
 }
 
 /** A key as listed to its owner. */
@@ -98,11 +139,13 @@ export interface MintedKey {
  *
  * @param userId The owner.
  * @param request Name, scopes, the agentId (already checked with {@linkcode checkAgentId}) and the expiry, if any.
+ * @param now When it is minted, in milliseconds since the epoch (its `createdAt`). Default now.
  * @returns The record and the plaintext.
  */
 export async function mintAgentKey(
   userId: string,
   request: { name: string; scopes: string[]; agentId: string; expiresAt?: string | null },
+  now: number = Date.now(),
 ): Promise<MintedKey> {
   const key = mintSecret(AGENT_KEY_PREFIX);
   return {
@@ -115,10 +158,11 @@ export async function mintAgentKey(
       agentId: request.agentId,
       hash: await hashSecret(key),
       start: key.slice(0, KEY_START_LENGTH),
-      createdAt: new Date().toISOString(),
+      createdAt: new Date(now).toISOString(),
       lastUsedAt: null,
       revokedAt: null,
       expiresAt: request.expiresAt ?? null,
+      revokesAt: null,
     },
   };
 }
@@ -131,7 +175,50 @@ export async function mintAgentKey(
  */
 export function publicKey(record: KeyRecord): PublicKey {
   const { id, name, scopes, agentId, createdAt, lastUsedAt, revokedAt, start } = record;
-  return { id, name, scopes, agentId, createdAt, lastUsedAt, revokedAt, expiresAt: record.expiresAt ?? null, start };
+  const expiresAt = record.expiresAt ?? null;
+  return {
+    id,
+    name,
+    scopes,
+    agentId,
+    createdAt,
+    lastUsedAt,
+    revokedAt,
+    expiresAt,
+    revokesAt: record.revokesAt ?? null,
+    start,
+  };
+}
+
+/**
+ * Whether a key's scheduled revocation (a reroll's grace end) has come at a time.
+ *
+ * @param key A key record (or the part of it a verification returns).
+ * @param now The time, in milliseconds since the epoch.
+ * @returns `true` when the key is not revoked yet and its revocation is scheduled at or before `now`.
+ */
+export function isRevocationDue(key: { revokedAt: string | null; revokesAt?: string | null }, now: number): boolean {
+  return key.revokedAt === null && key.revokesAt !== undefined && key.revokesAt !== null &&
+    Date.parse(key.revokesAt) <= now;
+}
+
+/**
+ * A key as it stands at a time: a scheduled revocation whose time has come reads as the revocation.
+ *
+ * @example A rerolled key after its grace
+ * ```ts
+ * import { keyAt } from "./agent_keys.ts";
+ *
+ * const key = keyAt({ revokedAt: null, revokesAt: "2026-01-01T00:00:00.000Z" }, Date.parse("2026-02-01"));
+ * console.log(key.revokedAt); // 2026-01-01T00:00:00.000Z
+ * ```
+ *
+ * @param key A key record (or the part of it a verification returns).
+ * @param now The time, in milliseconds since the epoch.
+ * @returns The key itself, or a copy revoked at its scheduled time.
+ */
+export function keyAt<K extends { revokedAt: string | null; revokesAt?: string | null }>(key: K, now: number): K {
+  return isRevocationDue(key, now) ? { ...key, revokedAt: key.revokesAt as string } : key;
 }
 
 /** How an `agentId` asked for at minting is to be treated. */

@@ -19,7 +19,10 @@ export const publicKeySchema = z.object({
   createdAt: timestamp,
   lastUsedAt: timestamp.nullable(),
   revokedAt: timestamp.nullable(),
-  expiresAt: timestamp.nullable().describe("When the key stops working (an OAuth access token); null: never"),
+  expiresAt: timestamp.nullable().describe("When the key stops working; null: never"),
+  revokesAt: timestamp.nullable().describe(
+    "When the key's scheduled revocation takes effect (the end of a reroll's grace); null: none scheduled",
+  ),
   start: z.string().describe("The key's first 12 characters, for recognition"),
 });
 
@@ -49,6 +52,8 @@ export const keyVerificationSchema = z.union([
       name: z.string(),
       scopes: z.array(z.string()),
       agentId: z.string(),
+      expiresAt: timestamp.nullable().optional().describe("When the key stops working; null: never"),
+      revokesAt: timestamp.nullable().optional().describe("When its scheduled revocation takes effect"),
     }),
   }),
   z.object({ valid: z.literal(false) }),
@@ -56,3 +61,16 @@ export const keyVerificationSchema = z.union([
 
 /** The answer of commands that return nothing else. */
 export const okSchema = z.object({ ok: z.literal(true) });
+
+/** The key an agent presents, as `GET /svc/agent/intents` tells it: never its owner or secret. */
+export const agentKeyInfoSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  scopes: z.array(z.string()),
+  agentId: z.string(),
+  expiresAt: timestamp.nullable().describe("When this key stops working; null: never"),
+  revokesAt: timestamp.nullable().describe("When its scheduled revocation takes effect (it was rerolled); null: none"),
+});
+
+/** {@linkcode agentKeyInfoSchema}'s type. */
+export type AgentKeyInfo = z.infer<typeof agentKeyInfoSchema>;

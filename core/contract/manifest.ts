@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { type AgentKeyInfo, agentKeyInfoSchema } from "./key_responses.ts";
 import { z } from "zod";
 import type { JsonSchema } from "./json_schema.ts";
 import { boundedJsonObject, SCHEMA_LIMITS, storedText } from "./limits.ts";
@@ -60,10 +61,12 @@ export const agentManifestEntrySchema: z.ZodType<AgentManifestEntry, unknown> = 
   allowed: z.boolean().describe("Whether this key holds every required scope"),
 });
 
-/** The answer of `GET /svc/agent/intents`: the manifest, with what this key may run. */
-export const agentManifestSchema: z.ZodType<{ intents: AgentManifestEntry[] }, unknown> = z.object({
-  intents: z.array(agentManifestEntrySchema),
-});
+/** The answer of `GET /svc/agent/intents`: the manifest, with what this key may run, and the key itself. */
+export const agentManifestSchema: z.ZodType<{ intents: AgentManifestEntry[]; key?: AgentKeyInfo }, unknown> = z
+  .object({
+    intents: z.array(agentManifestEntrySchema),
+    key: agentKeyInfoSchema.optional().describe("The key presented: its scopes, and when it expires"),
+  });
 
 /** {@linkcode Manifest}, the answer of `GET /v1/sdk/intents`. */
 export const manifestSchema: z.ZodType<Manifest, unknown> = z.object({

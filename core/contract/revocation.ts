@@ -10,16 +10,31 @@ import { isoTimestamp } from "./wire_values.ts";
 /**
  * Why a key was revoked: by a hybrid app, through its own `DELETE /svc/keys/:id`
  * and mirrored to the cloud (`app`); through `DELETE /v1/sdk/keys/:id` (`tooling`,
- * which is also how a cloud-mode app revokes); by an operator on the dashboard
- * (`dashboard`); or by the auto-revoke policy (`auto`).
+ * or `app` when a cloud-mode app says it revokes for its user); by an operator on the dashboard
+ * (`dashboard`); by the auto-revoke policy (`auto`); at the end of a reroll's grace (`reroll`); or because an
+ * OAuth grant ended or its access token was replaced (`oauth`).
  */
-export type RevocationReason = "app" | "tooling" | "dashboard" | "auto";
+export type RevocationReason = "app" | "tooling" | "dashboard" | "auto" | "reroll" | "oauth";
 
 /** Every {@linkcode RevocationReason}. */
-export const REVOCATION_REASONS: readonly RevocationReason[] = ["app", "tooling", "dashboard", "auto"];
+export const REVOCATION_REASONS: readonly RevocationReason[] = [
+  "app",
+  "tooling",
+  "dashboard",
+  "auto",
+  "reroll",
+  "oauth",
+];
 
 /** {@linkcode RevocationReason}. */
-export const revocationReasonSchema: z.ZodType<RevocationReason> = z.enum(["app", "tooling", "dashboard", "auto"]);
+export const revocationReasonSchema: z.ZodType<RevocationReason> = z.enum([
+  "app",
+  "tooling",
+  "dashboard",
+  "auto",
+  "reroll",
+  "oauth",
+]);
 
 /** One revocation of the feed. */
 export interface Revocation {

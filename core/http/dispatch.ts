@@ -103,8 +103,17 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
         takeToken,
         params: route.params ? parseOrThrow(route.params, params) : params,
         query: route.query ? parseOrThrow(route.query, queryOf(req.url)) : undefined,
-        body: route.body ? parseOrThrow(route.body, await readJson(req, bodyLimit)) : undefined,
+        body: undefined,
       };
+      if (route.body) {
+        try {
+          input.body = parseOrThrow(route.body, await readJson(req, bodyLimit));
+        } catch (error) {
+          const refusal = route.bodyRefusal?.(error, req);
+          if (refusal === undefined) throw error;
+          return refusal;
+        }
+      }
       return await route.run(input, services);
     } catch (error) {
       return errorResponse(error, log);

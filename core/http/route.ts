@@ -79,6 +79,11 @@ export interface Route<S extends Side = Side> extends RoutePattern {
   responses: Responses;
   /** A rate limit of the side, taken after authentication and before the body is read. */
   limit?: LimitOf<S>;
+  /**
+   * The answer to a body that is not JSON or fails `body`, in the route's own protocol (`/svc/mcp`: JSON-RPC's
+   * `-32700` and `-32600`); `undefined` leaves the contract's envelope (`INVALID_JSON`, `VALIDATION_ERROR`, 413).
+   */
+  bodyRefusal?(error: unknown, req: Request): Response | undefined;
   /** Answers the request. */
   run(input: RouteInput, deps: S["deps"]): Promise<Response>;
 }

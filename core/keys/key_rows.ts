@@ -6,11 +6,12 @@
 import type { KeyRecord } from "../contract/mod.ts";
 import { parsed, type SqlRow, type SqlValue, text, textOrNull } from "../db/mod.ts";
 
-/** The columns of a key, in the order of {@linkcode keyValues} (a project's table adds `project_id` before them). */
-export const KEY_COLUMNS = "id, user_id, name, scopes, agent_id, hash, start, created_at, last_used_at, revoked_at";
-
-/** The column of a table whose keys may expire (the app's), after {@linkcode KEY_COLUMNS}. */
-export const EXPIRY_COLUMN = "expires_at";
+/**
+ * The columns of a key, in the order of {@linkcode keyValues} (a project's table adds `project_id` before them):
+ * `expires_at` (NULL: never) and `revokes_at` (a scheduled revocation, such as a reroll's grace end) last.
+ */
+export const KEY_COLUMNS =
+  "id, user_id, name, scopes, agent_id, hash, start, created_at, last_used_at, revoked_at, expires_at, revokes_at";
 
 /**
  * A key's values for {@linkcode KEY_COLUMNS}.
@@ -21,15 +22,14 @@ export const EXPIRY_COLUMN = "expires_at";
  * import { keyValues } from "./key_rows.ts";
  *
  * const { record } = await mintAgentKey("alice", { name: "laptop", scopes: [], agentId: "alice" });
- * console.log(keyValues(record).length); // 10
+ * console.log(keyValues(record).length); // 12
  * ```
  *
  * @param record The key.
- * @param expires Whether the table has {@linkcode EXPIRY_COLUMN} (its value is then last).
  * @returns Its values, scopes as JSON.
  */
-export function keyValues(record: KeyRecord, expires = false): SqlValue[] {
-  const values: SqlValue[] = [
+export function keyValues(record: KeyRecord): SqlValue[] {
+  return [
     record.id,
     record.userId,
     record.name,
@@ -40,9 +40,9 @@ export function keyValues(record: KeyRecord, expires = false): SqlValue[] {
     record.createdAt,
     record.lastUsedAt,
     record.revokedAt,
+    record.expiresAt ?? null,
+    record.revokesAt ?? null,
   ];
-  if (expires) values.push(record.expiresAt ?? null);
-  return values;
 }
 
 /**
@@ -59,8 +59,8 @@ export function keyValues(record: KeyRecord, expires = false): SqlValue[] {
  * console.log(key.scopes); // ["notes:read"]
  * ```
  *
- * @param row A row holding {@linkcode KEY_COLUMNS} (and {@linkcode EXPIRY_COLUMN}, where the table has it).
- * @returns The record (`expiresAt` null without the column).
+ * @param row A row holding {@linkcode KEY_COLUMNS}.
+ * @returns The record.
  */
 export function toKey(row: SqlRow): KeyRecord {
   return {
@@ -74,6 +74,7 @@ export function toKey(row: SqlRow): KeyRecord {
     createdAt: text(row, "created_at"),
     lastUsedAt: textOrNull(row, "last_used_at"),
     revokedAt: textOrNull(row, "revoked_at"),
-    expiresAt: textOrNull(row, EXPIRY_COLUMN),
+    expiresAt: textOrNull(row, "expires_at"),
+    revokesAt: textOrNull(row, "revokes_at"),
   };
 }

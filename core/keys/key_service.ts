@@ -4,12 +4,12 @@
  *
  * @module
  */
-import type { KeyRecord, MintKeyRequest, PublicKey } from "../contract/mod.ts";
+import type { KeyRecord, PublicKey } from "../contract/mod.ts";
 
 /** A key as seen by the request that presented it. */
 export type VerifiedKey = Pick<
   KeyRecord,
-  "id" | "userId" | "name" | "scopes" | "agentId" | "revokedAt" | "expiresAt"
+  "id" | "userId" | "name" | "scopes" | "agentId" | "revokedAt" | "expiresAt" | "revokesAt"
 >;
 
 /** The result of minting: the listed form of the key and its plaintext, shown once. */
@@ -20,14 +20,44 @@ export interface MintResult {
   secret: string;
 }
 
+/** What a mint asks for once its lifetime is settled: `expiresAt` ISO 8601, `null` or absent: never. */
+export interface KeyRequest {
+  /** Display name. */
+  name: string;
+  /** Scopes asked for. */
+  scopes: string[];
+  /** The inbox (the user's own id when absent). */
+  agentId?: string;
+  /** When the key stops working. */
+  expiresAt?: string | null;
+}
+
+/** How a key is rerolled: when the old one's revocation takes effect, and the new one's expiry. */
+export interface RerollRequest {
+  /** The grace, in minutes (a cloud that keeps the key computes `revokesAt` on its own clock). */
+  graceMinutes: number;
+  /** ISO 8601: the end of the grace, when the old key is revoked (reason `reroll`). */
+  revokesAt: string;
+  /** The new key's expiry, from the old key (ISO 8601, or `null`: never). */
+  expiresAt(old: PublicKey): string | null;
+}
+
 /** The key operations the `/svc` routes need. */
 export interface KeyService {
-  /** Mints a key for a user; the agentId rules are enforced here. `expiresAt` (ISO 8601): local and hybrid modes. */
-  mint(userId: string, request: MintKeyRequest & { expiresAt?: string | null }): Promise<MintResult>;
+  /** Mints a key for a user; the agentId rules are enforced here. */
+  mint(userId: string, request: KeyRequest): Promise<MintResult>;
+  /**
+   * Mints the successor of one of the user's keys in force (same name, scopes and agentId) and schedules the old
+   * key's revocation; `null` when the user has no such key in force (unknown, another's, revoked or expired).
+   */
+  reroll(userId: string, id: string, request: RerollRequest): Promise<MintResult | null>;
   /** The user's keys. */
   list(userId: string): Promise<PublicKey[]>;
-  /** Revokes one of the user's keys; `null` when the user has no such key. */
-  revoke(userId: string, id: string): Promise<{ id: string; revokedAt: string } | null>;
+  /**
+   * Revokes one of the user's keys; `null` when the user has no such key. `reason` says why at the cloud (`app`,
+   * the default: the user; `oauth`: a grant ended).
+   */
+  revoke(userId: string, id: string, reason?: "app" | "oauth"): Promise<{ id: string; revokedAt: string } | null>;
   /** The key with this plaintext, revoked or not; `null` when unknown. */
   verify(secret: string): Promise<VerifiedKey | null>;
   /**

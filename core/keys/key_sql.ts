@@ -6,7 +6,7 @@
  */
 import type { KeyRecord } from "../contract/mod.ts";
 import { placeholders, type SqlValue, type Statement } from "../db/mod.ts";
-import { EXPIRY_COLUMN, KEY_COLUMNS, keyValues } from "./key_rows.ts";
+import { KEY_COLUMNS, keyValues } from "./key_rows.ts";
 
 /** Where keys are stored: a table and, for a table shared by projects, the project every statement is scoped to. */
 export interface KeyTable {
@@ -14,13 +14,6 @@ export interface KeyTable {
   table: string;
   /** The project of a `project_id` column; absent for a table of one app. */
   projectId?: string;
-  /** Whether the table has the `expires_at` column (the app's: keys such as OAuth access tokens expire). */
-  expires?: boolean;
-}
-
-/** The key columns a table has. */
-function columnsOf(t: KeyTable): string {
-  return t.expires ? `${KEY_COLUMNS}, ${EXPIRY_COLUMN}` : KEY_COLUMNS;
 }
 
 /** A condition and its arguments, such as an agentId claim that must exist for an insert. */
@@ -54,8 +47,8 @@ function scope(t: KeyTable): { and: string; args: SqlValue[] } {
  */
 export function insertKey(t: KeyTable, record: KeyRecord, condition?: Condition): Statement {
   const project = t.projectId === undefined ? [] : [t.projectId];
-  const columns = t.projectId === undefined ? columnsOf(t) : `project_id, ${columnsOf(t)}`;
-  const values = [...project, ...keyValues(record, t.expires)];
+  const columns = t.projectId === undefined ? KEY_COLUMNS : `project_id, ${KEY_COLUMNS}`;
+  const values = [...project, ...keyValues(record)];
   const slots = placeholders(values.length);
   return condition === undefined ? { sql: `INSERT INTO ${t.table} (${columns}) VALUES (${slots})`, args: values } : {
     sql: `INSERT INTO ${t.table} (${columns}) SELECT ${slots} WHERE ${condition.sql}`,
@@ -73,7 +66,7 @@ export function insertKey(t: KeyTable, record: KeyRecord, condition?: Condition)
 export function selectKeysOfUser(t: KeyTable, userId: string): Statement {
   const s = scope(t);
   return {
-    sql: `SELECT ${columnsOf(t)} FROM ${t.table} WHERE user_id = ?${s.and} ORDER BY created_at, id`,
+    sql: `SELECT ${KEY_COLUMNS} FROM ${t.table} WHERE user_id = ?${s.and} ORDER BY created_at, id`,
     args: [userId, ...s.args],
   };
 }
@@ -87,7 +80,7 @@ export function selectKeysOfUser(t: KeyTable, userId: string): Statement {
  */
 export function selectKeyByHash(t: KeyTable, hash: string): Statement {
   const s = scope(t);
-  return { sql: `SELECT ${columnsOf(t)} FROM ${t.table} WHERE hash = ?${s.and}`, args: [hash, ...s.args] };
+  return { sql: `SELECT ${KEY_COLUMNS} FROM ${t.table} WHERE hash = ?${s.and}`, args: [hash, ...s.args] };
 }
 
 /**
@@ -99,7 +92,7 @@ export function selectKeyByHash(t: KeyTable, hash: string): Statement {
  */
 export function selectKeyById(t: KeyTable, id: string): Statement {
   const s = scope(t);
-  return { sql: `SELECT ${columnsOf(t)} FROM ${t.table} WHERE id = ?${s.and}`, args: [id, ...s.args] };
+  return { sql: `SELECT ${KEY_COLUMNS} FROM ${t.table} WHERE id = ?${s.and}`, args: [id, ...s.args] };
 }
 
 /**
@@ -116,7 +109,7 @@ export function revokeKeyOfUser(t: KeyTable, userId: string, id: string, at: str
   const s = scope(t);
   return {
     sql: `UPDATE ${t.table} SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND user_id = ?${s.and}
-          RETURNING ${columnsOf(t)}`,
+          RETURNING ${KEY_COLUMNS}`,
     args: [at, id, userId, ...s.args],
   };
 }
@@ -136,5 +129,32 @@ export function touchKey(t: KeyTable, id: string, at: string, before: string = a
   return {
     sql: `UPDATE ${t.table} SET last_used_at = ? WHERE id = ?${s.and} AND (last_used_at IS NULL OR last_used_at < ?)`,
     args: [at, id, ...s.args, before],
+  };
+}
+
+/**
+ * Schedules the revocation of a user's active key at `at` (a reroll's grace end); an earlier schedule is kept.
+ * Returns the key's row (none when the user has no such key, or it is revoked).
+ *
+ * @param t The table.
+ * @param userId The key's owner.
+ * @param id The key.
+ * @param at When the key stops working, ISO 8601.
+ * @param condition When the schedule may apply (such as: its successor was stored).
+ * @returns The statement.
+ */
+export function scheduleKeyRevocation(
+  t: KeyTable,
+  userId: string,
+  id: string,
+  at: string,
+  condition?: Condition,
+): Statement {
+  const s = scope(t);
+  return {
+    sql: `UPDATE ${t.table} SET revokes_at = CASE WHEN revokes_at IS NULL OR revokes_at > ? THEN ? ELSE revokes_at END
+          WHERE id = ? AND user_id = ?${s.and} AND revoked_at IS NULL${condition ? ` AND ${condition.sql}` : ""}
+          RETURNING ${KEY_COLUMNS}`,
+    args: [at, at, id, userId, ...s.args, ...condition?.args ?? []],
   };
 }

@@ -10,11 +10,10 @@ import {
   hashSecret,
   type KeyRecord,
   mintAgentKey,
-  type MintKeyRequest,
   publicKey,
   timingSafeEqual,
 } from "../contract/mod.ts";
-import type { MintResult } from "./key_service.ts";
+import type { KeyRequest, MintResult } from "./key_service.ts";
 
 /**
  * Mints a key: checks the agentId rules, makes the record and its secret, and stores it.
@@ -33,18 +32,18 @@ import type { MintResult } from "./key_service.ts";
  *
  * @param userId The user the key acts for.
  * @param request Name, scopes and agentId.
- * @param options Whether the shared inbox may be minted, and where the record is stored (`false` when an agentId
- *   claimed by another user kept it out).
+ * @param options Whether the shared inbox may be minted, where the record is stored (`false` when an agentId
+ *   claimed by another user kept it out), and when it is minted (milliseconds; default now).
  * @returns The listed form of the key, its plaintext (shown once) and the stored record.
  * @throws {SvcError} `VALIDATION_ERROR` on a refused agentId or one another user holds.
  */
 export async function mintKey(
   userId: string,
-  request: MintKeyRequest & { expiresAt?: string | null },
-  options: { sharedInbox: boolean; store(record: KeyRecord, kind: AgentIdKind): Promise<boolean> },
+  request: KeyRequest,
+  options: { sharedInbox: boolean; store(record: KeyRecord, kind: AgentIdKind): Promise<boolean>; now?: number },
 ): Promise<MintResult & { record: KeyRecord }> {
   const { agentId, kind } = checkAgentId(userId, request.agentId, options.sharedInbox);
-  const { record, key } = await mintAgentKey(userId, { ...request, agentId });
+  const { record, key } = await mintAgentKey(userId, { ...request, agentId }, options.now);
   if (!await options.store(record, kind)) throw agentIdTaken(agentId);
   return { key: publicKey(record), secret: key, record };
 }

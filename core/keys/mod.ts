@@ -4,6 +4,7 @@
  *
  * @module
  */
+export * from "./key_lifetime.ts";
 export * from "./key_rows.ts";
 export * from "./key_service.ts";
 export * from "./key_sql.ts";

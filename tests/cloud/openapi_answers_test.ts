@@ -95,6 +95,8 @@ test("another project's key: revoking it is 404, mirroring its id or hash stores
   const other = await t.newProject("other");
   const { id, key } = await t.mintKey("frank", {}, other);
   assert.equal((await send(t, "DELETE /v1/sdk/keys/:id", { path: `/v1/sdk/keys/${id}` })).status, 404);
+  const reroll = { path: `/v1/sdk/keys/${id}/reroll`, body: { userId: "frank" } };
+  assert.equal((await send(t, "POST /v1/sdk/keys/:id/reroll", reroll)).status, 404, "another project's key");
   // Ids and hashes are unique per project: a record with another project's id, or its hash under a fresh id
   // (even one that says revoked), is stored as this project's own, and the other project's key is untouched.
   const { body } = sample("PUT /v1/sdk/keys/:id") as { body: Record<string, unknown> };
@@ -161,6 +163,7 @@ const BAD_INPUT: Record<string, { path: string; body?: unknown }> = {
   "DELETE /v1/sdk/keys": { path: "?userId=" },
   "POST /v1/sdk/keys/verify": { path: "", body: {} },
   "DELETE /v1/sdk/keys/:id": { path: `/v1/sdk/keys/${"x".repeat(201)}` },
+  "POST /v1/sdk/keys/:id/reroll": { path: "/v1/sdk/keys/k/reroll", body: { userId: "erin", graceMinutes: 10_081 } },
   "PUT /v1/sdk/keys/:id": { path: "/v1/sdk/keys/not-a-uuid", body: {} },
   "GET /v1/sdk/keys/revocations": { path: "?after=-1" },
   "PUT /v1/sdk/policy": { path: "", body: { retentionDays: 0 } },

@@ -55,3 +55,56 @@ test("the example notes app passes the conformance kit, running only notes.list 
     await app.close();
   }
 });
+
+test("the example app turns OAuth on: a signed-out user goes through its demo sign-in and back to the consent", async () => {
+  const app = await createNotesApp({ db: ":memory:" });
+  const origin = "http://127.0.0.1";
+  const call = (path: string, init: RequestInit = {}) => app.fetch(new Request(`${origin}${path}`, init));
+  try {
+    const registered = await call("/svc/oauth/register", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ client_name: "Claude", redirect_uris: ["http://127.0.0.1:5555/callback"] }),
+    });
+    const { client_id: clientId } = await registered.json();
+    const authorize = `/svc/oauth/authorize?${new URLSearchParams({
+      response_type: "code",
+      client_id: clientId,
+      redirect_uri: "http://127.0.0.1:5555/callback",
+      code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+      code_challenge_method: "S256",
+      scope: "notes:read",
+      state: "s1",
+      resource: `${origin}/svc/mcp`,
+    })}`;
+    const signedOut = await call(authorize);
+    assert.equal(signedOut.status, 302);
+    const login = new URL(signedOut.headers.get("location")!);
+    assert.equal(login.pathname, "/login");
+    const returnTo = login.searchParams.get("return_to")!;
+
+    const page = await call(login.pathname + login.search);
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /<label for="user">Name<\/label>/);
+    const form = (user: string, back: string) =>
+      call("/login", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ user, return_to: back }),
+      });
+    const signedIn = await form("alice", returnTo);
+    assert.equal(signedIn.status, 303);
+    assert.equal(signedIn.headers.get("location"), returnTo);
+    const cookie = signedIn.headers.get("set-cookie")!.split(";")[0];
+    assert.equal(cookie, "session=alice");
+    const consent = await app.fetch(new Request(returnTo, { headers: { cookie } }));
+    assert.equal(consent.status, 200);
+    assert.match(await consent.text(), /Claude/);
+
+    // The sign-in goes back only to the app's own authorization URL: never to another site.
+    assert.equal((await form("alice", "https://evil.example/svc/oauth/authorize")).headers.get("location"), "/");
+    assert.equal((await form("<script>", returnTo)).status, 400);
+  } finally {
+    await app.close();
+  }
+});

@@ -24,9 +24,21 @@ import type { ManifestEntry } from "../../contract/mod.ts";
 import { type RevocationPage, revocationPageSchema } from "../../contract/mod.ts";
 import { toViolationReport, type Violation } from "../../contract/mod.ts";
 import { type AutoRevokePolicy, autoRevokePolicySchema } from "../../contract/mod.ts";
+import { type KeyLifetimePolicy, keyLifetimePolicySchema } from "../../contract/mod.ts";
 
-/** The part of `GET /v1/sdk/policy` the app reads. */
-const policySchema = z.object({ autoRevoke: autoRevokePolicySchema.nullable() });
+/** The part of `GET /v1/sdk/policy` the app reads (`keyLifetime` absent from a cloud older than it). */
+const policySchema = z.object({
+  autoRevoke: autoRevokePolicySchema.nullable(),
+  keyLifetime: keyLifetimePolicySchema.nullable().optional(),
+});
+
+/** What an app follows of its project's policy. */
+export interface AppPolicy {
+  /** The auto-revoke policy (`null`: off). */
+  autoRevoke: AutoRevokePolicy | null;
+  /** The bounds of a key's lifetime (`null`: none). */
+  keyLifetime: KeyLifetimePolicy | null;
+}
 /** The answer of `POST /v1/sdk/keys/used`. */
 const keysUsedSchema = z.object({ ok: z.literal(true), updated: z.number().int().nonnegative() });
 
@@ -62,8 +74,8 @@ export interface CloudAppIdentity {
   sdkVersion: string;
 }
 
-/** A key as the cloud's verify route describes it. */
-export type CloudKey = Pick<KeyRecord, "id" | "userId" | "name" | "scopes" | "agentId">;
+/** A key as the cloud's verify route describes it (`expiresAt`, `revokesAt`: absent from a cloud older than them). */
+export type CloudKey = Pick<KeyRecord, "id" | "userId" | "name" | "scopes" | "agentId" | "expiresAt" | "revokesAt">;
 
 /** The calls the SDK makes to the cloud. */
 export interface CloudClient {
@@ -73,22 +85,26 @@ export interface CloudClient {
   reportViolation(violation: Violation): Promise<void>;
   /** `POST /v1/sdk/violations/batch`: up to 500 at once, stored together. */
   reportViolations(violations: readonly Violation[]): Promise<void>;
-  /** `PUT /v1/sdk/keys/:id`: the hybrid mirror of a key record. */
-  mirrorKey(record: KeyRecord): Promise<void>;
-  /** `POST /v1/sdk/keys`. */
-  mintKey(userId: string, request: { name: string; scopes: string[]; agentId?: string }): Promise<
+  /** `PUT /v1/sdk/keys/:id`: the hybrid mirror of a key record (`revokeReason` `oauth`: its grant ended). */
+  mirrorKey(record: KeyRecord & { revokeReason?: "oauth" }): Promise<void>;
+  /** `POST /v1/sdk/keys` (`expiresAt` absent: the project's default lifetime applies). */
+  mintKey(userId: string, request: { name: string; scopes: string[]; agentId?: string; expiresAt?: string }): Promise<
     z.output<typeof mintedKeySchema>
   >;
+  /** `POST /v1/sdk/keys/:id/reroll`: the user's key's successor, or `null` when the user has no such key in force. */
+  rerollKey(userId: string, id: string, graceMinutes: number): Promise<z.output<typeof mintedKeySchema> | null>;
   /** `GET /v1/sdk/keys?userId=`. */
   listKeys(userId: string): Promise<PublicKey[]>;
-  /** `DELETE /v1/sdk/keys/:id`. */
-  revokeKey(id: string): Promise<{ id: string; revokedAt: string }>;
+  /** `DELETE /v1/sdk/keys/:id`; `reason` (default `tooling`) says who asked: `app` (a user), `oauth` (a grant ended). */
+  revokeKey(id: string, reason?: "app" | "oauth"): Promise<{ id: string; revokedAt: string }>;
   /** `POST /v1/sdk/keys/verify`: the key, or `null` when the cloud does not accept it. */
   verifyKey(secret: string): Promise<CloudKey | null>;
   /** `POST /v1/events` for one event, `POST /v1/events/batch` for several (up to 500). */
   postEvents(events: PostedEvent[]): Promise<EmitResult[]>;
   /** `GET /v1/sdk/policy`: the project's auto-revoke policy (`null` when off). */
   policy(): Promise<AutoRevokePolicy | null>;
+  /** `GET /v1/sdk/policy`: what the app follows of it (auto-revoke and key lifetimes). */
+  appPolicy(): Promise<AppPolicy>;
   /** `POST /v1/sdk/keys/used`: when keys were last used at this app (1..500). */
   keysUsed(keys: readonly { id: string; lastUsedAt: string }[]): Promise<number>;
   /**
@@ -224,16 +240,31 @@ export function createCloudClient(
         start,
         createdAt,
         revokedAt,
+        expiresAt: r.expiresAt ?? null,
+        revokesAt: r.revokesAt ?? null,
+        ...r.revokedAt !== null && r.revokeReason ? { revokeReason: r.revokeReason } : {},
       });
     },
     mintKey(userId, request) {
       return call("POST", "/v1/sdk/keys", mintedKeySchema, { userId, ...request });
     },
+    async rerollKey(userId, id, graceMinutes) {
+      try {
+        return await call("POST", `/v1/sdk/keys/${encodeURIComponent(id)}/reroll`, mintedKeySchema, {
+          userId,
+          graceMinutes,
+        });
+      } catch (error) {
+        if (isSvcError(error) && error.code === "NOT_FOUND") return null;
+        throw error;
+      }
+    },
     async listKeys(userId) {
       return (await call("GET", `/v1/sdk/keys?userId=${encodeURIComponent(userId)}`, keyListSchema)).keys;
     },
-    async revokeKey(id) {
-      const { revokedAt } = await call("DELETE", `/v1/sdk/keys/${encodeURIComponent(id)}`, revokedKeySchema);
+    async revokeKey(id, reason) {
+      const by = reason === undefined ? "" : `?reason=${reason}`;
+      const { revokedAt } = await call("DELETE", `/v1/sdk/keys/${encodeURIComponent(id)}${by}`, revokedKeySchema);
       return { id, revokedAt };
     },
     async verifyKey(secret) {
@@ -246,6 +277,10 @@ export function createCloudClient(
     },
     async policy() {
       return (await call("GET", "/v1/sdk/policy", policySchema)).autoRevoke;
+    },
+    async appPolicy() {
+      const { autoRevoke, keyLifetime } = await call("GET", "/v1/sdk/policy", policySchema);
+      return { autoRevoke, keyLifetime: keyLifetime ?? null };
     },
     async keysUsed(keys) {
       return (await call("POST", "/v1/sdk/keys/used", keysUsedSchema, { keys })).updated;

@@ -14,8 +14,8 @@
  */
 import { BoundedMap } from "../../cache/mod.ts";
 import type { CloudClient } from "./cloud_client.ts";
-import { checkAgentId, type MintKeyRequest } from "../../contract/mod.ts";
-import type { KeyService, MintResult, VerifiedKey } from "../../keys/mod.ts";
+import { checkAgentId, keyAt } from "../../contract/mod.ts";
+import type { KeyRequest, KeyService, MintResult, RerollRequest, VerifiedKey } from "../../keys/mod.ts";
 import { hashSecret, KEY_START_LENGTH } from "../../contract/mod.ts";
 
 /** Options of {@linkcode cloudKeys}. */
@@ -34,6 +34,26 @@ export interface CloudKeysOptions {
 export interface CloudKeyService extends KeyService {
   /** Forgets a revoked key's cached verification, and refuses it in verifications still in flight. */
   dropRevoked(keyId: string, revokedAt: string): void;
+}
+
+/** A key the cloud minted, as the key routes answer it (`expiresAt` as asked: the listing tells the rest). */
+function minted(answer: Awaited<ReturnType<CloudClient["mintKey"]>>, asked: string | undefined): MintResult {
+  const { id, name, scopes, agentId, createdAt } = answer;
+  const expiresAt = asked ?? null;
+  const start = answer.key.slice(0, KEY_START_LENGTH);
+  const key = {
+    id,
+    name,
+    scopes,
+    agentId,
+    createdAt,
+    lastUsedAt: null,
+    revokedAt: null,
+    expiresAt,
+    revokesAt: null,
+    start,
+  };
+  return { key, secret: answer.key };
 }
 
 /** How long a revoke is remembered for verifications in flight: longer than any verify request. */
@@ -81,33 +101,28 @@ export function cloudKeys(cloud: CloudClient, options: CloudKeysOptions): CloudK
   }
 
   return {
-    async mint(userId: string, request: MintKeyRequest): Promise<MintResult> {
+    async mint(userId: string, request: KeyRequest): Promise<MintResult> {
       const { agentId } = checkAgentId(userId, request.agentId, options.sharedInbox);
-      const minted = await cloud.mintKey(userId, { name: request.name, scopes: request.scopes, agentId });
-      const { id, name, scopes, createdAt } = minted;
-      return {
-        key: {
-          id,
-          name,
-          scopes,
-          agentId: minted.agentId,
-          createdAt,
-          lastUsedAt: null,
-          revokedAt: null,
-          start: minted.key.slice(0, KEY_START_LENGTH),
-        },
-        secret: minted.key,
-      };
+      const { name, scopes } = request;
+      // No expiry asked: the project's default lifetime (its policy, at the cloud) applies.
+      const expiresAt = request.expiresAt ?? undefined;
+      return minted(await cloud.mintKey(userId, { name, scopes, agentId, expiresAt }), expiresAt);
     },
-    list(userId: string) {
-      return cloud.listKeys(userId);
+    async reroll(userId: string, id: string, request: RerollRequest): Promise<MintResult | null> {
+      // The cloud keeps the key: it mints the successor and schedules the old key's revocation on its own clock.
+      const rerolled = await cloud.rerollKey(userId, id, request.graceMinutes);
+      return rerolled === null ? null : minted(rerolled, undefined);
     },
-    async revoke(userId: string, id: string) {
+    async list(userId: string) {
+      const now = clock();
+      return (await cloud.listKeys(userId)).map((key) => keyAt(key, now));
+    },
+    async revoke(userId: string, id: string, reason: "app" | "oauth" = "app") {
       const owned = (await cloud.listKeys(userId)).some((k) => k.id === id);
       if (!owned) return null;
       revokes++;
       try {
-        const revoked = await cloud.revokeKey(id);
+        const revoked = await cloud.revokeKey(id, reason);
         dropRevoked(id, revoked.revokedAt);
         return revoked;
       } finally {
@@ -117,13 +132,13 @@ export function cloudKeys(cloud: CloudClient, options: CloudKeysOptions): CloudK
     async verifyKnown(secret: string): Promise<VerifiedKey | null | undefined> {
       const hash = await hashSecret(secret);
       const hit = cache.get(hash);
-      if (hit !== undefined) return hit;
+      if (hit !== undefined) return keyAt(hit, clock());
       return refused.has(hash) ? null : undefined;
     },
     async verify(secret: string): Promise<VerifiedKey | null> {
       const hash = await hashSecret(secret);
       const hit = cache.get(hash);
-      if (hit !== undefined) return hit;
+      if (hit !== undefined) return keyAt(hit, clock());
       if (refused.has(hash)) return null;
       const started = revokes;
       const found = await cloud.verifyKey(secret);
@@ -133,9 +148,10 @@ export function cloudKeys(cloud: CloudClient, options: CloudKeysOptions): CloudK
       }
       const revoked = revokedLately.peek(found.id);
       if (revoked !== undefined) return { ...found, revokedAt: revoked };
-      const key: VerifiedKey = { ...found, revokedAt: null };
+      const key: VerifiedKey = { ...found, expiresAt: found.expiresAt ?? null, revokedAt: null };
       if (revokes === started) remember(hash, key);
-      return key;
+      // A cached key whose scheduled revocation (a reroll's grace end) has come reads as revoked.
+      return keyAt(key, clock());
     },
     dropRevoked,
     close() {

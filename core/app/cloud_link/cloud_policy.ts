@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { AutoRevokePolicy } from "../../contract/mod.ts";
+import type { AutoRevokePolicy, KeyLifetimePolicy } from "../../contract/mod.ts";
 import type { ErrorLogger } from "../../logging/mod.ts";
 import type { CloudClient } from "./cloud_client.ts";
 
@@ -27,6 +27,8 @@ export interface CloudPolicyOptions {
 export interface CloudPolicy {
   /** The policy last read (`null`: off, or not read yet). */
   current(): AutoRevokePolicy | null;
+  /** The bounds of a key's lifetime last read (`null`: none, or not read yet). */
+  keyLifetime(): KeyLifetimePolicy | null;
   /** Settles after the first read (or its failure). */
   read: Promise<void>;
   /** Stops reading. */
@@ -42,13 +44,14 @@ export interface CloudPolicy {
 export function followCloudPolicy(options: CloudPolicyOptions): CloudPolicy {
   const { cloud, log } = options;
   let policy: AutoRevokePolicy | null = null;
+  let keyLifetime: KeyLifetimePolicy | null = null;
   let failing = false;
   let closed = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   async function readOnce(): Promise<void> {
     try {
-      policy = await cloud.policy();
+      ({ autoRevoke: policy, keyLifetime } = await cloud.appPolicy());
       failing = false;
     } catch (error) {
       if (!failing) log("the project's auto-revoke policy cannot be read from the cloud; keeping the last one", error);
@@ -65,6 +68,7 @@ export function followCloudPolicy(options: CloudPolicyOptions): CloudPolicy {
   const read = readOnce().then(schedule);
   return {
     current: () => policy,
+    keyLifetime: () => keyLifetime,
     read,
     close() {
       closed = true;

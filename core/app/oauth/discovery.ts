@@ -139,9 +139,36 @@ export function issuerOf(origin: string): string {
  * @returns The `WWW-Authenticate` value.
  */
 export function bearerChallenge(origin: string, path: string, scopes: readonly string[], presented: boolean): string {
-  const resourcePath = path === "/svc/mcp" ? "/svc/mcp" : "/svc";
-  const params = [`realm="svc"`, `resource_metadata="${origin}${PRM}${resourcePath}"`];
+  const params = [`realm="svc"`, `resource_metadata="${metadataUrlOf(origin, path)}"`];
   if (scopes.length) params.push(`scope="${scopes.join(" ")}"`);
   if (presented) params.push(`error="invalid_token"`);
   return "Bearer " + params.join(", ");
+}
+
+/**
+ * The challenge of a scope step-up (MCP 2025-11-25, "Scope Challenge Handling"; RFC 6750 §3.1): the `403` of a
+ * request whose OAuth access token lacks a scope the intent needs. `scope` names every scope the intent needs and
+ * the scopes the token already holds (the spec's recommended approach), so re-authorizing with it loses nothing.
+ *
+ * @param origin The app's public origin.
+ * @param path The refused request's pathname (`/svc/mcp` or `/svc/agent/run`).
+ * @param scopes The scopes to ask for, space-free names.
+ * @returns The `WWW-Authenticate` value.
+ *
+ * @example The challenge of a call to /svc/mcp
+ * ```ts
+ * import { stepUpChallenge } from "./discovery.ts";
+ * stepUpChallenge("https://app.example.com", "/svc/mcp", ["notes:read", "notes:write"]);
+ * // Bearer realm="svc", error="insufficient_scope", scope="notes:read notes:write", resource_metadata="…"
+ * ```
+ */
+export function stepUpChallenge(origin: string, path: string, scopes: readonly string[]): string {
+  return `Bearer realm="svc", error="insufficient_scope", scope="${scopes.join(" ")}", ` +
+    `resource_metadata="${metadataUrlOf(origin, path)}", ` +
+    `error_description="This token lacks a scope the call needs: authorize again with these scopes"`;
+}
+
+/** The Protected Resource Metadata URL of a protected path: `/svc/mcp`'s own, else `/svc`'s. */
+function metadataUrlOf(origin: string, path: string): string {
+  return `${origin}${PRM}${path === "/svc/mcp" ? "/svc/mcp" : "/svc"}`;
 }

@@ -68,7 +68,7 @@ export function mintAccessToken(
  */
 export async function endGrant(ctx: OAuthContext, grant: Grant): Promise<void> {
   await ctx.storage.revokeGrant(grant.id, new Date(ctx.now()).toISOString());
-  if (grant.keyId !== null) await ctx.keys.revoke(grant.userId, grant.keyId);
+  if (grant.keyId !== null) await ctx.keys.revoke(grant.userId, grant.keyId, "oauth");
 }
 
 /**

@@ -14,7 +14,14 @@ import type { KeyService } from "../../keys/mod.ts";
 import { authorizeEndpoint } from "./authorize_endpoint.ts";
 import { clientRegistry } from "./clients.ts";
 import { consentTokens } from "./consent_token.ts";
-import { bearerChallenge, discoveryDocumentOf, OAUTH_PATHS, resourceMetadata, serverMetadata } from "./discovery.ts";
+import {
+  bearerChallenge,
+  discoveryDocumentOf,
+  OAUTH_PATHS,
+  resourceMetadata,
+  serverMetadata,
+  stepUpChallenge,
+} from "./discovery.ts";
 import { OAUTH_DEFAULTS, type OAuthConfig } from "./oauth_config.ts";
 import type { OAuthContext } from "./oauth_context.ts";
 import { OAUTH_JSON_HEADERS, OAuthError, oauthErrorResponse, oauthJson } from "./oauth_error.ts";
@@ -47,6 +54,13 @@ export interface OAuthServer {
   originOf(req: Request): string;
   /** The app's scopes, for the challenge. */
   scopes: readonly string[];
+  /**
+   * The `WWW-Authenticate` challenge of a scope step-up when `key` is the access token in force of an OAuth grant,
+   * else `null` (a pasted key cannot be re-authorized: its refusal stays as it is).
+   */
+  scopeChallenge(req: Request, key: { id: string; scopes: readonly string[] }, needed: readonly string[]): Promise<
+    string | null
+  >;
 }
 
 const REGISTRATION_LIMIT = 16 * 1024;
@@ -147,7 +161,22 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
     }
   }
 
-  return { answer, originOf, scopes: options.scopes };
+  async function scopeChallenge(
+    req: Request,
+    key: { id: string; scopes: readonly string[] },
+    needed: readonly string[],
+  ): Promise<string | null> {
+    const grant = await (await context).storage.findGrantByKey(key.id);
+    if (grant === null || grant.revokedAt !== null) return null;
+    const wanted = new Set([...key.scopes, ...needed]);
+    const scopes = [
+      ...options.scopes.filter((s) => wanted.has(s)),
+      ...needed.filter((s) => !options.scopes.includes(s)),
+    ];
+    return stepUpChallenge(originOf(req), pathnameOf(req.url), scopes);
+  }
+
+  return { answer, originOf, scopes: options.scopes, scopeChallenge };
 }
 
 /**

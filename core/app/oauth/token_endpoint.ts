@@ -140,7 +140,7 @@ async function refresh(ctx: OAuthContext, clientId: string, field: Field): Promi
   const next = await newRefreshToken(ctx, grant.id, now);
   await ctx.storage.rotate(grant.id, minted.key.id, next.refresh);
   // The access token it replaces stops working now, rather than at its expiry.
-  if (grant.keyId !== null) await ctx.keys.revoke(grant.userId, grant.keyId);
+  if (grant.keyId !== null) await ctx.keys.revoke(grant.userId, grant.keyId, "oauth");
   return tokens(minted.secret, ttl, next.token, scopes);
 }
 

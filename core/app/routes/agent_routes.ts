@@ -12,6 +12,7 @@ import { agentManifestSchema } from "../../contract/mod.ts";
 import { redactSecrets } from "../../contract/mod.ts";
 import { json } from "../../http/mod.ts";
 import { defineRoute } from "./app_side.ts";
+import { stepUpRefusal } from "./scope_step_up.ts";
 
 /** The deepest nesting of a run payload: deeper values never reach an intent's schema or the fallback. */
 export const MAX_PAYLOAD_DEPTH = 64;
@@ -34,10 +35,19 @@ export const agentRoutes = [
     method: "GET",
     path: "/svc/agent/intents",
     auth: "agent",
-    summary: "List the app's intents, with whether this key may run each",
+    summary: "List the app's intents, with whether this key may run each, and the key (when it expires)",
     responses: { 200: agentManifestSchema },
     run({ caller }, { runner }) {
-      return Promise.resolve(json({ intents: runner.manifestFor(caller) }));
+      const { id, name, scopes, agentId } = caller;
+      const key = {
+        id,
+        name,
+        scopes,
+        agentId,
+        expiresAt: caller.expiresAt ?? null,
+        revokesAt: caller.revokesAt ?? null,
+      };
+      return Promise.resolve(json({ intents: runner.manifestFor(caller), key }));
     },
   }),
   defineRoute({
@@ -53,8 +63,14 @@ export const agentRoutes = [
       404: errorEnvelopeSchema,
       500: errorEnvelopeSchema,
     },
-    async run({ caller, body }, { runner }) {
-      const result = await runner.run(caller, body.intent, body.payload);
+    async run({ req, caller, body }, deps) {
+      let result: unknown;
+      try {
+        result = await deps.runner.run(caller, body.intent, body.payload);
+      } catch (error) {
+        // An OAuth access token that lacks a scope gets the step-up challenge (403 insufficient_scope).
+        throw await stepUpRefusal(error, req, caller, body.intent, deps);
+      }
       // The name is the agent's text: a key pasted into it is not echoed (to the agent's logs, or a proxy's).
       return json({ ok: true, intent: redactSecrets(body.intent), result: result ?? null });
     },

@@ -9,7 +9,7 @@ import { type DefineRoute, routeDefiner } from "../../http/mod.ts";
 import type { ErrorLogger } from "../../logging/mod.ts";
 import type { CompiledIntent } from "../../intents/mod.ts";
 import type { IntentRunner } from "../../intents/mod.ts";
-import type { KeyService, VerifiedKey } from "../../keys/mod.ts";
+import type { KeyLifetime, KeyService, VerifiedKey } from "../../keys/mod.ts";
 import type { Violation, ViolationKind } from "../../contract/mod.ts";
 
 /** The prefix of every app route. */
@@ -23,6 +23,8 @@ export interface AppDeps {
   runner: IntentRunner;
   /** The scopes the app supports. */
   scopes: readonly string[];
+  /** The bounds of a key's lifetime at minting: the app's `keys` config (with the project's policy, hybrid). */
+  keyLifetime: () => KeyLifetime;
   /** The compiled registry, for the OpenAPI document. */
   intents: ReadonlyMap<string, CompiledIntent>;
   /** Whether `onAgentIntent` may take intents outside the registry. */
@@ -51,6 +53,11 @@ export interface AppDeps {
   autoRevoked?: (keyId: string) => boolean;
   /** Notes an agent key's use, for the cloud's `lastUsedAt` (hybrid mode). */
   used?: (keyId: string) => void;
+  /**
+   * The `WWW-Authenticate` challenge of a scope step-up when the key is an OAuth access token (the `oauth` option
+   * on), else `null`; absent without `oauth`. See {@linkcode stepUpRefusal}.
+   */
+  scopeChallenge?: (req: Request, key: VerifiedKey, needed: readonly string[]) => Promise<string | null>;
 }
 
 /** The app side: the signed-in user (the app's `userResolver`), an agent key, or none. */

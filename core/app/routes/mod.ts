@@ -7,4 +7,5 @@
 export * from "./agent_routes.ts";
 export * from "./app_side.ts";
 export * from "./key_routes.ts";
+export * from "./scope_step_up.ts";
 export * from "./svc_openapi.ts";

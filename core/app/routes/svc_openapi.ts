@@ -100,7 +100,7 @@ export function svcOpenApiDocument(options: SvcOpenApiOptions): JsonSchema {
 function withScopeEnum(route: Route<AppSide>, scopes: readonly string[]): Route<AppSide> {
   if (route.method !== "POST" || route.path !== "/svc/keys" || !(route.body instanceof z.ZodObject)) return route;
   const scope = scopes.length ? z.enum(scopes as [string, ...string[]]) : z.never();
-  return { ...route, body: route.body.extend({ scopes: z.array(scope).max(100) }) };
+  return { ...route, body: route.body.safeExtend({ scopes: z.array(scope).max(100) }) };
 }
 
 /** `POST /svc/agent/run` per intent: the body's `intent` names it, `payload` and `result` are its schemas. */

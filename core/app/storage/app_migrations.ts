@@ -118,4 +118,14 @@ export const APP_MIGRATIONS: readonly Migration[] = [
     statements: ["ALTER TABLE app_keys ADD COLUMN expires_at TEXT"],
   },
   { version: 7, ...OAUTH_MIGRATION },
+  {
+    version: 8,
+    name: "key expiry and reroll: a key's scheduled revocation",
+    statements: [
+      // The end of a reroll's grace: the key is refused from then on (NULL: none scheduled).
+      "ALTER TABLE app_keys ADD COLUMN revokes_at TEXT",
+      // Why a revoked key was revoked, as its mirror tells the cloud: `oauth` (a grant ended) or NULL (its user).
+      "ALTER TABLE app_keys ADD COLUMN revoke_reason TEXT",
+    ],
+  },
 ];

@@ -61,13 +61,34 @@ export interface AppStorage {
    */
   keyRevocationByHash(hash: string): Promise<{ revokedAt: string | null } | null>;
   /**
-   * Revokes the user's key at `at` (once: a revoked key keeps its first time).
+   * Revokes the user's key at `at` (once: a revoked key keeps its first time and reason); `reason` `oauth` when
+   * an OAuth grant ended (absent: its user revoked it).
    *
    * @returns The record after revocation, or `null` when the user has no such key.
    */
-  revokeKey(userId: string, id: string, at: string, options?: MirrorOption): Promise<KeyRecord | null>;
-  /** The key with this id. */
-  findKeyById(id: string): Promise<KeyRecord | null>;
+  revokeKey(
+    userId: string,
+    id: string,
+    at: string,
+    options?: MirrorOption & { reason?: "oauth" },
+  ): Promise<KeyRecord | null>;
+  /**
+   * Rerolls the user's key: stores `record` (its successor, same agentId) and schedules the old key's revocation
+   * at `revokesAt`, in one write, only while the old key is neither revoked, nor expired, nor past a scheduled
+   * revocation at `now` (an earlier schedule is kept).
+   *
+   * @returns `false` when the user has no such key in force (nothing is stored).
+   */
+  rerollKey(
+    userId: string,
+    id: string,
+    record: KeyRecord,
+    revokesAt: string,
+    now: string,
+    options?: MirrorOption,
+  ): Promise<boolean>;
+  /** The key with this id, and why it was revoked when that was not its user (`oauth`). */
+  findKeyById(id: string): Promise<(KeyRecord & { revokeReason?: "oauth" }) | null>;
   /** Records when keys were last used, in one write. */
   touchKeys(usedAt: ReadonlyMap<string, string>): Promise<void>;
   /** Stores violations, in one write. */

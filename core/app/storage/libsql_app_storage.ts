@@ -10,10 +10,11 @@ import { APP_MIGRATIONS, APP_MIGRATIONS_TABLE } from "./app_migrations.ts";
 import type { AgentIdKind, KeyRecord } from "../../contract/mod.ts";
 import {
   insertKey,
+  KEY_COLUMNS,
   type KeyTable,
   revokeKeyOfUser,
+  scheduleKeyRevocation,
   selectKeyByHash,
-  selectKeyById,
   selectKeysOfUser,
   toKey,
   touchKey,
@@ -30,7 +31,7 @@ import { purgeOutbox, purgeViolations } from "./libsql_retention.ts";
 const KEY_CACHE_SIZE = 50_000;
 const OUTBOX_SELECT = "SELECT seq, kind, ref, body, attempts FROM app_outbox";
 /** The app's keys, in the keys core's SQL. */
-const KEYS: KeyTable = { table: "app_keys", expires: true };
+const KEYS: KeyTable = { table: "app_keys" };
 /** The app's violations, in the violations core's SQL. */
 const VIOLATIONS: ViolationTable = { table: "app_violations" };
 
@@ -114,18 +115,30 @@ class LibsqlAppStorage implements AppStorage {
     return record === null ? null : { revokedAt: record.revokedAt };
   }
 
-  async revokeKey(userId: string, id: string, at: string, options: MirrorOption = {}): Promise<KeyRecord | null> {
+  async revokeKey(
+    userId: string,
+    id: string,
+    at: string,
+    options: MirrorOption & { reason?: "oauth" } = {},
+  ): Promise<KeyRecord | null> {
     const revoke = revokeKeyOfUser(KEYS, userId, id, at);
-    if (!options.mirror) return this.#revoked(await this.#db.execute(revoke));
-    const [rs] = await this.#db.batch([
+    const reason: Statement[] = options.reason === undefined ? [] : [{
+      sql: "UPDATE app_keys SET revoke_reason = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL",
+      args: [options.reason, id, userId],
+    }];
+    if (!options.mirror && reason.length === 0) return this.#revoked(await this.#db.execute(revoke));
+    const results = await this.#db.batch([
+      ...reason,
       revoke,
-      {
-        sql:
-          "INSERT INTO app_outbox (kind, ref, created_at) SELECT 'key', id, ? FROM app_keys WHERE id = ? AND user_id = ?",
-        args: [at, id, userId],
-      },
+      ...options.mirror
+        ? [{
+          sql:
+            "INSERT INTO app_outbox (kind, ref, created_at) SELECT 'key', id, ? FROM app_keys WHERE id = ? AND user_id = ?",
+          args: [at, id, userId],
+        }]
+        : [],
     ], "write");
-    return this.#revoked(rs);
+    return this.#revoked(results[reason.length]);
   }
 
   #revoked(rs: ResultSet): KeyRecord | null {
@@ -135,9 +148,42 @@ class LibsqlAppStorage implements AppStorage {
     return record;
   }
 
-  async findKeyById(id: string): Promise<KeyRecord | null> {
-    const rs = await this.#db.execute(selectKeyById(KEYS, id));
-    return rs.rows.length ? toKey(rs.rows[0]) : null;
+  async rerollKey(
+    userId: string,
+    id: string,
+    record: KeyRecord,
+    revokesAt: string,
+    now: string,
+    options: MirrorOption = {},
+  ): Promise<boolean> {
+    const inForce = {
+      sql: `EXISTS (SELECT 1 FROM app_keys WHERE id = ? AND user_id = ? AND revoked_at IS NULL
+              AND (revokes_at IS NULL OR revokes_at > ?) AND (expires_at IS NULL OR expires_at > ?))`,
+      args: [id, userId, now, now],
+    };
+    const statements: Statement[] = [
+      insertKey(KEYS, record, inForce),
+      // Only once the successor is stored: a key out of force is left as it is.
+      scheduleKeyRevocation(KEYS, userId, id, revokesAt, {
+        sql: "EXISTS (SELECT 1 FROM app_keys WHERE id = ?)",
+        args: [record.id],
+      }),
+    ];
+    if (options.mirror) statements.push(enqueueKey(record.id, now), enqueueKey(id, now, record.id));
+    const [inserted, scheduled] = await this.#db.batch(statements, "write");
+    this.#keys.delete(record.hash);
+    if (scheduled.rows.length) this.#keys.delete(toKey(scheduled.rows[0]).hash);
+    return inserted.rowsAffected === 1;
+  }
+
+  async findKeyById(id: string): Promise<(KeyRecord & { revokeReason?: "oauth" }) | null> {
+    const rs = await this.#db.execute({
+      sql: `SELECT ${KEY_COLUMNS}, revoke_reason FROM app_keys WHERE id = ?`,
+      args: [id],
+    });
+    if (rs.rows.length === 0) return null;
+    const record = toKey(rs.rows[0]);
+    return rs.rows[0].revoke_reason === "oauth" ? { ...record, revokeReason: "oauth" } : record;
   }
 
   async touchKeys(usedAt: ReadonlyMap<string, string>): Promise<void> {
@@ -250,9 +296,15 @@ class LibsqlAppStorage implements AppStorage {
 }
 
 /** Queues a key for mirroring, if it was stored by the statements before it in the batch. */
-function enqueueKey(id: string, at: string): Statement {
-  return {
-    sql: "INSERT INTO app_outbox (kind, ref, created_at) SELECT 'key', id, ? FROM app_keys WHERE id = ?",
-    args: [at, id],
-  };
+function enqueueKey(id: string, at: string, onlyWith?: string): Statement {
+  return onlyWith === undefined
+    ? {
+      sql: "INSERT INTO app_outbox (kind, ref, created_at) SELECT 'key', id, ? FROM app_keys WHERE id = ?",
+      args: [at, id],
+    }
+    : {
+      sql: `INSERT INTO app_outbox (kind, ref, created_at) SELECT 'key', id, ? FROM app_keys WHERE id = ?
+            AND EXISTS (SELECT 1 FROM app_keys WHERE id = ?)`,
+      args: [at, id, onlyWith],
+    };
 }

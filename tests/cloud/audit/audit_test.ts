@@ -44,13 +44,17 @@ describe("GET /v1/sdk/audit", () => {
     const res = await t.sdk("GET", "/v1/sdk/audit", { as });
     assert.equal(res.status, 200);
     const entries: Entry[] = res.body.entries;
-    assert.equal(res.body.total, 7);
+    assert.equal(res.body.total, 9);
+    const created = (userId: string, name: string) => ({ name, userId, agentId: userId, scopes: [], expiresAt: null });
     assert.deepEqual(entries.map((e) => [e.actor, e.action, e.target, e.detail]).reverse(), [
       ["cli", "project.create", p.id, { name: "audited" }],
       ["cli", "project.rename", p.id, { from: "audited", to: "renamed" }],
       ["cli", "project.rotate_secret", p.id, {}],
+      ["sdk", "key.create", k.id, created("u", "k")],
       ["sdk", "key.revoke", k.id, { reason: "tooling" }],
-      ["sdk", "key.revoke", record.id, { reason: "app" }],
+      // A hybrid app's mirror: the app acts for its user, creating and revoking the key.
+      ["app", "key.create", record.id, created("v", "m")],
+      ["app", "key.revoke", record.id, { reason: "app" }],
       ["sdk", "policy.auto_revoke", p.id, { autoRevoke: { threshold: 9, windowMinutes: 9 } }],
       ["sdk", "policy.retention", p.id, { retentionDays: 2 }],
     ]);
@@ -91,6 +95,25 @@ describe("GET /v1/sdk/audit", () => {
     assert.deepEqual(theirs.body.entries.map((e: Entry) => e.action), ["project.create"]);
     const bad = await t.sdk("GET", "/v1/sdk/audit?since=yesterday", { as: p });
     assert.equal(bad.status, 400);
+  });
+
+  test("filters by key: only the entries about that key, none about another project's key of the same id", async () => {
+    const p = await t.newProject("by key");
+    const [first, second] = [await t.mintKey("ann", {}, p), await t.mintKey("bob", {}, p)];
+    for (const k of [first, second]) await t.sdk("DELETE", `/v1/sdk/keys/${k.id}`, { as: p });
+    const one = await t.sdk("GET", `/v1/sdk/audit?key=${first.id}`, { as: p });
+    assert.equal(one.status, 200);
+    assert.deepEqual(one.body.entries.map((e: Entry) => [e.action, e.target]), [
+      ["key.revoke", first.id],
+      ["key.create", first.id],
+    ]);
+    assert.equal(one.body.total, 2);
+    const other = await t.newProject("other keys");
+    assert.deepEqual((await t.sdk("GET", `/v1/sdk/audit?key=${first.id}`, { as: other })).body, {
+      entries: [],
+      total: 0,
+    });
+    assert.equal((await t.sdk("GET", `/v1/sdk/audit?key=${"k".repeat(101)}`, { as: p })).status, 400);
   });
 
   test("keeps a deleted project's entries, the deletion included", async () => {
@@ -180,6 +203,7 @@ describe("cloud/main.ts project policy and audit list", () => {
       projectId: created.projectId,
       autoRevoke: { threshold: 4, windowMinutes: 15 },
       retentionDays: null,
+      keyLifetime: null,
     });
     const shown = await cli("project", "policy", created.projectId);
     assert.match(shown.stdout, /auto-revoke: revoke a key at 4 counted violations within 15 minutes/);

@@ -21,7 +21,8 @@ describe("the keys list's search and bulk revokes", () => {
 
   const inbox = async (key: string) => (await t.agent(key, "GET", "/v1/agent/inbox")).status;
   const audit = async (action: string, target: string) =>
-    (await t.storage.audit.listAudit({ projectId: t.project.id, action, target, limit: 100, offset: 0 })).entries;
+    (await t.storage.audit.listAudit({ projectId: t.project.id, action, keyId: target, limit: 100, offset: 0 }))
+      .entries;
 
   test("Search keys matches a prefix of the name, start or user, with counts and paging", async () => {
     for (let i = 0; i < 52; i++) await t.mintKey("searcher", { name: `batch-${String(i).padStart(2, "0")}` });

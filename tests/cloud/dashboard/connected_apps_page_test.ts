@@ -79,6 +79,6 @@ describe("connected apps in the dashboard", () => {
     const res = await t.sdk("POST", "/v1/sdk/keys/used", { as: p, body: { keys: [{ id: k.id, lastUsedAt: at }] } });
     assert.equal(res.body.updated, 1);
     const page = await admin.get(`/dashboard/projects/${p.id}/keys`);
-    assert.match(page.text, new RegExp(`<time datetime="${at}">`));
+    assert.match(page.text, new RegExp(`<time datetime="${at}" title="${at}">`));
   });
 });

@@ -239,6 +239,7 @@ for (const [name, open] of clients.list) {
         "index cloud_keys_by_project",
         "index cloud_keys_by_start",
         "index cloud_keys_by_user",
+        "index cloud_keys_revocations_due", // migration 10
         "table cloud_keys",
         "trigger cloud_keys_counted",
         "trigger cloud_keys_inserted_revoked",

@@ -18,7 +18,8 @@ describe("revoking many keys", () => {
   const feed = async (projectId = t.project.id) =>
     (await t.storage.keys.listRevocations(projectId, 0, 500)).map((r) => [r.keyId, r.reason]);
   const audit = async (action: string, target?: string) =>
-    (await t.storage.audit.listAudit({ projectId: t.project.id, action, target, limit: 500, offset: 0 })).entries;
+    (await t.storage.audit.listAudit({ projectId: t.project.id, action, keyId: target, limit: 500, offset: 0 }))
+      .entries;
   const inbox = async (key: string) => (await t.agent(key, "GET", "/v1/agent/inbox")).status;
 
   test("DELETE /v1/sdk/keys?userId= revokes only that user's active keys of this project, once", async () => {

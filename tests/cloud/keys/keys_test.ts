@@ -63,12 +63,14 @@ describe("/v1/sdk/keys", () => {
       "lastUsedAt",
       "name",
       "revokedAt",
+      "revokesAt",
       "scopes",
       "start",
     ]);
     assert.equal(k.id, minted.id);
     assert.equal(k.start, minted.key.slice(0, 12));
     assert.equal(k.expiresAt, null);
+    assert.equal(k.revokesAt, null);
     assert.equal((await t.sdk("GET", "/v1/sdk/keys")).status, 400);
     const other = await t.newProject();
     assert.deepEqual((await t.sdk("GET", "/v1/sdk/keys?userId=lister", { as: other })).body, { keys: [] });

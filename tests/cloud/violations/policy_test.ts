@@ -11,7 +11,7 @@ describe("GET and PUT /v1/sdk/policy", () => {
   test("answers auto-revoke off and the default retention before any change", async () => {
     const res = await t.sdk("GET", "/v1/sdk/policy");
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body, { autoRevoke: null, retentionDays: null });
+    assert.deepEqual(res.body, { autoRevoke: null, retentionDays: null, keyLifetime: null });
   });
 
   test("sets, keeps what is absent, and turns auto-revoke off with null", async () => {
@@ -24,9 +24,14 @@ describe("GET and PUT /v1/sdk/policy", () => {
     assert.deepEqual(set.body, {
       autoRevoke: { threshold: 5, windowMinutes: 60, kinds: ["FORBIDDEN_SCOPE"] },
       retentionDays: 3,
+      keyLifetime: null,
     });
     const kept = await t.sdk("PUT", "/v1/sdk/policy", { as: p, body: { autoRevoke: null } });
-    assert.deepEqual(kept.body, { autoRevoke: null, retentionDays: 3 }, "retention stays when absent");
+    assert.deepEqual(
+      kept.body,
+      { autoRevoke: null, retentionDays: 3, keyLifetime: null },
+      "retention stays when absent",
+    );
     assert.deepEqual((await t.sdk("GET", "/v1/sdk/policy", { as: p })).body, kept.body);
     assert.equal((await t.storage.projects.projectPolicy(p.id)).retentionMs, 3 * 24 * 60 * 60 * 1000);
   });
@@ -39,6 +44,9 @@ describe("GET and PUT /v1/sdk/policy", () => {
         { autoRevoke: { threshold: 3 } },
         { autoRevoke: { threshold: 3, windowMinutes: 10, severities: ["fatal"] } },
         { retentionDays: 0 },
+        { keyLifetime: { maxDays: 0 } },
+        { keyLifetime: { defaultDays: 30, maxDays: 7 } },
+        { keyLifetime: { days: 7 } },
         { other: true },
       ]
     ) {
@@ -46,7 +54,30 @@ describe("GET and PUT /v1/sdk/policy", () => {
       assert.equal(res.status, 400, JSON.stringify(body));
       assert.equal(res.body.error.code, "VALIDATION_ERROR");
     }
-    assert.deepEqual((await t.sdk("GET", "/v1/sdk/policy", { as: p })).body, { autoRevoke: null, retentionDays: null });
+    assert.deepEqual((await t.sdk("GET", "/v1/sdk/policy", { as: p })).body, {
+      autoRevoke: null,
+      retentionDays: null,
+      keyLifetime: null,
+    });
+  });
+
+  test("sets the bounds of a key's lifetime, keeps them when absent, clears them with null, and audits each", async () => {
+    const p = await t.newProject("lifetime policy");
+    const set = await t.sdk("PUT", "/v1/sdk/policy", {
+      as: p,
+      body: { keyLifetime: { defaultDays: 30, maxDays: 90 } },
+    });
+    assert.equal(set.status, 200);
+    assert.deepEqual(set.body.keyLifetime, { defaultDays: 30, maxDays: 90 });
+    const kept = await t.sdk("PUT", "/v1/sdk/policy", { as: p, body: { retentionDays: 2 } });
+    assert.deepEqual(kept.body.keyLifetime, { defaultDays: 30, maxDays: 90 }, "kept when absent");
+    const cleared = await t.sdk("PUT", "/v1/sdk/policy", { as: p, body: { keyLifetime: null } });
+    assert.equal(cleared.body.keyLifetime, null);
+    const audit = await t.sdk("GET", "/v1/sdk/audit?action=policy.key_lifetime", { as: p });
+    assert.deepEqual(audit.body.entries.map((e: { detail: unknown }) => e.detail).reverse(), [
+      { keyLifetime: { defaultDays: 30, maxDays: 90 } },
+      { keyLifetime: null },
+    ]);
   });
 });
 

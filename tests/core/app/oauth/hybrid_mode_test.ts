@@ -49,6 +49,11 @@ describe("OAuth in hybrid mode", () => {
     const second = await (await tokenRequest(handle, { ...refresh, refresh_token: first.refresh_token })).json();
     assert.equal(await svc.sync(), 0);
     assert.equal((await inbox(first.access_token)).status, 401, "the replaced key is revoked at the cloud too");
+    const reasons = async () =>
+      (await (await cloud.sdk("GET", "/v1/sdk/keys/revocations")).json()).revocations.map((r: { reason: string }) =>
+        r.reason
+      );
+    assert.deepEqual(await reasons(), ["oauth"], "the grant's own revocation reaches the feed as oauth");
     assert.equal((await inbox(second.access_token)).status, 200);
 
     const { keys } = await (await asUser(svc, "alice", "GET", "/svc/keys")).json();
@@ -56,6 +61,7 @@ describe("OAuth in hybrid mode", () => {
     assert.equal((await asUser(svc, "alice", "DELETE", `/svc/keys/${current.id}`)).status, 200);
     assert.equal(await svc.sync(), 0);
     assert.equal((await inbox(second.access_token)).status, 401);
+    assert.deepEqual(await reasons(), ["oauth", "app"], "the user's revoke is the app's");
     const ended = await tokenRequest(handle, { ...refresh, refresh_token: second.refresh_token });
     assert.equal((await ended.json()).error, "invalid_grant", "revoking the key ended the grant");
   });

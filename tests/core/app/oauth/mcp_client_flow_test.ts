@@ -15,8 +15,11 @@ const { UnauthorizedError } = await import("@modelcontextprotocol/sdk/client/aut
 
 const REDIRECT = "http://127.0.0.1:5555/callback";
 
-/** An OAuthClientProvider that keeps everything in memory and records where it was sent to authorize. */
-function memoryProvider() {
+/**
+ * An OAuthClientProvider that keeps everything in memory and records where it was sent to authorize; with
+ * `keepRefreshToken: false` it drops refresh tokens (see the step-up test).
+ */
+function memoryProvider({ keepRefreshToken = true } = {}) {
   const saved: Record<string, unknown> = {};
   return {
     saved,
@@ -40,7 +43,8 @@ function memoryProvider() {
     },
     tokens: () => saved.tokens,
     saveTokens(tokens: unknown) {
-      saved.tokens = tokens;
+      const { refresh_token: _, ...rest } = tokens as { refresh_token?: string };
+      saved.tokens = keepRefreshToken ? tokens : rest;
     },
     redirectToAuthorization(url: URL) {
       this.authorizationUrl = url;
@@ -56,14 +60,14 @@ function memoryProvider() {
   };
 }
 
-/** The user's browser: opens the authorization URL signed in, allows what is asked, returns the code. */
-async function consentAsBrowser(svc: Svc, url: URL, user: string): Promise<string> {
+/** The user's browser: opens the authorization URL signed in, allows what is asked (or `granted`), returns the code. */
+async function consentAsBrowser(svc: Svc, url: URL, user: string, granted?: string[]): Promise<string> {
   const page = await svc.handle(new Request(url, { headers: { "x-user": user } }));
   assert.equal(page.status, 200);
   const fields = hiddenFields(await page.text());
   const form = new URLSearchParams(fields);
   form.set("decision", "allow");
-  for (const scope of (fields.scope ?? "").split(" ")) form.append("granted_scope", scope);
+  for (const scope of granted ?? (fields.scope ?? "").split(" ")) form.append("granted_scope", scope);
   const res = await svc.handle(
     new Request(`${BASE}/svc/oauth/authorize`, {
       method: "POST",
@@ -135,6 +139,54 @@ test("the MCP SDK client discovers, registers, is authorized by consent and call
     await back.connect(retransport);
     assert.ok((await back.listTools()).tools.length > 0);
     await back.close();
+  } finally {
+    await svc.close();
+  }
+});
+
+test("scope step-up end to end: a token without notes:write is challenged, re-authorized wider, and the call runs", async () => {
+  const svc = notesSvc({ oauth: {} });
+  const fetch = (url: string | URL, init?: RequestInit) => svc.handle(new Request(url, init));
+  // The SDK (1.x) answers a 403 insufficient_scope by refreshing when it holds a refresh token, which cannot widen a
+  // grant (RFC 6749 §6), and then gives up (typescript-sdk#2255); this client keeps none, as SEP-2350 clients do.
+  const provider = memoryProvider({ keepRefreshToken: false });
+  const url = new URL(`${BASE}/svc/mcp`);
+  try {
+    await assert.rejects(
+      new Client({ name: "sdk-step-up", version: "1.0.0" }).connect(
+        new StreamableHTTPClientTransport(url, { authProvider: provider, fetch }),
+      ),
+      UnauthorizedError,
+    );
+    // The user grants less than asked: notes:read only.
+    const narrow = await consentAsBrowser(svc, provider.authorizationUrl!, "alice", ["notes:read"]);
+    const transport = new StreamableHTTPClientTransport(url, { authProvider: provider, fetch });
+    await transport.finishAuth(narrow);
+    const client = new Client({ name: "sdk-step-up", version: "1.0.0" });
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    assert.ok(!tools.some((t) => t.name === "notes.create"), "tools/list shows only what the token may call");
+
+    // The call needs notes:write: the server's 403 challenge sends the client back to authorize, with the wider scope.
+    provider.authorizationUrl = null;
+    await assert.rejects(client.callTool({ name: "notes.create", arguments: { title: "wider" } }), UnauthorizedError);
+    const wider = provider.authorizationUrl!;
+    assert.ok(wider, "the client was sent to authorize again");
+    assert.equal(wider.searchParams.get("scope"), "notes:read notes:write");
+    await client.close().catch(() => {});
+
+    const code = await consentAsBrowser(svc, wider, "alice");
+    const retransport = new StreamableHTTPClientTransport(url, { authProvider: provider, fetch });
+    await retransport.finishAuth(code);
+    const again = new Client({ name: "sdk-step-up", version: "1.0.0" });
+    await again.connect(retransport);
+    const created = await again.callTool({ name: "notes.create", arguments: { title: "wider" } });
+    assert.equal(created.isError, undefined);
+    assert.deepEqual(created.structuredContent, { id: "n_wider", title: "wider", owner: "alice" });
+    await again.close();
+
+    const kinds = (await svc.violations()).map((v) => v.kind);
+    assert.deepEqual(kinds, ["FORBIDDEN_SCOPE"], "the refusal that started the step-up is recorded");
   } finally {
     await svc.close();
   }

@@ -13,8 +13,14 @@ function refused(config: Record<string, unknown>, part: string): void {
   });
 }
 
-test("createSvc refuses oauth in cloud mode, where keys cannot expire yet", () => {
-  refused({ ...base, mode: "cloud", cloud, oauth: {} }, 'oauth needs the keys the app keeps: use mode "local"');
+test("createSvc takes oauth in cloud mode too: the access tokens are expiring keys the cloud keeps", async () => {
+  const svc = createSvc({ ...base, mode: "cloud", cloud, oauth: {}, logger: () => {} } as SvcConfig);
+  try {
+    const metadata = await svc.handle(new Request("http://app.test/.well-known/oauth-authorization-server/svc"));
+    assert.equal(metadata.status, 200, "the authorization server is routed");
+  } finally {
+    await svc.close();
+  }
 });
 
 test("createSvc refuses a malformed oauth option, naming it", () => {

@@ -128,6 +128,7 @@ describe("GET /svc/keys", () => {
       "lastUsedAt",
       "name",
       "revokedAt",
+      "revokesAt",
       "scopes",
       "start",
     ]);

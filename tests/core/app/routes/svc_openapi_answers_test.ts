@@ -8,6 +8,7 @@ import { svcRouteTable } from "../../../fixtures/svc_table.ts";
 import { type AnswerChecker, answerChecker, expectedStatuses } from "../../../fixtures/openapi_answers.ts";
 import { BASE, mint, notesSvc, SCOPES } from "../../../fixtures/notes_svc.ts";
 import { ROUTES, setThrowawayKeyId } from "../../../fixtures/route_samples.ts";
+import { oauthAccessToken } from "../../../fixtures/oauth_app.ts";
 
 const BODY_LIMIT = 64_000;
 const MCP_ACCEPT = "application/json, text/event-stream";
@@ -92,12 +93,42 @@ test("the intent runner's refusals and failures match the document: 403, 404, 50
   assert.equal((await run("notes.nothing")).status, 404);
   assert.equal((await run("notes.broken")).status, 500);
   assert.equal((await send(svc, "DELETE /svc/keys/:id", { path: `/svc/keys/${crypto.randomUUID()}` })).status, 404);
+  const reroll = { path: `/svc/keys/${crypto.randomUUID()}/reroll`, body: {} };
+  assert.equal((await send(svc, "POST /svc/keys/:id/reroll", reroll)).status, 404);
+});
+
+test("/svc/mcp's 2026-07-28 unknown method (404) and an OAuth token's step-up (403) match the document", async () => {
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  const ping = {
+    path: "",
+    headers: { accept: MCP_ACCEPT, "mcp-protocol-version": "2026-07-28", "mcp-method": "ping" },
+    body: { jsonrpc: "2.0", id: 4, method: "ping", params: { _meta: meta } },
+  };
+  assert.equal((await send(svc, "POST /svc/mcp", ping)).status, 404);
+  const withOAuth = notesSvc({ oauth: {} });
+  try {
+    const key = await oauthAccessToken((req) => withOAuth.handle(req), ["notes:read"]);
+    const call = { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "notes.create", arguments: {} } };
+    const refused = await send(withOAuth, "POST /svc/mcp", {
+      path: "",
+      key,
+      headers: { accept: MCP_ACCEPT },
+      body: call,
+    });
+    assert.equal(refused.status, 403);
+  } finally {
+    await withOAuth.close();
+  }
 });
 
 /** A request of the right shape but wrong values, per route that takes input. */
 const BAD_INPUT: Record<string, Call> = {
   "POST /svc/keys": { path: "", body: { name: "k", scopes: ["notes:delete"] } },
   "DELETE /svc/keys/:id": { path: `/svc/keys/${"x".repeat(201)}` },
+  "POST /svc/keys/:id/reroll": { path: "/svc/keys/k/reroll", body: { graceMinutes: -1 } },
   "POST /svc/agent/run": { path: "", body: { intent: "" } },
   "POST /svc/mcp": { path: "", body: [], headers: { accept: MCP_ACCEPT } },
 };
