@@ -1,7 +1,8 @@
-// `node bench/dashboard_bench.ts [--violations=1000000] [--requests=200]`: the
-// dashboard's overview and violations pages at 1,000,000 stored violations
-// (the cloud bench's cached database, copied), signed in, one request at a time
-// over 127.0.0.1; p50 and p99 per page against the target p99 < 100 ms.
+// `node bench/dashboard_bench.ts [--violations=1000000] [--keys=1000000] [--requests=200]`: the
+// dashboard's overview and violations pages at 1,000,000 stored violations, and the keys list with its
+// search at 1,000,000 keys (the cloud bench's cached database with keys added, copied), signed in, one
+// request at a time over 127.0.0.1 through the real dashboard handler; p50 and p99 per page against the
+// targets p99 < 100 ms (overview, violations) and p99 < 50 ms (the keys search).
 // Bounded: the seed is cached in bench/.cache/ and each page gets `--requests`.
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,16 +13,18 @@ import { serve } from "srvx";
 import { createCloudWithSeams } from "../cloud/create_cloud.ts";
 import { newOperator } from "../cloud/operators/operators.ts";
 import { openCloudStorage } from "../cloud/open_cloud_storage.ts";
-import { violationsDatabase } from "./cloud/seed_violations.ts";
+import { keysDatabase } from "./cloud/seed_keys.ts";
 
 const arg = (name: string, fallback: number) =>
   Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? fallback);
 const rows = arg("violations", 1_000_000);
+const keyCount = arg("keys", 1_000_000);
 const requests = arg("requests", 200);
 const TARGET_P99_MS = 100;
+const SEARCH_TARGET_P99_MS = 50;
 const PASSWORD = "a long bench password";
 
-const seeded = await violationsDatabase(rows);
+const seeded = await keysDatabase(rows, keyCount);
 const dir = mkdtempSync(join(tmpdir(), "svc-dashboard-bench-"));
 const path = join(dir, "cloud.db");
 copyFileSync(seeded.db.slice("file:".length), path);
@@ -52,19 +55,31 @@ const cookie = signedIn.headers.getSetCookie().map((c) => c.split(";")[0]).join(
 if (signedIn.status !== 303) throw new Error(`sign-in failed: ${signedIn.status}`);
 
 const project = `/dashboard/projects/${seeded.projectId}`;
-const pages: [string, string][] = [
-  ["overview", project],
-  ["violations, no filter", `${project}/violations`],
-  ["violations, key filter", `${project}/violations?key=key-0007`],
-  ["violations, kind + severity", `${project}/violations?kind=FORBIDDEN_SCOPE&severity=severe`],
-  ["violations, since 1 h", `${project}/violations?since=${new Date(now - 3_600_000).toISOString()}`],
-  ["violations, page 100", `${project}/violations?page=100`],
+/** A page, its path and its target p99 in ms. */
+const pages: [string, string, number][] = [
+  ["overview", project, TARGET_P99_MS],
+  ["violations, no filter", `${project}/violations`, TARGET_P99_MS],
+  ["violations, key filter", `${project}/violations?key=key-0007`, TARGET_P99_MS],
+  ["violations, kind + severity", `${project}/violations?kind=FORBIDDEN_SCOPE&severity=severe`, TARGET_P99_MS],
+  ["violations, since 1 h", `${project}/violations?since=${new Date(now - 3_600_000).toISOString()}`, TARGET_P99_MS],
+  ["violations, page 100", `${project}/violations?page=100`, TARGET_P99_MS],
+  // The seed's keys: names billing-/support-/reports-/notes-NNNNNNN, 20 per user-NNNNN, starts like random ones.
+  ["keys search, name prefix (10 matches)", `${project}/keys?q=billing-000012`, SEARCH_TARGET_P99_MS],
+  ["keys search, start prefix (~260 matches)", `${project}/keys?q=svc_live_Jb`, SEARCH_TARGET_P99_MS],
+  ["keys search, user prefix (200 matches)", `${project}/keys?q=user-0420`, SEARCH_TARGET_P99_MS],
+  ["keys search, start + active + page 2", `${project}/keys?q=svc_live_J&status=active&page=2`, SEARCH_TARGET_P99_MS],
+  ["keys search, one user exactly", `${project}/keys?user=user-04217`, SEARCH_TARGET_P99_MS],
+  ["keys list, no filter", `${project}/keys`, TARGET_P99_MS],
 ];
 
-console.log(`dashboard pages at ${rows.toLocaleString("en-US")} violations, ${requests} requests each, sequential:`);
-console.log("| page | p50 ms | p99 ms | p99 < 100 ms |\n|---|---|---|---|");
+console.log(
+  `dashboard pages at ${rows.toLocaleString("en-US")} violations and ${
+    keyCount.toLocaleString("en-US")
+  } keys, ${requests} requests each, sequential:`,
+);
+console.log("| page | p50 ms | p99 ms | target p99 | met |\n|---|---|---|---|---|");
 let allMet = true;
-for (const [name, path] of pages) {
+for (const [name, path, target] of pages) {
   const times: number[] = [];
   for (let i = 0; i < requests + 10; i++) {
     const started = performance.now();
@@ -75,9 +90,9 @@ for (const [name, path] of pages) {
   }
   times.sort((a, b) => a - b);
   const p = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
-  const met = p(0.99) < TARGET_P99_MS;
+  const met = p(0.99) < target;
   allMet &&= met;
-  console.log(`| ${name} | ${p(0.5).toFixed(1)} | ${p(0.99).toFixed(1)} | ${met ? "yes" : "NO"} |`);
+  console.log(`| ${name} | ${p(0.5).toFixed(1)} | ${p(0.99).toFixed(1)} | < ${target} ms | ${met ? "yes" : "NO"} |`);
 }
 await server.close();
 await cloud.close();

@@ -1,6 +1,6 @@
 /**
  * The cloud's command line: `serve`, `project create|rotate-secret|list|policy`,
- * `audit list`, `admin`, `migrate`, `--version`. The same under `node cloud/main.ts`, `deno run -A cloud/main.ts`,
+ * `keys revoke`, `audit list`, `admin`, `migrate`, `--version`. The same under `node cloud/main.ts`, `deno run -A cloud/main.ts`,
  * `bun cloud/main.ts` and the compiled `dist/svc-cloud`.
  *
  * @module
@@ -14,6 +14,7 @@ import { PACKAGE_NAME, PACKAGE_VERSION } from "../core/contract/mod.ts";
 import { runAdminCommand } from "./cli/admin_commands.ts";
 import { readPasswordFromStdin } from "./cli/read_password.ts";
 import { runAuditList, runPolicyCommand } from "./cli/policy_commands.ts";
+import { runKeysCommand } from "./cli/keys_commands.ts";
 import { type CommandLine, parseCommandLine, USAGE } from "./cli/usage.ts";
 import { printable, printableText } from "./cli/terminal_text.ts";
 
@@ -46,6 +47,7 @@ async function main(args: string[]): Promise<number> {
     if (command === "audit" && rest[0] === "list") {
       return print(await runAuditList(databaseTarget(line.db), line), line);
     }
+    if (command === "keys") return print(await runKeysCommand(databaseTarget(line.db), rest, line), line);
     if (command === "project") return print(await runProjectCommand(databaseTarget(line.db), rest, line.name), line);
     if (command === "admin") {
       const options = { email: line.email, role: line.role, readPassword: readPasswordFromStdin };

@@ -21,6 +21,8 @@ Usage:
                                                       key lifetimes; what no flag names is kept
   svc-cloud audit list [--project PROJECT_ID] [--action A] [--since T] [--limit N] [--json]
                                                       The audit log, newest first
+  svc-cloud keys revoke --user USER --project PROJECT_ID [--json]
+                                                      Revoke every active key of a user (one transaction)
   svc-cloud migrate [--json]                          Apply pending schema migrations
   svc-cloud --version                                 Print the version
   svc-cloud admin create --email E [--role admin|viewer] [--json]
@@ -94,6 +96,8 @@ export interface CommandLine {
   keyLifetime?: string;
   /** `--project`. */
   project?: string;
+  /** `--user`. */
+  user?: string;
   /** `--action`. */
   action?: string;
   /** `--since`. */
@@ -139,6 +143,7 @@ export function parseCommandLine(args: string[]): CommandLine {
       "key-lifetime-max": { type: "string" },
       "key-lifetime": { type: "string" },
       project: { type: "string" },
+      user: { type: "string" },
       action: { type: "string" },
       since: { type: "string" },
       limit: { type: "string" },
@@ -168,6 +173,7 @@ export function parseCommandLine(args: string[]): CommandLine {
     keyLifetimeMax: values["key-lifetime-max"],
     keyLifetime: values["key-lifetime"],
     project: values.project,
+    user: values.user,
     action: values.action,
     since: values.since,
     limit: values.limit,

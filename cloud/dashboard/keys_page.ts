@@ -1,5 +1,5 @@
 /**
- * A project's keys across users with filters by user and status; "Revoke"
+ * A project's keys across users with search, filters by user and status, and selection; "Revoke"
  * leads to a confirmation whose button is "Revoke key". A revoke goes the way
  * the API's does: it wakes the revocation feed's polls at once, so every
  * connected app hears of it, and is recorded in the audit log.
@@ -7,29 +7,31 @@
  * @module
  */
 import { html } from "hono/html";
-import type { KeyStatus } from "../keys/mod.ts";
 import { notice, PAGE_SIZE, pageOffset, pager, time } from "./fragments.ts";
+import { keyFilterFields, type KeyListFilters, readKeyFilters, revokedNotice } from "./key_list_filters.ts";
 import { csrfField, layout } from "./layout.ts";
 import { operatorActor, type ProjectContext } from "./page_context.ts";
-import { htmlPage, redirect } from "./responses.ts";
+import { type Html, htmlPage, redirect } from "./responses.ts";
 import { messagePage } from "./fragments.ts";
 import { revokeReach } from "./connected_apps.ts";
 import { overHttps } from "./visit.ts";
 import { keptQuery, listPath, RETURN_FIELD } from "./list_return.ts";
 
 /**
- * The keys page.
+ * The keys page: "Search keys" (a prefix of the name, start or user), the user and status filters, paging
+ * with counts; each name links to the key's page; an admin selects keys ("Select NAME") for "Revoke selected",
+ * and when the list is one user's, "Revoke all keys of USER".
  *
- * @param ctx The request (`user`, `status` and `page` query parameters).
+ * @param ctx The request (`q`, `user`, `status` and `page` query parameters).
  * @returns The page.
  */
 export async function keysPage(ctx: ProjectContext): Promise<Response> {
-  const user = ctx.url.searchParams.get("user")?.trim() || undefined;
-  const statusParam = ctx.url.searchParams.get("status");
-  const status = statusParam === "active" || statusParam === "revoked" ? statusParam as KeyStatus : undefined;
+  const filters = readKeyFilters(ctx.url.searchParams);
+  const { q, user, status } = filters;
   const offset = pageOffset(ctx.url);
   const page = await ctx.services.keys.page(ctx.project.id, {
     userId: user,
+    search: q,
     status,
     limit: PAGE_SIZE,
     offset,
@@ -41,7 +43,14 @@ export async function keysPage(ctx: ProjectContext): Promise<Response> {
   const rows = page.keys.map((k) =>
     html`
       <tr>
-        <td>${k.name}</td>
+        ${admin
+          ? html`<td>${
+            k.revokedAt === null
+              ? html`<input type="checkbox" name="key" value="${k.id}" form="bulk-revoke" aria-label="Select ${k.name}">`
+              : ""
+          }</td>`
+          : ""}
+        <td><a href="${base}/keys/${k.id}">${k.name}</a></td>
         <td>${k.userId}</td>
         <td><code>${k.agentId}</code></td>
         <td>${k.scopes.length ? k.scopes.join(", ") : html`<span class="muted">none</span>`}</td>
@@ -68,19 +77,37 @@ export async function keysPage(ctx: ProjectContext): Promise<Response> {
         `
         : ""}>${label}</option>
     `;
+  const first = page.total === 0 ? 0 : offset + 1;
+  const last = offset + page.keys.length;
   const body = html`
-    ${ctx.url.searchParams.get("revoked") ? notice("success", "The key is revoked.") : ""}
-    <form class="filters" method="get" action="${base}/keys">
+    ${revokedNotice(ctx.url.searchParams.get("revoked"))}
+    <form class="filters" method="get" action="${base}/keys" role="search">
+      <div><label for="q">Search keys</label><input id="q" name="q" type="search" value="${q ?? ""}"
+        placeholder="name, svc_live_… or user"></div>
       <div><label for="user">User</label><input id="user" name="user" value="${user ?? ""}"></div>
       <div><label for="status">Status</label><select id="status" name="status">
-        ${option("", "Any")}${option("active", "Active")}${option("revoked", "Revoked")}</select></div>
+        ${option("", "All")}${option("active", "Active")}${option("revoked", "Revoked")}</select></div>
       <button type="submit">Filter</button>
     </form>
-    <p>${page.total} keys</p>
+    <p id="key-count">${page.total} keys${page.total > 0
+      ? html`
+        (showing ${first} to ${last})
+      `
+      : ""}</p>
+    ${admin
+      ? html`<div class="key-actions">
+      <form id="bulk-revoke" class="inline" method="get" action="${base}/keys/revoke-selected">
+        ${keyFilterFields(filters)}
+        <button type="submit" class="danger">Revoke selected</button>
+      </form>
+      ${user === undefined ? "" : revokeAllButton(base, user, filters)}
+    </div>`
+      : ""}
     <table>
       <caption class="visually-hidden">Keys</caption>
       <thead>
         <tr>
+          ${admin ? html`<th scope="col"><span class="visually-hidden">Select</span></th>` : ""}
           <th scope="col">Name</th>
           <th scope="col">User</th>
           <th scope="col">agentId</th>
@@ -100,6 +127,21 @@ export async function keysPage(ctx: ProjectContext): Promise<Response> {
 }
 
 /**
+ * "Revoke all keys of USER": a form leading to the confirmation that states the count.
+ *
+ * @param base The project's dashboard path.
+ * @param userId The user.
+ * @param filters The list to come back to.
+ * @returns The form.
+ */
+export function revokeAllButton(base: string, userId: string, filters: KeyListFilters = {}): Html {
+  return html`<form class="inline" method="get" action="${base}/keys/revoke-all">
+  ${keyFilterFields({ ...filters, user: userId })}
+  <button type="submit" class="danger">Revoke all keys of ${userId}</button>
+</form>`;
+}
+
+/**
  * The confirmation before revoking a key.
  *
  * @param ctx The request.
@@ -113,7 +155,9 @@ export async function revokeKeyPage(ctx: ProjectContext, [keyId]: string[]): Pro
   const apps = key.revokedAt === null ? await ctx.services.apps.list(ctx.project.id) : [];
   const back = keptQuery(ctx.url.searchParams.get(RETURN_FIELD));
   const body = key.revokedAt !== null
-    ? html`${notice("notice", "This key is already revoked.")}<p><a href="${base}/keys">Back to the keys</a></p>`
+    ? html`${notice("notice", "This key is already revoked.")}<p><a href="${base}/keys${
+      back ? `?${back}` : ""
+    }">Back to the keys</a></p>`
     : html`<p>Revoke the key <strong>${key.name}</strong> (<code>${key.start}</code>) of user <strong>${key.userId}</strong>,
 inbox <code>${key.agentId}</code>? The agent is refused at the cloud on its next request, and at every
 connected app through the revocation feed. This cannot be undone.</p>

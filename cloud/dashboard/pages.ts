@@ -11,6 +11,8 @@ import { auditPage } from "./audit_page.ts";
 import { discardPost, inboxesPage, inboxPage } from "./inbox_page.ts";
 import { intentsPage } from "./intents_page.ts";
 import { keysPage, revokeKeyPage, revokeKeyPost } from "./keys_page.ts";
+import { keyPage } from "./key_page.ts";
+import { revokeAllPage, revokeAllPost, revokeSelectedPage, revokeSelectedPost } from "./bulk_revoke_pages.ts";
 import { overviewPage } from "./overview_page.ts";
 import { invitePost, operatorsPage, removePage, removePost, rolePage, rolePost } from "./operators_page.ts";
 import { createProjectPost, projectsPage, secretPage } from "./projects_page.ts";
@@ -79,6 +81,12 @@ export const PAGES: readonly Page[] = [
   project("GET", "", overviewPage),
   project("GET", "/secret", secretPage),
   project("GET", "/keys", keysPage),
+  // Before /keys/ID, which would take their names for an id.
+  project("GET", "/keys/revoke-selected", revokeSelectedPage),
+  project("POST", "/keys/revoke-selected", revokeSelectedPost),
+  project("GET", "/keys/revoke-all", revokeAllPage),
+  project("POST", "/keys/revoke-all", revokeAllPost),
+  project("GET", `/keys/${ID}`, keyPage),
   project("GET", `/keys/${ID}/revoke`, revokeKeyPage),
   project("POST", `/keys/${ID}/revoke`, revokeKeyPost),
   project("GET", "/intents", intentsPage),

@@ -381,4 +381,41 @@ export const cloudMigrations: readonly Migration[] = [
       KEY_INSERTED_REVOKED_TRIGGER,
     ],
   },
+  {
+    version: 12,
+    name: "the operator's key search, key counts kept by triggers",
+    statements: [
+      // The keys list's search is a prefix of the name, the start or the user: three index ranges
+      // (`>= x AND < x || U+10FFFF`), each covering the status and the order, so a page of matches is chosen
+      // from the indexes alone and only its rows are read. cloud_keys_by_user gains the status for the same.
+      "CREATE INDEX cloud_keys_by_name ON cloud_keys (project_id, name, created_at, id, revoked_at)",
+      "CREATE INDEX cloud_keys_by_start ON cloud_keys (project_id, start, created_at, id, revoked_at)",
+      "DROP INDEX cloud_keys_by_user",
+      "CREATE INDEX cloud_keys_by_user ON cloud_keys (project_id, user_id, created_at, id, revoked_at)",
+      // The keys by state of a project (the overview, the keys list's total) without counting a million
+      // rows: one small row per project, kept exact by triggers, as cloud_violation_counts.
+      `CREATE TABLE cloud_key_counts (
+        project_id TEXT PRIMARY KEY,
+        active INTEGER NOT NULL,
+        revoked INTEGER NOT NULL
+      ) WITHOUT ROWID`,
+      `INSERT INTO cloud_key_counts (project_id, active, revoked)
+        SELECT project_id, SUM(revoked_at IS NULL), SUM(revoked_at IS NOT NULL) FROM cloud_keys GROUP BY project_id`,
+      `CREATE TRIGGER cloud_keys_counted AFTER INSERT ON cloud_keys BEGIN
+        INSERT INTO cloud_key_counts (project_id, active, revoked)
+          VALUES (NEW.project_id, NEW.revoked_at IS NULL, NEW.revoked_at IS NOT NULL)
+          ON CONFLICT (project_id) DO UPDATE SET active = active + excluded.active, revoked = revoked + excluded.revoked;
+      END`,
+      `CREATE TRIGGER cloud_keys_recounted AFTER UPDATE OF revoked_at ON cloud_keys
+        WHEN (OLD.revoked_at IS NULL) <> (NEW.revoked_at IS NULL) BEGIN
+        UPDATE cloud_key_counts SET active = active + (NEW.revoked_at IS NULL) - (OLD.revoked_at IS NULL),
+          revoked = revoked + (NEW.revoked_at IS NOT NULL) - (OLD.revoked_at IS NOT NULL)
+          WHERE project_id = NEW.project_id;
+      END`,
+      `CREATE TRIGGER cloud_keys_uncounted AFTER DELETE ON cloud_keys BEGIN
+        UPDATE cloud_key_counts SET active = active - (OLD.revoked_at IS NULL),
+          revoked = revoked - (OLD.revoked_at IS NOT NULL) WHERE project_id = OLD.project_id;
+      END`,
+    ],
+  },
 ];

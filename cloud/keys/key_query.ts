@@ -12,6 +12,11 @@ export type KeyStatus = "active" | "revoked";
 export interface KeyQuery {
   /** Only this user's. */
   userId?: string;
+  /**
+   * Only keys whose name, `start` or user begins with this text (case-sensitive); each is a range on an index
+   * (see {@linkcode prefixRange}), so a search stays fast at millions of keys.
+   */
+  search?: string;
   /** Only active or only revoked keys. */
   status?: KeyStatus;
   /** Page size. */
@@ -44,4 +49,21 @@ export interface KeyReads {
   findProjectKey(projectId: string, id: string): Promise<KeyRecord | null>;
   /** The project's keys by state. */
   countKeys(projectId: string): Promise<KeyCounts>;
+}
+
+/**
+ * The range of text beginning with `prefix`: every such text `t` has `from <= t < to` in SQLite's binary order
+ * (U+10FFFF is the largest character, and its UTF-8 the largest sequence), so `column >= from AND column < to`
+ * finds them on an index, where `LIKE 'prefix%'` would read every row.
+ *
+ * @param prefix The beginning.
+ * @returns The bounds, lower inclusive, upper exclusive.
+ * @example The keys of users beginning with "ali"
+ * ```ts
+ * const { from, to } = prefixRange("ali");
+ * // WHERE user_id >= from AND user_id < to
+ * ```
+ */
+export function prefixRange(prefix: string): { from: string; to: string } {
+  return { from: prefix, to: `${prefix}\u{10FFFF}` };
 }

@@ -10,6 +10,7 @@ import type { KeyAuth } from "../routes/mod.ts";
 import type { KeyReads } from "./key_query.ts";
 import type { KeyLabelReads } from "./key_labels.ts";
 import type { RevocationStorage } from "./revocation_storage.ts";
+import type { BulkRevocationStorage } from "./key_bulk_revocation.ts";
 
 /** What the mirror of a key did: `revoked` when it was stored and revoked a key that was active (or new). */
 export type MirrorOutcome = "stored" | "revoked" | "hash_taken" | "agent_taken";
@@ -26,7 +27,7 @@ export interface ProjectKey {
 export type MirroredKey = KeyRecord & { revokeReason?: "app" | "oauth" };
 
 /** Agent keys, their claims and the revocation feed: the repository. */
-export interface KeyRepository extends RevocationStorage, KeyReads, KeyLabelReads {
+export interface KeyRepository extends RevocationStorage, KeyReads, KeyLabelReads, BulkRevocationStorage {
   /**
    * Stores a new key, claiming its agentId when `kind` is `claim`; `false` when another user holds the agentId.
    * `audit` (its `key.create`) is appended in the same write when the key is stored.

@@ -93,6 +93,12 @@ export const mirrorKeyBody = mintKeyFields.pick({ name: true, scopes: true }).ex
     .describe("Why a revoked record was revoked: app (its user, the default) or oauth (its grant ended)"),
 });
 
+/** The answer of `DELETE /v1/sdk/keys?userId=`: how many of the user's keys this call revoked. */
+export const revokedUserKeysSchema: z.ZodType<{ ok: true; revoked: number }> = z.object({
+  ok: z.literal(true),
+  revoked: z.number().int().nonnegative().describe("Keys of the user this call revoked (0 when none was active)"),
+});
+
 /** The longest grace of a reroll, in minutes (7 days). */
 const MAX_GRACE_MINUTES = 10_080;
 
@@ -161,6 +167,21 @@ export const keyRoutes = [
       const keys = await deps.keys.list(caller.projectId, query.userId);
       const now = deps.keys.now();
       return json({ keys: keys.map((key) => publicKey(keyAt(key, now))) });
+    },
+  }),
+  defineRoute({
+    name: "revokeUserKeys",
+    method: "DELETE",
+    path: "/v1/sdk/keys",
+    auth: "sdk",
+    // No limit: a revocation never waits behind the project's write budget.
+    summary: "Revoke every active key of a user, in one transaction (a feed row and an audit entry per key, " +
+      "one audit entry for the action; never limited by the project's write budget)",
+    query: z.object({ userId }),
+    responses: { 200: revokedUserKeysSchema },
+    async run({ req, caller, query }, deps) {
+      const revoked = await deps.keys.revokeAllOfUser(caller.projectId, query.userId, "tooling", sdkActor(req));
+      return json({ ok: true, revoked: revoked.length });
     },
   }),
   defineRoute({

@@ -11,6 +11,7 @@ import type { KeyRepository, MirroredKey, MirrorOutcome, ProjectKey } from "./ke
 import type { KeyCounts, KeyPage, KeyQuery } from "./key_query.ts";
 import type { KeyLabel, KeyRef } from "./key_labels.ts";
 import type { InboxSubscription, InboxWaiters } from "../inbox/mod.ts";
+import { type BulkRevokeReason, revokeSelectedKeys, revokeUserKeys } from "./key_bulk_revocation.ts";
 import { notifyRevocation, revocationAudit, revokeProjectKey, subscribeToRevocations } from "./key_revocation.ts";
 
 /** Who revokes a key at the cloud: tooling, an operator, an app for its user, or an app whose OAuth grant ended. */
@@ -65,6 +66,15 @@ export interface KeyService {
   count(projectId: string): Promise<KeyCounts>;
   /** The name and user of these keys (those that exist), by `keyLabelId`: one read for a page's rows. */
   labels(refs: readonly KeyRef[]): Promise<Map<string, KeyLabel>>;
+  /** Revokes the selected keys in one transaction, each with its feed row and audit entry; the ids revoked now. */
+  revokeSelected(
+    projectId: string,
+    ids: readonly string[],
+    reason: BulkRevokeReason,
+    by: AuditActor,
+  ): Promise<string[]>;
+  /** Revokes every active key of a user in one transaction (an audit entry per key and one for the action). */
+  revokeAllOfUser(projectId: string, userId: string, reason: BulkRevokeReason, by: AuditActor): Promise<string[]>;
 }
 
 /**
@@ -140,6 +150,10 @@ export function createKeyService(
     find: (projectId, id) => storage.keys.findProjectKey(projectId, id),
     count: (projectId) => storage.keys.countKeys(projectId),
     labels: (refs) => storage.keys.keyLabels(refs),
+    revokeSelected: (projectId, ids, reason, by) =>
+      revokeSelectedKeys({ storage, waiters }, projectId, ids, reason, by),
+    revokeAllOfUser: (projectId, userId, reason, by) =>
+      revokeUserKeys({ storage, waiters }, projectId, userId, reason, by),
   };
 }
 

@@ -22,27 +22,36 @@ import {
 import { auditInsert } from "../audit/mod.ts";
 import { keyCreated, keyInForce, scheduledRevocations, writeDueRevocation } from "./libsql_key_lifecycle.ts";
 import type { GroupCommit } from "../../core/db/mod.ts";
+import type { BulkRevocationStorage } from "./key_bulk_revocation.ts";
+import { bulkRevocationStorage } from "./libsql_bulk_revocations.ts";
 
 /** Keys whose auth state is kept in process. */
 const AUTH_CACHE_SIZE = 50_000;
 
 /** The key part of {@linkcode KeyRepository}. */
-export type KeyStorage = Pick<
-  KeyRepository,
-  | "insertKey"
-  | "mirrorKey"
-  | "listKeys"
-  | "revokeKey"
-  | "findKeyByHash"
-  | "findKeyAuth"
-  | "touchKey"
-  | "mirrorKeyUses"
-  | "rerollKey"
-  | "writeDueRevocations"
->;
+export type KeyStorage =
+  & Pick<
+    KeyRepository,
+    | "insertKey"
+    | "mirrorKey"
+    | "listKeys"
+    | "revokeKey"
+    | "findKeyByHash"
+    | "findKeyAuth"
+    | "touchKey"
+    | "mirrorKeyUses"
+    | "rerollKey"
+    | "writeDueRevocations"
+  >
+  & BulkRevocationStorage;
 
 /** The keys' tables holding a project's rows, children first: deleted with the project. */
-export const KEY_TABLES: readonly string[] = ["cloud_keys", "cloud_agent_claims", "cloud_revocations"];
+export const KEY_TABLES: readonly string[] = [
+  "cloud_keys",
+  "cloud_agent_claims",
+  "cloud_revocations",
+  "cloud_key_counts",
+];
 
 /** A project's keys in the shared `cloud_keys` table. */
 function keysOf(projectId: string): KeyTable {
@@ -78,6 +87,8 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
   /** `lastUsedAt` written by this process, by project and key id (bounded: the least recently used go first). */
   const touched = new BoundedMap<string, string>({ maxEntries: AUTH_CACHE_SIZE });
   return {
+    // Selected keys, or all of a user's, revoked in one transaction (each dropped from the auth cache).
+    ...bulkRevocationStorage(db, (hash) => auth.delete(hash)),
     async insertKey(projectId, record, kind, audit) {
       const created = audit ? [keyCreated(projectId, record.id, audit)] : [];
       if (kind !== "claim") {

@@ -160,6 +160,7 @@ const BAD_INPUT: Record<string, { path: string; body?: unknown }> = {
   "POST /v1/agents/:agentId/ack": { path: "/v1/agents/bob/ack", body: { inboxIds: [0.5] } },
   "POST /v1/sdk/keys": { path: "", body: { userId: "u", name: "", scopes: [] } },
   "GET /v1/sdk/keys": { path: "?userId=" },
+  "DELETE /v1/sdk/keys": { path: "?userId=" },
   "POST /v1/sdk/keys/verify": { path: "", body: {} },
   "DELETE /v1/sdk/keys/:id": { path: `/v1/sdk/keys/${"x".repeat(201)}` },
   "POST /v1/sdk/keys/:id/reroll": { path: "/v1/sdk/keys/k/reroll", body: { userId: "erin", graceMinutes: 10_081 } },

@@ -102,7 +102,7 @@ describe("rateLimit.perProject on the cloud", () => {
     const writes = cloudRoutes.filter((r) => r.limit === "projectWrites" || r.limit === "projectViolations")
       .map((r) => r.path + r.method).sort();
     // A revoke never waits behind the budget; the mirror draws from it in its run, unless it revokes.
-    const exempt = ["verifyKey", "revokeKey", "mirrorKey"];
+    const exempt = ["verifyKey", "revokeKey", "revokeUserKeys", "mirrorKey"];
     const expected = cloudRoutes.filter((r) => r.auth === "sdk" && r.method !== "GET" && !exempt.includes(r.name!));
     assert.deepEqual(writes, expected.map((r) => r.path + r.method).sort());
     assert.equal(cloudRoutes.filter((r) => exempt.includes(r.name!)).length, exempt.length);

@@ -80,5 +80,36 @@ for (const runtime of RUNTIMES.filter((r) => r !== DASHBOARD_RUNTIME)) {
         assert.match(await page.getByRole("status").textContent() ?? "", /The key is revoked/);
         assert.equal(await poll(agentKey), 401);
       });
+
+      test("Revoke selected, then Revoke all keys of USER with its count, each felt by the agents over HTTP", async () => {
+        const mint = async (name: string) => {
+          const res = await fetch(`${cloud.url}/v1/sdk/keys`, {
+            method: "POST",
+            headers: {
+              authorization: `Bearer ${project.secret}`,
+              "x-svc-project": project.id,
+              "content-type": "application/json",
+            },
+            body: JSON.stringify({ userId: "bob", name, scopes: [] }),
+          });
+          return (await res.json()).key as string;
+        };
+        const [one, two, three] = [await mint("bulk-1"), await mint("bulk-2"), await mint("bulk-3")];
+        await page.goto(`${cloud.url}/dashboard/projects/${project.id}/keys?q=bulk-`);
+        await page.getByLabel("Select bulk-1").check();
+        await page.getByRole("button", { name: "Revoke selected" }).click();
+        await page.getByRole("button", { name: "Revoke 1 key" }).click();
+        assert.match(await page.getByRole("status").textContent() ?? "", /The key is revoked/);
+        assert.deepEqual([await poll(one), await poll(two)], [401, 200]);
+        await page.goto(`${cloud.url}/dashboard/projects/${project.id}/keys?user=bob`);
+        await page.getByRole("button", { name: "Revoke all keys of bob" }).click();
+        assert.match(
+          await page.locator("#revoke-all-count").textContent() ?? "",
+          /Revoke all 2 active keys of user bob/,
+        );
+        await page.getByRole("button", { name: "Revoke all 2 keys" }).click();
+        assert.match(await page.getByRole("status").textContent() ?? "", /2 keys are revoked/);
+        assert.deepEqual([await poll(two), await poll(three)], [401, 401]);
+      });
     }));
 }

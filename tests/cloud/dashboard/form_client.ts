@@ -14,7 +14,7 @@ export interface Page {
 export interface FormClient {
   get(path: string): Promise<Page>;
   /** Posts a form; the CSRF token of the last page is added unless `csrf` is given (or `null` to leave it out). */
-  post(path: string, fields: Record<string, string>, options?: PostOptions): Promise<Page>;
+  post(path: string, fields: Record<string, string> | [string, string][], options?: PostOptions): Promise<Page>;
   /** The cookies held. */
   cookies: Map<string, string>;
 }

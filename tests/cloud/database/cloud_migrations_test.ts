@@ -235,12 +235,17 @@ for (const [name, open] of clients.list) {
       const names = schema.rows.map((r) => `${r.type} ${r.name}`).filter((n) => !n.includes("sqlite_autoindex"));
       assert.deepEqual(names.sort(), [
         "index cloud_keys_by_hash",
+        "index cloud_keys_by_name",
         "index cloud_keys_by_project",
+        "index cloud_keys_by_start",
         "index cloud_keys_by_user",
         "index cloud_keys_revocations_due", // migration 10
         "table cloud_keys",
+        "trigger cloud_keys_counted",
         "trigger cloud_keys_inserted_revoked",
+        "trigger cloud_keys_recounted",
         "trigger cloud_keys_revoked",
+        "trigger cloud_keys_uncounted",
       ]);
       const plan = await client.execute({
         sql: "EXPLAIN QUERY PLAN SELECT id FROM cloud_keys WHERE hash = ? ORDER BY seq LIMIT 1",

@@ -1,0 +1,136 @@
+/**
+ * One key's page: what it is (name, user, agentId, scopes, start), its life (created, last used, expiry, a
+ * scheduled revocation, status), its recent violations and its audit entries, with "Revoke" and "Revoke all
+ * keys of USER". A key of another project, or none, is a 404 page.
+ *
+ * @module
+ */
+import { html } from "hono/html";
+import type { KeyRecord } from "../../core/contract/mod.ts";
+import { messagePage, time } from "./fragments.ts";
+import { revokeAllButton } from "./keys_page.ts";
+import { layout } from "./layout.ts";
+import type { ProjectContext } from "./page_context.ts";
+import { type Html, htmlPage } from "./responses.ts";
+import { overHttps } from "./visit.ts";
+
+/** How many of the key's latest violations and audit entries the page shows. */
+const RECENT = 10;
+
+/**
+ * What a key may carry once keys expire and are rerolled with a grace period: shown when the record has it.
+ * (Names to be wired to the key shape that adds them.)
+ */
+type KeyLifecycle = { expiresAt?: string | null; revokesAt?: string | null };
+
+/**
+ * The key's page.
+ *
+ * @param ctx The request.
+ * @param params The key id.
+ * @returns The page, or a 404 page.
+ */
+export async function keyPage(ctx: ProjectContext, [keyId]: string[]): Promise<Response> {
+  const key = await ctx.services.keys.find(ctx.project.id, keyId);
+  if (!key) return messagePage(404, "Not found", "There is no such key in this project.", overHttps(ctx));
+  const base = `/dashboard/projects/${ctx.project.id}`;
+  const [violations, audit] = await Promise.all([
+    ctx.services.violations.list(ctx.project.id, { keyId: key.id, limit: RECENT, offset: 0 }),
+    ctx.services.audit.list({ projectId: ctx.project.id, keyId: key.id, limit: RECENT, offset: 0 }),
+  ]);
+  const admin = ctx.session.operator.role === "admin";
+  const row = (name: string, value: Html | string) =>
+    html`
+      <tr>
+        <th scope="row">${name}</th>
+        <td>${value}</td>
+      </tr>
+    `;
+  const body = html`
+    <table class="key-details">
+      <caption class="visually-hidden">The key</caption>
+      ${row("Name", key.name)}
+      ${row("User", html`<a href="${base}/keys?user=${encodeURIComponent(key.userId)}">${key.userId}</a>`)}
+      ${row("agentId", html`<code>${key.agentId}</code>`)}
+      ${row("Scopes", key.scopes.length ? key.scopes.join(", ") : html`<span class="muted">none</span>`)}
+      ${row("Start", html`<code>${key.start}</code>`)}
+      ${row("Created", time(key.createdAt))}
+      ${row("Last used", time(key.lastUsedAt))}
+      ${lifecycleRows(key, row)}
+      ${row("Status", key.revokedAt === null ? "active" : html`revoked ${time(key.revokedAt)}`)}
+    </table>
+    ${admin
+      ? html`<div class="key-actions">${
+        key.revokedAt === null
+          ? html`
+            <form class="inline" method="get" action="${base}/keys/${key.id}/revoke">
+              <button type="submit" class="danger" aria-label="Revoke ${key.name} (${key.start})">Revoke</button>
+            </form>
+          `
+          : ""
+      }${revokeAllButton(base, key.userId)}</div>`
+      : ""}
+    <h2>Recent violations</h2>
+    <p>${violations.total} violations. <a href="${base}/violations?key=${key.id}">All violations of this key</a></p>
+    <table>
+      <caption class="visually-hidden">The key's latest violations, newest first</caption>
+      <thead>
+        <tr>
+          <th scope="col">When</th>
+          <th scope="col">Severity</th>
+          <th scope="col">Kind</th>
+          <th scope="col">Intent</th>
+          <th scope="col">Message</th>
+        </tr>
+      </thead>
+      <tbody>${violations.violations.map((v) =>
+        html`
+          <tr>
+            <td>${time(v.createdAt)}</td>
+            <td>${v.severity}</td>
+            <td><code>${v.kind}</code></td>
+            <td>${v.intent ?? ""}</td>
+            <td>${v.message ?? ""}</td>
+          </tr>
+        `
+      )}</tbody>
+    </table>
+    <h2>Audit entries</h2>
+    <p>${audit.total} entries.</p>
+    <table>
+      <caption class="visually-hidden">The key's audit entries, newest first</caption>
+      <thead>
+        <tr>
+          <th scope="col">When</th>
+          <th scope="col">Who</th>
+          <th scope="col">Action</th>
+          <th scope="col">From</th>
+          <th scope="col">Detail</th>
+        </tr>
+      </thead>
+      <tbody>${audit.entries.map((e) =>
+        html`
+          <tr>
+            <td>${time(e.createdAt)}</td>
+            <td>${e.actor}</td>
+            <td><code>${e.action}</code></td>
+            <td>${e.sourceAddress ?? ""}</td>
+            <td>${Object.keys(e.detail).length ? html`<code>${JSON.stringify(e.detail)}</code>` : ""}</td>
+          </tr>
+        `
+      )}</tbody>
+    </table>
+    <p><a href="${base}/keys">Back to the keys</a></p>
+  `;
+  return htmlPage(
+    layout(ctx, { title: `Key ${key.name}`, section: "Keys", project: ctx.project, body }),
+    overHttps(ctx),
+  );
+}
+
+/** "Expires" (never when the key has no expiry) and, when one is set, "Scheduled revocation". */
+function lifecycleRows(key: KeyRecord & KeyLifecycle, row: (name: string, value: Html | string) => Html): Html {
+  return html`${row("Expires", time(key.expiresAt ?? null))}${
+    key.revokesAt ? row("Scheduled revocation", time(key.revokesAt)) : ""
+  }`;
+}

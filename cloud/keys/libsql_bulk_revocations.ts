@@ -1,0 +1,53 @@
+/**
+ * Many keys revoked in one transaction on libSQL: the UPDATE's trigger adds each feed row, and each revoked
+ * key's audit entry follows in the same transaction.
+ *
+ * @module
+ */
+import type { Executor, SqlValue } from "../../core/db/mod.ts";
+import { placeholders, text } from "../../core/db/mod.ts";
+import type { RevocationReason } from "../../core/contract/mod.ts";
+import { type AuditEntryInput, auditInsert } from "../audit/mod.ts";
+import type { BulkRevocationStorage } from "./key_bulk_revocation.ts";
+
+/**
+ * The bulk revokes on an executor.
+ *
+ * @param db The database.
+ * @param forget Drops a revoked key's cached auth state (by hash) in this process.
+ * @returns The bulk part of the key storage.
+ */
+export function bulkRevocationStorage(db: Executor, forget: (hash: string) => void): BulkRevocationStorage {
+  async function revokeWhere(
+    projectId: string,
+    where: { sql: string; args: SqlValue[] },
+    at: string,
+    reason: RevocationReason,
+    audit: (keyId: string) => AuditEntryInput,
+    action?: (ids: readonly string[]) => AuditEntryInput,
+  ): Promise<string[]> {
+    const rows = await db.transaction(async (tx) => {
+      const rs = await tx.execute({
+        sql: `UPDATE cloud_keys SET revoke_reason = ?, revoked_at = ?
+              WHERE project_id = ? AND revoked_at IS NULL AND ${where.sql} RETURNING id, hash`,
+        args: [reason, at, projectId, ...where.args],
+      });
+      const revoked = rs.rows.map((row) => ({ id: text(row, "id"), hash: text(row, "hash") }));
+      revoked.sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+      for (const { id } of revoked) await tx.execute(auditInsert(audit(id)));
+      if (action) await tx.execute(auditInsert(action(revoked.map((r) => r.id))));
+      return revoked;
+    }, "write");
+    for (const { hash } of rows) forget(hash);
+    return rows.map((r) => r.id);
+  }
+  return {
+    revokeKeys(projectId, ids, at, reason, audit) {
+      if (ids.length === 0) return Promise.resolve([]);
+      return revokeWhere(projectId, { sql: `id IN (${placeholders(ids.length)})`, args: [...ids] }, at, reason, audit);
+    },
+    revokeUserKeys(projectId, userId, at, reason, audit, action) {
+      return revokeWhere(projectId, { sql: "user_id = ?", args: [userId] }, at, reason, audit, action);
+    },
+  };
+}
