@@ -71,55 +71,64 @@ export async function keyPage(ctx: ProjectContext, [keyId]: string[]): Promise<R
       }${revokeAllButton(base, key.userId)}</div>`
       : ""}
     <h2>Recent violations</h2>
-    <p>${violations.total} violations. <a href="${base}/violations?key=${key.id}">All violations of this key</a></p>
-    <table>
-      <caption class="visually-hidden">The key's latest violations, newest first</caption>
-      <thead>
-        <tr>
-          <th scope="col">When</th>
-          <th scope="col">Severity</th>
-          <th scope="col">Kind</th>
-          <th scope="col">Intent</th>
-          <th scope="col">Message</th>
-        </tr>
-      </thead>
-      <tbody>${violations.violations.map((v) =>
-        html`
-          <tr>
-            <td>${time(v.createdAt)}</td>
-            <td>${v.severity}</td>
-            <td><code>${v.kind}</code></td>
-            <td>${v.intent ?? ""}</td>
-            <td>${v.message ?? ""}</td>
-          </tr>
-        `
-      )}</tbody>
-    </table>
+    ${violations.total === 0 ? html`<p>No violations recorded for this key.</p>` : html`
+      <p>${count(violations.total, "violation")}. <a href="${base}/violations?key=${key
+        .id}">All violations of this key</a></p>
+      <div class="table-box" tabindex="0" role="region" aria-label="Recent violations of this key">
+        <table>
+          <caption class="visually-hidden">The key's latest violations, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Severity</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Intent</th>
+              <th scope="col">Message</th>
+            </tr>
+          </thead>
+          <tbody>${violations.violations.map((v) =>
+            html`
+              <tr>
+                <td>${time(v.createdAt)}</td>
+                <td>${v.severity}</td>
+                <td><code>${v.kind}</code></td>
+                <td>${v.intent ?? ""}</td>
+                <td>${v.message ?? ""}</td>
+              </tr>
+            `
+          )}</tbody>
+        </table>
+      </div>
+    `}
     <h2>Audit entries</h2>
-    <p>${audit.total} entries.</p>
-    <table>
-      <caption class="visually-hidden">The key's audit entries, newest first</caption>
-      <thead>
-        <tr>
-          <th scope="col">When</th>
-          <th scope="col">Who</th>
-          <th scope="col">Action</th>
-          <th scope="col">From</th>
-          <th scope="col">Detail</th>
-        </tr>
-      </thead>
-      <tbody>${audit.entries.map((e) =>
-        html`
-          <tr>
-            <td>${time(e.createdAt)}</td>
-            <td>${e.actor}</td>
-            <td><code>${e.action}</code></td>
-            <td>${e.sourceAddress ?? ""}</td>
-            <td>${Object.keys(e.detail).length ? html`<code>${JSON.stringify(e.detail)}</code>` : ""}</td>
-          </tr>
-        `
-      )}</tbody>
-    </table>
+    ${audit.total === 0 ? html`<p>No audit entries about this key.</p>` : html`
+      <p>${count(audit.total, "entry", "entries")}.</p>
+      <div class="table-box" tabindex="0" role="region" aria-label="Audit entries of this key">
+        <table>
+          <caption class="visually-hidden">The key's audit entries, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Who</th>
+              <th scope="col">Action</th>
+              <th scope="col">From</th>
+              <th scope="col">Detail</th>
+            </tr>
+          </thead>
+          <tbody>${audit.entries.map((e) =>
+            html`
+              <tr>
+                <td>${time(e.createdAt)}</td>
+                <td>${e.actor}</td>
+                <td><code>${e.action}</code></td>
+                <td>${e.sourceAddress ?? ""}</td>
+                <td>${Object.keys(e.detail).length ? html`<code>${JSON.stringify(e.detail)}</code>` : ""}</td>
+              </tr>
+            `
+          )}</tbody>
+        </table>
+      </div>
+    `}
     <p><a href="${base}/keys">Back to the keys</a></p>
   `;
   return htmlPage(
@@ -133,4 +142,9 @@ function lifecycleRows(key: KeyRecord & KeyLifecycle, row: (name: string, value:
   return html`${row("Expires", time(key.expiresAt ?? null))}${
     key.revokesAt ? row("Scheduled revocation", time(key.revokesAt)) : ""
   }`;
+}
+
+/** "1 violation", "3 violations": a count with its noun. */
+function count(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
 }
