@@ -135,13 +135,18 @@ export interface CloudSeams {
   dashboard?: DashboardSeams;
   /** The clock of connected apps (when they were seen, their state, their purge), in milliseconds. */
   now?: () => number;
+  /**
+   * scrypt's log2 N for new operator passwords and the sign-in decoy (default 15, `PASSWORD_COST`): tests lower it
+   * so a sign-in does not spend a second hashing. Not in {@linkcode CloudOptions}: production always hashes at 15.
+   */
+  passwordCost?: number;
 }
 
 /**
  * {@linkcode createCloud} with its test seams; not exported from the package.
  *
  * @param options The database and limits.
- * @param seams The dashboard's clock and client address.
+ * @param seams The dashboard's clock and client address, the apps' clock, the password cost.
  * @returns The handler, its readiness and `close()`.
  */
 export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = {}): Cloud {
@@ -182,7 +187,7 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
   ready.catch(() => {}); // surfaced through `ready` and every request's 500
   const takeProjectWrite = limitTaker("projectWrites", perProject);
   const deps: Promise<CloudDeps> = opened.then((storage) => ({
-    ...createCloudServices(storage, waiters, { now: seams.now, logger: log }),
+    ...createCloudServices(storage, waiters, { now: seams.now, logger: log }, { passwordCost: seams.passwordCost }),
     takeProjectWrite: takeProjectWrite ?? (() => {}),
     storage,
     refusals: createCloudRefusals(storage),
