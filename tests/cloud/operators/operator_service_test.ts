@@ -99,13 +99,12 @@ describe("the operators' service", () => {
       const operators = createOperatorService(storage);
       const op = (await operators.create("full@example.com", "admin", PASSWORD, CLI_ACTOR))!;
       assert.match(op.passwordHash, /^scrypt\$15\$8\$1\$/);
-      assert.equal(await operators.checkPassword(op, PASSWORD), true);
       const cheap = createOperatorService(storage, { passwordCost: TEST_PASSWORD_COST });
       const tested = (await cheap.create("cheap@example.com", "admin", PASSWORD, CLI_ACTOR))!;
       assert.match(tested.passwordHash, new RegExp(`^scrypt\\$${TEST_PASSWORD_COST}\\$8\\$1\\$`));
       assert.equal(await operators.checkPassword(tested, PASSWORD), true, "the cost is read from the stored hash");
       assert.equal(await operators.checkPassword(tested, `${PASSWORD}!`), false);
-      assert.equal(await operators.checkPassword(null, PASSWORD), false, "an unknown operator: the decoy, never true");
+      assert.equal(await cheap.checkPassword(null, PASSWORD), false, "an unknown operator: the decoy, never true");
     } finally {
       await storage.close();
     }
