@@ -129,6 +129,7 @@ if (!args.includes("--no-checks") && !only && !fast && files.length === 0) {
     rows.push(`check  ${check.slice(0, 3).join(" ")}: ${ok ? "ok" : "FAILED"}`);
   }
 }
+if (fast) rows.push(...slowestFiles(`${reports}/${FAST_RUNTIME}.xml`, 8));
 console.log("\n" + rows.join("\n"));
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
@@ -156,4 +157,23 @@ function countJunit(path: string): { passed: number; failed: number } {
     else if (!groups.has(c.name) && !/<skipped\b/.test(c.inner)) passed++;
   }
   return { passed, failed };
+}
+
+// The files whose tests took longest, from a JUnit report's top-level cases (a describe() counts once, with its
+// steps): where to look when the fast loop grows past its minute.
+function slowestFiles(path: string, count: number): string[] {
+  let xml: string;
+  try {
+    xml = readFileSync(path, "utf8");
+  } catch {
+    return [];
+  }
+  const seconds = new Map<string, number>();
+  for (const m of xml.matchAll(/<testcase\b[^>]*?name="([^"]*)"[^>]*?classname="([^"]*)"[^>]*?time="([^"]*)"/g)) {
+    const [, name, file, time] = m;
+    if (!file.startsWith("./") || name.includes(" &gt; ")) continue;
+    seconds.set(file, (seconds.get(file) ?? 0) + Number(time));
+  }
+  return [...seconds].sort((a, b) => b[1] - a[1]).slice(0, count)
+    .map(([file, s]) => `slowest ${s.toFixed(1).padStart(6)} s ${file.slice(2)}`);
 }
