@@ -1,10 +1,11 @@
 // The whole suite: the same test files on Deno, Bun and Node, then the static
 // checks JSR asks for. Run by `npm test` (Node 24 from devDependencies).
 // `npm test -- --runtime=node` runs one runtime; `--no-checks` skips the checks.
-// `npm run test:fast` (`--fast`) is the inner loop: one runtime, no checks, and
-// no file tagged slow. A file is tagged slow by its first line starting with
-// `// @slow` (subprocesses, packaging, browsers, runtime probes); `npm test`
-// runs every file whatever its tag.
+// `npm run test:fast` (`--fast`) is the inner loop: one runtime, no checks, no
+// file tagged slow, files run in parallel, and its slowest files listed. A file
+// is tagged slow by its first line starting with `// @slow: reason`
+// (subprocesses, packaging, browsers, runtime probes); `npm test` runs every
+// file whatever its tag.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -32,6 +33,9 @@ const runtimes = [
       "test",
       "-A",
       "--no-check",
+      // The fast loop runs its files side by side (one per core): most of their time is waiting (sockets, long
+      // polls, libSQL's threads), not computing. The whole gate keeps one file at a time.
+      ...(fast ? ["--parallel"] : []),
       `--junit-path=${reports}/deno.xml`,
       ...(files.length ? files : ["tests/"]),
     ],
