@@ -4,33 +4,22 @@
  *
  * @module
  */
-import { type AppService, type AppServiceOptions, createAppService } from "./apps/mod.ts";
-import { type AuditService, createAuditService } from "./audit/mod.ts";
+import { type AppServiceOptions, createAppService } from "./apps/mod.ts";
+import { createAuditService } from "./audit/mod.ts";
+import type { DashboardServices } from "./dashboard/mod.ts";
 import type { CloudRepositories } from "./open_cloud_storage.ts";
-import { createInboxService, type InboxService, type InboxWaiters } from "./inbox/mod.ts";
-import { createKeyService, type KeyService } from "./keys/mod.ts";
-import { createProjectService, type ProjectService } from "./projects/mod.ts";
-import { createOperatorService, type OperatorService } from "./operators/mod.ts";
-import { type CloudRefusals, createViolationService, type ViolationService } from "./violations/mod.ts";
+import { createInboxService, type InboxWaiters } from "./inbox/mod.ts";
+import { createKeyService } from "./keys/mod.ts";
+import { createProjectService } from "./projects/mod.ts";
+import { createOperatorService, type OperatorServiceSeams } from "./operators/mod.ts";
+import { type CloudRefusals, createViolationService } from "./violations/mod.ts";
 import type { CloudRouteDeps, SdkCaller } from "./routes/mod.ts";
 
-/** One service per feature. */
-export interface CloudServices {
-  /** Keys, their revocation and the revocation feed. */
-  keys: KeyService;
-  /** Events and inboxes. */
-  inbox: InboxService;
-  /** Violations and the auto-revoke policy. */
-  violations: ViolationService;
-  /** Projects and their manifests. */
-  projects: ProjectService;
-  /** The audit log. */
-  audit: AuditService;
-  /** Operators: sign-in, sessions, setup, two-factor, account changes and administration. */
-  operators: OperatorService;
-  /** Connected apps and the key uses hybrid apps mirror. */
-  apps: AppService;
-}
+/**
+ * One service per feature: the same list the dashboard is given, kept once (in the dashboard's door, which cannot
+ * import the cloud's assembly).
+ */
+export type CloudServices = DashboardServices;
 
 /** What every `/v1` route is given: every feature's service, the repositories, the wake-ups and the refusals. */
 export interface CloudDeps extends CloudServices, CloudRouteDeps {
@@ -53,12 +42,14 @@ export interface CloudDeps extends CloudServices, CloudRouteDeps {
  * @param storage The features' repositories, over one database.
  * @param waiters Long-poll wake-ups, shared by inboxes and the revocation feed.
  * @param apps The connected apps' clock and logger.
+ * @param operators The password cost of the toolkit's own tests (a seam: `createCloud` never passes one).
  * @returns The services.
  */
 export function createCloudServices(
   storage: CloudRepositories,
   waiters: InboxWaiters,
   apps: AppServiceOptions = {},
+  operators: OperatorServiceSeams = {},
 ): CloudServices {
   return {
     keys: createKeyService(storage, waiters, apps.now),
@@ -66,7 +57,7 @@ export function createCloudServices(
     violations: createViolationService(storage, waiters),
     projects: createProjectService(storage),
     audit: createAuditService(storage),
-    operators: createOperatorService(storage),
+    operators: createOperatorService(storage, operators),
     apps: createAppService(storage, apps),
   };
 }

@@ -12,7 +12,7 @@ import { defaultLogger, type ErrorLogger, redactingLogger } from "../core/loggin
 import { createRateLimiter, type RateLimit, rateLimited, type RateLimiter } from "../core/abuse/mod.ts";
 import { createRefusalsPerAddress } from "../core/abuse/mod.ts";
 import { authenticateAgent, authenticateSdk } from "./routes/mod.ts";
-import { createInboxWaiters } from "./inbox/mod.ts";
+import { createInboxWaiters, type InboxWaitersOptions } from "./inbox/mod.ts";
 import { createCloudRefusals } from "./violations/mod.ts";
 import { createCloudServices } from "./cloud_services.ts";
 import {
@@ -135,13 +135,20 @@ export interface CloudSeams {
   dashboard?: DashboardSeams;
   /** The clock of connected apps (when they were seen, their state, their purge), in milliseconds. */
   now?: () => number;
+  /**
+   * scrypt's log2 N for new operator passwords and the sign-in decoy (default 15, `PASSWORD_COST`): tests lower it
+   * so a sign-in does not spend a second hashing. Not in {@linkcode CloudOptions}: production always hashes at 15.
+   */
+  passwordCost?: number;
+  /** The caps on concurrent long polls (default 20 per key, 5,000 per project): tests reach them with fewer polls. */
+  polls?: InboxWaitersOptions;
 }
 
 /**
  * {@linkcode createCloud} with its test seams; not exported from the package.
  *
  * @param options The database and limits.
- * @param seams The dashboard's clock and client address.
+ * @param seams The dashboard's clock and client address, the apps' clock, the password cost, the poll caps.
  * @returns The handler, its readiness and `close()`.
  */
 export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = {}): Cloud {
@@ -149,7 +156,7 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
   const violationRetentionMs = options.violationRetentionMs ?? DEFAULT_VIOLATION_RETENTION_MS;
-  const waiters = createInboxWaiters();
+  const waiters = createInboxWaiters(seams.polls);
   const perProject = limiter(options.rateLimit, "perProject");
   const perAgentKey = limiter(options.rateLimit, "perAgentKey");
   const refusalRate = rateOf(options.rateLimit, "refusalsPerAddress");
@@ -182,7 +189,7 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
   ready.catch(() => {}); // surfaced through `ready` and every request's 500
   const takeProjectWrite = limitTaker("projectWrites", perProject);
   const deps: Promise<CloudDeps> = opened.then((storage) => ({
-    ...createCloudServices(storage, waiters, { now: seams.now, logger: log }),
+    ...createCloudServices(storage, waiters, { now: seams.now, logger: log }, { passwordCost: seams.passwordCost }),
     takeProjectWrite: takeProjectWrite ?? (() => {}),
     storage,
     refusals: createCloudRefusals(storage),

@@ -1,10 +1,11 @@
 // The whole suite: the same test files on Deno, Bun and Node, then the static
 // checks JSR asks for. Run by `npm test` (Node 24 from devDependencies).
 // `npm test -- --runtime=node` runs one runtime; `--no-checks` skips the checks.
-// `npm run test:fast` (`--fast`) is the inner loop: one runtime, no checks, and
-// no file tagged slow. A file is tagged slow by its first line starting with
-// `// @slow` (subprocesses, packaging, browsers, runtime probes); `npm test`
-// runs every file whatever its tag.
+// `npm run test:fast` (`--fast`) is the inner loop: one runtime, no checks, no
+// file tagged slow, files run in parallel, and its slowest files listed. A file
+// is tagged slow by its first line starting with `// @slow: reason`
+// (subprocesses, packaging, browsers, runtime probes); `npm test` runs every
+// file whatever its tag.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -32,6 +33,9 @@ const runtimes = [
       "test",
       "-A",
       "--no-check",
+      // The fast loop runs its files side by side (one per core): most of their time is waiting (sockets, long
+      // polls, libSQL's threads), not computing. The whole gate keeps one file at a time.
+      ...(fast ? ["--parallel"] : []),
       `--junit-path=${reports}/deno.xml`,
       ...(files.length ? files : ["tests/"]),
     ],
@@ -129,6 +133,7 @@ if (!args.includes("--no-checks") && !only && !fast && files.length === 0) {
     rows.push(`check  ${check.slice(0, 3).join(" ")}: ${ok ? "ok" : "FAILED"}`);
   }
 }
+if (fast) rows.push(...slowestFiles(`${reports}/${FAST_RUNTIME}.xml`, 8));
 console.log("\n" + rows.join("\n"));
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
@@ -156,4 +161,23 @@ function countJunit(path: string): { passed: number; failed: number } {
     else if (!groups.has(c.name) && !/<skipped\b/.test(c.inner)) passed++;
   }
   return { passed, failed };
+}
+
+// The files whose tests took longest, from a JUnit report's top-level cases (a describe() counts once, with its
+// steps): where to look when the fast loop grows past its minute.
+function slowestFiles(path: string, count: number): string[] {
+  let xml: string;
+  try {
+    xml = readFileSync(path, "utf8");
+  } catch {
+    return [];
+  }
+  const seconds = new Map<string, number>();
+  for (const m of xml.matchAll(/<testcase\b[^>]*?name="([^"]*)"[^>]*?classname="([^"]*)"[^>]*?time="([^"]*)"/g)) {
+    const [, name, file, time] = m;
+    if (!file.startsWith("./") || name.includes(" &gt; ")) continue;
+    seconds.set(file, (seconds.get(file) ?? 0) + Number(time));
+  }
+  return [...seconds].sort((a, b) => b[1] - a[1]).slice(0, count)
+    .map(([file, s]) => `slowest ${s.toFixed(1).padStart(6)} s ${file.slice(2)}`);
 }

@@ -34,7 +34,12 @@ export interface ServeOptions {
   publicUrl?: string;
   /** The cloud's rate limits. */
   rateLimit?: CloudOptions["rateLimit"];
+  /** The first wait after repeated failed sign-ins, in milliseconds (default 1 s; never less). */
+  signInWaitMs?: number;
 }
+
+/** The longest first wait `--sign-in-wait` takes, in seconds: the sign-in limiter's cap (15 minutes). */
+export const MAX_SIGN_IN_WAIT_SECONDS = 900;
 
 /** The address `serve` listens on by default: this machine only. */
 export const DEFAULT_HOST = "127.0.0.1";
@@ -42,7 +47,8 @@ export const DEFAULT_HOST = "127.0.0.1";
 /**
  * Reads `serve`'s options from the command line: `--port` (8787), `--host`
  * (127.0.0.1), `--no-dashboard`, `--public-url` (an http(s) origin), `--rate-limit-project`,
- * `--rate-limit-agent` and `--rate-limit-refusals` (per minute; 0 is off).
+ * `--rate-limit-agent` and `--rate-limit-refusals` (per minute; 0 is off), `--sign-in-wait` (seconds, 1 to 900:
+ * it can only lengthen the default wait).
  *
  * @param line The parsed command line.
  * @returns The options.
@@ -57,9 +63,20 @@ export function serveOptions(line: CommandLine): ServeOptions {
   } catch (error) {
     throw new CommandError("USAGE", `--public-url: ${(error as Error).message}`);
   }
+  const signInWait = line.signInWait === undefined ? undefined : Number(line.signInWait);
+  if (
+    signInWait !== undefined &&
+    (!Number.isInteger(signInWait) || signInWait < 1 || signInWait > MAX_SIGN_IN_WAIT_SECONDS)
+  ) {
+    throw new CommandError(
+      "USAGE",
+      `--sign-in-wait must be a whole number of seconds, 1 to ${MAX_SIGN_IN_WAIT_SECONDS}`,
+    );
+  }
   return {
     port,
     host: line.host ?? DEFAULT_HOST,
+    signInWaitMs: signInWait === undefined ? undefined : signInWait * 1000,
     dashboard: !line.noDashboard,
     publicUrl,
     rateLimit: {
@@ -90,7 +107,7 @@ function perMinute(
  * Serves the cloud until SIGINT or SIGTERM.
  *
  * @param target The database.
- * @param options Port, address, dashboard, public URL and rate limits.
+ * @param options Port, address, dashboard, public URL, rate limits and the first sign-in wait.
  * @returns When the server has stopped.
  */
 export async function runServe(target: DatabaseTarget, options: ServeOptions): Promise<void> {
@@ -101,7 +118,7 @@ export async function runServe(target: DatabaseTarget, options: ServeOptions): P
     // Encrypts operators' TOTP secrets at rest when set (32 bytes in base64).
     secretKey: process.env.SVC_SECRET_KEY || undefined,
     rateLimit: options.rateLimit,
-    dashboard: dashboard && { publicUrl: options.publicUrl },
+    dashboard: dashboard && { publicUrl: options.publicUrl, signInLimits: { baseDelayMs: options.signInWaitMs } },
   });
   await cloud.ready;
   const setupLink = dashboard ? await setupLinkFor(target) : null;

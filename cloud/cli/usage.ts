@@ -47,6 +47,8 @@ Options:
   --no-dashboard  Serve /v1 only, without the dashboard at /dashboard
   --public-url URL  The dashboard's address as browsers see it behind a TLS proxy, an origin such as
                     https://svc.example.com: Origin check, Secure cookies and HSTS (X-Forwarded-Proto is never trusted)
+  --sign-in-wait S  The first wait after 5 failed sign-ins, in seconds (default 1, at least 1, at most 900),
+                    doubled with each further failure up to 15 minutes
 
 Environment:
   SVC_DB_URL         Database URL when --db is not given
@@ -110,6 +112,8 @@ export interface CommandLine {
   rateLimitAgent?: string;
   /** `--rate-limit-refusals`. */
   rateLimitRefusals?: string;
+  /** `--sign-in-wait`. */
+  signInWait?: string;
 }
 
 /**
@@ -150,6 +154,7 @@ export function parseCommandLine(args: string[]): CommandLine {
       "rate-limit-project": { type: "string" },
       "rate-limit-agent": { type: "string" },
       "rate-limit-refusals": { type: "string" },
+      "sign-in-wait": { type: "string" },
     },
   });
   return {
@@ -180,5 +185,6 @@ export function parseCommandLine(args: string[]): CommandLine {
     rateLimitProject: values["rate-limit-project"],
     rateLimitAgent: values["rate-limit-agent"],
     rateLimitRefusals: values["rate-limit-refusals"],
+    signInWait: values["sign-in-wait"],
   };
 }

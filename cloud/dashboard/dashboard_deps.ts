@@ -1,6 +1,6 @@
 /**
  * What the dashboard is given: the features' services (every read and change of a page goes through them; no page
- * touches a repository). The cloud's assembly gives it its own, which have every member here.
+ * touches a repository). The cloud's assembly builds exactly these (its `CloudServices` is this type).
  *
  * @module
  */

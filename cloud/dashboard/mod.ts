@@ -12,3 +12,4 @@ export {
   type DashboardSettings,
 } from "./create_dashboard.ts";
 export { publicOrigin } from "./public_url.ts";
+export type { DashboardServices } from "./dashboard_deps.ts";

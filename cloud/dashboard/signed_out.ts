@@ -10,7 +10,7 @@ import { csrfToken, trustedPost } from "./csrf.ts";
 import { csrfField, document } from "./layout.ts";
 import { messagePage, notice } from "./fragments.ts";
 import { field } from "./forms.ts";
-import { DECOY_HASH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyPassword } from "../operators/mod.ts";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../operators/mod.ts";
 import { type Html, htmlPage, redirect } from "./responses.ts";
 import { cookie, cookiesOf, PRE_SESSION_COOKIE, SESSION_COOKIE, type SessionLimits } from "../operators/mod.ts";
 import type { OperatorService, SignInAttempt, SignInLimiter } from "../operators/mod.ts";
@@ -101,7 +101,7 @@ export async function signIn(deps: SignedOutDeps, visit: Visit, form: URLSearchP
   // Counted before the check (no await since the wait was read), so concurrent attempts cannot all pass.
   deps.limiter.fail(attempt, visit.now);
   const password = (form.get("password") ?? "").slice(0, 1000);
-  const passwordOk = await verifyPassword(password, operator?.passwordHash ?? await DECOY_HASH);
+  const passwordOk = await deps.operators.checkPassword(operator, password);
   if (
     !operator || !passwordOk || !await deps.operators.secondFactorOk(operator, field(form, "code"), visit.now)
   ) {

@@ -9,7 +9,7 @@ import type { OperatorRepository } from "./operator_repository.ts";
 import type { OperatorRecord, OperatorRole } from "./operator_storage.ts";
 import { newOperator } from "./operators.ts";
 import { createSetupLink } from "./setup_link.ts";
-import { hashPassword } from "./passwords.ts";
+import { decoyHash, hashPassword, PASSWORD_COST, verifyPassword } from "./passwords.ts";
 import { currentSession, openSession, type Session, type SessionLimits } from "./sessions.ts";
 import { acceptTotp, secondFactorOk } from "./second_factor.ts";
 import type { InviteRecord, OperatorChangeOutcome } from "./operator_administration.ts";
@@ -46,6 +46,11 @@ export interface OperatorService {
   removeByAdmin(operator: OperatorRecord, by: AuditActor, now: number): Promise<AdminChangeOutcome>;
   /** Removes an operator and their sessions; `false` when unknown. */
   remove(operator: OperatorRecord, by: AuditActor): Promise<boolean>;
+  /**
+   * Whether a password is the operator's; for an unknown operator (`null`) a decoy hash is checked, so both take the
+   * same time, and the answer is `false`.
+   */
+  checkPassword(operator: OperatorRecord | null, password: string): Promise<boolean>;
   /** Sets an operator's password (checked already), ending their sessions; `false` when unknown. */
   setPassword(operator: OperatorRecord, password: string, by: AuditActor): Promise<boolean>;
   /** Whether a code is the operator's current TOTP code (spent once) or one of their recovery codes (spent). */
@@ -88,10 +93,20 @@ export interface OperatorService {
   ): Promise<string | null>;
 }
 
+/** What only the toolkit's own tests give {@linkcode createOperatorService}: not reachable from `createCloud`. */
+export interface OperatorServiceSeams {
+  /**
+   * scrypt's log2 N for new password hashes and the decoy (default {@linkcode PASSWORD_COST}): the tests lower it so
+   * a sign-in does not spend a second on a pure-JS hash. Hashes keep their cost, so any stored hash verifies.
+   */
+  passwordCost?: number;
+}
+
 /**
  * Builds the operators' service.
  *
  * @param storage The operators' repository.
+ * @param seams The password cost of the toolkit's own tests.
  * @returns The service.
  * @example Creating an operator from the command line
  * ```ts ignore
@@ -101,14 +116,17 @@ export interface OperatorService {
  */
 export function createOperatorService(
   storage: { operators: OperatorRepository; audit: Pick<AuditRepository, "appendAudit"> },
+  seams: OperatorServiceSeams = {},
 ): OperatorService {
   const repo = storage.operators;
+  const cost = seams.passwordCost ?? PASSWORD_COST;
+  decoyHash(cost).catch(() => {}); // hashed now, so the first unknown email waits no longer than a known one
   const iso = (now: number): string => new Date(now).toISOString();
   return {
     list: () => repo.listOperators(),
     findByEmail: (email) => repo.findOperatorByEmail(email),
     async create(email, role, password, by) {
-      const operator = await newOperator(email, role, password);
+      const operator = await newOperator(email, role, password, Date.now(), cost);
       const audit = auditRecord(by, { action: "operator.create", target: operator.email, detail: { role } });
       return await repo.createOperator(operator, audit) ? operator : null;
     },
@@ -120,8 +138,12 @@ export function createOperatorService(
     removeByAdmin: (operator, by, now) => removeOperatorByAdmin(storage, operator, by, now),
     remove: (operator, by) =>
       repo.removeOperator(operator.id, auditRecord(by, { action: "operator.remove", target: operator.email })),
+    async checkPassword(operator, password) {
+      const ok = await verifyPassword(password, operator?.passwordHash ?? await decoyHash(cost));
+      return operator !== null && ok;
+    },
     async setPassword(operator, password, by) {
-      const passwordHash = await hashPassword(password);
+      const passwordHash = await hashPassword(password, cost);
       const audit = auditRecord(by, { action: "operator.password", target: operator.email });
       return repo.updateOperator(operator.id, { passwordHash }, new Date().toISOString(), audit);
     },
@@ -150,7 +172,7 @@ export function createOperatorService(
       return repo.setupTokenValid(await hashSecret(token), iso(now));
     },
     async setUp(token, email, password, address, now, limits) {
-      const operator = await newOperator(email, "admin", password, now);
+      const operator = await newOperator(email, "admin", password, now, cost);
       const by = { actor: operator.email, sourceAddress: address };
       const audit = auditRecord(by, { action: "operator.setup", target: operator.id, at: now });
       if (!await repo.setupFirstOperator(await hashSecret(token), operator, iso(now), audit)) return null;

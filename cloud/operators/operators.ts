@@ -6,7 +6,7 @@
  */
 import { ulid } from "ulid";
 import type { OperatorRecord, OperatorRole } from "./operator_storage.ts";
-import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./passwords.ts";
+import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, PASSWORD_COST } from "./passwords.ts";
 
 /**
  * Why a new operator or password is refused, in words for the operator; `null` when acceptable.
@@ -31,6 +31,7 @@ export function operatorInputProblem(email: string | null, password: string): st
  * @param role What the operator may do.
  * @param password The plaintext, hashed here and never kept.
  * @param now The time, in milliseconds.
+ * @param cost scrypt's log2 N (default {@linkcode PASSWORD_COST}; lower only through the cloud's test seam).
  * @returns The record to store.
  */
 export async function newOperator(
@@ -38,13 +39,14 @@ export async function newOperator(
   role: OperatorRole,
   password: string,
   now: number = Date.now(),
+  cost: number = PASSWORD_COST,
 ): Promise<OperatorRecord> {
   const at = new Date(now).toISOString();
   return {
     id: `op_${ulid()}`,
     email: email.toLowerCase(),
     role,
-    passwordHash: await hashPassword(password),
+    passwordHash: await hashPassword(password, cost),
     totpSecret: null,
     recoveryCodeHashes: [],
     createdAt: at,

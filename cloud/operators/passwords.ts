@@ -9,8 +9,8 @@ import { scryptAsync } from "@noble/hashes/scrypt.js";
 import { timingSafeEqual } from "../../core/contract/mod.ts";
 import { PASSWORD_HASHES } from "./hash_gate.ts";
 
-/** scrypt cost: N = 2^15, r = 8, p = 1 (32 MiB), 32-byte output. */
-const LOG_N = 15;
+/** scrypt's cost of every new hash: N = 2^15, r = 8, p = 1 (32 MiB), 32-byte output. */
+export const PASSWORD_COST = 15;
 const R = 8;
 const P = 1;
 const encoder = new TextEncoder();
@@ -25,12 +25,14 @@ export const MAX_PASSWORD_LENGTH = 200;
  * Hashes a password with a fresh random salt.
  *
  * @param password The plaintext.
+ * @param cost scrypt's log2 N: {@linkcode PASSWORD_COST}, always, outside the toolkit's own tests (the cloud's test
+ *   seam `passwordCost` is the only other caller's source; no public option reaches it).
  * @returns `scrypt$LOGN$R$P$salt$hash` with base64 salt and hash.
  */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, cost: number = PASSWORD_COST): Promise<string> {
   const salt = crypto.getRandomValues(new Uint8Array(16));
-  const hash = await derive(password, salt, LOG_N, R, P);
-  return ["scrypt", LOG_N, R, P, base64(salt), base64(hash)].join("$");
+  const hash = await derive(password, salt, cost, R, P);
+  return ["scrypt", cost, R, P, base64(salt), base64(hash)].join("$");
 }
 
 /**
@@ -47,8 +49,25 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return timingSafeEqual(base64(derived), hash);
 }
 
-/** A hash of a random password, checked when the email is unknown so both cases take the same time. */
-export const DECOY_HASH: Promise<string> = hashPassword(crypto.randomUUID());
+/** The decoy of each cost, hashed once per process. */
+const decoys = new Map<number, Promise<string>>();
+
+/**
+ * A hash of a random password, checked when the email is unknown so both cases take the same time. Hashed once per
+ * process and cost, on the first call: the operators' service calls it when it is built, so no sign-in waits for it.
+ *
+ * @param cost scrypt's log2 N, that of the real hashes.
+ * @returns The decoy hash.
+ */
+export function decoyHash(cost: number = PASSWORD_COST): Promise<string> {
+  let decoy = decoys.get(cost);
+  if (!decoy) {
+    decoy = hashPassword(crypto.randomUUID(), cost);
+    decoys.set(cost, decoy);
+    decoy.catch(() => decoys.delete(cost)); // refused (a flood of hashes): hashed again on the next call
+  }
+  return decoy;
+}
 
 function derive(password: string, salt: Uint8Array, logN: number, r: number, p: number): Promise<Uint8Array> {
   // A few at a time process-wide: each holds 32 MiB while it runs.

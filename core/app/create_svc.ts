@@ -1,47 +1,26 @@
 /**
  * `createSvc`: the app side. It serves the `/svc` routes from one
  * `handle(Request): Promise<Response>`. The configuration is checked first, at
- * once; then one `open()` builds everything that needs storage, in order, and
+ * once; then one `openSvc()` (`open_svc.ts`) builds everything that needs storage, in order, and
  * `close()` undoes it in reverse.
  *
  * @module
  */
 import { ulid } from "ulid";
-import type { PurgeSchedule } from "../db/mod.ts";
 import { createHandler, DEFAULT_BODY_LIMIT } from "../http/mod.ts";
 import { defaultLogger, redactingLogger } from "../logging/mod.ts";
 import { createRateLimiter, createRefusalsPerAddress, type RateLimit, rateOf } from "../abuse/mod.ts";
 import { type EmitResult, type EventInput, PACKAGE_VERSION } from "../contract/mod.ts";
-import { compileIntents, createIntentRunner } from "../intents/mod.ts";
-import { joinLifetimes, type KeyService } from "../keys/mod.ts";
-import { type AppStorage, openAppStorage } from "./storage/mod.ts";
-import { type AppDeps, type AppSide, SVC_PREFIX } from "./routes/mod.ts";
-import {
-  type CloudClient,
-  cloudKeys,
-  createCloudClient,
-  createOutbox,
-  followCloudPolicy,
-  followRevocations,
-  type LastUsedMirror,
-  mirrorLastUsed,
-  type Outbox,
-  type RevocationFollower,
-  uploadManifest,
-} from "./cloud_link/mod.ts";
+import { compileIntents } from "../intents/mod.ts";
+import { type AppSide, SVC_PREFIX } from "./routes/mod.ts";
+import { type CloudClient, createCloudClient, followCloudPolicy } from "./cloud_link/mod.ts";
 import { authenticateAgent, limitRate, resolveUser } from "./app_callers.ts";
-import { startRetention } from "./app_retention.ts";
-import { localKeys } from "./local_keys.ts";
 import type { Svc, SvcCloudConfig, SvcConfig, SvcMode, SvcRateLimitName } from "./svc_config.ts";
-import { checkSvcConfig, HYBRID_IN_MEMORY } from "./svc_config_schema.ts";
+import { checkSvcConfig } from "./svc_config_schema.ts";
 import { svcRoutes } from "./svc_routes.ts";
-import { createViolationRecorder, type ViolationRecorder } from "./violation_recorder.ts";
 import { createOAuthServer, oauthStorage, withOAuth } from "./oauth/mod.ts";
-import { appLabel, credentialsState, DEFAULT_MAX_REVOCATION_LAG_MS, revocationGuard } from "./cloud_guard.ts";
-import { type CloudAutoRevoke, createCloudAutoRevoke, revokeAtThreshold } from "./cloud_auto_revoke.ts";
-
-/** Seconds the app's feed polls are held open: short enough that a rotated secret is noticed within 5 s. */
-const FEED_WAIT_SECONDS = 3;
+import { appLabel, credentialsState } from "./cloud_guard.ts";
+import { closeSvc, openSvc } from "./open_svc.ts";
 
 /**
  * The app's rate limits when `rateLimit` is not given: each agent key may call
@@ -104,18 +83,6 @@ export interface SvcInternals {
   policyRefreshMs?: number;
 }
 
-/** Everything `open()` builds on the app's storage, closed in reverse order by `close()`. */
-interface Opened {
-  storage: AppStorage;
-  outbox: Outbox | undefined;
-  keys: KeyService;
-  follower: RevocationFollower | undefined;
-  lastUsed: LastUsedMirror | undefined;
-  retention: PurgeSchedule;
-  recorder: ViolationRecorder;
-  deps: AppDeps;
-}
-
 /**
  * {@linkcode createSvc} with the test seams.
  *
@@ -146,132 +113,19 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
   const closing = new AbortController();
   const policy = cloud && followCloudPolicy({ cloud, log, refreshMs: internals.policyRefreshMs });
 
-  /** Opens storage and builds, in order, everything that uses it; closes storage again if a step fails. */
-  async function open(): Promise<Opened> {
-    const storage = await openAppStorage(config.storage ?? ":memory:", { authToken: config.storageAuthToken, now });
-    try {
-      if (mode === "hybrid" && await storage.inMemory()) throw new Error(HYBRID_IN_MEMORY); // an injected Client
-      const sharedInbox = config.sharedInbox ?? false;
-      const mirror = mode !== "local";
-      const { retryMinMs, retryMaxMs } = cloudConfig ?? {};
-      const outbox = cloud && createOutbox({
-        storage,
-        cloud,
-        log,
-        retryMinMs,
-        retryMaxMs,
-        setAsideRetentionMs: cloudConfig?.setAsideRetentionMs,
-        limit: cloudConfig?.outboxLimit,
-        now,
-      });
-      const kick = () => outbox?.kick();
-      const inCloud = config.mode === "cloud" && cloud
-        ? cloudKeys(cloud, { sharedInbox, cacheTtlMs: config.cloud.keyCacheTtlMs, now })
-        : undefined;
-      const keys = inCloud ?? localKeys(storage, { sharedInbox, log, mirror, onQueued: kick, now });
-      const follower = cloud && followRevocations({
-        cloud,
-        storage,
-        log,
-        retryMinMs,
-        retryMaxMs,
-        waitSeconds: FEED_WAIT_SECONDS,
-        now,
-        onRevoked: (revocations) => revocations.forEach((r) => inCloud?.dropRevoked(r.keyId, r.revokedAt)),
-      });
-      const lastUsed = mode === "hybrid" && cloud ? mirrorLastUsed({ cloud, log, now }) : undefined;
-      const cloudAutoRevoke: CloudAutoRevoke | undefined = policy && createCloudAutoRevoke({
-        policy: policy.current,
-        reached: revokeAtThreshold({
-          settle: () => recorder.settle(),
-          outbox,
-          revoke: inCloud && cloud
-            ? async (keyId) => {
-              inCloud.dropRevoked(keyId, new Date(now()).toISOString());
-              await cloud.revokeKey(keyId);
-            }
-            : async (keyId, userId) => {
-              if (userId !== null) await keys.revoke(userId, keyId);
-            },
-          log,
-        }),
-        now,
-      });
-      if (cloud && cloudConfig) {
-        const entries = [...intents.values()].map((i) => i.manifest);
-        uploadManifest({
-          cloud,
-          entries,
-          scopes: config.scopes,
-          retryMinMs,
-          retryMaxMs,
-          log,
-          signal: closing.signal,
-        });
-      }
-      const { violationRetentionMs, purgeIntervalMs } = config;
-      const retention = startRetention({
-        storage,
-        outbox,
-        violationRetentionMs,
-        purgeIntervalMs,
-        log,
-        now,
-      });
-      const autoRevoke = config.mode === "cloud" ? undefined : config.autoRevoke;
-      const recorder = createViolationRecorder({
-        storage: () => storage,
-        mirror,
-        autoRevoke,
-        cloudPolicy: cloudAutoRevoke,
-        onViolation: config.onViolation,
-        stored: kick,
-        log,
-        now,
-      });
-      const runner = createIntentRunner({
-        intents,
-        strictIntents: config.strictIntents ?? false,
-        validateResults: config.validateResults ?? false,
-        onAgentIntent: config.onAgentIntent,
-        recordViolation: recorder.record,
-        repeatViolation: recorder.repeat,
-      });
-      const acceptsOtherIntents = !config.strictIntents && config.onAgentIntent !== undefined;
-      const deps: AppDeps = {
-        keys,
-        runner,
-        scopes: config.scopes,
-        // Cloud mode: the cloud applies the project's policy to the keys it mints.
-        keyLifetime: () =>
-          joinLifetimes(
-            { defaultDays: config.keys?.defaultLifetimeDays, maxDays: config.keys?.maxLifetimeDays },
-            config.mode === "cloud" ? null : policy?.keyLifetime(),
-          ),
-        intents,
-        acceptsOtherIntents,
-        bodyLimit,
-        log,
-        recordViolation: recorder.record,
-        repeatViolation: recorder.repeat,
-        now,
-        addressWaitMs: refusalsPerAddress && ((req) => refusalsPerAddress.waitMs(req)),
-        revocationsHeard: cloud && revocationGuard({
-          cloud,
-          follower: mode === "hybrid" ? follower : undefined,
-          maxLagMs: cloudConfig?.maxRevocationLagMs ?? DEFAULT_MAX_REVOCATION_LAG_MS,
-        }),
-        autoRevoked: cloudAutoRevoke?.refused,
-        used: lastUsed && ((keyId) => lastUsed.used(keyId)),
-      };
-      return { storage, outbox, keys, follower, lastUsed, retention, recorder, deps };
-    } catch (error) {
-      await storage.close();
-      throw error;
-    }
-  }
-
-  const opened = open();
+  const opened = openSvc({
+    config,
+    mode,
+    cloudConfig,
+    cloud,
+    policy,
+    intents,
+    log,
+    bodyLimit,
+    now,
+    closing: closing.signal,
+    refusalsPerAddress,
+  });
   const ready = opened.then(() => {});
   ready.catch((e) => log("storage could not be opened", e));
 
@@ -342,15 +196,8 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
       closing.abort();
       policy?.close();
       const parts = await opened.catch(() => undefined);
-      if (parts === undefined) return; // open() closed what it had opened
-      await parts.retention.close();
-      await parts.recorder.settle();
-      await parts.follower?.close();
-      await parts.lastUsed?.close();
-      await parts.outbox?.close();
-      await parts.keys.close();
-      await parts.recorder.settle();
-      await parts.storage.close();
+      if (parts === undefined) return; // openSvc() closed what it had opened
+      await closeSvc(parts);
     },
   };
 }

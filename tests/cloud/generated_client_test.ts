@@ -1,4 +1,4 @@
-// @slow
+// @slow: packaging (npm install of the generator) and a tsc subprocess
 // A client generated from the cloud's OpenAPI document, as a user would make one (openapi-typescript +
 // openapi-fetch, on TypeScript 5 from tests/generated_client/, installed by .ci/run or here when missing): a plain
 // flow type-checks with 0 errors (create an event and read its inboxId, report a violation and read its id, the two

@@ -2,7 +2,7 @@
 // in order against a running cloud and a running app (real sockets on
 // 127.0.0.1), so the documentation cannot drift from the behaviour; and
 // README.md's TypeScript blocks, each the copy of a file the static checks
-// type-check. Credentials are filled in
+// type-check (and readme_type_check_test.ts, a subprocess, checks on its own). Credentials are filled in
 // as a reader would: the signed-in user on /svc/keys, the key minted above on
 // /svc/agent/*, the project's SDK auth on the SDK routes, alice's agent key on
 // /v1/agent/*. A value the README shows in an answer (an id, a key) stands for
@@ -16,7 +16,6 @@ import type { RunningServer } from "../../core/http/mod.ts";
 import { differences, type Example, readCodeBlocks, readExamples } from "../fixtures/readme_examples.ts";
 import { type CloudServer, listen, startCloudServer } from "../fixtures/servers.ts";
 import { tempDir } from "../fixtures/temp_dir.ts";
-import { repoRoot, run } from "../fixtures/subprocess.ts";
 
 /** The Markdown files whose examples are replayed, in this order. */
 const DOCUMENTS = ["README.md", "docs/guide.md"];
@@ -137,12 +136,6 @@ test("every TypeScript block of README.md is a file of the repository, copied ve
       `README.md:${block.line} differs from ${block.source}: copy the file into the block`,
     );
   }
-});
-
-test("the files README.md copies type-check with deno check", { timeout: 120_000 }, async () => {
-  const sources = readme.flatMap((block) => block.source ? [block.source] : []);
-  const checked = await run([`${repoRoot}node_modules/.bin/deno`, "check", ...sources], repoRoot);
-  assert.equal(checked.code, 0, checked.stderr);
 });
 
 test("every quick start under examples/quickstart/ is shown in README.md", () => {

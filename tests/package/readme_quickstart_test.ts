@@ -1,3 +1,4 @@
+// @slow: subprocesses (the Deno quick start and bash running curl); runs on Node only
 // README.md's Deno quick start (examples/quickstart/deno.ts) run as printed, then
 // README.md's curl block against it: a key minted through the demo sign-in runs
 // the intent, and the app's own route lists the note. Runs from Node only: it

@@ -1,3 +1,4 @@
+// @slow: a serve subprocess (Node) flooded with password hashes, its peak memory read from /proc
 // Password hashing cannot exhaust the cloud's memory: a real `serve` process
 // of Node gets 32 concurrent setup posts with a made-up token and 32
 // concurrent sign-ins, and its peak resident memory (VmHWM, /proc) must grow

@@ -118,3 +118,15 @@ test("--public-url refuses anything but an http(s) origin with a usage error", (
   const given = serveOptions(parseCommandLine(["serve", "--public-url", "https://svc.example.com:443/"]));
   assert.equal(given.publicUrl, "https://svc.example.com");
 });
+
+test("--sign-in-wait takes whole seconds from 1 to 900 (it can only lengthen the default 1 s), else a usage error", () => {
+  assert.equal(serveOptions(parseCommandLine(["serve"])).signInWaitMs, undefined);
+  assert.equal(serveOptions(parseCommandLine(["serve", "--sign-in-wait", "600"])).signInWaitMs, 600_000);
+  assert.equal(serveOptions(parseCommandLine(["serve", "--sign-in-wait", "1"])).signInWaitMs, 1000);
+  for (const bad of ["0", "0.5", "-1", "901", "soon"]) {
+    assert.throws(() => serveOptions(parseCommandLine(["serve", `--sign-in-wait=${bad}`])), {
+      code: "USAGE",
+      message: /^--sign-in-wait must be a whole number of seconds, 1 to 900$/,
+    }, bad);
+  }
+});

@@ -36,9 +36,11 @@ function env(): Record<string, string> {
   return { ...out, NO_COLOR: "1" };
 }
 
-export function serveCloud(runtime: CloudRuntime, db: string): Promise<ServedCloud> {
+/** Starts `serve` on a free port; `flags` are more of its options (`--sign-in-wait 600`). */
+export function serveCloud(runtime: CloudRuntime, db: string, flags: string[] = []): Promise<ServedCloud> {
   const [cmd, ...args] = cloudCommand(runtime);
-  const child: ChildProcess = spawn(cmd, [...args, "serve", "--port", "0", "--host", "127.0.0.1", "--db", db], {
+  const line = [...args, "serve", "--port", "0", "--host", "127.0.0.1", "--db", db, ...flags];
+  const child: ChildProcess = spawn(cmd, line, {
     cwd: root,
     env: env(),
     stdio: ["ignore", "pipe", "pipe"],

@@ -2,6 +2,7 @@
 import { newOperator } from "../../../cloud/operators/operators.ts";
 import type { CloudRepositories } from "../../../cloud/open_cloud_storage.ts";
 import type { OperatorRecord } from "../../../cloud/operators/mod.ts";
+import { TEST_PASSWORD_COST } from "../../fixtures/test_cloud.ts";
 
 export const OPERATOR_PASSWORD = "correct horse battery staple";
 
@@ -10,7 +11,7 @@ export async function createOperator(
   email: string,
   role: "admin" | "viewer" = "admin",
 ): Promise<OperatorRecord> {
-  const operator = await newOperator(email, role, OPERATOR_PASSWORD);
+  const operator = await newOperator(email, role, OPERATOR_PASSWORD, Date.now(), TEST_PASSWORD_COST);
   if (!await storage.operators.createOperator(operator)) throw new Error(`${email} exists`);
   return operator;
 }

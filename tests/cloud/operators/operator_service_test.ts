@@ -8,6 +8,7 @@ import { openCloudStorage } from "../../../cloud/open_cloud_storage.ts";
 import type { CloudRepositories } from "../../../cloud/open_cloud_storage.ts";
 import { createOperatorService, SESSION_COOKIE } from "../../../cloud/operators/mod.ts";
 import { CLI_ACTOR } from "../../../cloud/audit/mod.ts";
+import { TEST_PASSWORD_COST } from "../../fixtures/test_cloud.ts";
 
 const PASSWORD = "correct horse battery staple";
 const LIMITS = { idleMs: 60_000, maxMs: 3_600_000 };
@@ -29,7 +30,7 @@ describe("the operators' service", () => {
       const client = createClient({ url: ":memory:" });
       const storage = await openCloudStorage(client, keyed ? { secretKey: KEY } : {});
       try {
-        const operators = createOperatorService(storage);
+        const operators = createOperatorService(storage, { passwordCost: TEST_PASSWORD_COST });
         const created = await operators.create("ops@example.com", "viewer", PASSWORD, CLI_ACTOR);
         assert.ok(created);
         assert.equal(await operators.create("OPS@example.com", "admin", PASSWORD, CLI_ACTOR), null, "email taken");
@@ -51,7 +52,7 @@ describe("the operators' service", () => {
   test("sign-in opens a session with its audit entry; sign-out ends it with its own", async () => {
     const storage = await openCloudStorage(":memory:");
     try {
-      const operators = createOperatorService(storage);
+      const operators = createOperatorService(storage, { passwordCost: TEST_PASSWORD_COST });
       const op = (await operators.create("a@example.com", "admin", PASSWORD, CLI_ACTOR))!;
       const by = { actor: op.email, sourceAddress: "192.0.2.1" };
       const token = await operators.signIn(op, by, NOW, LIMITS);
@@ -75,7 +76,7 @@ describe("the operators' service", () => {
   test("setup creates the first admin with its audit entry once; a spent link writes neither", async () => {
     const storage = await openCloudStorage(":memory:");
     try {
-      const operators = createOperatorService(storage);
+      const operators = createOperatorService(storage, { passwordCost: TEST_PASSWORD_COST });
       const link = await operators.createSetupLink(NOW);
       assert.ok(link);
       const token = new URL(link, "http://localhost").searchParams.get("token")!;
@@ -87,6 +88,23 @@ describe("the operators' service", () => {
       assert.deepEqual((await operators.list()).map((o) => o.email), ["first@example.com"]);
       assert.deepEqual(await actions(storage), ["first@example.com operator.setup"]);
       assert.equal(await operators.createSetupLink(NOW), null, "no link once an operator exists");
+    } finally {
+      await storage.close();
+    }
+  });
+
+  test("without the test seam, new passwords are hashed at production's cost (2^15); a cheaper stored hash verifies", async () => {
+    const storage = await openCloudStorage(":memory:");
+    try {
+      const operators = createOperatorService(storage);
+      const op = (await operators.create("full@example.com", "admin", PASSWORD, CLI_ACTOR))!;
+      assert.match(op.passwordHash, /^scrypt\$15\$8\$1\$/);
+      const cheap = createOperatorService(storage, { passwordCost: TEST_PASSWORD_COST });
+      const tested = (await cheap.create("cheap@example.com", "admin", PASSWORD, CLI_ACTOR))!;
+      assert.match(tested.passwordHash, new RegExp(`^scrypt\\$${TEST_PASSWORD_COST}\\$8\\$1\\$`));
+      assert.equal(await operators.checkPassword(tested, PASSWORD), true, "the cost is read from the stored hash");
+      assert.equal(await operators.checkPassword(tested, `${PASSWORD}!`), false);
+      assert.equal(await cheap.checkPassword(null, PASSWORD), false, "an unknown operator: the decoy, never true");
     } finally {
       await storage.close();
     }

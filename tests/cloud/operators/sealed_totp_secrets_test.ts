@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { createClient } from "@libsql/client";
 import { openCloudStorage } from "../../../cloud/open_cloud_storage.ts";
 import { newOperator, SEALED_PREFIX, totpCode } from "../../../cloud/operators/mod.ts";
-import { startTestCloud } from "../../fixtures/test_cloud.ts";
+import { startTestCloud, TEST_PASSWORD_COST } from "../../fixtures/test_cloud.ts";
 import { formClient, testAddress } from "../dashboard/form_client.ts";
 import { createOperator, OPERATOR_PASSWORD } from "../dashboard/operator_fixture.ts";
 
@@ -23,7 +23,10 @@ test("a secret stored as it is is sealed when the storage opens with a key, and 
   const client = createClient({ url: ":memory:" });
   try {
     const plain = await openCloudStorage(client);
-    const op = { ...await newOperator("old@example.com", "admin", OPERATOR_PASSWORD), totpSecret: SECRET };
+    const op = {
+      ...await newOperator("old@example.com", "admin", OPERATOR_PASSWORD, Date.now(), TEST_PASSWORD_COST),
+      totpSecret: SECRET,
+    };
     assert.equal(await plain.operators.createOperator(op), true);
     assert.equal(await storedSecret(client, "old@example.com"), SECRET);
     const keyed = await openCloudStorage(client, { secretKey: KEY });
@@ -38,7 +41,7 @@ test("a secret stored as it is is sealed when the storage opens with a key, and 
     assert.ok(again?.startsWith(SEALED_PREFIX));
     assert.notEqual(again, stored);
     // Copied into another operator's row, it does not open (the operator's id is bound to it).
-    const other = await newOperator("other@example.com", "admin", OPERATOR_PASSWORD);
+    const other = await newOperator("other@example.com", "admin", OPERATOR_PASSWORD, Date.now(), TEST_PASSWORD_COST);
     await plain.operators.createOperator({ ...other, totpSecret: again });
     await assert.rejects(keyed.operators.findOperatorByEmail("other@example.com"));
   } finally {

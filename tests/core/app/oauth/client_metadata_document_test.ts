@@ -20,7 +20,13 @@ async function documentServer(
   return {
     url: `http://127.0.0.1:${port}/oauth/client.json`,
     hits: () => hits,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    // Every connection ends with the server: one whose body the reader dropped (past the size bound) could
+    // otherwise hold close() until the server's own timeouts (seen: 180 s under load).
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
