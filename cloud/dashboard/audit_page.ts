@@ -9,7 +9,7 @@
 import { html } from "hono/html";
 import { AUDIT_ACTIONS, type AuditEntry, targetsKey } from "../audit/mod.ts";
 import { type KeyLabel, keyLabelId } from "../keys/mod.ts";
-import { notice, PAGE_SIZE, pageOffset, pager, time } from "./fragments.ts";
+import { dataTable, notice, PAGE_SIZE, pageOffset, pager, time } from "./fragments.ts";
 import { layout } from "./layout.ts";
 import type { PageContext, ProjectContext } from "./page_context.ts";
 import { type Html, htmlPage } from "./responses.ts";
@@ -48,16 +48,12 @@ export async function auditPage(ctx: PageContext | ProjectContext): Promise<Resp
     <p><strong>${page.total}</strong> entries${keyId === undefined ? "" : html`
       about the key <code>${keyId}</code>
     `}.</p>
-    <div class="table-box" tabindex="0" role="region" aria-label="Audit log entries">
-      <table>
-        <caption class="visually-hidden">Audit log, newest first</caption>
-        <thead>
-          <tr><th scope="col">When</th><th scope="col">Action</th><th scope="col">Target</th><th scope="col">Who</th>
-    ${project ? "" : html`<th scope="col">Project</th>`}<th scope="col">From</th><th scope="col">Detail</th></tr>
-        </thead>
-        <tbody>${rows}</tbody>
-      </table>
-    </div>
+    ${dataTable({
+      label: "Audit log entries",
+      caption: "Audit log, newest first",
+      columns: ["When", "Action", "Target", "Who", ...project ? [] : ["Project"], "From", "Detail"],
+      rows,
+    })}
     ${pager(ctx.url, page.total, offset)}
   `;
   return htmlPage(layout(ctx, { title: "Audit log", section: "Audit log", project, body }), overHttps(ctx));

@@ -7,7 +7,7 @@
  */
 import { html } from "hono/html";
 import type { ConnectedApp } from "../apps/mod.ts";
-import { age, time } from "./fragments.ts";
+import { age, dataTable, time } from "./fragments.ts";
 import type { Html } from "./responses.ts";
 
 const STATE_WORDS: Record<ConnectedApp["state"], string> = {
@@ -43,19 +43,12 @@ export function connectedAppsSection(apps: readonly ConnectedApp[], now: number)
   return html`<h2>Connected apps</h2>
 ${
     apps.length === 0 ? html`<p>No app has followed the revocation feed in the last 7 days.</p>` : html`
-      <table>
-        <caption class="visually-hidden">Apps following the revocation feed, most recently seen first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Label</th>
-            <th scope="col">Mode</th>
-            <th scope="col">SDK version</th>
-            <th scope="col">State</th>
-            <th scope="col">Last seen</th>
-          </tr>
-        </thead>
-        <tbody>${rows}</tbody>
-      </table>
+      ${dataTable({
+        label: "Connected apps",
+        caption: "Apps following the revocation feed, most recently seen first",
+        columns: ["Label", "Mode", "SDK version", "State", "Last seen"],
+        rows: rows,
+      })}
     `
   }`;
 }

@@ -1,5 +1,5 @@
 /**
- * Small pieces of HTML the pages share: times and ages, notices, paging,
+ * Small pieces of HTML the pages share: times and ages, notices, paging, the list table,
  * and the page for a refused or failed request.
  *
  * @module
@@ -105,4 +105,35 @@ export function messagePage(status: number, title: string, message: string, secu
     secure,
     status,
   );
+}
+
+/** A list for {@link dataTable}: what it is called, its columns, its rows. */
+export interface DataTable {
+  /** The list's name for screen readers (the scrolling region's and, unless `caption` says more, the table's). */
+  label: string;
+  /** The table's caption (hidden: the heading above says it for sighted readers); `label` when absent. */
+  caption?: string | Html;
+  /** The column headings, in order. */
+  columns: readonly (string | Html)[];
+  /** The rows (`<tr>`s). */
+  rows: Html | readonly Html[];
+}
+
+/**
+ * A list as a table in a box of its own that scrolls sideways on a narrow screen (the page itself never does), which
+ * a keyboard can reach and a screen reader names.
+ *
+ * @param table What the list is called, its columns and its rows.
+ * @returns The box and its table.
+ */
+export function dataTable(table: DataTable): Html {
+  return html`<div class="table-box" tabindex="0" role="region" aria-label="${table.label}">
+  <table>
+    <caption class="visually-hidden">${table.caption ?? table.label}</caption>
+    <thead>
+      <tr>${table.columns.map((c) => html`<th scope="col">${c}</th>`)}</tr>
+    </thead>
+    <tbody>${table.rows}</tbody>
+  </table>
+</div>`;
 }

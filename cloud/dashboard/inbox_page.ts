@@ -7,7 +7,7 @@
  * @module
  */
 import { html } from "hono/html";
-import { age, messagePage, notice, PAGE_SIZE, pageOffset, pager, time } from "./fragments.ts";
+import { age, dataTable, messagePage, notice, PAGE_SIZE, pageOffset, pager, time } from "./fragments.ts";
 import { csrfField, layout } from "./layout.ts";
 import { auditEntry, type ProjectContext } from "./page_context.ts";
 import { type Html, htmlPage, redirect } from "./responses.ts";
@@ -44,18 +44,11 @@ export async function inboxesPage(ctx: ProjectContext): Promise<Response> {
   );
   const body = backlog.length
     ? html`
-      <table>
-        <caption class="visually-hidden">Inboxes with waiting items</caption>
-        <thead>
-          <tr>
-            <th scope="col">agentId</th>
-            <th scope="col">Items waiting</th>
-            <th scope="col">Oldest waiting</th>
-            <th scope="col">Most deliveries</th>
-          </tr>
-        </thead>
-        <tbody>${rows}</tbody>
-      </table>
+      ${dataTable({
+        label: "Inboxes with waiting items",
+        columns: ["agentId", "Items waiting", "Oldest waiting", "Most deliveries"],
+        rows: rows,
+      })}
     `
     : html`<p>No item is waiting in any inbox.</p>`;
   const open = html`<form class="filters" method="get" action="${base}">
@@ -110,22 +103,11 @@ export async function inboxPage(ctx: ProjectContext, [agentId]: string[]): Promi
     <p><strong>${page.total}</strong> ${SHOWN[shown].count} <code>${agentId}</code>.${shown === "waiting" ? "" : html`
       Acknowledged items are kept for the project's retention (see Settings), then purged.
     `}</p>
-    <table>
-      <caption class="visually-hidden">${SHOWN[shown].caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">inboxId</th>
-          <th scope="col">eventId</th>
-          <th scope="col">Type</th>
-          <th scope="col">Created</th>
-          <th scope="col">Acknowledged</th>
-          <th scope="col">Deliveries</th>
-          <th scope="col">Payload</th>
-          <th scope="col">Actions</th>
-        </tr>
-      </thead>
-      <tbody>${items}</tbody>
-    </table>
+    ${dataTable({
+      label: SHOWN[shown].caption,
+      columns: ["inboxId", "eventId", "Type", "Created", "Acknowledged", "Deliveries", "Payload", "Actions"],
+      rows: items,
+    })}
     ${pager(ctx.url, page.total, offset)}
     <p><a href="${base}">All inboxes</a></p>
   `;

@@ -7,8 +7,8 @@
  */
 import { html } from "hono/html";
 import type { KeyRecord } from "../../core/contract/mod.ts";
-import { messagePage, time } from "./fragments.ts";
-import { revokeAllButton } from "./keys_page.ts";
+import { dataTable, messagePage, time } from "./fragments.ts";
+import { keyStatus, revokeAllButton } from "./keys_page.ts";
 import { layout } from "./layout.ts";
 import type { ProjectContext } from "./page_context.ts";
 import { type Html, htmlPage } from "./responses.ts";
@@ -16,12 +16,6 @@ import { overHttps } from "./visit.ts";
 
 /** How many of the key's latest violations and audit entries the page shows. */
 const RECENT = 10;
-
-/**
- * What a key may carry once keys expire and are rerolled with a grace period: shown when the record has it.
- * (Names to be wired to the key shape that adds them.)
- */
-type KeyLifecycle = { expiresAt?: string | null; revokesAt?: string | null };
 
 /**
  * The key's page.
@@ -57,7 +51,7 @@ export async function keyPage(ctx: ProjectContext, [keyId]: string[]): Promise<R
       ${row("Created", time(key.createdAt))}
       ${row("Last used", time(key.lastUsedAt))}
       ${lifecycleRows(key, row)}
-      ${row("Status", key.revokedAt === null ? "active" : html`revoked ${time(key.revokedAt)}`)}
+      ${row("Status", keyStatus(key, ctx.now))}
     </table>
     ${admin
       ? html`<div class="key-actions">${
@@ -74,60 +68,42 @@ export async function keyPage(ctx: ProjectContext, [keyId]: string[]): Promise<R
     ${violations.total === 0 ? html`<p>No violations recorded for this key.</p>` : html`
       <p>${count(violations.total, "violation")}. <a href="${base}/violations?key=${key
         .id}">All violations of this key</a></p>
-      <div class="table-box" tabindex="0" role="region" aria-label="Recent violations of this key">
-        <table>
-          <caption class="visually-hidden">The key's latest violations, newest first</caption>
-          <thead>
+      ${dataTable({
+        label: "Recent violations of this key",
+        caption: "The key's latest violations, newest first",
+        columns: ["When", "Severity", "Kind", "Intent", "Message"],
+        rows: violations.violations.map((v) =>
+          html`
             <tr>
-              <th scope="col">When</th>
-              <th scope="col">Severity</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Intent</th>
-              <th scope="col">Message</th>
+              <td>${time(v.createdAt)}</td>
+              <td>${v.severity}</td>
+              <td><code>${v.kind}</code></td>
+              <td>${v.intent ?? ""}</td>
+              <td>${v.message ?? ""}</td>
             </tr>
-          </thead>
-          <tbody>${violations.violations.map((v) =>
-            html`
-              <tr>
-                <td>${time(v.createdAt)}</td>
-                <td>${v.severity}</td>
-                <td><code>${v.kind}</code></td>
-                <td>${v.intent ?? ""}</td>
-                <td>${v.message ?? ""}</td>
-              </tr>
-            `
-          )}</tbody>
-        </table>
-      </div>
+          `
+        ),
+      })}
     `}
     <h2>Audit entries</h2>
     ${audit.total === 0 ? html`<p>No audit entries about this key.</p>` : html`
       <p>${count(audit.total, "entry", "entries")}.</p>
-      <div class="table-box" tabindex="0" role="region" aria-label="Audit entries of this key">
-        <table>
-          <caption class="visually-hidden">The key's audit entries, newest first</caption>
-          <thead>
+      ${dataTable({
+        label: "Audit entries of this key",
+        caption: "The key's audit entries, newest first",
+        columns: ["When", "Who", "Action", "From", "Detail"],
+        rows: audit.entries.map((e) =>
+          html`
             <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">Action</th>
-              <th scope="col">From</th>
-              <th scope="col">Detail</th>
+              <td>${time(e.createdAt)}</td>
+              <td>${e.actor}</td>
+              <td><code>${e.action}</code></td>
+              <td>${e.sourceAddress ?? ""}</td>
+              <td>${Object.keys(e.detail).length ? html`<code>${JSON.stringify(e.detail)}</code>` : ""}</td>
             </tr>
-          </thead>
-          <tbody>${audit.entries.map((e) =>
-            html`
-              <tr>
-                <td>${time(e.createdAt)}</td>
-                <td>${e.actor}</td>
-                <td><code>${e.action}</code></td>
-                <td>${e.sourceAddress ?? ""}</td>
-                <td>${Object.keys(e.detail).length ? html`<code>${JSON.stringify(e.detail)}</code>` : ""}</td>
-              </tr>
-            `
-          )}</tbody>
-        </table>
-      </div>
+          `
+        ),
+      })}
     `}
     <p><a href="${base}/keys">Back to the keys</a></p>
   `;
@@ -138,7 +114,7 @@ export async function keyPage(ctx: ProjectContext, [keyId]: string[]): Promise<R
 }
 
 /** "Expires" (never when the key has no expiry) and, when one is set, "Scheduled revocation". */
-function lifecycleRows(key: KeyRecord & KeyLifecycle, row: (name: string, value: Html | string) => Html): Html {
+function lifecycleRows(key: KeyRecord, row: (name: string, value: Html | string) => Html): Html {
   return html`${row("Expires", time(key.expiresAt ?? null))}${
     key.revokesAt ? row("Scheduled revocation", time(key.revokesAt)) : ""
   }`;

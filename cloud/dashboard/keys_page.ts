@@ -7,13 +7,14 @@
  * @module
  */
 import { html } from "hono/html";
-import { notice, PAGE_SIZE, pageOffset, pager, time } from "./fragments.ts";
+import { dataTable, notice, PAGE_SIZE, pageOffset, pager, time } from "./fragments.ts";
 import { keyFilterFields, type KeyListFilters, readKeyFilters, revokedNotice } from "./key_list_filters.ts";
 import { csrfField, layout } from "./layout.ts";
 import { operatorActor, type ProjectContext } from "./page_context.ts";
 import { type Html, htmlPage, redirect } from "./responses.ts";
 import { messagePage } from "./fragments.ts";
 import { revokeReach } from "./connected_apps.ts";
+import { isExpired, type KeyRecord } from "../../core/contract/mod.ts";
 import { overHttps } from "./visit.ts";
 import { keptQuery, listPath, RETURN_FIELD } from "./list_return.ts";
 
@@ -57,7 +58,7 @@ export async function keysPage(ctx: ProjectContext): Promise<Response> {
         <td><code>${k.start}</code></td>
         <td>${time(k.createdAt)}</td>
         <td>${time(k.lastUsedAt)}</td>
-        <td>${k.revokedAt === null ? "active" : html`revoked ${time(k.revokedAt)}`}</td>
+        <td>${keyStatus(k, ctx.now)}</td>
         <td><a href="${base}/violations?key=${k.id}">Violations</a>${admin && k.revokedAt === null
           ? html`
             <form class="inline" method="get" action="${base}/keys/${k.id}/revoke">
@@ -103,24 +104,22 @@ export async function keysPage(ctx: ProjectContext): Promise<Response> {
       ${user === undefined ? "" : revokeAllButton(base, user, filters)}
     </div>`
       : ""}
-    <table>
-      <caption class="visually-hidden">Keys</caption>
-      <thead>
-        <tr>
-          ${admin ? html`<th scope="col"><span class="visually-hidden">Select</span></th>` : ""}
-          <th scope="col">Name</th>
-          <th scope="col">User</th>
-          <th scope="col">agentId</th>
-          <th scope="col">Scopes</th>
-          <th scope="col">Start</th>
-          <th scope="col">Created</th>
-          <th scope="col">Last used</th>
-          <th scope="col">Status</th>
-          <th scope="col">Actions</th>
-        </tr>
-      </thead>
-      <tbody>${rows}</tbody>
-    </table>
+    ${dataTable({
+      label: "Keys",
+      columns: [
+        ...admin ? [html`<span class="visually-hidden">Select</span>`] : [],
+        "Name",
+        "User",
+        "agentId",
+        "Scopes",
+        "Start",
+        "Created",
+        "Last used",
+        "Status",
+        "Actions",
+      ],
+      rows,
+    })}
     ${pager(ctx.url, page.total, offset)}
   `;
   return htmlPage(layout(ctx, { title: "Keys", section: "Keys", project: ctx.project, body }), overHttps(ctx));
@@ -184,4 +183,19 @@ export async function revokeKeyPost(ctx: ProjectContext, [keyId]: string[]): Pro
   if (revokedAt === null) return messagePage(404, "Not found", "There is no such key in this project.", overHttps(ctx));
   const back = keptQuery(ctx.form.get(RETURN_FIELD));
   return redirect(listPath(`/dashboard/projects/${ctx.project.id}/keys`, back, "revoked=1"), overHttps(ctx));
+}
+
+/**
+ * A key's status in words: revoked (when), expired (when), active until a scheduled revocation (a reroll's grace), or
+ * active.
+ *
+ * @param key The key.
+ * @param now The time (ms since the epoch).
+ * @returns The status.
+ */
+export function keyStatus(key: KeyRecord, now: number): Html {
+  if (key.revokedAt !== null) return html`revoked ${time(key.revokedAt)}`;
+  if (isExpired(key, now)) return html`expired ${time(key.expiresAt ?? null)}`;
+  if (key.revokesAt) return html`active, revocation scheduled ${time(key.revokesAt)}`;
+  return html`active`;
 }

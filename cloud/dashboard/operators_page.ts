@@ -15,7 +15,7 @@ import {
   type OperatorRole,
 } from "../operators/mod.ts";
 import { field } from "./forms.ts";
-import { messagePage, notice, time } from "./fragments.ts";
+import { dataTable, messagePage, notice, time } from "./fragments.ts";
 import { csrfField, layout } from "./layout.ts";
 import { operatorActor, type PageContext } from "./page_context.ts";
 import { reauthenticate } from "./reauthentication.ts";
@@ -93,21 +93,12 @@ export async function operatorsPage(ctx: PageContext, problem?: string, status =
   );
   const body = html`
     ${problem ? notice("error", problem) : ""}${done ? notice("success", done) : ""}
-    <div class="table-box" tabindex="0" role="region" aria-label="Operators list">
-      <table>
-        <caption class="visually-hidden">Operators, oldest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Email</th>
-            <th scope="col">Role</th>
-            <th scope="col">Two-factor</th>
-            <th scope="col">Since</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>${rows}</tbody>
-      </table>
-    </div>
+    ${dataTable({
+      label: "Operators list",
+      caption: "Operators, oldest first",
+      columns: ["Email", "Role", "Two-factor", "Since", "Actions"],
+      rows: rows,
+    })}
     <h2>Invite an operator</h2>
     <p>The invite is a link that works once, for ${INVITE_LINK_TTL_MS / 3_600_000} hours: its holder chooses a password
     and joins with the role given. Send it over a channel you trust.</p>

@@ -6,7 +6,7 @@
  */
 import { html } from "hono/html";
 import { field } from "./forms.ts";
-import { notice, time } from "./fragments.ts";
+import { dataTable, notice, time } from "./fragments.ts";
 import { csrfField, layout } from "./layout.ts";
 import { operatorActor, type PageContext, type ProjectContext } from "./page_context.ts";
 import { htmlPage, redirect } from "./responses.ts";
@@ -46,17 +46,7 @@ ${problem ? notice("error", problem) : ""}
   const body = html`${
     projects.length
       ? html`
-        <table>
-          <caption class="visually-hidden">Projects</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Project id</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody>${rows}</tbody>
-        </table>
+        ${dataTable({ label: "Projects", columns: ["Name", "Project id", "Created"], rows: rows })}
       `
       : html`<p>No project yet.</p>`
   }

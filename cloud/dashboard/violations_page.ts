@@ -12,7 +12,7 @@ import { SEVERITIES } from "../../core/contract/mod.ts";
 import { violationsQuery } from "../violations/mod.ts";
 import { keyLabelId } from "../keys/mod.ts";
 import { bucketKeys, violationChart } from "./chart.ts";
-import { notice, PAGE_SIZE, pageOffset, pager, time } from "./fragments.ts";
+import { dataTable, notice, PAGE_SIZE, pageOffset, pager, time } from "./fragments.ts";
 import { layout } from "./layout.ts";
 import type { ProjectContext } from "./page_context.ts";
 import { type Html, htmlPage } from "./responses.ts";
@@ -68,24 +68,12 @@ export async function violationsPage(ctx: ProjectContext): Promise<Response> {
   const body = html`
     ${form}
     <p><strong>${page.total}</strong> violations match.</p>
-    <div class="table-box" tabindex="0" role="region" aria-label="Violations list">
-      <table>
-        <caption class="visually-hidden">Violations, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Severity</th>
-            <th scope="col">Kind</th>
-            <th scope="col">Key</th>
-            <th scope="col">User</th>
-            <th scope="col">Intent</th>
-            <th scope="col">Message</th>
-            <th scope="col">Metadata</th>
-          </tr>
-        </thead>
-        <tbody>${rows}</tbody>
-      </table>
-    </div>
+    ${dataTable({
+      label: "Violations list",
+      caption: "Violations, newest first",
+      columns: ["When", "Severity", "Kind", "Key", "User", "Intent", "Message", "Metadata"],
+      rows: rows,
+    })}
     ${pager(ctx.url, page.total, offset)}
     <h2>All violations, last 24 hours</h2>
     ${violationChart("chart-violations", "Violations of the last 24 hours, by hour and severity", hours, byHour)}
