@@ -125,10 +125,10 @@ function describePolicy(projectId: string, policy: PolicyView): string {
 }
 
 /**
- * Lists the audit log, newest first, optionally of one project, one action, since a time.
+ * Lists the audit log, newest first, optionally of one project, one action, one key, since a time.
  *
  * @param target The database.
- * @param line The parsed command line (`--project`, `--action`, `--since`, `--limit`).
+ * @param line The parsed command line (`--project`, `--action`, `--key`, `--since`, `--limit`).
  * @returns What to print.
  */
 export async function runAuditList(target: DatabaseTarget, line: CommandLine): Promise<CommandOutput> {
@@ -140,6 +140,7 @@ export async function runAuditList(target: DatabaseTarget, line: CommandLine): P
     const page = await createAuditService(storage).list({
       projectId: line.project,
       action: line.action,
+      keyId: line.key,
       since: since?.data,
       limit,
       offset: 0,

@@ -19,7 +19,7 @@ Usage:
             [--key-lifetime-default DAYS|none] [--key-lifetime-max DAYS|none] [--key-lifetime off] [--json]
                                                       Show or change a project's auto-revoke policy, retention and
                                                       key lifetimes; what no flag names is kept
-  svc-cloud audit list [--project PROJECT_ID] [--action A] [--since T] [--limit N] [--json]
+  svc-cloud audit list [--project PROJECT_ID] [--action A] [--key KEY_ID] [--since T] [--limit N] [--json]
                                                       The audit log, newest first
   svc-cloud keys revoke --user USER --project PROJECT_ID [--json]
                                                       Revoke every active key of a user (one transaction)
@@ -102,6 +102,8 @@ export interface CommandLine {
   user?: string;
   /** `--action`. */
   action?: string;
+  /** `--key` (a key's id: the audit log of that key). */
+  key?: string;
   /** `--since`. */
   since?: string;
   /** `--limit`. */
@@ -149,6 +151,7 @@ export function parseCommandLine(args: string[]): CommandLine {
       project: { type: "string" },
       user: { type: "string" },
       action: { type: "string" },
+      key: { type: "string" },
       since: { type: "string" },
       limit: { type: "string" },
       "rate-limit-project": { type: "string" },
@@ -180,6 +183,7 @@ export function parseCommandLine(args: string[]): CommandLine {
     project: values.project,
     user: values.user,
     action: values.action,
+    key: values.key,
     since: values.since,
     limit: values.limit,
     rateLimitProject: values["rate-limit-project"],

@@ -27,7 +27,11 @@ describe("the audit log and violations pages", () => {
     assert.match(all.text, /<strong>2<\/strong> entries/);
     const only = await admin.get(`${base}/audit?key=${ann.id}`);
     assert.equal(only.status, 200);
-    assert.match(only.text, new RegExp(`<strong>2</strong> entries\\s+about the key <code>${ann.id}</code>`), "its key.create and key.revoke");
+    assert.match(
+      only.text,
+      new RegExp(`<strong>2</strong> entries\\s+about the key <code>${ann.id}</code>`),
+      "its key.create and key.revoke",
+    );
     assert.match(
       only.text,
       new RegExp(
