@@ -1,10 +1,11 @@
 /**
- * A project's settings on libSQL: its auto-revoke policy and its retention.
+ * A project's settings on libSQL: its auto-revoke policy, its key lifetime bounds and its retention.
  *
  * @module
  */
 import type { Executor } from "../../core/db/mod.ts";
 import { parsed, textOrNull } from "../../core/db/mod.ts";
+import type { AuditEntryInput } from "../audit/mod.ts";
 import { audited } from "./libsql_projects.ts";
 import type { ProjectSettings } from "./project_settings.ts";
 
@@ -22,6 +23,22 @@ export const PROJECT_RETENTIONS =
  * @returns The settings part of the projects' repository.
  */
 export function projectSettings(db: Executor): ProjectSettings {
+  /** Sets one JSON column of a project's settings (`null` clears it), with its audit entry in the same write. */
+  async function setJson(
+    column: "key_lifetime" | "auto_revoke",
+    projectId: string,
+    value: unknown,
+    at: string,
+    audit: AuditEntryInput | undefined,
+  ): Promise<boolean> {
+    const rs = await audited(db, audit, {
+      sql: `INSERT INTO cloud_project_settings (project_id, ${column}, updated_at)
+            SELECT id, ?, ? FROM cloud_projects WHERE id = ?
+            ON CONFLICT (project_id) DO UPDATE SET ${column} = excluded.${column}, updated_at = excluded.updated_at`,
+      args: [value === null ? null : JSON.stringify(value), at, projectId],
+    });
+    return rs.rowsAffected === 1;
+  }
   return {
     async projectPolicy(projectId) {
       const rs = await db.execute({
@@ -37,23 +54,7 @@ export function projectSettings(db: Executor): ProjectSettings {
         keyLifetime: textOrNull(row, "key_lifetime") === null ? null : parsed(row, "key_lifetime"),
       };
     },
-    async setKeyLifetime(projectId, lifetime, at, audit) {
-      const rs = await audited(db, audit, {
-        sql: `INSERT INTO cloud_project_settings (project_id, key_lifetime, updated_at)
-              SELECT id, ?, ? FROM cloud_projects WHERE id = ?
-              ON CONFLICT (project_id) DO UPDATE SET key_lifetime = excluded.key_lifetime, updated_at = excluded.updated_at`,
-        args: [lifetime === null ? null : JSON.stringify(lifetime), at, projectId],
-      });
-      return rs.rowsAffected === 1;
-    },
-    async setAutoRevoke(projectId, policy, at, audit) {
-      const rs = await audited(db, audit, {
-        sql: `INSERT INTO cloud_project_settings (project_id, auto_revoke, updated_at)
-              SELECT id, ?, ? FROM cloud_projects WHERE id = ?
-              ON CONFLICT (project_id) DO UPDATE SET auto_revoke = excluded.auto_revoke, updated_at = excluded.updated_at`,
-        args: [policy === null ? null : JSON.stringify(policy), at, projectId],
-      });
-      return rs.rowsAffected === 1;
-    },
+    setKeyLifetime: (projectId, lifetime, at, audit) => setJson("key_lifetime", projectId, lifetime, at, audit),
+    setAutoRevoke: (projectId, policy, at, audit) => setJson("auto_revoke", projectId, policy, at, audit),
   };
 }

@@ -27,14 +27,9 @@ export const REVOCATION_REASONS: readonly RevocationReason[] = [
 ];
 
 /** {@linkcode RevocationReason}. */
-export const revocationReasonSchema: z.ZodType<RevocationReason> = z.enum([
-  "app",
-  "tooling",
-  "dashboard",
-  "auto",
-  "reroll",
-  "oauth",
-]);
+export const revocationReasonSchema: z.ZodType<RevocationReason> = z.enum(
+  REVOCATION_REASONS as [RevocationReason, ...RevocationReason[]],
+);
 
 /** One revocation of the feed. */
 export interface Revocation {
