@@ -32,7 +32,7 @@ export async function runKeysCommand(
   if (words[0] !== "revoke" || words.length > 1) {
     throw new CommandError("USAGE", "keys takes: revoke --user USER --project PROJECT_ID");
   }
-  const userId = line.user?.trim();
+  const userId = line.user; // exactly as given: "bob " is another user than "bob"
   const projectId = line.project?.trim();
   if (!userId || !projectId) throw new CommandError("USAGE", "keys revoke needs --user USER and --project PROJECT_ID");
   return await withStorage(target, async (storage) => {

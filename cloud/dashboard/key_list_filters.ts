@@ -33,9 +33,11 @@ export function readKeyFilters(params: URLSearchParams): KeyListFilters {
   const given = (name: string) => params.get(name)?.trim().slice(0, 200) || undefined;
   const status = given("status");
   const page = given("page");
+  // A user id is matched exactly, as stored: "bob " is not "bob" (trimming it would list, and revoke, bob's keys).
+  const user = params.get("user") ?? "";
   return {
     q: given("q"),
-    user: given("user"),
+    user: user.length > 0 && user.length <= 200 ? user : undefined,
     status: status === "active" || status === "revoked" ? status : undefined,
     page: page !== undefined && /^[1-9][0-9]{0,5}$/.test(page) ? page : undefined,
   };

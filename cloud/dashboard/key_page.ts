@@ -57,7 +57,7 @@ export async function keyPage(ctx: ProjectContext, [keyId]: string[]): Promise<R
       ? html`<div class="key-actions">${
         key.revokedAt === null
           ? html`
-            <form class="inline" method="get" action="${base}/keys/${key.id}/revoke">
+            <form class="inline" method="get" action="${base}/keys/${encodeURIComponent(key.id)}/revoke">
               <button type="submit" class="danger" aria-label="Revoke ${key.name} (${key.start})">Revoke</button>
             </form>
           `
@@ -66,8 +66,9 @@ export async function keyPage(ctx: ProjectContext, [keyId]: string[]): Promise<R
       : ""}
     <h2>Recent violations</h2>
     ${violations.total === 0 ? html`<p>No violations recorded for this key.</p>` : html`
-      <p>${count(violations.total, "violation")}. <a href="${base}/violations?key=${key
-        .id}">All violations of this key</a></p>
+      <p>${count(violations.total, "violation")}. <a href="${base}/violations?key=${encodeURIComponent(
+        key.id,
+      )}">All violations of this key</a></p>
       ${dataTable({
         label: "Recent violations of this key",
         caption: "The key's latest violations, newest first",

@@ -51,7 +51,7 @@ export async function keysPage(ctx: ProjectContext): Promise<Response> {
               : ""
           }</td>`
           : ""}
-        <td><a href="${base}/keys/${k.id}">${k.name}</a></td>
+        <td><a href="${base}/keys/${encodeURIComponent(k.id)}">${k.name}</a></td>
         <td>${k.userId}</td>
         <td><code>${k.agentId}</code></td>
         <td>${k.scopes.length ? k.scopes.join(", ") : html`<span class="muted">none</span>`}</td>
@@ -59,9 +59,9 @@ export async function keysPage(ctx: ProjectContext): Promise<Response> {
         <td>${time(k.createdAt)}</td>
         <td>${time(k.lastUsedAt)}</td>
         <td>${keyStatus(k, ctx.now)}</td>
-        <td><a href="${base}/violations?key=${k.id}">Violations</a>${admin && k.revokedAt === null
+        <td><a href="${base}/violations?key=${encodeURIComponent(k.id)}">Violations</a>${admin && k.revokedAt === null
           ? html`
-            <form class="inline" method="get" action="${base}/keys/${k.id}/revoke">
+            <form class="inline" method="get" action="${base}/keys/${encodeURIComponent(k.id)}/revoke">
               <input type="hidden" name="${RETURN_FIELD}" value="${back}">
               <button type="submit" class="danger" aria-label="Revoke ${k.name} (${k.start})">Revoke</button>
             </form>
@@ -161,7 +161,7 @@ export async function revokeKeyPage(ctx: ProjectContext, [keyId]: string[]): Pro
 inbox <code>${key.agentId}</code>? The agent is refused at the cloud on its next request, and at every
 connected app through the revocation feed. This cannot be undone.</p>
 <p id="revoke-reach">${revokeReach(apps)}</p>
-<form method="post" action="${base}/keys/${key.id}/revoke">
+<form method="post" action="${base}/keys/${encodeURIComponent(key.id)}/revoke">
   ${csrfField(ctx)}
   <input type="hidden" name="${RETURN_FIELD}" value="${back}">
   <button type="submit" class="danger">Revoke key</button>

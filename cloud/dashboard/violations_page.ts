@@ -57,7 +57,8 @@ export async function violationsPage(ctx: ProjectContext): Promise<Response> {
         <td>${v.severity}</td>
         <td><code>${v.kind}</code></td>
         <td>${label ? html`<strong>${label.name}</strong> of <strong>${label.userId}</strong><br>` : ""}<a
-          href="${base}/violations?key=${v.keyId}" title="Violations of this key"><code>${v.keyId}</code></a></td>
+          href="${base}/violations?key=${encodeURIComponent(v.keyId)}" title="Violations of this key"><code>${v
+            .keyId}</code></a></td>
         <td>${v.userId ?? ""}</td>
         <td>${v.intent ?? ""}</td>
         <td>${v.message ?? ""}</td>

@@ -142,6 +142,8 @@ export const keyRoutes = [
       userId,
       graceMinutes: z.number().int().min(0).max(MAX_GRACE_MINUTES).optional()
         .describe("How long the old key keeps working, in minutes (default 60)"),
+      expiresAt: z.iso.datetime({ offset: true }).optional()
+        .describe("The app's own bound for the new key's expiry: the earlier of it and the project's policy applies"),
     }),
     responses: { 201: mintedKeySchema, 404: errorEnvelopeSchema },
     async run({ req, caller, params, body }, { keys, violations }) {
@@ -149,7 +151,7 @@ export const keyRoutes = [
       const at = keys.now();
       const rerolled = await keys.reroll(caller.projectId, body.userId, params.id, {
         graceMinutes: body.graceMinutes ?? 60,
-        expiresAt: (old) => successorExpiry(old, keyLifetime ?? {}, at),
+        expiresAt: (old) => earlier(successorExpiry(old, keyLifetime ?? {}, at), body.expiresAt),
       }, appActor(req));
       if (rerolled === null) throw new SvcError("NOT_FOUND", "No such key in force");
       return mintAnswer(rerolled.record, rerolled.key);
@@ -292,3 +294,10 @@ export const keyRoutes = [
     },
   }),
 ];
+
+/** The earlier of two expiries (ISO 8601; `null` or absent: never). */
+function earlier(a: string | null, b: string | undefined): string | null {
+  if (b === undefined) return a;
+  if (a === null) return new Date(b).toISOString();
+  return Date.parse(b) < Date.parse(a) ? new Date(b).toISOString() : a;
+}

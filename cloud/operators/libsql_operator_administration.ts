@@ -100,15 +100,27 @@ export function operatorAdministration(db: Executor): OperatorAdministrationStor
         },
         // The new role takes effect at once: the operator signs in again.
         { sql: `DELETE FROM cloud_sessions WHERE operator_id = ? AND ${withRole()}`, args: [id, id, role] },
+        // A demoted admin's pending invites end with their power to invite.
+        {
+          sql: `DELETE FROM cloud_operator_invites WHERE used_at IS NULL
+                AND invited_by = (SELECT email FROM cloud_operators WHERE id = ? AND role = 'viewer')`,
+          args: [id],
+        },
       ], "write");
       return outcome(updated.rowsAffected === 1, id);
     },
     async removeUnlessLastAdmin(id, audit) {
       const allowed = `EXISTS (SELECT 1 FROM cloud_operators WHERE id = ? AND (role <> 'admin' OR ${ANOTHER_ADMIN}))`;
       const args: SqlValue[] = [id, id];
-      const [, , removed] = await db.batch([
+      const [, , , removed] = await db.batch([
         auditInsert(audit, { sql: allowed, args }),
         { sql: `DELETE FROM cloud_sessions WHERE operator_id = ? AND ${allowed}`, args: [id, ...args] },
+        // A removed operator's pending invites go with them.
+        {
+          sql: `DELETE FROM cloud_operator_invites WHERE used_at IS NULL
+                AND invited_by = (SELECT email FROM cloud_operators WHERE id = ?) AND ${allowed}`,
+          args: [id, ...args],
+        },
         { sql: `DELETE FROM cloud_operators WHERE id = ? AND ${allowed}`, args: [id, ...args] },
       ], "write");
       return outcome(removed.rowsAffected === 1, id);

@@ -92,7 +92,12 @@ export interface CloudClient {
     z.output<typeof mintedKeySchema>
   >;
   /** `POST /v1/sdk/keys/:id/reroll`: the user's key's successor, or `null` when the user has no such key in force. */
-  rerollKey(userId: string, id: string, graceMinutes: number): Promise<z.output<typeof mintedKeySchema> | null>;
+  rerollKey(
+    userId: string,
+    id: string,
+    graceMinutes: number,
+    expiresAt?: string,
+  ): Promise<z.output<typeof mintedKeySchema> | null>;
   /** `GET /v1/sdk/keys?userId=`. */
   listKeys(userId: string): Promise<PublicKey[]>;
   /** `DELETE /v1/sdk/keys/:id`; `reason` (default `tooling`) says who asked: `app` (a user), `oauth` (a grant ended). */
@@ -248,11 +253,12 @@ export function createCloudClient(
     mintKey(userId, request) {
       return call("POST", "/v1/sdk/keys", mintedKeySchema, { userId, ...request });
     },
-    async rerollKey(userId, id, graceMinutes) {
+    async rerollKey(userId, id, graceMinutes, expiresAt) {
       try {
         return await call("POST", `/v1/sdk/keys/${encodeURIComponent(id)}/reroll`, mintedKeySchema, {
           userId,
           graceMinutes,
+          expiresAt,
         });
       } catch (error) {
         if (isSvcError(error) && error.code === "NOT_FOUND") return null;

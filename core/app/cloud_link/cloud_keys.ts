@@ -109,8 +109,12 @@ export function cloudKeys(cloud: CloudClient, options: CloudKeysOptions): CloudK
       return minted(await cloud.mintKey(userId, { name, scopes, agentId, expiresAt }), expiresAt);
     },
     async reroll(userId: string, id: string, request: RerollRequest): Promise<MintResult | null> {
-      // The cloud keeps the key: it mints the successor and schedules the old key's revocation on its own clock.
-      const rerolled = await cloud.rerollKey(userId, id, request.graceMinutes);
+      // The cloud keeps the key: it mints the successor and schedules the old key's revocation on its own clock. The
+      // app's own bound for the successor goes with it (the cloud keeps the earlier of it and the project's).
+      const old = (await cloud.listKeys(userId)).find((k) => k.id === id);
+      if (old === undefined) return null;
+      const expiresAt = request.expiresAt(old) ?? undefined;
+      const rerolled = await cloud.rerollKey(userId, id, request.graceMinutes, expiresAt);
       return rerolled === null ? null : minted(rerolled, undefined);
     },
     async list(userId: string) {

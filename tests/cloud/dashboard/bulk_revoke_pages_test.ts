@@ -107,6 +107,15 @@ describe("the keys list's search and bulk revokes", () => {
     assert.match((await admin.get(`${base}/keys/revoke-all?user=mallory`)).text, /mallory has no active key/);
   });
 
+  test("Revoke all keys of USER matches the user id exactly: 'trent ' is not 'trent'", async () => {
+    const spaced = await t.mintKey("trent ");
+    const plain = await t.mintKey("trent");
+    const confirm = await admin.get(`${base}/keys/revoke-all?user=${encodeURIComponent("trent ")}`);
+    assert.match(confirm.text, /Revoke all <strong>1<\/strong> active key/);
+    await admin.post(`${base}/keys/revoke-all`, { user: "trent " });
+    assert.deepEqual([await inbox(spaced.key), await inbox(plain.key)], [401, 200], "only the spaced user's key");
+  });
+
   test("a viewer sees no selection and no bulk buttons, and cannot post a bulk revoke", async () => {
     const k = await t.mintKey("victor", { name: "victor-key" });
     const list = await viewer.get(`${base}/keys?user=victor`);

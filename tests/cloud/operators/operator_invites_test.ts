@@ -87,6 +87,24 @@ describe("operators managed by an admin", () => {
     assert.equal(await operators.changeRole({ ...viewer, id: "op_gone" }, "viewer", ADMIN, NOW), "unknown");
   });
 
+  test("an admin's pending invites end when the admin is demoted or removed; joined operators stay", async () => {
+    const second = (await operators.create("second@example.com", "admin", PASSWORD, CLI_ACTOR))!;
+    const third = (await operators.create("third@example.com", "admin", PASSWORD, CLI_ACTOR))!;
+    const tokenOf = async (email: string, by: string) => {
+      const invited = await operators.invite(email, "admin", { actor: by, sourceAddress: null }, NOW);
+      if (invited === "taken") throw new Error("taken");
+      return new URL(invited.link, "http://x").searchParams.get("token")!;
+    };
+    const bySecond = await tokenOf("a@example.com", "second@example.com");
+    const byThird = await tokenOf("b@example.com", "third@example.com");
+    const byAdmin = await tokenOf("c@example.com", "admin@example.com");
+    assert.equal(await operators.changeRole(second, "viewer", ADMIN, NOW), "done");
+    assert.equal(await operators.invitation(bySecond, NOW + 1000), null, "the demoted admin's invite is gone");
+    assert.equal(await operators.removeByAdmin(third, ADMIN, NOW), "done");
+    assert.equal(await operators.invitation(byThird, NOW + 1000), null, "the removed admin's invite is gone");
+    assert.equal((await operators.invitation(byAdmin, NOW + 1000))?.email, "c@example.com", "others' invites stay");
+  });
+
   test("two admins demoting each other at once leave one admin", async () => {
     const first = (await operators.findByEmail("admin@example.com"))!;
     const second = (await operators.create("second@example.com", "admin", PASSWORD, CLI_ACTOR))!;

@@ -87,6 +87,24 @@ describe("a key's life at a hybrid app", () => {
     assert.deepEqual(about(old.id), [["app", "key.create", null], ["system", "key.revoke", "reroll"]]);
   });
 
+  test("cloud mode: a reroll's new key is bounded by the app's own maxLifetimeDays as well as the project's", async () => {
+    const unbounded = notesSvc({ mode: "cloud", cloud: cloud.appConfig() }, now);
+    const bounded = notesSvc({ mode: "cloud", cloud: cloud.appConfig(), keys: { maxLifetimeDays: 7 } }, now);
+    try {
+      const old = await mint(unbounded, "carol", ["notes:read"]);
+      const res = await asUser(bounded, "carol", "POST", `/svc/keys/${old.id}/reroll`, { graceMinutes: 0 });
+      assert.equal(res.status, 201);
+      const fresh = await res.json();
+      const listed = (await (await cloud.sdk("GET", "/v1/sdk/keys?userId=carol")).json()).keys;
+      const expiry = (id: string) => listed.find((k: { id: string }) => k.id === id).expiresAt;
+      assert.equal(expiry(old.id), null, "the old key never expired");
+      assert.equal(expiry(fresh.id), new Date(at + 7 * 24 * 60 * MINUTE).toISOString(), "the app's seven days");
+    } finally {
+      await unbounded.close();
+      await bounded.close();
+    }
+  });
+
   test("a revoke a user makes through the app is audited at the cloud with actor app", async () => {
     const { id } = await mint(svc, "bob", []);
     assert.equal((await asUser(svc, "bob", "DELETE", `/svc/keys/${id}`)).status, 200);
