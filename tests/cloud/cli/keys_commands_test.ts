@@ -12,23 +12,7 @@ import { parseCommandLine } from "../../../cloud/cli/usage.ts";
 import { openCloudStorage } from "../../../cloud/open_cloud_storage.ts";
 import type { CloudRepositories } from "../../../cloud/open_cloud_storage.ts";
 import { createProject } from "../../../cloud/projects/projects.ts";
-import type { KeyRecord } from "../../../core/contract/mod.ts";
-
-function keyRecord(userId: string): KeyRecord {
-  const id = crypto.randomUUID();
-  return {
-    id,
-    userId,
-    name: "k",
-    scopes: [],
-    agentId: userId,
-    hash: id.replaceAll("-", "").padEnd(64, "0"),
-    start: "svc_live_abc",
-    createdAt: new Date().toISOString(),
-    lastUsedAt: null,
-    revokedAt: null,
-  };
-}
+import { keyRecord } from "../../fixtures/key_records.ts";
 
 describe("keys revoke --user", () => {
   const dir = tempDir();

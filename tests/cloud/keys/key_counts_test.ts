@@ -3,27 +3,11 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { type Client, createClient } from "@libsql/client";
-import type { KeyRecord } from "../../../core/contract/mod.ts";
 import { openCloudStorage } from "../../../cloud/open_cloud_storage.ts";
 import type { CloudRepositories } from "../../../cloud/open_cloud_storage.ts";
 import { createProject } from "../../../cloud/projects/projects.ts";
 import { revocationAudit } from "../../../cloud/keys/mod.ts";
-
-function keyRecord(userId: string, revokedAt: string | null = null): KeyRecord {
-  const id = crypto.randomUUID();
-  return {
-    id,
-    userId,
-    name: "k",
-    scopes: [],
-    agentId: userId,
-    hash: id.replaceAll("-", "").padEnd(64, "0"),
-    start: "svc_live_abc",
-    createdAt: new Date().toISOString(),
-    lastUsedAt: null,
-    revokedAt,
-  };
-}
+import { keyRecord } from "../../fixtures/key_records.ts";
 
 describe("the kept key counts", () => {
   let client: Client;
@@ -63,7 +47,7 @@ describe("the kept key counts", () => {
     for (const k of [a, b, c]) await storage.keys.insertKey(p, k, "user");
     await storage.keys.insertKey(other, keyRecord("ann"), "user");
     await check({ active: 3, revoked: 0 });
-    await storage.keys.mirrorKey(p, keyRecord("cy", new Date().toISOString()));
+    await storage.keys.mirrorKey(p, keyRecord("cy", { revokedAt: new Date().toISOString() }));
     await check({ active: 3, revoked: 1 });
     await storage.keys.mirrorKey(p, { ...c, revokedAt: new Date().toISOString() });
     await check({ active: 2, revoked: 2 });

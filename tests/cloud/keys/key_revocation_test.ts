@@ -1,28 +1,12 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { KeyRecord } from "../../../core/contract/mod.ts";
 import { openCloudStorage } from "../../../cloud/open_cloud_storage.ts";
 import { createProject } from "../../../cloud/projects/projects.ts";
 import { revocationAudit } from "../../../cloud/keys/key_revocation.ts";
 import type { CloudRepositories } from "../../../cloud/open_cloud_storage.ts";
+import { keyRecord } from "../../fixtures/key_records.ts";
 
 const by = { actor: "ops@example.com", sourceAddress: "192.0.2.1" };
-
-function keyRecord(userId: string): KeyRecord {
-  const id = crypto.randomUUID();
-  return {
-    id,
-    userId,
-    name: "k",
-    scopes: [],
-    agentId: userId,
-    hash: id.replaceAll("-", "").padEnd(64, "0"),
-    start: "svc_1234",
-    createdAt: new Date().toISOString(),
-    lastUsedAt: null,
-    revokedAt: null,
-  };
-}
 
 async function revokeEntries(storage: CloudRepositories, projectId: string, keyId: string): Promise<unknown[]> {
   const page = await storage.audit.listAudit({ projectId, action: "key.revoke", limit: 100, offset: 0 });
