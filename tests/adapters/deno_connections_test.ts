@@ -1,3 +1,4 @@
+// @slow: real socket timeouts of the relay, each waited out on the wall clock
 // Issue 13, finding 3 on Deno: adapters/deno's relay times every request of a
 // kept-alive connection, not only the first (a slow next head or body is
 // closed, also after a head over 64 KiB), ignores an empty line between requests,

@@ -6,6 +6,7 @@ import { createClient } from "@libsql/client";
 import { type CloudRepositories, openCloudStorage } from "../../../cloud/open_cloud_storage.ts";
 import { createOperatorService, INVITE_LINK_TTL_MS, type OperatorService } from "../../../cloud/operators/mod.ts";
 import { CLI_ACTOR } from "../../../cloud/audit/mod.ts";
+import { TEST_PASSWORD_COST } from "../../fixtures/test_cloud.ts";
 
 const PASSWORD = "correct horse battery staple";
 const NOW = Date.parse("2026-01-02T03:04:05.000Z");
@@ -16,7 +17,7 @@ describe("operators managed by an admin", () => {
   let operators: OperatorService;
   beforeEach(async () => {
     storage = await openCloudStorage(createClient({ url: ":memory:" }));
-    operators = createOperatorService(storage);
+    operators = createOperatorService(storage, { passwordCost: TEST_PASSWORD_COST });
     await operators.create("admin@example.com", "admin", PASSWORD, CLI_ACTOR);
   });
   afterEach(() => storage.close());
