@@ -114,6 +114,14 @@ export interface OAuthStorage {
  * @returns The storage.
  */
 export function oauthStorage(db: Executor): OAuthStorage {
+  /** Marks a one-time secret used: true for the one caller that spends it. */
+  const spend = async (table: string, hash: string, now: number): Promise<boolean> => {
+    const rs = await db.execute({
+      sql: `UPDATE ${table} SET used_at = ? WHERE hash = ? AND used_at IS NULL`,
+      args: [now, hash],
+    });
+    return rs.rowsAffected === 1;
+  };
   const one = async <T>(sql: string, args: (string | number)[], map: (row: SqlRow) => T): Promise<T | null> => {
     const rs = await db.execute({ sql, args });
     return rs.rows.length ? map(rs.rows[0]) : null;
@@ -155,13 +163,7 @@ export function oauthStorage(db: Executor): OAuthStorage {
     findCode(hash) {
       return one("SELECT * FROM app_oauth_codes WHERE hash = ?", [hash], toCode);
     },
-    async useCode(hash, now) {
-      const rs = await db.execute({
-        sql: "UPDATE app_oauth_codes SET used_at = ? WHERE hash = ? AND used_at IS NULL",
-        args: [now, hash],
-      });
-      return rs.rowsAffected === 1;
-    },
+    useCode: (hash, now) => spend("app_oauth_codes", hash, now),
     async insertGrant(g, refresh, codeHash) {
       await db.batch([
         {
@@ -193,13 +195,7 @@ export function oauthStorage(db: Executor): OAuthStorage {
         usedAt: r.used_at === null ? null : Number(r.used_at),
       }));
     },
-    async useRefreshToken(hash, now) {
-      const rs = await db.execute({
-        sql: "UPDATE app_oauth_refresh_tokens SET used_at = ? WHERE hash = ? AND used_at IS NULL",
-        args: [now, hash],
-      });
-      return rs.rowsAffected === 1;
-    },
+    useRefreshToken: (hash, now) => spend("app_oauth_refresh_tokens", hash, now),
     async rotate(grantId, keyId, refresh) {
       await db.batch([
         { sql: "UPDATE app_oauth_grants SET key_id = ? WHERE id = ?", args: [keyId, grantId] },
