@@ -20,8 +20,10 @@ const fast = args.includes("--fast");
 const only = args.find((a) => a.startsWith("--runtime="))?.slice("--runtime=".length) ??
   (fast ? FAST_RUNTIME : undefined);
 const named = args.filter((a) => !a.startsWith("--"));
-const files = fast && named.length === 0 ? testFiles("tests").filter((file) => !isSlow(file)) : named;
 const reports = ".tmp/junit";
+const files = fast && named.length === 0
+  ? longestFirst(testFiles("tests").filter((file) => !isSlow(file)), fileSeconds(`${reports}/${FAST_RUNTIME}.xml`))
+  : named;
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 
@@ -163,21 +165,33 @@ function countJunit(path: string): { passed: number; failed: number } {
   return { passed, failed };
 }
 
-// The files whose tests took longest, from a JUnit report's top-level cases (a describe() counts once, with its
-// steps): where to look when the fast loop grows past its minute.
-function slowestFiles(path: string, count: number): string[] {
+// Each file's seconds, from a JUnit report's top-level cases (a describe() counts once, with its steps); empty
+// without a report.
+function fileSeconds(path: string): Map<string, number> {
+  const seconds = new Map<string, number>();
   let xml: string;
   try {
     xml = readFileSync(path, "utf8");
   } catch {
-    return [];
+    return seconds;
   }
-  const seconds = new Map<string, number>();
   for (const m of xml.matchAll(/<testcase\b[^>]*?name="([^"]*)"[^>]*?classname="([^"]*)"[^>]*?time="([^"]*)"/g)) {
     const [, name, file, time] = m;
     if (!file.startsWith("./") || name.includes(" &gt; ")) continue;
-    seconds.set(file, (seconds.get(file) ?? 0) + Number(time));
+    seconds.set(file.slice(2), (seconds.get(file.slice(2)) ?? 0) + Number(time));
   }
-  return [...seconds].sort((a, b) => b[1] - a[1]).slice(0, count)
-    .map(([file, s]) => `slowest ${s.toFixed(1).padStart(6)} s ${file.slice(2)}`);
+  return seconds;
+}
+
+// The fast loop starts the files that took longest last time first (files new since then keep their order after
+// them), so that no long file starts last and leaves a core idle while it finishes.
+function longestFirst(files: string[], seconds: Map<string, number>): string[] {
+  return files.map((file, i) => ({ file, i, s: seconds.get(file) ?? 0 }))
+    .sort((a, b) => b.s - a.s || a.i - b.i).map(({ file }) => file);
+}
+
+// The files whose tests took longest: where to look when the fast loop grows past its minute.
+function slowestFiles(path: string, count: number): string[] {
+  return [...fileSeconds(path)].sort((a, b) => b[1] - a[1]).slice(0, count)
+    .map(([file, s]) => `slowest ${s.toFixed(1).padStart(6)} s ${file}`);
 }
