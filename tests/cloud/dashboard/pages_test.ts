@@ -187,6 +187,23 @@ describe("dashboard pages", () => {
     assert.deepEqual([opened.status, opened.location], [303, `${base}/inbox/dave?status=all`]);
   });
 
+  test("inbox: how many of the inbox's long polls wait on this server, that is, whether its agent listens", async () => {
+    const { key } = await t.mintKey("erin");
+    const page = async () => (await admin.get(`${base}/inbox/erin`)).text;
+    assert.match(await page(), /<strong>0<\/strong> long polls of this inbox waiting on this server\./);
+    const poll = t.agent(key, "GET", "/v1/agent/inbox?wait=20");
+    await waitFor("the poll to be held", () => waitingPolls(t.cloud) === 1);
+    assert.match(
+      await page(),
+      /<strong>1<\/strong> long poll of this inbox waiting on this server \(its agent is listening\)\./,
+    );
+    assert.match((await admin.get(`${base}/inbox/dave`)).text, /<strong>0<\/strong> long polls of this inbox/);
+    await t.sdk("POST", "/v1/events", { body: event("wakes-erin", "erin") });
+    assert.equal((await poll).body.items[0].eventId, "wakes-erin");
+    await waitFor("the poll to be released", () => waitingPolls(t.cloud) === 0);
+    assert.match(await page(), /<strong>0<\/strong> long polls of this inbox waiting on this server\./);
+  });
+
   test("intents: the uploaded manifest and when it was uploaded", async () => {
     const intent = {
       name: "orders.refund",
