@@ -113,12 +113,19 @@ describe("long polls across two cloud processes on one file", () => {
     try {
       const project = { projectId: here.projectId, sdkSecret: here.sdkSecret };
       const key = await mintKeyVia(other.url, project, "crossing");
-      const polling = request(here.url, "GET", "/v1/agent/inbox?wait=9", { authorization: `Bearer ${key}` });
+      const polling = fetch(`${here.url}/v1/agent/inbox?wait=20`, { headers: { authorization: `Bearer ${key}` } })
+        .then((res) => res.json());
       await waitFor("the poll to be held", () => here.heldPolls() === 1);
       const emitted = await request(other.url, "POST", "/v1/events", sdkHeaders(project), event("across", "crossing"));
       assert.equal(emitted.status, 202, emitted.text);
-      const polled = await polling;
-      assert.deepEqual(polled.body.items.map((i: { eventId: string }) => i.eventId), ["across"]);
+      // Woken by the watcher, the poll answers within milliseconds; not woken, it would find the event only on
+      // its last read, when its 20 s wait ends.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const halfTheWait = new Promise<null>((resolve) => timer = setTimeout(() => resolve(null), 10_000));
+      const polled = await Promise.race([polling, halfTheWait]);
+      clearTimeout(timer);
+      assert.ok(polled !== null, "the poll was answered before its wait ran out");
+      assert.deepEqual(polled.items.map((i: { eventId: string }) => i.eventId), ["across"]);
     } finally {
       other.child.kill("SIGTERM");
       await other.done;
