@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { cliCommand, printed, run, serve } from "../fixtures/subprocess.ts";
 import { formClient } from "./dashboard/form_client.ts";
-import { waitFor } from "../fixtures/wait_for.ts";
+import { settlesWithin, waitFor } from "../fixtures/wait_for.ts";
 import { cloudMigrations } from "../../cloud/database/cloud_migrations.ts";
 import { tempDir } from "../fixtures/temp_dir.ts";
 
@@ -99,7 +99,8 @@ describe("cloud/main.ts", () => {
       return /<strong>1<\/strong> long poll of this inbox waiting on this server/.test(page.text);
     });
     server.child.kill("SIGTERM");
-    const res = await polling;
+    // The poll waits 20 s; the shutdown must answer it at once, not when that wait ends.
+    const res = await settlesWithin(polling, 10_000, "the long poll, answered by the shutdown");
     assert.equal(res.status, 200);
     assert.deepEqual(await res.json(), { items: [], nextCursor: 0 });
     const exit = await server.done;

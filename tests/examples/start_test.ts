@@ -11,7 +11,7 @@ import { type Finished, finished, repoRoot, run, start } from "../fixtures/subpr
 import { runtime } from "../fixtures/runtime.ts";
 import { tempDir } from "../fixtures/temp_dir.ts";
 import { type FormClient, formClient } from "../cloud/dashboard/form_client.ts";
-import { waitFor } from "../fixtures/wait_for.ts";
+import { settlesWithin, waitFor } from "../fixtures/wait_for.ts";
 
 const skip = runtime !== "node" && "runs on Node only: it drives Deno as a subprocess";
 const deno = join(repoRoot, "node_modules", ".bin", "deno");
@@ -205,10 +205,7 @@ test("Ctrl-C stops npm start while an agent long-polls, answering the poll inste
     return /<strong>1<\/strong> long poll of this inbox waiting on this server/.test(page.text);
   });
   // The poll waits 20 s; stopping must not: a 10 s bound separates the two with room to spare on a busy machine.
-  const bound = new Promise<never>((_, reject) =>
-    setTimeout(() => reject(new Error("npm start waited for the long poll")), 10_000).unref()
-  );
-  const [answer, exit] = await Promise.race([Promise.all([poll, stop(started)]), bound]);
+  const [answer, exit] = await settlesWithin(Promise.all([poll, stop(started)]), 10_000, "npm start's stop");
   assert.equal(answer.status, 200);
   assert.deepEqual(await answer.json(), { items: [], nextCursor: 999999 });
   assert.equal(exit.code, 0, exit.stderr);

@@ -13,7 +13,7 @@ import { mintKeyVia, request, sdkHeaders, startCloudProcess } from "../../fixtur
 import { startCloudServer } from "../../fixtures/servers.ts";
 import { isSvcError } from "../../../core/errors/mod.ts";
 import { waitingPolls } from "../../../cloud/create_cloud.ts";
-import { waitFor } from "../../fixtures/wait_for.ts";
+import { settlesWithin, waitFor } from "../../fixtures/wait_for.ts";
 
 const dir = tempDir("svc-waiters-");
 after(() => dir.remove());
@@ -120,11 +120,7 @@ describe("long polls across two cloud processes on one file", () => {
       assert.equal(emitted.status, 202, emitted.text);
       // Woken by the watcher, the poll answers within milliseconds; not woken, it would find the event only on
       // its last read, when its 20 s wait ends.
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const halfTheWait = new Promise<null>((resolve) => timer = setTimeout(() => resolve(null), 10_000));
-      const polled = await Promise.race([polling, halfTheWait]);
-      clearTimeout(timer);
-      assert.ok(polled !== null, "the poll was answered before its wait ran out");
+      const polled = await settlesWithin(polling, 10_000, "the poll, woken by the other process's event");
       assert.deepEqual(polled.items.map((i: { eventId: string }) => i.eventId), ["across"]);
     } finally {
       other.child.kill("SIGTERM");
