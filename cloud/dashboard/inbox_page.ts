@@ -1,7 +1,7 @@
 /**
  * A project's inboxes: per agentId the items waiting, the oldest's age and the
  * most deliveries; one inbox's items, waiting, acknowledged (until purged) or
- * all; an admin may discard a stuck item (recorded in the audit log). Reading
+ * all, and how many of its long polls wait on this server; an admin may discard a stuck item (recorded in the audit log). Reading
  * here counts no delivery.
  *
  * @module
@@ -103,6 +103,7 @@ export async function inboxPage(ctx: ProjectContext, [agentId]: string[]): Promi
     <p><strong>${page.total}</strong> ${SHOWN[shown].count} <code>${agentId}</code>.${shown === "waiting" ? "" : html`
       Acknowledged items are kept for the project's retention (see Settings), then purged.
     `}</p>
+    <p>${listening(ctx.waiters.waitingIn(ctx.project.id, agentId))}</p>
     ${dataTable({
       label: SHOWN[shown].caption,
       columns: ["inboxId", "eventId", "Type", "Created", "Acknowledged", "Deliveries", "Payload", "Actions"],
@@ -115,6 +116,13 @@ export async function inboxPage(ctx: ProjectContext, [agentId]: string[]): Promi
     layout(ctx, { title: `Inbox ${agentId}`, section: "Inbox", project: ctx.project, body }),
     overHttps(ctx),
   );
+}
+
+/** Whether the inbox's agent is long-polling this server now (another server of the cloud counts its own). */
+function listening(polls: number): Html {
+  return html`<strong>${polls}</strong> long poll${polls === 1 ? "" : "s"} of this inbox waiting on this server${
+    polls === 0 ? "" : " (its agent is listening)"
+  }.`;
 }
 
 function statusForm(path: string, shown: keyof typeof SHOWN): Html {

@@ -104,6 +104,15 @@ export interface InboxWaiters {
   readonly size: number;
   /** How many subscribers are inside `wait` right now: polls held open (for tests and metrics). */
   readonly waiting: number;
+  /**
+   * How many polls of one inbox are held open here right now: whether its agent is listening (the dashboard's
+   * inbox page says so).
+   *
+   * @param projectId The project.
+   * @param agentId The inbox's agentId.
+   * @returns The polls of that inbox inside `wait` on this instance.
+   */
+  waitingIn(projectId: string, agentId: string): number;
 }
 
 interface Subscriber {
@@ -259,6 +268,11 @@ export function createInboxWaiters(options: InboxWaitersOptions = {}): InboxWait
     },
     get waiting() {
       return held;
+    },
+    waitingIn(projectId, agentId) {
+      let n = 0;
+      for (const subscriber of byInbox.get(inboxKey(projectId, agentId)) ?? []) if (subscriber.wake) n++;
+      return n;
     },
   };
 }

@@ -52,6 +52,24 @@ function connect(port: number): Promise<net.Socket> {
   });
 }
 
+/** Whether the server has closed (or reset) the socket. */
+function closedByServer(socket: net.Socket): boolean {
+  return socket.destroyed || socket.readableEnded;
+}
+
+/**
+ * A connection the server has taken and still holds: one request answered on it, kept alive. An answer is what
+ * shows from outside that the server accepted the connection (and counts it against its cap).
+ */
+async function answered(port: number): Promise<net.Socket> {
+  const socket = await connect(port);
+  let seen = "";
+  socket.on("data", (d) => seen += d);
+  socket.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+  await waitFor("an answer on a held connection", () => /^HTTP\/1\.1 200[\s\S]*\r\n\r\nok$/.test(seen));
+  return socket;
+}
+
 /** Resolves `true` when the server closes the socket, `false` if it is still open after `ms`. */
 function closedWithin(socket: net.Socket, ms: number): Promise<boolean> {
   if (socket.destroyed || socket.readableEnded) return Promise.resolve(true);
@@ -77,7 +95,17 @@ describe("the Deno adapter's socket policy", { skip }, () => {
     const s = await startServer(256);
     try {
       const sockets = await Promise.all(Array.from({ length: 400 }, () => connect(s.port)));
-      await new Promise((r) => setTimeout(r, 500));
+      for (const socket of sockets) socket.resume(); // so a close by the server ends the socket
+      // The open-file limit sets the connection cap; the server holds that many and closes every one after.
+      const over = await waitFor(
+        "the server to refuse connections over its cap",
+        () => /over (\d+) connections/.exec(s.stderr()),
+      );
+      const refused = sockets.length - Number(over[1]);
+      await waitFor(
+        `the server to close the ${refused} connections over its cap`,
+        () => sockets.filter(closedByServer).length >= refused,
+      );
       for (const socket of sockets) socket.destroy();
       await waitFor("the server to answer 200 again", async () => await get(s.port) === 200).catch((error) => {
         assert.fail(`${error.message} (${s.stderr().slice(0, 300)})`);
@@ -105,8 +133,7 @@ describe("the Deno adapter's socket policy", { skip }, () => {
   test("refuses connections over the cap and takes new ones once some close", async () => {
     const s = await startServer(1024, { maxConnections: 5 });
     try {
-      const held = await Promise.all(Array.from({ length: 5 }, () => connect(s.port)));
-      await new Promise((r) => setTimeout(r, 200));
+      const held = await Promise.all(Array.from({ length: 5 }, () => answered(s.port)));
       const extra = await connect(s.port);
       assert.equal(await closedWithin(extra, 10_000), true, "the sixth connection was closed");
       for (const socket of held) socket.destroy();

@@ -4,7 +4,9 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { cliCommand, run, serve } from "../fixtures/subprocess.ts";
+import { cliCommand, printed, run, serve } from "../fixtures/subprocess.ts";
+import { formClient } from "./dashboard/form_client.ts";
+import { settlesWithin, waitFor } from "../fixtures/wait_for.ts";
 import { cloudMigrations } from "../../cloud/database/cloud_migrations.ts";
 import { tempDir } from "../fixtures/temp_dir.ts";
 
@@ -86,9 +88,19 @@ describe("cloud/main.ts", () => {
     const polling = fetch(`${server.url}/v1/agents/someone/inbox?wait=20`, {
       headers: { authorization: `Bearer ${rotated.sdkSecret}`, "x-svc-project": created.projectId },
     });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Held: the dashboard's inbox page (signed in through the setup link serve printed) counts it.
+    const operator = formClient((req) => fetch(req, { redirect: "manual" }), server.url);
+    const setup = (await printed(server, /(\/dashboard\/setup\?token=\S+)/))[1];
+    assert.equal((await operator.get(setup)).status, 200);
+    const admin = await operator.post(setup, { email: "me@example.com", password: "a long enough password" });
+    assert.equal(admin.status, 303, admin.text);
+    await waitFor("the poll to be held", async () => {
+      const page = await operator.get(`/dashboard/projects/${created.projectId}/inbox/someone`);
+      return /<strong>1<\/strong> long poll of this inbox waiting on this server/.test(page.text);
+    });
     server.child.kill("SIGTERM");
-    const res = await polling;
+    // The poll waits 20 s; the shutdown must answer it at once, not when that wait ends.
+    const res = await settlesWithin(polling, 10_000, "the long poll, answered by the shutdown");
     assert.equal(res.status, 200);
     assert.deepEqual(await res.json(), { items: [], nextCursor: 0 });
     const exit = await server.done;

@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { type Finished, finished, repoRoot, run, start } from "../fixtures/subprocess.ts";
 import { runtime } from "../fixtures/runtime.ts";
 import { tempDir } from "../fixtures/temp_dir.ts";
-import { formClient } from "../cloud/dashboard/form_client.ts";
+import { type FormClient, formClient } from "../cloud/dashboard/form_client.ts";
+import { settlesWithin, waitFor } from "../fixtures/wait_for.ts";
 
 const skip = runtime !== "node" && "runs on Node only: it drives Deno as a subprocess";
 const deno = join(repoRoot, "node_modules", ".bin", "deno");
@@ -56,13 +57,23 @@ async function mintKeyRecord(started: Started): Promise<{ key: string; id: strin
   });
   assert.equal(minted.status, 201);
   const { key, id } = await minted.json();
-  for (let i = 0; i < 200; i++) {
+  await waitFor("the key to reach the cloud", async () => {
     const res = await fetch(`${started.cloud}/v1/agent/inbox`, { headers: { authorization: `Bearer ${key}` } });
     await res.body?.cancel();
-    if (res.status === 200) return { key, id };
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error("the key never reached the cloud");
+    return res.status === 200;
+  });
+  return { key, id };
+}
+
+/** Creates the first admin through the setup link npm start printed, and returns the signed-in browser. */
+async function firstAdmin(started: Started): Promise<FormClient> {
+  const setup = /first run: open \S+?(\/dashboard\/setup\?token=\S+) within 1 hour/.exec(started.stdout())?.[1];
+  assert.ok(setup, started.stdout());
+  const browser = formClient((req) => fetch(req, { redirect: "manual" }), started.cloud);
+  assert.equal((await browser.get(setup)).status, 200);
+  const created = await browser.post(setup, { email: "me@example.com", password: "a long enough password" });
+  assert.equal(created.status, 303, created.text);
+  return browser;
 }
 
 async function stop(started: Started): Promise<Finished> {
@@ -129,15 +140,11 @@ test("npm start prints the dashboard and its setup link; its last links show the
     });
     assert.equal(ack.status, 200);
     // Step 7: the setup link creates the admin, and the two links show the violation and the event.
-    const browser = formClient((req) => fetch(req, { redirect: "manual" }), started.cloud);
-    assert.equal((await browser.get(setup)).status, 200);
-    const created = await browser.post(setup, { email: "me@example.com", password: "a long enough password" });
-    assert.equal(created.status, 303, created.text);
-    let violations = "";
-    for (let i = 0; i < 100 && !violations.includes("FORBIDDEN_SCOPE"); i++) {
-      if (i) await new Promise((resolve) => setTimeout(resolve, 50)); // the app reports it in the background
-      violations = (await browser.get(`${links[1]}${id}`)).text;
-    }
+    const browser = await firstAdmin(started);
+    const violations = await waitFor("the app to report the violation (it does so in the background)", async () => {
+      const page = (await browser.get(`${links[1]}${id}`)).text;
+      return page.includes("FORBIDDEN_SCOPE") && page;
+    });
     assert.match(violations, /<strong>1<\/strong> violations match/);
     assert.match(violations, /FORBIDDEN_SCOPE[\s\S]*notes\.delete/);
     const inbox = await browser.get(links[2]);
@@ -187,15 +194,18 @@ test("Ctrl-C stops npm start while an agent long-polls, answering the poll inste
 }, async () => {
   const started = await npmStart({ APP_PORT: "0", CLOUD_PORT: "0" });
   const key = await mintKey(started);
+  const operator = await firstAdmin(started);
+  const project = /\/dashboard\/projects\/(prj_\w+)\//.exec(started.stdout())![1];
   const poll = fetch(`${started.cloud}/v1/agent/inbox?cursor=999999&wait=20`, {
     headers: { authorization: `Bearer ${key}` },
   });
-  await new Promise((resolve) => setTimeout(resolve, 200)); // the poll is now waiting
+  // The dashboard's inbox page counts the inbox's long polls waiting on this server.
+  await waitFor("the poll to be held", async () => {
+    const page = await operator.get(`/dashboard/projects/${project}/inbox/alice`);
+    return /<strong>1<\/strong> long poll of this inbox waiting on this server/.test(page.text);
+  });
   // The poll waits 20 s; stopping must not: a 10 s bound separates the two with room to spare on a busy machine.
-  const bound = new Promise<never>((_, reject) =>
-    setTimeout(() => reject(new Error("npm start waited for the long poll")), 10_000).unref()
-  );
-  const [answer, exit] = await Promise.race([Promise.all([poll, stop(started)]), bound]);
+  const [answer, exit] = await settlesWithin(Promise.all([poll, stop(started)]), 10_000, "npm start's stop");
   assert.equal(answer.status, 200);
   assert.deepEqual(await answer.json(), { items: [], nextCursor: 999999 });
   assert.equal(exit.code, 0, exit.stderr);

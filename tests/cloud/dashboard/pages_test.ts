@@ -5,7 +5,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { event, startTestCloud, type TestCloud, violation } from "../../fixtures/test_cloud.ts";
 import { type FormClient, signedIn, testAddress } from "./form_client.ts";
-import { waitFor } from "../../fixtures/wait_for.ts";
+import { settlesWithin, waitFor } from "../../fixtures/wait_for.ts";
 import { waitingPolls } from "../../../cloud/create_cloud.ts";
 
 describe("dashboard pages", () => {
@@ -187,6 +187,23 @@ describe("dashboard pages", () => {
     assert.deepEqual([opened.status, opened.location], [303, `${base}/inbox/dave?status=all`]);
   });
 
+  test("inbox: how many of the inbox's long polls wait on this server, that is, whether its agent listens", async () => {
+    const { key } = await t.mintKey("erin");
+    const page = async () => (await admin.get(`${base}/inbox/erin`)).text;
+    assert.match(await page(), /<strong>0<\/strong> long polls of this inbox waiting on this server\./);
+    const poll = t.agent(key, "GET", "/v1/agent/inbox?wait=20");
+    await waitFor("the poll to be held", () => waitingPolls(t.cloud) === 1);
+    assert.match(
+      await page(),
+      /<strong>1<\/strong> long poll of this inbox waiting on this server \(its agent is listening\)\./,
+    );
+    assert.match((await admin.get(`${base}/inbox/dave`)).text, /<strong>0<\/strong> long polls of this inbox/);
+    await t.sdk("POST", "/v1/events", { body: event("wakes-erin", "erin") });
+    assert.equal((await poll).body.items[0].eventId, "wakes-erin");
+    await waitFor("the poll to be released", () => waitingPolls(t.cloud) === 0);
+    assert.match(await page(), /<strong>0<\/strong> long polls of this inbox waiting on this server\./);
+  });
+
   test("intents: the uploaded manifest and when it was uploaded", async () => {
     const intent = {
       name: "orders.refund",
@@ -334,11 +351,7 @@ describe("dashboard pages", () => {
       await operator.get(`${keysPage}/${id}/revoke`);
       assert.equal((await operator.post(`${keysPage}/${id}/revoke`, {})).status, 303);
       // Woken, the poll answers within milliseconds; not woken, only when its 20 s wait ends.
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const halfTheWait = new Promise<null>((resolve) => timer = setTimeout(() => resolve(null), 10_000));
-      const answer = await Promise.race([poll, halfTheWait]);
-      clearTimeout(timer);
-      assert.ok(answer !== null, "the poll was answered before its wait ran out");
+      const answer = await settlesWithin(poll, 10_000, "the feed's poll, woken by the revoke");
       assert.deepEqual(answer.body.revocations.map((r: { keyId: string; reason: string }) => [r.keyId, r.reason]), [
         [id, "dashboard"],
       ]);

@@ -1,6 +1,7 @@
-// @slow: subprocesses (two cloud processes)
+// @slow: subprocesses (a cloud process beside the one in the test)
 // Long polls: one shared watcher per node (no statement while idle), wake-ups across processes through
-// data_version, and the caps on concurrent polls per key and per project.
+// data_version (a poll held here, an event stored by a `serve` process), and the caps on concurrent polls
+// per key and per project.
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createInboxWaiters, MAX_POLLS_PER_KEY, type WatchedStorage } from "../../../cloud/inbox/inbox_waiters.ts";
@@ -8,14 +9,14 @@ import { openCloudStorage } from "../../../cloud/open_cloud_storage.ts";
 import { createProject } from "../../../cloud/projects/projects.ts";
 import { event, startTestCloud } from "../../fixtures/test_cloud.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
-import { createProjectCli, mintKeyVia, request, sdkHeaders, startCloudProcess } from "../../fixtures/cloud_process.ts";
+import { mintKeyVia, request, sdkHeaders, startCloudProcess } from "../../fixtures/cloud_process.ts";
+import { startCloudServer } from "../../fixtures/servers.ts";
 import { isSvcError } from "../../../core/errors/mod.ts";
 import { waitingPolls } from "../../../cloud/create_cloud.ts";
-import { waitFor } from "../../fixtures/wait_for.ts";
+import { settlesWithin, waitFor } from "../../fixtures/wait_for.ts";
 
 const dir = tempDir("svc-waiters-");
 after(() => dir.remove());
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("createInboxWaiters", () => {
   test("admit() refuses a key's poll beyond its cap with 429 RATE_LIMITED and Retry-After, until one ends", () => {
@@ -104,22 +105,27 @@ describe("createInboxWaiters", () => {
 });
 
 describe("long polls across two cloud processes on one file", () => {
-  test("an event stored by one process reaches a poll waiting in the other", async () => {
+  test("an event stored by a serve process reaches a poll waiting in another process (this one)", async () => {
     const db = `file:${dir.file("two.db")}`;
-    const project = await createProjectCli(db);
-    const servers = await Promise.all([startCloudProcess(db), startCloudProcess(db)]);
+    // The poll waits in this process's cloud, where it can be seen held; the event goes through a `serve` process.
+    const here = await startCloudServer(db);
+    const other = await startCloudProcess(db);
     try {
-      const [a, b] = servers.map((s) => s.url);
-      const key = await mintKeyVia(a, project, "crossing");
-      const polling = request(a, "GET", "/v1/agent/inbox?wait=9", { authorization: `Bearer ${key}` });
-      await pause(200);
-      const emitted = await request(b, "POST", "/v1/events", sdkHeaders(project), event("across", "crossing"));
+      const project = { projectId: here.projectId, sdkSecret: here.sdkSecret };
+      const key = await mintKeyVia(other.url, project, "crossing");
+      const polling = fetch(`${here.url}/v1/agent/inbox?wait=20`, { headers: { authorization: `Bearer ${key}` } })
+        .then((res) => res.json());
+      await waitFor("the poll to be held", () => here.heldPolls() === 1);
+      const emitted = await request(other.url, "POST", "/v1/events", sdkHeaders(project), event("across", "crossing"));
       assert.equal(emitted.status, 202, emitted.text);
-      const polled = await polling;
-      assert.deepEqual(polled.body.items.map((i: { eventId: string }) => i.eventId), ["across"]);
+      // Woken by the watcher, the poll answers within milliseconds; not woken, it would find the event only on
+      // its last read, when its 20 s wait ends.
+      const polled = await settlesWithin(polling, 10_000, "the poll, woken by the other process's event");
+      assert.deepEqual(polled.items.map((i: { eventId: string }) => i.eventId), ["across"]);
     } finally {
-      for (const s of servers) s.child.kill("SIGTERM");
-      await Promise.all(servers.map((s) => s.done));
+      other.child.kill("SIGTERM");
+      await other.done;
+      await here.stop();
     }
   });
 });

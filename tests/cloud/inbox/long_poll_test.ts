@@ -6,16 +6,7 @@ import { openCloudStorage } from "../../../cloud/open_cloud_storage.ts";
 import { createProject } from "../../../cloud/projects/projects.ts";
 import { call, event, startTestCloud } from "../../fixtures/test_cloud.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
-import { waitFor } from "../../fixtures/wait_for.ts";
-
-/** Fails a promise that does not settle in `ms`: a hang guard, not a speed assertion. */
-function settlesWithin<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout>;
-  const guard = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not settle`)), ms);
-  });
-  return Promise.race([promise, guard]).finally(() => clearTimeout(timer));
-}
+import { settlesWithin, waitFor } from "../../fixtures/wait_for.ts";
 
 const held = (cloud: Cloud) => waitFor("the poll to be held", () => waitingPolls(cloud) === 1);
 

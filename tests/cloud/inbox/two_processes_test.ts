@@ -1,7 +1,7 @@
 // @slow: subprocesses
 // Concurrency: two cloud processes on one database file, events emitted
-// through both, and several agents polling and acknowledging through both at
-// once. Every item is delivered, each is acknowledged exactly once (the sum of
+// through both, and several agents long-polling and acknowledging through both
+// at once. Every item is delivered, each is acknowledged exactly once (the sum of
 // `acknowledged` equals the number of items), and no SQLITE_BUSY or 5xx
 // reaches a client.
 import { after, test } from "node:test";
@@ -54,13 +54,11 @@ test("two processes on one file deliver every item and acknowledge each exactly 
     const worker = async (a: number, url: string) => {
       const auth = { authorization: `Bearer ${keys[a]}` };
       while (Date.now() < deadline && (emitting || acknowledged[a] < EVENTS_PER_AGENT)) {
-        const polled = watch("poll", await request(url, "GET", "/v1/agent/inbox?limit=10", auth));
+        // As agents wait: an empty inbox holds the poll until an item arrives (through either process) or 1 s passes.
+        const polled = watch("poll", await request(url, "GET", "/v1/agent/inbox?limit=10&wait=1", auth));
         if (polled.status !== 200) continue;
         const items: { inboxId: number; eventId: string }[] = polled.body.items;
-        if (items.length === 0) {
-          await new Promise((r) => setTimeout(r, 10));
-          continue;
-        }
+        if (items.length === 0) continue;
         for (const item of items) delivered[a].add(item.eventId);
         const ack = watch(
           "ack",
