@@ -1,8 +1,8 @@
 /**
  * A project's inboxes: per agentId the items waiting, the oldest's age and the
  * most deliveries; one inbox's items, waiting, acknowledged (until purged) or
- * all, and how many of its long polls wait on this server; an admin may discard a stuck item (recorded in the audit log). Reading
- * here counts no delivery.
+ * all, and how many of its long polls wait on this server; an admin may discard
+ * a stuck item (recorded in the audit log). Reading here counts no delivery.
  *
  * @module
  */
