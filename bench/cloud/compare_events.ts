@@ -48,7 +48,9 @@ try {
         if (result.non2xx > 0) throw new Error(`${key}: ${result.non2xx} non-2xx`);
         const perEvent = (s.server.cpuSeconds() - before) / (result.rps * Number(seconds)) * 1e6;
         console.error(
-          `round ${round + 1} ${key}: ${Math.round(result.rps)}/s p50 ${result.p50} ms, ${perEvent.toFixed(1)} µs`,
+          `round ${round + 1} ${key}: ${Math.round(result.rps)}/s p50 ${result.p50.toFixed(3)} ms, ${
+            perEvent.toFixed(1)
+          } µs`,
         );
         if ((best.get(key)?.rps ?? 0) < result.rps) best.set(key, result);
         cpu.set(key, Math.min(cpu.get(key) ?? Infinity, perEvent));
@@ -62,7 +64,9 @@ try {
       const r = best.get(key)!;
       const us = cpu.get(key)!;
       console.log(
-        `${key}: ${Math.round(r.rps)} events/s (${(r.rps / best.get(first)!.rps).toFixed(2)}×), p50 ${r.p50} ms, ` +
+        `${key}: ${Math.round(r.rps)} events/s (${(r.rps / best.get(first)!.rps).toFixed(2)}×), p50 ${
+          r.p50.toFixed(3)
+        } ms, ` +
           `p99 ${r.p99} ms; server CPU ${us.toFixed(1)} µs/event (${(us / cpu.get(first)!).toFixed(2)}×)`,
       );
     }
