@@ -26,6 +26,8 @@ export function runtimeCommand(runtime: Runtime, file: string): string[] {
 
 /** A running server. */
 export interface ServerProcess {
+  /** Its process id. */
+  pid: number;
   /** Its port on 127.0.0.1. */
   port: number;
   /** `http://127.0.0.1:port`. */
@@ -74,6 +76,7 @@ export function startServer(command: string[], portPattern = /listening (\d+)/):
 
 function server(child: ChildProcess, port: number): ServerProcess {
   return {
+    pid: child.pid!,
     port,
     url: `http://127.0.0.1:${port}`,
     rssMb() {

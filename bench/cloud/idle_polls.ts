@@ -5,23 +5,32 @@ import { mintKeys } from "./agents.ts";
 
 /** Polls per key: within the cloud's cap of concurrent polls per key. */
 const POLLS_PER_KEY = 20;
+/** The polls' arrival is over once half a second uses less than this share of a core… */
+const SETTLED_SHARE = 0.1;
+/** …or after this long (the measuring window then still ends well before the polls' `wait=20`). */
+const SETTLE_MAX_MS = 10_000;
 
 /**
- * Opens `count` long polls (`wait=20`, 20 per key), lets them sit idle for
- * `seconds`, and measures the server's CPU time and resident memory over that
- * window against the same window before the polls; then releases them.
+ * Opens `count` long polls (`wait=20`, 20 per key), waits until their arrival
+ * is over (each one is authenticated and reads its inbox once: seconds of CPU
+ * for thousands, which a fixed wait would count as idle time), lets them sit
+ * idle for `seconds`, and measures the server's CPU time and resident memory
+ * over that window against the same window before the polls; then releases them.
  *
  * @param server The cloud.
  * @param project Its project.
  * @param count How many polls.
  * @param seconds How long to measure.
- * @returns CPU share of one core while idle with and without polls, and the extra memory.
+ * @returns CPU share of one core while idle with and without polls, the extra memory, and the arrival's
+ *   length and CPU time per poll.
  */
 export async function idlePolls(server: ServerProcess, project: BenchProject, count: number, seconds: number): Promise<{
   cpuShare: number;
   baselineCpuShare: number;
   extraMb: number;
   idleMb: number;
+  settleSeconds: number;
+  arrivalCpuUsPerPoll: number;
 }> {
   const keys = await mintKeys(
     server,
@@ -47,11 +56,21 @@ export async function idlePolls(server: ServerProcess, project: BenchProject, co
       await res.body?.cancel();
     }, () => {}));
   // Let every poll arrive and settle into waiting before measuring.
-  await new Promise((r) => setTimeout(r, Math.max(1000, count / 2)));
+  const sent = Date.now();
+  const sentCpu = server.cpuSeconds();
+  await new Promise((r) => setTimeout(r, 1000));
+  for (let cpu = server.cpuSeconds(); Date.now() - sent < SETTLE_MAX_MS;) {
+    await new Promise((r) => setTimeout(r, 500));
+    const used = server.cpuSeconds() - cpu;
+    cpu += used;
+    if (used / 0.5 < SETTLED_SHARE) break;
+  }
+  const settleSeconds = (Date.now() - sent) / 1000;
+  const arrivalCpuUsPerPoll = (server.cpuSeconds() - sentCpu) / count * 1e6;
   const cpuShare = await window();
   const extraMb = server.rssMb() - idleMb;
   controller.abort();
   await Promise.all(polls);
   if (refused > 0) throw new Error(`idle polls: ${refused} of ${count} refused`);
-  return { cpuShare, baselineCpuShare, extraMb, idleMb };
+  return { cpuShare, baselineCpuShare, extraMb, idleMb, settleSeconds, arrivalCpuUsPerPoll };
 }

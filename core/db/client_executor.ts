@@ -62,5 +62,9 @@ function resultOf(rs: ClientResultSet): ResultSet {
   // Like the native engine: a statement with a result counts the rows it returned (the local
   // client reports 0 for INSERT … RETURNING).
   const rows = rs.rows as unknown as SqlRow[];
-  return { rows, rowsAffected: rs.columns.length > 0 ? rows.length : rs.rowsAffected };
+  if (rs.columns.length > 0) return { rows, rowsAffected: rows.length };
+  const { rowsAffected, lastInsertRowid } = rs;
+  return lastInsertRowid === undefined
+    ? { rows, rowsAffected }
+    : { rows, rowsAffected, lastInsertRowid: Number(lastInsertRowid) };
 }

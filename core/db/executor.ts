@@ -27,6 +27,12 @@ export interface ResultSet {
   rows: SqlRow[];
   /** Rows changed by an INSERT, UPDATE or DELETE (with RETURNING: the rows returned). */
   rowsAffected: number;
+  /**
+   * After an INSERT without RETURNING that added a row (`rowsAffected` > 0): the rowid of the
+   * last row it added (an `INTEGER PRIMARY KEY`). Otherwise absent or meaningless (SQLite keeps
+   * the connection's previous value when nothing was inserted).
+   */
+  lastInsertRowid?: number;
 }
 
 /**

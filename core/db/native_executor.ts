@@ -215,7 +215,8 @@ class NativeExecutor implements Executor {
       const rows = prepared.statement.all(values) as SqlRow[];
       return { rows, rowsAffected: rows.length };
     }
-    return { rows: [], rowsAffected: Number(prepared.statement.run(values).changes) };
+    const { changes, lastInsertRowid } = prepared.statement.run(values);
+    return { rows: [], rowsAffected: Number(changes), lastInsertRowid: Number(lastInsertRowid) };
   }
 
   #prepare(sql: string): Prepared {

@@ -28,6 +28,23 @@ describe("POST /v1/events", () => {
     assert.deepEqual(items[0].payload, { n: "e-dup" });
   });
 
+  test("answers concurrent copies of one eventId with one new event and duplicates of it", async () => {
+    const answers = await Promise.all(
+      Array.from(
+        { length: 6 },
+        (_, i) => t.sdk("POST", "/v1/events", { body: event("e-same", "agent-same", { payload: { copy: i } }) }),
+      ),
+    );
+    const fresh = answers.filter((res) => res.status === 202);
+    assert.equal(fresh.length, 1);
+    const { inboxId } = fresh[0].body;
+    for (const res of answers) {
+      assert.deepEqual(res.body, { ok: true, eventId: "e-same", inboxId, duplicate: res.status === 200 });
+    }
+    const { key } = await t.mintKey("agent-same");
+    assert.equal((await t.agent(key, "GET", "/v1/agent/inbox")).body.items.length, 1);
+  });
+
   test("still deduplicates an eventId after its item was acknowledged", async () => {
     const { key } = await t.mintKey("agent-acked");
     const first = await t.sdk("POST", "/v1/events", { body: event("e-acked", "agent-acked") });

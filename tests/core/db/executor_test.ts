@@ -66,6 +66,19 @@ for (const [name, engine, open] of engines) {
       });
     });
 
+    test("an INSERT reports the rowid of the row it added, in execute() and in batch()", async () => {
+      await withTable(async (db) => {
+        const one = await db.execute({ sql: "INSERT INTO t (v) VALUES (?)", args: ["a"] });
+        assert.equal(one.lastInsertRowid, 1);
+        const [two, three] = await db.batch([
+          { sql: "INSERT INTO t (v) VALUES (?)", args: ["b"] },
+          { sql: "INSERT INTO t (v) VALUES (?), (?)", args: ["c", "d"] },
+        ], "write");
+        assert.equal(two.lastInsertRowid, 2);
+        assert.equal(three.lastInsertRowid, 4, "the last row a statement added");
+      });
+    });
+
     test("batch() commits every statement or none", async () => {
       await withTable(async (db) => {
         const results = await db.batch([
