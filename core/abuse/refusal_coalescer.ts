@@ -56,6 +56,8 @@ export interface RefusalCoalescer<T> {
   closed(now?: number, all?: boolean): RepeatedRefusals<T>[];
   /** How many windows are tracked. */
   readonly size: number;
+  /** How many closed windows' summaries wait to be taken by `closed` (a repeat that closes nothing leaves it at 0). */
+  readonly summaries: number;
 }
 
 interface Window<T> {
@@ -125,6 +127,9 @@ export function createRefusalCoalescer<T>(options: RefusalCoalescerOptions<T>): 
     },
     get size() {
       return windows.size;
+    },
+    get summaries() {
+      return done.length;
     },
   };
 }

@@ -164,7 +164,8 @@ export function createViolationRecorder(options: ViolationRecorderOptions): Viol
         if (open.intents.length < REPEATED_INTENTS.max && !open.intents.includes(named)) return false;
       }
       if (refusals.repeat(key) === undefined) return false;
-      storeRepeats();
+      // `repeat` closed what expired at this time: only then is there a summary to store (no array, no clock read).
+      if (refusals.summaries > 0) storeRepeats();
       return true;
     },
     async settle() {

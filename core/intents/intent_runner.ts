@@ -42,7 +42,12 @@ export type AllowedEntry = ManifestEntry & { allowed: boolean };
 export interface IntentRunner {
   /** Every intent, with `allowed` for this key. */
   manifestFor(key: VerifiedKey): AllowedEntry[];
-  /** Runs an intent; throws the contract's SvcError on refusal or failure. */
+  /**
+   * Runs an intent. A refusal (unknown intent, missing scope, invalid payload) is the contract's SvcError thrown
+   * synchronously, before any promise exists: a promise rejected before anything awaits it costs each runtime a
+   * call into its unhandled-rejection tracking, per refused request. The handler's failure rejects the promise.
+   * Call it as `await runner.run(...)` inside `try`, which catches both.
+   */
   run(key: VerifiedKey, intent: string, payload: unknown): Promise<unknown>;
 }
 
@@ -75,7 +80,7 @@ export function createIntentRunner(options: IntentRunnerOptions): IntentRunner {
       const held = new Set(key.scopes);
       return manifest.map((m) => ({ ...m, allowed: m.requiredScopes.every((s) => held.has(s)) }));
     },
-    async run(key, name, rawPayload) {
+    run(key, name, rawPayload) {
       const intent = intents.get(name);
       if (intent === undefined && fallback === undefined) {
         refuse(key, "UNKNOWN_INTENT", name, unknownIntentError(name, intents.keys()));
@@ -97,21 +102,26 @@ export function createIntentRunner(options: IntentRunnerOptions): IntentRunner {
       }
       if (intent === undefined) {
         const clean = withoutProtoKeys(payload) as Record<string, unknown>;
-        return await runHandler(() => fallback!(name, clean, key.userId));
+        return runHandler(() => fallback!(name, clean, key.userId));
       }
       const parsed = intent.input.safeParse(payload);
       if (!parsed.success) refuse(key, "INTENT_VALIDATION_ERROR", name, invalidPayload(toIssues(parsed.error.issues)));
-      const result = await runHandler(() => intent.handler(parsed.data, key.userId));
-      if (!validateResults) return result;
-      const checked = intent.output.safeParse(result);
-      if (!checked.success) {
-        throw new SvcError("RESULT_VALIDATION_ERROR", `The result of "${name}" does not match its output schema`, {
-          cause: checked.error,
-        });
-      }
-      return checked.data;
+      const running = runHandler(() => intent.handler(parsed.data, key.userId));
+      return validateResults ? checkedResult(intent, name, running) : running;
     },
   };
+
+  /** The handler's result, checked against the intent's output schema (`validateResults`). */
+  async function checkedResult(intent: CompiledIntent, name: string, running: Promise<unknown>): Promise<unknown> {
+    const result = await running;
+    const checked = intent.output.safeParse(result);
+    if (!checked.success) {
+      throw new SvcError("RESULT_VALIDATION_ERROR", `The result of "${name}" does not match its output schema`, {
+        cause: checked.error,
+      });
+    }
+    return checked.data;
+  }
 }
 
 /**

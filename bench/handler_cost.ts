@@ -1,0 +1,69 @@
+// The toolkit's handler without a server: `svc.handle` called in process with a `Request` (50 in flight), so
+// that what a runtime's handler costs can be compared across runtimes and profiled with `--cpu-prof`:
+//   <deno run -A|bun|node> bench/handler_cost.ts [variants=run,403,401] [requests=20000]
+// Prints the CPU time (user + system) per request, best of 5 rounds per variant (rounds alternate variants).
+// The `Request` is built here, which a server builds natively: on Deno and Node that share is not the server's.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import { createSvc } from "../mod.ts";
+import { withClientAddress } from "../core/http/mod.ts";
+import { createNote, RUN_BODY, SCOPES } from "./app/notes_app.ts";
+import { argv } from "./app/runtime_args.ts";
+import { ROOT, runtimeCommand } from "./server_process.ts";
+
+const [list = "run,403,401", count = "20000"] = argv();
+const variants = list.split(",");
+const requests = Number(count);
+const dir = mkdtempSync(join(tmpdir(), "svc-handler-cost-"));
+const db = `file:${join(dir, "keys.db")}`;
+execFileSync(runtimeCommand("node", "")[0], [`${ROOT}bench/app/setup_keys.ts`, db, join(dir, "keys.json")]);
+const keys = JSON.parse(readFileSync(join(dir, "keys.json"), "utf8"));
+const svc = createSvc({
+  userResolver: () => null,
+  scopes: SCOPES,
+  intents: [createNote],
+  storage: db,
+  rateLimit: { perKey: { limit: 1e12, windowMs: 60_000 }, refusalsPerAddress: { limit: 1e12, windowMs: 60_000 } },
+});
+await svc.ready;
+const plan: Record<string, { key: string; status: number }> = {
+  run: { key: keys.full, status: 200 },
+  "403": { key: keys.readOnly, status: 403 },
+  "401": { key: keys.unknown, status: 401 },
+};
+const request = (key: string) =>
+  withClientAddress(
+    new Request("http://127.0.0.1/svc/agent/run", {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: RUN_BODY,
+    }),
+    () => "127.0.0.1",
+  );
+const best = new Map<string, number>();
+try {
+  for (let round = 0; round < 5; round++) {
+    for (const variant of variants) {
+      const { key, status } = plan[variant];
+      const before = process.cpuUsage();
+      for (let sent = 0; sent < requests; sent += 50) {
+        const answers = await Promise.all(Array.from({ length: 50 }, () => svc.handle(request(key))));
+        for (const answer of answers) {
+          if (answer.status !== status) throw new Error(`${variant}: ${answer.status} ${await answer.text()}`);
+          await answer.arrayBuffer();
+        }
+      }
+      const used = process.cpuUsage(before);
+      best.set(variant, Math.min(best.get(variant) ?? Infinity, (used.user + used.system) / requests));
+    }
+  }
+} finally {
+  await svc.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+const runtime = "Deno" in globalThis ? "deno" : "Bun" in globalThis ? "bun" : "node";
+console.log(`${runtime}: ${[...best].map(([v, us]) => `${v} ${us.toFixed(1)} µs`).join(", ")} (CPU per request)`);
+process.exit(0);
