@@ -115,7 +115,11 @@ export interface OAuthStorage {
  */
 export function oauthStorage(db: Executor): OAuthStorage {
   /** Marks a one-time secret used: true for the one caller that spends it. */
-  const spend = async (table: string, hash: string, now: number): Promise<boolean> => {
+  const spend = async (
+    table: "app_oauth_codes" | "app_oauth_refresh_tokens",
+    hash: string,
+    now: number,
+  ): Promise<boolean> => {
     const rs = await db.execute({
       sql: `UPDATE ${table} SET used_at = ? WHERE hash = ? AND used_at IS NULL`,
       args: [now, hash],

@@ -45,6 +45,19 @@ describe("POST /v1/events", () => {
     assert.equal((await t.agent(key, "GET", "/v1/agent/inbox")).body.items.length, 1);
   });
 
+  test("a duplicate written in one group after a new event answers its own item's inboxId, not the new one's", async () => {
+    const first = await t.sdk("POST", "/v1/events", { body: event("e-mixed-old", "agent-mixed") });
+    assert.equal(first.status, 202);
+    // Sent together, they share a group commit: the new event's INSERT, then the duplicate's ignored one.
+    const [fresh, again] = await Promise.all([
+      t.sdk("POST", "/v1/events", { body: event("e-mixed-new", "agent-mixed") }),
+      t.sdk("POST", "/v1/events", { body: event("e-mixed-old", "agent-mixed") }),
+    ]);
+    assert.equal(fresh.status, 202);
+    assert.ok(fresh.body.inboxId > first.body.inboxId);
+    assert.deepEqual(again.body, { ok: true, eventId: "e-mixed-old", inboxId: first.body.inboxId, duplicate: true });
+  });
+
   test("still deduplicates an eventId after its item was acknowledged", async () => {
     const { key } = await t.mintKey("agent-acked");
     const first = await t.sdk("POST", "/v1/events", { body: event("e-acked", "agent-acked") });
