@@ -6,8 +6,9 @@
  * @module
  */
 import type { RevocationReason } from "../../core/contract/mod.ts";
-import { type AuditActor, type AuditEntryInput, auditRecord } from "../audit/mod.ts";
+import { type AuditActor, auditRecord } from "../audit/mod.ts";
 import type { RevocationServices } from "./key_revocation.ts";
+import type { BulkRevocationStorage } from "./bulk_revocation_storage.ts";
 import { notifyRevocation, revocationAudit } from "./key_revocation.ts";
 
 /** The most keys one bulk revoke takes (a page of the dashboard's list is far fewer). */
@@ -18,37 +19,6 @@ export const REVOKE_ALL_ACTION = "key.revoke_all";
 
 /** Who asks for a bulk revoke. */
 export type BulkRevokeReason = Extract<RevocationReason, "tooling" | "dashboard">;
-
-/** The repository's part: many keys revoked in one transaction. */
-export interface BulkRevocationStorage {
-  /**
-   * Revokes those of the project's keys with these ids that are active, appending each one's feed row and
-   * `audit(id)`, in one transaction.
-   *
-   * @returns The ids revoked now, sorted (already revoked and unknown ids are left out).
-   */
-  revokeKeys(
-    projectId: string,
-    ids: readonly string[],
-    at: string,
-    reason: RevocationReason,
-    audit: (keyId: string) => AuditEntryInput,
-  ): Promise<string[]>;
-  /**
-   * Revokes every active key of a user of the project, appending each one's feed row and `audit(id)`, then
-   * `action(ids)` for the whole, in one transaction.
-   *
-   * @returns The ids revoked now, sorted.
-   */
-  revokeUserKeys(
-    projectId: string,
-    userId: string,
-    at: string,
-    reason: RevocationReason,
-    audit: (keyId: string) => AuditEntryInput,
-    action: (ids: readonly string[]) => AuditEntryInput,
-  ): Promise<string[]>;
-}
 
 /**
  * Revokes the selected keys of a project in one transaction, each with its feed row and audit entry.

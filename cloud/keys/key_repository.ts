@@ -10,7 +10,7 @@ import type { KeyAuth } from "../routes/mod.ts";
 import type { KeyReads } from "./key_query.ts";
 import type { KeyLabelReads } from "./key_labels.ts";
 import type { RevocationStorage } from "./revocation_storage.ts";
-import type { BulkRevocationStorage } from "./key_bulk_revocation.ts";
+import type { BulkRevocationStorage } from "./bulk_revocation_storage.ts";
 
 /** What the mirror of a key did: `revoked` when it was stored and revoked a key that was active (or new). */
 export type MirrorOutcome = "stored" | "revoked" | "hash_taken" | "agent_taken";

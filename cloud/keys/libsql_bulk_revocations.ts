@@ -8,7 +8,7 @@ import type { Executor, SqlValue } from "../../core/db/mod.ts";
 import { placeholders, text } from "../../core/db/mod.ts";
 import type { RevocationReason } from "../../core/contract/mod.ts";
 import { type AuditEntryInput, auditInsert } from "../audit/mod.ts";
-import type { BulkRevocationStorage } from "./key_bulk_revocation.ts";
+import type { BulkRevocationStorage } from "./bulk_revocation_storage.ts";
 
 /**
  * The bulk revokes on an executor.

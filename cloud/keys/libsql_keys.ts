@@ -22,7 +22,7 @@ import {
 import { auditInsert } from "../audit/mod.ts";
 import { keyCreated, keyInForce, scheduledRevocations, writeDueRevocation } from "./libsql_key_lifecycle.ts";
 import type { GroupCommit } from "../../core/db/mod.ts";
-import type { BulkRevocationStorage } from "./key_bulk_revocation.ts";
+import type { BulkRevocationStorage } from "./bulk_revocation_storage.ts";
 import { bulkRevocationStorage } from "./libsql_bulk_revocations.ts";
 
 /** Keys whose auth state is kept in process. */
