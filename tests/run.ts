@@ -5,7 +5,8 @@
 // file tagged slow, files run in parallel, and its slowest files listed. A file
 // is tagged slow by its first line starting with `// @slow: reason`
 // (subprocesses, packaging, browsers, runtime probes); `npm test` runs every
-// file whatever its tag.
+// file whatever its tag: on Deno and Node the untagged ones side by side, then
+// the slow ones one at a time.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -27,44 +28,67 @@ const files = fast && named.length === 0
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 
+// The whole gate (no file named) runs the untagged files side by side, one per core, as the fast loop does (most of
+// their time is waiting: sockets, long polls, libSQL's threads, a runtime starting per file), then the files tagged
+// slow one at a time (they start servers, browsers and npm, and some share the repository's dist/ folder).
+const gate = !fast && named.length === 0;
+const allFiles = gate ? testFiles("tests") : [];
+/** Each pass of a runtime: the files, whether they run side by side, and the JUnit report it writes. */
+type Pass = { files: string[]; parallel: boolean; report: string };
+const passes = (name: string): Pass[] =>
+  gate
+    ? [
+      { files: allFiles.filter((file) => !isSlow(file)), parallel: true, report: `${reports}/${name}.xml` },
+      { files: allFiles.filter(isSlow), parallel: false, report: `${reports}/${name}-slow.xml` },
+    ]
+    : [{ files: files.length ? files : ["tests/"], parallel: fast, report: `${reports}/${name}.xml` }];
+
 const runtimes = [
   {
     name: "deno",
-    cmd: [
-      "deno",
-      "test",
-      "-A",
-      "--no-check",
-      // The fast loop runs its files side by side (one per core): most of their time is waiting (sockets, long
-      // polls, libSQL's threads), not computing. The whole gate keeps one file at a time.
-      ...(fast ? ["--parallel"] : []),
-      `--junit-path=${reports}/deno.xml`,
-      ...(files.length ? files : ["tests/"]),
-    ],
+    cmds: passes("deno").map((pass) => ({
+      report: pass.report,
+      cmd: [
+        "deno",
+        "test",
+        "-A",
+        "--no-check",
+        ...(pass.parallel ? ["--parallel"] : []),
+        `--junit-path=${pass.report}`,
+        ...pass.files,
+      ],
+    })),
   },
   {
+    // Bun runs every file in one process, one after the other.
     name: "bun",
-    cmd: [
-      "bun",
-      "test",
-      "--timeout=60000",
-      "--reporter=junit",
-      `--reporter-outfile=${reports}/bun.xml`,
-      ...(files.length ? files : ["tests/"]),
-    ],
+    cmds: [{
+      report: `${reports}/bun.xml`,
+      cmd: [
+        "bun",
+        "test",
+        "--timeout=60000",
+        "--reporter=junit",
+        `--reporter-outfile=${reports}/bun.xml`,
+        ...(files.length ? files : ["tests/"]),
+      ],
+    }],
   },
   {
     name: "node",
-    cmd: [
-      "node",
-      "--test",
-      "--test-concurrency=1",
-      "--test-reporter=spec",
-      "--test-reporter-destination=stdout",
-      "--test-reporter=junit",
-      `--test-reporter-destination=${reports}/node.xml`,
-      ...(files.length ? files : ["tests/**/*_test.ts"]),
-    ],
+    cmds: passes("node").map((pass) => ({
+      report: pass.report,
+      cmd: [
+        "node",
+        "--test",
+        `--test-concurrency=${pass.parallel ? 2 : 1}`,
+        "--test-reporter=spec",
+        "--test-reporter-destination=stdout",
+        "--test-reporter=junit",
+        `--test-reporter-destination=${pass.report}`,
+        ...pass.files,
+      ],
+    })),
   },
 ].filter((r) => !only || r.name === only);
 
@@ -116,17 +140,21 @@ const rows: string[] = [];
 let passed = 0;
 let failed = 0;
 for (const runtime of runtimes) {
-  const [cmd, ...rest] = runtime.cmd;
-  const code = spawnSync(cmd, rest, { stdio: "inherit" }).status;
-  const counts = countJunit(`${reports}/${runtime.name}.xml`);
-  if (code !== 0 && counts.failed === 0) counts.failed = 1; // a crash outside any test
+  const counts = { passed: 0, failed: 0 };
+  for (const { cmd: [cmd, ...rest], report } of runtime.cmds) {
+    const code = spawnSync(cmd, rest, { stdio: "inherit" }).status;
+    const pass = countJunit(report);
+    if (code !== 0 && pass.failed === 0) pass.failed = 1; // a crash outside any test
+    counts.passed += pass.passed;
+    counts.failed += pass.failed;
+  }
   passed += counts.passed;
   failed += counts.failed;
   rows.push(
     `${runtime.name.padEnd(6)} ${String(counts.passed).padStart(4)} passed ${String(counts.failed).padStart(3)} failed`,
   );
 }
-if (!args.includes("--no-checks") && !only && !fast && files.length === 0) {
+if (!args.includes("--no-checks") && !only && gate) {
   for (const check of checks) {
     const [cmd, ...rest] = check;
     const ok = spawnSync(cmd, rest, { stdio: "inherit" }).status === 0;
