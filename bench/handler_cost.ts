@@ -8,9 +8,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import { createSvc } from "../mod.ts";
 import { withClientAddress } from "../core/http/mod.ts";
-import { createNote, RUN_BODY, SCOPES } from "./app/notes_app.ts";
+import { notesSvc, RUN_BODY } from "./app/notes_app.ts";
 import { argv } from "./app/runtime_args.ts";
 import { ROOT, runtimeCommand } from "./server_process.ts";
 
@@ -21,13 +20,7 @@ const dir = mkdtempSync(join(tmpdir(), "svc-handler-cost-"));
 const db = `file:${join(dir, "keys.db")}`;
 execFileSync(runtimeCommand("node", "")[0], [`${ROOT}bench/app/setup_keys.ts`, db, join(dir, "keys.json")]);
 const keys = JSON.parse(readFileSync(join(dir, "keys.json"), "utf8"));
-const svc = createSvc({
-  userResolver: () => null,
-  scopes: SCOPES,
-  intents: [createNote],
-  storage: db,
-  rateLimit: { perKey: { limit: 1e12, windowMs: 60_000 }, refusalsPerAddress: { limit: 1e12, windowMs: 60_000 } },
-});
+const svc = notesSvc(db);
 await svc.ready;
 const plan: Record<string, { key: string; status: number }> = {
   run: { key: keys.full, status: 200 },

@@ -4,13 +4,12 @@
 // through the project's adapter (`adapters/<runtime>.ts` `serve`, what the Quick start uses); `bare` is the
 // runtime's own server (bench/app/bare_server.ts), the floor the adapter's path is measured against. `svc-direct`
 // (Deno only) serves the same app on `Deno.serve` without the adapter's relay, to measure what the relay costs.
-import { createSvc } from "../../mod.ts";
 import { serve as bunServe } from "../../adapters/bun.ts";
 import { serve as denoServe } from "../../adapters/deno.ts";
 import { serve as nodeServe } from "../../adapters/node.ts";
 import type { FetchHandler } from "../../core/app/mod.ts";
 import { honoPeer } from "../peers/hono_peer.ts";
-import { createNote, RUN_ANSWER, SCOPES } from "./notes_app.ts";
+import { notesSvc, RUN_ANSWER } from "./notes_app.ts";
 import process from "node:process";
 import { argv } from "./runtime_args.ts";
 import { serveBare, serveDirect } from "./bare_server.ts";
@@ -22,15 +21,7 @@ const serve = { bun: bunServe, deno: denoServe, node: nodeServe }[runtime];
 async function handlerFor(mode: string): Promise<FetchHandler> {
   if (mode === "hono") return honoPeer(db);
   if (mode === "svc") {
-    const svc = createSvc({
-      userResolver: () => null,
-      scopes: SCOPES,
-      intents: [createNote],
-      storage: db,
-      // One key and one address (127.0.0.1) for every wrk connection: budgets no variant spends, so
-      // every request still pays for the limits' checks (the 401 one for its count per address too).
-      rateLimit: { perKey: { limit: 1e12, windowMs: 60_000 }, refusalsPerAddress: { limit: 1e12, windowMs: 60_000 } },
-    });
+    const svc = notesSvc(db);
     await svc.ready;
     return svc.handle;
   }

@@ -1,7 +1,7 @@
 // The app every app-side scenario serves: one intent with a small zod payload
 // and a trivial handler, the same for the toolkit and for the Hono peer.
 import { z } from "zod";
-import { defineIntent } from "../../mod.ts";
+import { createSvc, defineIntent, type Svc } from "../../mod.ts";
 
 /** The scopes of the bench app. */
 export const SCOPES = ["notes:read", "notes:write"] as const;
@@ -34,3 +34,18 @@ export const createNote = defineIntent({
   input: createNoteInput,
   handler: ({ title }) => ({ id: `n_${title}`, title }),
 });
+
+/**
+ * The bench's app on a `file:` database: the note intent, and rate limits no variant spends (one key and one address,
+ * 127.0.0.1, for every connection), so every request still pays for the limits' checks (the 401 one for its count per
+ * address too).
+ */
+export function notesSvc(db: string): Svc {
+  return createSvc({
+    userResolver: () => null,
+    scopes: SCOPES,
+    intents: [createNote],
+    storage: db,
+    rateLimit: { perKey: { limit: 1e12, windowMs: 60_000 }, refusalsPerAddress: { limit: 1e12, windowMs: 60_000 } },
+  });
+}
