@@ -90,8 +90,8 @@ export function createKeyService(
   waiters: InboxWaiters,
   now: () => number = Date.now,
 ): KeyService {
-  const created = (by: AuditActor, projectId: string, record: KeyRecord, action = "key.create") =>
-    auditRecord(by, { projectId, action, target: record.id, detail: createdDetail(record), at: now() });
+  const created = (by: AuditActor, projectId: string, record: KeyRecord, at = now()) =>
+    auditRecord(by, { projectId, action: "key.create", target: record.id, detail: createdDetail(record), at });
   return {
     mint: (projectId, record, kind, by) =>
       storage.keys.insertKey(projectId, record, kind, by && created(by, projectId, record)),
@@ -139,8 +139,10 @@ export function createKeyService(
     findByHash: (hash) => storage.keys.findKeyByHash(hash),
     revoke: (projectId, keyId, reason, by) => revokeProjectKey({ storage, waiters }, projectId, keyId, reason, by),
     async mirror(projectId, record, by) {
-      const audit = revocationAudit(projectId, record.id, record.revokeReason ?? "app", by, now());
-      const outcome = await storage.keys.mirrorKey(projectId, record, audit, created(by, projectId, record));
+      // One time for both entries: a mirrored key's creation is never listed after its revocation.
+      const at = now();
+      const audit = revocationAudit(projectId, record.id, record.revokeReason ?? "app", by, at);
+      const outcome = await storage.keys.mirrorKey(projectId, record, audit, created(by, projectId, record, at));
       if (outcome === "revoked") notifyRevocation(waiters, projectId);
       return outcome;
     },

@@ -75,6 +75,23 @@ describe("GET /v1/sdk/audit", () => {
     assert.equal(/svcs_|svc_live_/.test(text), false);
   });
 
+  test("a key mirrored already revoked lists its creation before its revocation, however the clock moves", async () => {
+    // A clock that moves a millisecond at every read: the two entries must not each read it.
+    let tick = Date.parse("2026-01-02T03:04:05.000Z");
+    const ticking = await startTestCloud({ now: () => tick++ });
+    try {
+      const { record } = await mintAgentKey("w", { name: "m", scopes: [], agentId: "w" });
+      const body = { ...record, lastUsedAt: undefined, id: undefined, revokedAt: new Date(tick).toISOString() };
+      assert.equal((await ticking.sdk("PUT", `/v1/sdk/keys/${record.id}`, { body })).status, 200);
+      const res = await ticking.sdk("GET", `/v1/sdk/audit?key=${record.id}`);
+      const entries: Entry[] = res.body.entries;
+      assert.deepEqual(entries.map((e) => e.action), ["key.revoke", "key.create"], "newest first");
+      assert.equal(entries[0].createdAt, entries[1].createdAt);
+    } finally {
+      await ticking.close();
+    }
+  });
+
   test("filters by action and since, pages with limit and offset, and shows a project only its own", async () => {
     const p = await t.newProject("paged");
     for (let i = 0; i < 3; i++) {
