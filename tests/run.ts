@@ -5,8 +5,8 @@
 // file tagged slow, files run in parallel, and its slowest files listed. A file
 // is tagged slow by its first line starting with `// @slow: reason`
 // (subprocesses, packaging, browsers, runtime probes); `npm test` runs every
-// file whatever its tag: on Deno and Node the untagged ones side by side, then
-// the slow ones one at a time.
+// file whatever its tag: on Node the untagged ones side by side, then the slow
+// ones one at a time.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -28,15 +28,17 @@ const files = fast && named.length === 0
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 
-// The whole gate (no file named) runs the untagged files side by side, one per core, as the fast loop does (most of
-// their time is waiting: sockets, long polls, libSQL's threads, a runtime starting per file), then the files tagged
-// slow one at a time (they start servers, browsers and npm, and some share the repository's dist/ folder).
+// The whole gate (no file named) runs Node's untagged files side by side, one per core (most of Node's time is a
+// process started per file, and waiting: sockets, long polls), then its files tagged slow one at a time (they start
+// servers, browsers and npm, and some share the repository's dist/ folder). Deno keeps one file at a time there: a
+// `--parallel` run of the gate's untagged files, beside a second full suite, once ended with no summary and no report
+// (CI run E, 2026-11-27), which the fast loop has not shown; Bun runs every file in one process.
 const gate = !fast && named.length === 0;
 const allFiles = gate ? testFiles("tests") : [];
 /** Each pass of a runtime: the files, whether they run side by side, and the JUnit report it writes. */
 type Pass = { files: string[]; parallel: boolean; report: string };
-const passes = (name: string): Pass[] =>
-  gate
+const passes = (name: string, sideBySide: boolean): Pass[] =>
+  gate && sideBySide
     ? [
       { files: allFiles.filter((file) => !isSlow(file)), parallel: true, report: `${reports}/${name}.xml` },
       { files: allFiles.filter(isSlow), parallel: false, report: `${reports}/${name}-slow.xml` },
@@ -46,7 +48,7 @@ const passes = (name: string): Pass[] =>
 const runtimes = [
   {
     name: "deno",
-    cmds: passes("deno").map((pass) => ({
+    cmds: passes("deno", false).map((pass) => ({
       report: pass.report,
       cmd: [
         "deno",
@@ -76,7 +78,7 @@ const runtimes = [
   },
   {
     name: "node",
-    cmds: passes("node").map((pass) => ({
+    cmds: passes("node", true).map((pass) => ({
       report: pass.report,
       cmd: [
         "node",
