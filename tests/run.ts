@@ -144,7 +144,9 @@ let failed = 0;
 for (const runtime of runtimes) {
   const counts = { passed: 0, failed: 0 };
   for (const { cmd: [cmd, ...rest], report } of runtime.cmds) {
-    const code = spawnSync(cmd, rest, { stdio: "inherit" }).status;
+    const { status: code, signal } = spawnSync(cmd, rest, { stdio: "inherit" });
+    // A runtime killed by a signal prints nothing of its own: say which, so that a crash is not a silent end.
+    if (signal !== null) console.error(`\n${runtime.name}: ${cmd} ended by ${signal}, with no summary of its own`);
     const pass = countJunit(report);
     if (code !== 0 && pass.failed === 0) pass.failed = 1; // a crash outside any test
     counts.passed += pass.passed;
