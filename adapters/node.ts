@@ -20,9 +20,10 @@
  */
 import "../core/runtime/mod.ts"; // first: Node < 22 gets one line
 import { readFileSync } from "node:fs";
-import { serve as srvx } from "srvx/node";
+import { FastResponse, serve as srvx } from "srvx/node";
 import type { FetchHandler } from "../core/app/mod.ts";
 import {
+  answerWith,
   connectionBudget,
   DEFAULT_CONNECTION_LIMITS,
   type RunningServer,
@@ -55,6 +56,9 @@ export type { FetchHandler, RunningServer, ServeOptions };
 export async function serve(fetch: FetchHandler, options: ServeOptions = {}): Promise<RunningServer> {
   const { port = 8000, hostname = "127.0.0.1" } = options;
   const limits = connectionLimits(options);
+  // The toolkit's answers as srvx's own Response class: srvx writes their text straight to the socket. On Node only:
+  // on Bun or Deno (their node:http) the same process may serve with Bun.serve or Deno.serve, which send only their own.
+  if (!("Deno" in globalThis) && !("Bun" in globalThis)) answerWith(FastResponse);
   const server = srvx({
     fetch: (req) => fetch(withBufferedBody(req)),
     port,

@@ -71,6 +71,7 @@ export function createRefusalsPerAddress(rate: RateLimit, now: () => number = Da
       throw rateLimited(decision.retryAfterMs);
     },
     waitMs(req) {
+      if (blocked.size === 0) return 0; // nothing blocked: the address is not looked up
       const address = clientAddress(req);
       if (address === null) return 0;
       const key = addressKey(address);

@@ -5,7 +5,7 @@
  * @module
  */
 import { SvcError } from "../errors/mod.ts";
-import { sha256 } from "./sha256.ts";
+import { sha256Hex } from "./sha256.ts";
 
 /** The prefix of every agent key. */
 export const AGENT_KEY_PREFIX = "svc_live_";
@@ -37,22 +37,16 @@ export function mintSecret(prefix: string): string {
   return out;
 }
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
-const encoder = new TextEncoder();
-
 /**
  * The SHA-256 of a secret, as lowercase hex: the only form in which secrets are stored.
- * Computed in JavaScript: for a short secret that is cheaper than `crypto.subtle`'s
- * asynchronous round trip, which every agent request would pay.
+ * Computed synchronously (`sha256Hex`): for a short secret that is cheaper than
+ * `crypto.subtle`'s asynchronous round trip, which every agent request would pay.
  *
  * @param secret The plaintext.
  * @returns 64 hex characters.
  */
 export function hashSecret(secret: string): Promise<string> {
-  const digest = sha256(encoder.encode(secret));
-  let hex = "";
-  for (const byte of digest) hex += HEX[byte];
-  return Promise.resolve(hex);
+  return Promise.resolve(sha256Hex(secret));
 }
 
 /**

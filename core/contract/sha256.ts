@@ -1,27 +1,45 @@
 /**
- * SHA-256, synchronous, from `@noble/hashes` (audited, no dependencies).
- * Synchronous matters: hashing a short secret this way is cheaper than
- * `crypto.subtle.digest`'s asynchronous round trip, which every agent
- * request would otherwise pay.
+ * SHA-256, synchronous, from the runtime's own `node:crypto` (native on Deno,
+ * Bun and Node). Synchronous matters: hashing a short secret this way is
+ * cheaper than `crypto.subtle.digest`'s asynchronous round trip, which every
+ * agent request would otherwise pay (about 1 µs a key here, against about 4 µs
+ * in JavaScript, `@noble/hashes`, on each of the three runtimes).
  *
  * @module
  */
-import { sha256 as nobleSha256 } from "@noble/hashes/sha2.js";
+import { createHash } from "node:crypto";
 
 /**
- * The SHA-256 digest of some bytes.
+ * The SHA-256 digest of some bytes or of a string's UTF-8.
  *
  * @example Hash a string
  * ```ts
  * import { sha256 } from "./sha256.ts";
  *
- * const digest = sha256(new TextEncoder().encode("abc"));
+ * const digest = sha256("abc");
  * console.log(digest.length); // 32
  * ```
  *
- * @param bytes The input.
+ * @param input The input.
  * @returns The 32-byte digest.
  */
-export function sha256(bytes: Uint8Array): Uint8Array {
-  return nobleSha256(bytes);
+export function sha256(input: Uint8Array | string): Uint8Array {
+  return new Uint8Array(createHash("sha256").update(input).digest());
+}
+
+/**
+ * The SHA-256 digest of some bytes or of a string's UTF-8, as lowercase hex.
+ *
+ * @example Hash a string
+ * ```ts
+ * import { sha256Hex } from "./sha256.ts";
+ *
+ * console.log(sha256Hex("abc").slice(0, 8)); // ba7816bf
+ * ```
+ *
+ * @param input The input.
+ * @returns 64 hex characters.
+ */
+export function sha256Hex(input: Uint8Array | string): string {
+  return createHash("sha256").update(input).digest("hex");
 }

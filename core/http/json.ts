@@ -8,6 +8,7 @@ import { isSvcError, SvcError } from "../errors/mod.ts";
 import { redactSecrets } from "../contract/mod.ts";
 import { readBody } from "./bytes.ts";
 import { keepAnswer, prebuiltAnswer } from "./prebuilt_refusals.ts";
+import { textResponse } from "./text_response.ts";
 import { defaultLogger, type ErrorLogger } from "../logging/mod.ts";
 
 /** The default size limit of a request body: 1 MiB. */
@@ -24,7 +25,7 @@ const JSON_HEADERS = { "content-type": "application/json" } as const;
  * @returns The response.
  */
 export function json(body: unknown, status = 200, headers?: Record<string, string>): Response {
-  return new Response(JSON.stringify(body), {
+  return textResponse(JSON.stringify(body), {
     status,
     headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS,
   });
@@ -45,7 +46,7 @@ export function errorResponse(error: unknown, log: ErrorLogger = defaultLogger):
   const text = JSON.stringify(body);
   const init = { status, headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS };
   keepAnswer(error, text, init);
-  return new Response(text, init);
+  return textResponse(text, init);
 }
 
 /** The contract's error body. */

@@ -13,4 +13,5 @@ export * from "./route.ts";
 export * from "./router.ts";
 export * from "./serve_options.ts";
 export * from "./single_body.ts";
+export * from "./text_response.ts";
 export * from "./validation.ts";

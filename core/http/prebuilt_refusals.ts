@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { textResponse } from "./text_response.ts";
 
 /** The prebuilt answer of a reusable refusal. */
 interface Answer {
@@ -45,7 +46,7 @@ export function reusableRefusal<E extends object>(error: E): E {
 export function prebuiltAnswer(error: unknown): Response | undefined {
   if (typeof error !== "object" || error === null) return undefined;
   const answer = reusable.get(error);
-  return answer ? new Response(answer.text, answer.init) : undefined;
+  return answer ? textResponse(answer.text, answer.init) : undefined;
 }
 
 /**

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { json } from "../../http/mod.ts";
 import type { McpTool, McpToolResult } from "./mcp_tools.ts";
 
 /** A JSON-RPC error raised while answering: the SDK sends its code and message as they are, with no prefix. */
@@ -103,7 +104,7 @@ export async function answerDirectly(
   } catch (error) {
     answer = { jsonrpc: "2.0", id, error: errorOf(error) };
   }
-  return new Response(JSON.stringify(answer), { status: 200, headers: { "Content-Type": "application/json" } });
+  return json(answer);
 }
 
 /** The JSON-RPC error of a thrown value, as the SDK's protocol builds it. */

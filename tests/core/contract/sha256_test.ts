@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { sha256 } from "../../../core/contract/mod.ts";
+import { sha256, sha256Hex } from "../../../core/contract/mod.ts";
 
 const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 
@@ -27,5 +27,14 @@ describe("sha256", () => {
       hex(sha256(new TextEncoder().encode("abc"))),
       "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
     );
+  });
+
+  test("sha256Hex() hashes a string's UTF-8 as crypto.subtle does, and bytes as sha256() does", async () => {
+    for (const text of ["", "svc_live_0123456789abcdefghij", "clé ✓ 鍵 🔑"]) {
+      const expected = hex(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))));
+      assert.equal(sha256Hex(text), expected, text);
+      assert.equal(sha256Hex(new TextEncoder().encode(text)), expected, text);
+      assert.equal(hex(sha256(text)), expected, text);
+    }
   });
 });
