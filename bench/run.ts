@@ -21,7 +21,7 @@ const runtimes = (args.find((a) => a.startsWith("--runtimes="))?.slice(11) ?? "d
 ensureWrk();
 const started = Date.now();
 const results: Result[] = [];
-const plan = quick ? { warmSeconds: 1, seconds: 2, rounds: 1 } : { warmSeconds: 2, seconds: 4, rounds: 2 };
+const plan = quick ? { warmSeconds: 1, seconds: 2, rounds: 1 } : { warmSeconds: 2, seconds: 4, rounds: 3 };
 // The key-count scenario runs on the first runtime only (the full run seeds 1,000,000 keys once, into bench/.cache/).
 const manyKeys = quick ? 100_000 : 1_000_000;
 if (wanted("app")) {
