@@ -5,16 +5,20 @@
 // file tagged slow, files run in parallel, and its slowest files listed. A file
 // is tagged slow by its first line starting with `// @slow: reason`
 // (subprocesses, packaging, browsers, runtime probes); `npm test` runs every
-// file whatever its tag: on Node the untagged ones side by side, then the slow
-// ones one at a time.
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+// file whatever its tag, the three runtimes at once (each to its own log in
+// .tmp/logs, printed when it ends): on Node the untagged files side by side,
+// then the slow ones side by side, then those tagged `// @slow @serial: reason`
+// one at a time.
+import { spawn, spawnSync } from "node:child_process";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 /** The runtime of the fast loop: the quickest on this suite (measured: see the commit that set it). */
 const FAST_RUNTIME = "deno";
 /** The first-line marker of a slow test file. */
 const SLOW_TAG = "// @slow";
+/** The first-line marker of a slow file that must not run beside another one so marked (they share dist/npm). */
+const SERIAL_TAG = "// @slow @serial";
 
 const args = process.argv.slice(2);
 const fast = args.includes("--fast");
@@ -29,10 +33,10 @@ rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 
 // The whole gate (no file named) runs Node's untagged files side by side, one per core (most of Node's time is a
-// process started per file, and waiting: sockets, long polls), then its files tagged slow one at a time (they start
-// servers, browsers and npm, and some share the repository's dist/ folder). Deno keeps one file at a time there: a
-// `--parallel` run of the gate's untagged files, beside a second full suite, once ended with no summary and no report
-// (CI run E, 2026-11-27), which the fast loop has not shown; Bun runs every file in one process.
+// process started per file, and waiting: sockets, long polls), then its files tagged slow side by side too (servers,
+// browsers, npm), then those tagged `@slow @serial` one at a time (they build the repository's dist/npm). Deno keeps one
+// file at a time there: a `--parallel` run of the gate's untagged files, beside a second full suite, once ended with no
+// summary and no report (CI run E, 2026-11-27), which the fast loop has not shown; Bun runs every file in one process.
 const gate = !fast && named.length === 0;
 const allFiles = gate ? testFiles("tests") : [];
 /** Each pass of a runtime: the files, whether they run side by side, and the JUnit report it writes. */
@@ -41,7 +45,12 @@ const passes = (name: string, sideBySide: boolean): Pass[] =>
   gate && sideBySide
     ? [
       { files: allFiles.filter((file) => !isSlow(file)), parallel: true, report: `${reports}/${name}.xml` },
-      { files: allFiles.filter(isSlow), parallel: false, report: `${reports}/${name}-slow.xml` },
+      {
+        files: allFiles.filter((file) => isSlow(file) && !isSerial(file)),
+        parallel: true,
+        report: `${reports}/${name}-slow.xml`,
+      },
+      { files: allFiles.filter(isSerial), parallel: false, report: `${reports}/${name}-serial.xml` },
     ]
     : [{ files: files.length ? files : ["tests/"], parallel: fast, report: `${reports}/${name}.xml` }];
 
@@ -133,29 +142,65 @@ function isSlow(file: string): boolean {
   return readFileSync(file, "utf8").split("\n", 1)[0].startsWith(SLOW_TAG);
 }
 
+/** Whether a test file's first line tags it slow and serial. */
+function isSerial(file: string): boolean {
+  return readFileSync(file, "utf8").split("\n", 1)[0].startsWith(SERIAL_TAG);
+}
+
 /** Every public adapter entry point, for the documentation lint. */
 function adapters(): string[] {
   return readdirSync("adapters").filter((name) => name.endsWith(".ts")).map((name) => `adapters/${name}`);
 }
 
-const rows: string[] = [];
-let passed = 0;
-let failed = 0;
-for (const runtime of runtimes) {
+// The whole gate runs the three runtimes at once, each writing to its own log, printed whole when that runtime ends
+// (on 2 cores the suite took the sum of three runtimes that each leave a core idle much of the time: sockets, long
+// polls, subprocesses). Anything narrower (a runtime, named files, the fast loop) runs in the terminal as it goes.
+const together = gate && !only;
+const logs = ".tmp/logs";
+if (together) {
+  rmSync(logs, { recursive: true, force: true });
+  mkdirSync(logs, { recursive: true });
+}
+type Ran = { code: number | null; signal: NodeJS.Signals | null };
+type Counts = { name: string; passed: number; failed: number };
+async function runRuntime(runtime: (typeof runtimes)[number]): Promise<Counts> {
+  const started = Date.now();
+  const log = together ? openSync(`${logs}/${runtime.name}.log`, "w") : undefined;
   const counts = { passed: 0, failed: 0 };
+  const notes: string[] = [];
   for (const { cmd: [cmd, ...rest], report } of runtime.cmds) {
-    const { status: code, signal } = spawnSync(cmd, rest, { stdio: "inherit" });
+    const { code, signal } = await new Promise<Ran>((resolve) => {
+      const child = spawn(cmd, rest, { stdio: log === undefined ? "inherit" : ["ignore", log, log] });
+      child.on("error", () => resolve({ code: 1, signal: null }));
+      child.on("close", (code, signal) => resolve({ code, signal }));
+    });
     // A runtime killed by a signal prints nothing of its own: say which, so that a crash is not a silent end.
-    if (signal !== null) console.error(`\n${runtime.name}: ${cmd} ended by ${signal}, with no summary of its own`);
+    if (signal !== null) notes.push(`${runtime.name}: ${cmd} ended by ${signal}, with no summary of its own`);
     const pass = countJunit(report);
     if (code !== 0 && pass.failed === 0) pass.failed = 1; // a crash outside any test
     counts.passed += pass.passed;
     counts.failed += pass.failed;
   }
+  if (log !== undefined) {
+    closeSync(log);
+    const seconds = Math.round((Date.now() - started) / 1000);
+    console.log(`\n===== ${runtime.name}: ${seconds} s (${logs}/${runtime.name}.log) =====`);
+    console.log(readFileSync(`${logs}/${runtime.name}.log`, "utf8"));
+  }
+  for (const note of notes) console.error(`\n${note}`);
+  return { name: runtime.name, ...counts };
+}
+const results: Counts[] = [];
+if (together) results.push(...await Promise.all(runtimes.map(runRuntime)));
+else for (const runtime of runtimes) results.push(await runRuntime(runtime));
+const rows: string[] = [];
+let passed = 0;
+let failed = 0;
+for (const counts of results) {
   passed += counts.passed;
   failed += counts.failed;
   rows.push(
-    `${runtime.name.padEnd(6)} ${String(counts.passed).padStart(4)} passed ${String(counts.failed).padStart(3)} failed`,
+    `${counts.name.padEnd(6)} ${String(counts.passed).padStart(4)} passed ${String(counts.failed).padStart(3)} failed`,
   );
 }
 if (!args.includes("--no-checks") && !only && gate) {

@@ -1,4 +1,4 @@
-// @slow: packaging
+// @slow @serial: packaging (builds dist/npm)
 // The npm package as a user gets it: build it, `npm pack`, install the tarball
 // into a fresh project, and run a small app importing the published entry
 // points on Node 24, Bun and Deno (each as a subprocess, so this file runs on

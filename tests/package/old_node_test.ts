@@ -1,4 +1,4 @@
-// @slow: a runtime probe (a real Node 20, subprocesses)
+// @slow @serial: a runtime probe (a real Node 20, subprocesses; builds dist/npm)
 // Node older than 22 is refused at once, with one line naming the version needed: the built package's entry, each
 // adapter and the `svc-cloud` command line, each run by a real Node 20 (the machine's, or npm's `node@20`, cached).
 import { after, before, test } from "node:test";
