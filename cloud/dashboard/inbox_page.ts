@@ -86,9 +86,7 @@ export async function inboxPage(ctx: ProjectContext, [agentId]: string[]): Promi
         <td>${time(i.createdAt)}</td>
         <td>${i.acknowledgedAt === null ? html`<span class="muted">waiting</span>` : time(i.acknowledgedAt)}</td>
         <td>${i.deliveries}</td>
-        <td>
-          <pre>${JSON.stringify(i.payload, null, 2)}</pre>
-        </td>
+        <td>${payloadCell(i.payload)}</td>
         <td>${admin && i.acknowledgedAt === null
           ? html`<form method="post" action="${path}/discard">${csrfField(ctx)}
     <input type="hidden" name="inboxId" value="${i.inboxId}">
@@ -116,6 +114,24 @@ export async function inboxPage(ctx: ProjectContext, [agentId]: string[]): Promi
     layout(ctx, { title: `Inbox ${agentId}`, section: "Inbox", project: ctx.project, body }),
     overHttps(ctx),
   );
+}
+
+/** A payload longer than this, as compact JSON, is shown as its start and opens to the whole of it. */
+const PAYLOAD_PREVIEW = 60;
+
+/**
+ * An item's payload: short, on one line; longer, its first characters on one line, opening to the whole payload
+ * pretty-printed (a row stays one line tall on a phone, where the table scrolls sideways).
+ */
+function payloadCell(payload: unknown): Html {
+  const compact = JSON.stringify(payload);
+  if (compact.length <= PAYLOAD_PREVIEW) return html`<code>${compact}</code>`;
+  return html`
+    <details class="payload">
+      <summary><code>${compact.slice(0, PAYLOAD_PREVIEW)}…</code></summary>
+      <pre>${JSON.stringify(payload, null, 2)}</pre>
+    </details>
+  `;
 }
 
 /** Whether the inbox's agent is long-polling this server now (another server of the cloud counts its own). */

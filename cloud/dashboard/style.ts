@@ -48,6 +48,8 @@ td.actions a { display: inline-block; margin: 0 .5rem .25rem 0; }
 }
 code, pre { font-family: ui-monospace, monospace; font-size: .85rem; }
 pre { background: var(--bg); padding: .5rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
+details.payload summary { white-space: nowrap; cursor: pointer; }
+details.payload pre { min-width: 16rem; max-width: 40rem; }
 form.inline { display: inline; }
 form.filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; margin-bottom: 1rem; }
 label { display: block; font-weight: 600; font-size: .9rem; }

@@ -148,6 +148,22 @@ describe("dashboard pages", () => {
     assert.equal((await admin.post(`${base}/inbox/carol/discard`, { inboxId: "x" })).status, 400);
   });
 
+  test("inbox: a short payload on one line; a long one as its start, opening to the whole of it", async () => {
+    const long = { order: { id: "ord_1", lines: Array.from({ length: 5 }, (_, i) => ({ sku: `sku-${i}`, qty: i })) } };
+    await t.sdk("POST", "/v1/events", { body: event("short-1", "frank") });
+    await t.sdk("POST", "/v1/events", { body: event("long-1", "frank", { payload: long }) });
+    const page = (await admin.get(`${base}/inbox/frank`)).text;
+    const row = (eventId: string) => page.split("<tr>").find((r) => r.includes(`<code>${eventId}</code>`))!;
+    assert.match(row("short-1"), /<td><code>\{&quot;n&quot;:&quot;short-1&quot;\}<\/code><\/td>/);
+    assert.doesNotMatch(row("short-1"), /<details/);
+    const cell = row("long-1");
+    const summary = /<summary><code>([^<]*)…<\/code><\/summary>/.exec(cell)![1];
+    assert.equal(summary.replaceAll("&quot;", '"'), JSON.stringify(long).slice(0, 60));
+    const pretty = /<pre>([\s\S]*?)<\/pre>/.exec(cell)![1].replaceAll("&quot;", '"');
+    assert.deepEqual(JSON.parse(pretty), long);
+    assert.match(pretty, /\n {2}"order": \{/, "pretty-printed");
+  });
+
   test("intents: the allowed scopes of the app are shown apart from each intent's required scopes", async () => {
     const project = await t.newProject("Scoped");
     const intents = [

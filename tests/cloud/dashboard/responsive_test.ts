@@ -152,6 +152,15 @@ inChromium(title, () =>
           assert.equal(res?.status(), 200, path);
           await fits(page, `${path} at ${width} px`);
           await axe(page, `${path} at ${width} px`);
+          if (path.startsWith(`${project}/inbox/`)) {
+            // A long payload opens on demand: no row grows with its payload (a pretty-printed one was 270 px tall).
+            const rows = await page.locator("main tbody tr").evaluateAll((trs) =>
+              trs.map((tr) => tr.getBoundingClientRect().height)
+            );
+            assert.equal(rows.length, 3, path);
+            for (const height of rows) assert.ok(height < 100, `${path} at ${width} px: a row ${height} px tall`);
+            assert.equal(await page.locator("main details.payload").count(), 1, path);
+          }
           const time = page.locator("main time").first();
           if (await time.count()) {
             const { height, lineHeight } = await time.evaluate((el) => ({

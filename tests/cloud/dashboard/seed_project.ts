@@ -78,7 +78,12 @@ export async function seedProject(url: string, projectId: string, secret: string
       eventId: `evt_${i}`,
       type: "order.paid",
       agentId: support.agentId,
-      payload: { orderId: `ord_${100 + i}`, amount: 1999 + i },
+      // The last one long enough to be shown as its start, opening to the whole payload.
+      payload: {
+        orderId: `ord_${100 + i}`,
+        amount: 1999 + i,
+        ...(i === 2 ? { lines: [{ sku: "tea-250g", qty: 2 }, { sku: "mug-blue", qty: 1 }] } : {}),
+      },
     });
   }
   // An app instance following the revocation feed, as it identifies itself on its poll.
