@@ -139,12 +139,16 @@ function sources(dir: string): string[] {
 
 /** Whether a test file's first line tags it slow. */
 function isSlow(file: string): boolean {
-  return readFileSync(file, "utf8").split("\n", 1)[0].startsWith(SLOW_TAG);
+  return firstLine(file).startsWith(SLOW_TAG);
 }
 
 /** Whether a test file's first line tags it slow and serial. */
 function isSerial(file: string): boolean {
-  return readFileSync(file, "utf8").split("\n", 1)[0].startsWith(SERIAL_TAG);
+  return firstLine(file).startsWith(SERIAL_TAG);
+}
+
+function firstLine(file: string): string {
+  return readFileSync(file, "utf8").split("\n", 1)[0];
 }
 
 /** Every public adapter entry point, for the documentation lint. */

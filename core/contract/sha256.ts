@@ -10,24 +10,6 @@
 import { createHash } from "node:crypto";
 
 /**
- * The SHA-256 digest of some bytes or of a string's UTF-8.
- *
- * @example Hash a string
- * ```ts
- * import { sha256 } from "./sha256.ts";
- *
- * const digest = sha256("abc");
- * console.log(digest.length); // 32
- * ```
- *
- * @param input The input.
- * @returns The 32-byte digest.
- */
-export function sha256(input: Uint8Array | string): Uint8Array {
-  return new Uint8Array(createHash("sha256").update(input).digest());
-}
-
-/**
  * The SHA-256 digest of some bytes or of a string's UTF-8, as lowercase hex.
  *
  * @example Hash a string
