@@ -1,6 +1,6 @@
 /**
  * The cloud's command line: `serve`, `project create|rotate-secret|list|policy`,
- * `keys revoke`, `audit list`, `admin`, `migrate`, `--version`. The same under `node cloud/main.ts`, `deno run -A cloud/main.ts`,
+ * `keys revoke`, `audit list`, `admin`, `migrate`, `backup`, `restore`, `--version`. The same under `node cloud/main.ts`, `deno run -A cloud/main.ts`,
  * `bun cloud/main.ts` and the compiled `dist/svc-cloud`.
  *
  * @module
@@ -15,6 +15,7 @@ import { runAdminCommand } from "./cli/admin_commands.ts";
 import { readPasswordFromStdin } from "./cli/read_password.ts";
 import { runAuditList, runPolicyCommand } from "./cli/policy_commands.ts";
 import { runKeysCommand } from "./cli/keys_commands.ts";
+import { runBackup, runRestore } from "./cli/backup_commands.ts";
 import { type CommandLine, parseCommandLine, USAGE } from "./cli/usage.ts";
 import { printable, printableText } from "./cli/terminal_text.ts";
 
@@ -54,6 +55,8 @@ async function main(args: string[]): Promise<number> {
       return print(await runAdminCommand(databaseTarget(line.db), rest, options), line);
     }
     if (command === "migrate") return print(await runMigrate(databaseTarget(line.db)), line);
+    if (command === "backup") return print(await runBackup(databaseTarget(line.db), line.to), line);
+    if (command === "restore") return print(await runRestore(databaseTarget(line.db), line.from, line.force), line);
     throw new CommandError("USAGE", `Unknown command: ${command}`);
   } catch (error) {
     return fail(error, line.json);

@@ -45,7 +45,13 @@ export function displayUrl(url: string): string {
   return bare.replace(/\/\/[^/@]*@/, "//");
 }
 
-function filePath(url: string): string | null {
+/**
+ * The path of a `file:` database, `null` for `:memory:` and remote URLs.
+ *
+ * @param url The libSQL URL.
+ * @returns The file's path, or `null`.
+ */
+export function filePath(url: string): string | null {
   if (!url.startsWith("file:") || url.includes(":memory:")) return null;
   const bare = url.split("?")[0];
   return bare.startsWith("file://") ? fileURLToPath(bare) : bare.slice("file:".length);

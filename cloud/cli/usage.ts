@@ -24,6 +24,9 @@ Usage:
   svc-cloud keys revoke --user USER --project PROJECT_ID [--json]
                                                       Revoke every active key of a user (one transaction)
   svc-cloud migrate [--json]                          Apply pending schema migrations
+  svc-cloud backup --to FILE [--json]                 Write a consistent copy of the (live) file: database to FILE
+  svc-cloud restore --from FILE [--force] [--json]    Check a backup (integrity, schema version) and install it at
+                                                      --db; the cloud on it must be stopped; --force replaces a file
   svc-cloud --version                                 Print the version
   svc-cloud admin create --email E [--role admin|viewer] [--json]
                                                       Create a dashboard operator; the password is read from stdin
@@ -116,6 +119,12 @@ export interface CommandLine {
   rateLimitRefusals?: string;
   /** `--sign-in-wait`. */
   signInWait?: string;
+  /** `--to` (backup). */
+  to?: string;
+  /** `--from` (restore). */
+  from?: string;
+  /** `--force` (restore over an existing file). */
+  force: boolean;
 }
 
 /**
@@ -158,6 +167,9 @@ export function parseCommandLine(args: string[]): CommandLine {
       "rate-limit-agent": { type: "string" },
       "rate-limit-refusals": { type: "string" },
       "sign-in-wait": { type: "string" },
+      to: { type: "string" },
+      from: { type: "string" },
+      force: { type: "boolean", default: false },
     },
   });
   return {
@@ -190,5 +202,8 @@ export function parseCommandLine(args: string[]): CommandLine {
     rateLimitAgent: values["rate-limit-agent"],
     rateLimitRefusals: values["rate-limit-refusals"],
     signInWait: values["sign-in-wait"],
+    to: values.to,
+    from: values.from,
+    force: values.force ?? false,
   };
 }
