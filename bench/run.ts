@@ -38,6 +38,12 @@ if (onlyList?.includes("events")) results.push(...await cloudBench({ quick, even
 if (wanted("revocation")) results.push(...await revocationBench({ samples: quick ? 20 : 100 }));
 if (onlyList?.includes("faults")) results.push(...await faultsBench({ quick }));
 console.log(markdownTable(results));
-const section = only === undefined ? "results" : only === "app,events" ? "user-path" : undefined;
-writeReports(results, !quick && section !== undefined && runtimes.length === 3, section);
+const section = only === undefined
+  ? "results"
+  : only === "app,events"
+  ? "user-path"
+  : only === "faults"
+  ? "faults"
+  : undefined;
+writeReports(results, !quick && section !== undefined && (runtimes.length === 3 || section === "faults"), section);
 console.error(`done in ${Math.round((Date.now() - started) / 1000)} s; wrote bench/results.json`);
