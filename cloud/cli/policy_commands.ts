@@ -8,7 +8,15 @@ import { autoRevokePolicySchema } from "../../core/contract/mod.ts";
 import { timestampInput } from "../../core/contract/mod.ts";
 import { CLI_ACTOR, createAuditService } from "../audit/mod.ts";
 import { createProjectService } from "../projects/mod.ts";
-import { type PolicyChange, policyChangeSchema, type PolicyView, readPolicy, updatePolicy } from "../violations/mod.ts";
+import {
+  autoRevokeInWords,
+  type PolicyChange,
+  policyChangeSchema,
+  type PolicyView,
+  quantity,
+  readPolicy,
+  updatePolicy,
+} from "../violations/mod.ts";
 import type { DatabaseTarget } from "./database_url.ts";
 import { CommandError, type CommandOutput, withStorage } from "./project_commands.ts";
 import type { CommandLine } from "./usage.ts";
@@ -104,24 +112,16 @@ function policyChange(line: CommandLine, current: PolicyView): PolicyChange {
 }
 
 function describePolicy(projectId: string, policy: PolicyView): string {
-  const auto = policy.autoRevoke;
-  const counted = auto === null ? "" : [
-    auto.kinds ? ` (kinds: ${auto.kinds.join(", ")})` : "",
-    auto.severities ? ` (severities: ${auto.severities.join(", ")})` : "",
-  ].join("");
-  const autoText = auto === null
-    ? "off"
-    : `revoke a key at ${auto.threshold} counted violations within ${auto.windowMinutes} minutes${counted}`;
-  const retention = policy.retentionDays === null ? "the server's default" : `${policy.retentionDays} days`;
+  const retention = policy.retentionDays === null ? "the server's default" : quantity(policy.retentionDays, "day");
   const life = policy.keyLifetime;
   const lifetime = life === null || (life.defaultDays == null && life.maxDays == null)
     ? "keys never expire unless asked to"
     : [
-      life.defaultDays == null ? "no default" : `default ${life.defaultDays} days`,
-      life.maxDays == null ? "no maximum" : `at most ${life.maxDays} days`,
+      life.defaultDays == null ? "no default" : `default ${quantity(life.defaultDays, "day")}`,
+      life.maxDays == null ? "no maximum" : `at most ${quantity(life.maxDays, "day")}`,
     ].join(", ");
-  return `Policy of ${projectId}\n  auto-revoke: ${autoText}\n  retention of acknowledged items: ${retention}` +
-    `\n  key lifetime: ${lifetime}`;
+  return `Policy of ${projectId}\n  auto-revoke: ${autoRevokeInWords(policy.autoRevoke)}` +
+    `\n  retention of acknowledged items: ${retention}\n  key lifetime: ${lifetime}`;
 }
 
 /**

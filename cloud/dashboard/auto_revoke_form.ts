@@ -11,20 +11,6 @@ import { SEVERITIES } from "../../core/contract/mod.ts";
 import type { Html } from "./responses.ts";
 
 /**
- * The policy in words.
- *
- * @param policy The policy, or `null` when off.
- * @returns One sentence.
- */
-export function describePolicy(policy: AutoRevokePolicy | null): string {
-  if (policy === null) return "Off: keys are revoked only by hand.";
-  const { kinds, severities } = countedBy(policy);
-  const counted = [...kinds.map((k) => `kind ${k}`), ...severities.map((s) => `severity ${s}`)].join(", ");
-  return `On: ${policy.threshold} counted violations of one key within ${policy.windowMinutes} minutes revoke it. ` +
-    `Counted: ${counted || "nothing"}.`;
-}
-
-/**
  * The form's fields, filled with the policy in force (or sensible starting values when off).
  *
  * @param policy The policy, or `null`.

@@ -9,7 +9,8 @@
  */
 import { html } from "hono/html";
 import { MAX_RETENTION_DAYS } from "../violations/mod.ts";
-import { describePolicy, policyFields, readPolicyForm } from "./auto_revoke_form.ts";
+import { policyFields, readPolicyForm } from "./auto_revoke_form.ts";
+import { autoRevokeInWords } from "../violations/mod.ts";
 import { rotationCutOff } from "./connected_apps.ts";
 import { field } from "./forms.ts";
 import { messagePage, notice } from "./fragments.ts";
@@ -59,7 +60,7 @@ export async function settingsPage(ctx: ProjectContext, problem?: string): Promi
 <p>Last rotated: ${ctx.project.secretRotatedAt ?? "never"}.</p>
 <form method="get" action="${base}/rotate">${submit("Rotate secret", true)}</form>
 <h2>Auto-revoke</h2>
-<p id="auto-revoke-state">${describePolicy(policy.autoRevoke)}</p>
+<p id="auto-revoke-state">${autoRevokeInWords(policy.autoRevoke)}</p>
 <form method="post" action="${base}/auto-revoke">${csrfField(ctx)}
   ${policyFields(policy.autoRevoke)}
   ${submit("Save auto-revoke")}

@@ -9,6 +9,7 @@ export * from "./libsql_auto_revoke.ts";
 export * from "./libsql_violation_chart.ts";
 export * from "./libsql_violations.ts";
 export * from "./policy_routes.ts";
+export * from "./policy_in_words.ts";
 export * from "./project_policy.ts";
 export * from "./refusals.ts";
 export * from "./violation_chart.ts";

@@ -223,7 +223,7 @@ describe("cloud/main.ts project policy and audit list", () => {
       keyLifetime: null,
     });
     const shown = await cli("project", "policy", created.projectId);
-    assert.match(shown.stdout, /auto-revoke: revoke a key at 4 counted violations within 15 minutes/);
+    assert.match(shown.stdout, /auto-revoke: On: 4 counted violations of one key within 15 minutes revoke it/);
     const bad = await cli(
       "project",
       "policy",

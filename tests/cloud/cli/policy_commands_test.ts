@@ -51,7 +51,7 @@ describe("project policy", () => {
       kinds: ["FORBIDDEN_SCOPE"],
       severities: ["severe"],
     });
-    assert.match(out.text, /kinds: FORBIDDEN_SCOPE/);
+    assert.match(out.text, /Counted: kind FORBIDDEN_SCOPE, severity severe\./);
   });
 
   test("the key lifetime flags set, keep and clear keyLifetime, and keep the rest", async () => {
@@ -83,5 +83,23 @@ describe("project policy", () => {
       await assert.rejects(policy(...args), (e: Error & { code?: string }) => e.code === "USAGE", args.join(" "));
     }
     assert.deepEqual(await stored(), before);
+  });
+
+  test("counts of one read in the singular: 1 counted violation, 1 minute, 1 day", async () => {
+    const shown = await policy(
+      "--auto-revoke-threshold",
+      "1",
+      "--auto-revoke-window",
+      "1",
+      "--retention-days",
+      "1",
+      "--key-lifetime-default",
+      "1",
+      "--key-lifetime-max",
+      "2",
+    );
+    assert.match(shown.text, /auto-revoke: On: 1 counted violation of one key within 1 minute revokes it\./);
+    assert.match(shown.text, /retention of acknowledged items: 1 day\n/);
+    assert.match(shown.text, /key lifetime: default 1 day, at most 2 days/);
   });
 });
