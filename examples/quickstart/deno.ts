@@ -32,5 +32,5 @@ const myApp = (req: Request): Response => Response.json(notes.filter((n) => n.us
 
 // /svc/* to the toolkit, the rest to your app.
 // Listens on 127.0.0.1 only; pass hostname: "0.0.0.0" to listen on every interface.
-const server = await serve(withSvc(svc, myApp), { port: Number(Deno.env.get("PORT") ?? 8000) });
+const server = await serve(withSvc(svc, myApp), { port: Number(Deno.env.get("PORT") ?? 3000) });
 console.log(`listening on ${server.url}`);
