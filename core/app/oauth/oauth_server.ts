@@ -7,7 +7,7 @@
  * @module
  */
 import { clientAddress, readJson } from "../../http/mod.ts";
-import { createRateLimiter, type RateDecision } from "../../abuse/mod.ts";
+import { addressKey, createRateLimiter, type RateDecision } from "../../abuse/mod.ts";
 import { pathnameOf } from "../../http/mod.ts";
 import type { ErrorLogger } from "../../logging/mod.ts";
 import type { KeyService } from "../../keys/mod.ts";
@@ -137,7 +137,7 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
       if (path === OAUTH_PATHS.revoke) return await revocationEndpoint(req, ctx);
       const address = clientAddress(req);
       const decision: RateDecision = registrations && address !== null
-        ? registrations.take(address)
+        ? registrations.take(addressKey(address)) // an IPv6 client counts by its /64, as one host holds it all
         : { allowed: true };
       if (!decision.allowed) {
         const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
