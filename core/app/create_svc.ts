@@ -162,6 +162,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     })),
     log,
     now,
+    refusalsPerAddress,
   });
 
   return {

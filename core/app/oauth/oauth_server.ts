@@ -7,7 +7,7 @@
  * @module
  */
 import { clientAddress, readJson } from "../../http/mod.ts";
-import { addressKey, createRateLimiter, type RateDecision } from "../../abuse/mod.ts";
+import { addressKey, createRateLimiter, rateLimited, type RefusalsPerAddress } from "../../abuse/mod.ts";
 import { pathnameOf } from "../../http/mod.ts";
 import type { ErrorLogger } from "../../logging/mod.ts";
 import type { KeyService } from "../../keys/mod.ts";
@@ -44,6 +44,11 @@ export interface OAuthServerOptions {
   log: ErrorLogger;
   /** The clock, in milliseconds. Default `Date.now`. */
   now?: () => number;
+  /**
+   * The app's limit on refused agent keys per client address (`rateLimit.refusalsPerAddress`), shared with the
+   * agent routes: a made-up access token at the revocation endpoint counts against it, as at `/svc/agent/run`.
+   */
+  refusalsPerAddress?: RefusalsPerAddress;
 }
 
 /** The OAuth server. */
@@ -99,6 +104,7 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
     now,
     log: options.log,
     recordViolation,
+    refusalsPerAddress: options.refusalsPerAddress,
   }));
   context.catch(() => {}); // the app's `ready` reports a storage that cannot be opened
   const registrationRate = options.config.registrationsPerAddress ?? OAUTH_DEFAULTS.registrationsPerAddress;
@@ -136,19 +142,9 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
       if (path === OAUTH_PATHS.token) return await tokenEndpoint(req, ctx);
       if (path === OAUTH_PATHS.revoke) return await revocationEndpoint(req, ctx);
       const address = clientAddress(req);
-      const decision: RateDecision = registrations && address !== null
-        ? registrations.take(addressKey(address)) // an IPv6 client counts by its /64, as one host holds it all
-        : { allowed: true };
-      if (!decision.allowed) {
-        const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-        return new Response(
-          JSON.stringify({
-            error: "invalid_request",
-            error_description: `Too many registrations from this address: retry in ${seconds} s`,
-          }),
-          { status: 429, headers: { ...OAUTH_JSON_HEADERS, "retry-after": String(seconds) } },
-        );
-      }
+      // An IPv6 client counts by its /64, as one host usually holds all of it.
+      const decision = registrations && address !== null ? registrations.take(addressKey(address)) : undefined;
+      if (decision?.allowed === false) throw rateLimited(decision.retryAfterMs);
       let body: unknown;
       try {
         body = await readJson(req, REGISTRATION_LIMIT);
