@@ -84,14 +84,15 @@ export class RedirectableError extends Error {
  * Checks an authorization request.
  *
  * @param input The request's parameters (query for GET, form for POST).
- * @param context The client registry, the app's scopes and the resources a token may be for.
+ * @param context The client registry, the app's scopes, the resources a token may be for, and the request (whose
+ *   address a metadata document's fetch is limited by).
  * @returns The checked request.
  * @throws {UntrustedRedirectError} When the client or the redirect URI is not right.
  * @throws {RedirectableError} For any other problem.
  */
 export async function checkAuthorizationRequest(
   input: URLSearchParams,
-  context: { clients: ClientRegistry; scopes: readonly string[]; resources: readonly string[] },
+  context: { clients: ClientRegistry; scopes: readonly string[]; resources: readonly string[]; from?: Request },
 ): Promise<AuthorizationRequest> {
   const params: Record<string, string> = {};
   for (const name of AUTHORIZATION_PARAMS) {
@@ -106,7 +107,7 @@ export async function checkAuthorizationRequest(
   if (!clientId) throw new UntrustedRedirectError("The request names no client (client_id)");
   let client: OAuthClient | null;
   try {
-    client = await context.clients.find(clientId);
+    client = await context.clients.find(clientId, context.from);
   } catch (error) {
     if (error instanceof OAuthError) throw new UntrustedRedirectError(error.message);
     throw error;

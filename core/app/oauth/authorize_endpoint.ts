@@ -48,7 +48,12 @@ export async function authorizeEndpoint(req: Request, ctx: OAuthContext, origin:
   }
   let request: AuthorizationRequest;
   try {
-    request = await checkAuthorizationRequest(input, { clients: ctx.clients, scopes: ctx.scopes, resources });
+    request = await checkAuthorizationRequest(input, {
+      clients: ctx.clients,
+      scopes: ctx.scopes,
+      resources,
+      from: req,
+    });
   } catch (error) {
     if (error instanceof UntrustedRedirectError) return await pageResponse(refusalPage(error.message), 400);
     if (error instanceof RedirectableError) {

@@ -13,6 +13,7 @@ import type { ErrorLogger } from "../../logging/mod.ts";
 import type { KeyService } from "../../keys/mod.ts";
 import { authorizeEndpoint } from "./authorize_endpoint.ts";
 import { clientRegistry } from "./clients.ts";
+import type { ClientDocumentsOptions } from "./client_metadata_document.ts";
 import { consentTokens } from "./consent_token.ts";
 import {
   bearerChallenge,
@@ -49,6 +50,11 @@ export interface OAuthServerOptions {
    * agent routes: a made-up access token at the revocation endpoint counts against it, as at `/svc/agent/run`.
    */
   refusalsPerAddress?: RefusalsPerAddress;
+  /**
+   * The HTTP client and bounds of Client ID Metadata Document fetches: their own `fetch`, never the cloud link's.
+   * Default `globalThis.fetch` and `CLIENT_DOCUMENT_LIMITS`.
+   */
+  clientDocuments?: Pick<ClientDocumentsOptions, "fetch" | "limits">;
 }
 
 /** The OAuth server. */
@@ -99,7 +105,7 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
     },
     keys,
     storage,
-    clients: clientRegistry(options.config, storage, now),
+    clients: clientRegistry(options.config, storage, now, options.clientDocuments),
     consent: consentTokens(() => storage.consentKey(mintSecret(""))),
     now,
     log: options.log,
