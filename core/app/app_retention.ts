@@ -1,7 +1,8 @@
 /**
  * How long the app keeps what it records: violations older than the
- * retention are deleted, and the outbox is purged of set-aside and surplus
- * violation reports, once at start and then every interval, in the
+ * retention are deleted, the outbox is purged of set-aside and surplus
+ * violation reports, and OAuth clients registered a day ago that never
+ * completed an authorization are deleted, once at start and then every interval, in the
  * background (requests never wait for it; deletes run in short chunks). The
  * outbox is purged here only: not when it starts, nor after a failed send.
  *
@@ -12,6 +13,7 @@ import type { ErrorLogger } from "../logging/mod.ts";
 import type { AppStorage } from "./storage/mod.ts";
 import type { Outbox } from "./cloud_link/mod.ts";
 import { MAX_PURGE_INTERVAL_MS, type PurgeSchedule, schedulePurge } from "../db/mod.ts";
+import { OAUTH_DEFAULTS, type OAuthStorage } from "./oauth/mod.ts";
 
 /** Options of {@linkcode startRetention}. */
 export interface RetentionOptions {
@@ -19,6 +21,8 @@ export interface RetentionOptions {
   storage: AppStorage;
   /** The outbox to purge too (hybrid and cloud modes). */
   outbox?: Outbox;
+  /** The OAuth server's storage, whose unused registered clients expire (when the app serves OAuth). */
+  oauth?: Pick<OAuthStorage, "purgeUnusedClients">;
   /** How long violations are kept, in milliseconds. Default {@linkcode DEFAULT_VIOLATION_RETENTION_MS}. */
   violationRetentionMs?: number;
   /** How often to purge, in milliseconds. Default: the retention, at most an hour. */
@@ -36,7 +40,7 @@ export interface RetentionOptions {
  * @returns The running schedule: `purge()` now, `close()` to stop.
  */
 export function startRetention(options: RetentionOptions): PurgeSchedule {
-  const { storage, outbox, log } = options;
+  const { storage, outbox, oauth, log } = options;
   const retentionMs = options.violationRetentionMs ?? DEFAULT_VIOLATION_RETENTION_MS;
   const now = options.now ?? Date.now;
   async function purge(): Promise<void> {
@@ -46,6 +50,11 @@ export function startRetention(options: RetentionOptions): PurgeSchedule {
       log("purging old violations failed", error);
     }
     await outbox?.purge(); // logs its own failures
+    try {
+      await oauth?.purgeUnusedClients(new Date(now() - OAUTH_DEFAULTS.unusedClientTtlMs).toISOString());
+    } catch (error) {
+      log("purging unused OAuth clients failed", error);
+    }
   }
   return schedulePurge(purge, options.purgeIntervalMs ?? Math.min(retentionMs, MAX_PURGE_INTERVAL_MS));
 }

@@ -18,7 +18,7 @@ import { authenticateAgent, limitRate, resolveUser } from "./app_callers.ts";
 import type { Svc, SvcCloudConfig, SvcConfig, SvcMode, SvcRateLimitName } from "./svc_config.ts";
 import { checkSvcConfig } from "./svc_config_schema.ts";
 import { svcRoutes } from "./svc_routes.ts";
-import { createOAuthServer, oauthStorage, withOAuth } from "./oauth/mod.ts";
+import { createOAuthServer, type OAuthServerOptions, oauthStorage, withOAuth } from "./oauth/mod.ts";
 import { appLabel, credentialsState } from "./cloud_guard.ts";
 import { closeSvc, openSvc } from "./open_svc.ts";
 
@@ -81,6 +81,8 @@ export interface SvcInternals {
   now?: () => number;
   /** Milliseconds between two reads of the project's policy. Default 5000. */
   policyRefreshMs?: number;
+  /** The HTTP client and bounds of the OAuth server's metadata document fetches. */
+  clientDocuments?: OAuthServerOptions["clientDocuments"];
 }
 
 /**
@@ -162,6 +164,8 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     })),
     log,
     now,
+    refusalsPerAddress,
+    clientDocuments: internals.clientDocuments,
   });
 
   return {

@@ -2,7 +2,9 @@
  * Checking an authorization request (RFC 6749 §4.1.1 with OAuth 2.1's PKCE,
  * RFC 8707's `resource`). The client and its redirect URI are checked first:
  * until both are, a refusal is shown to the user and never sent anywhere.
- * After, refusals go back to the client as an error redirect.
+ * After, a refusal is a {@linkcode RedirectableError}: the authorization
+ * endpoint sends it back to the client only when the signed-in user has
+ * consented to that client before (RFC 9700 §4.11.2), else shows it.
  *
  * @module
  */
@@ -43,10 +45,12 @@ export interface AuthorizationRequest {
 /** A refusal before the redirect URI is trusted: shown to the user, never redirected. */
 export class UntrustedRedirectError extends Error {}
 
-/** A refusal after it is: sent back to the client's redirect URI. */
+/** A refusal after it is: sent back to the client's redirect URI when the user has consented to the client. */
 export class RedirectableError extends Error {
   /** The RFC's code. */
   readonly error: OAuthErrorCode;
+  /** The client it would be sent to. */
+  readonly clientId: string;
   /** Where to send it. */
   readonly redirectUri: string;
   /** The client's state. */
@@ -59,10 +63,18 @@ export class RedirectableError extends Error {
    * @param description The reason.
    * @param redirectUri The checked redirect URI.
    * @param state The client's state.
+   * @param clientId The client.
    */
-  constructor(error: OAuthErrorCode, description: string, redirectUri: string, state: string | null) {
+  constructor(
+    error: OAuthErrorCode,
+    description: string,
+    redirectUri: string,
+    state: string | null,
+    clientId: string,
+  ) {
     super(description);
     this.error = error;
+    this.clientId = clientId;
     this.redirectUri = redirectUri;
     this.state = state;
   }
@@ -72,14 +84,15 @@ export class RedirectableError extends Error {
  * Checks an authorization request.
  *
  * @param input The request's parameters (query for GET, form for POST).
- * @param context The client registry, the app's scopes and the resources a token may be for.
+ * @param context The client registry, the app's scopes, the resources a token may be for, and the request (whose
+ *   address a metadata document's fetch is limited by).
  * @returns The checked request.
  * @throws {UntrustedRedirectError} When the client or the redirect URI is not right.
  * @throws {RedirectableError} For any other problem.
  */
 export async function checkAuthorizationRequest(
   input: URLSearchParams,
-  context: { clients: ClientRegistry; scopes: readonly string[]; resources: readonly string[] },
+  context: { clients: ClientRegistry; scopes: readonly string[]; resources: readonly string[]; from?: Request },
 ): Promise<AuthorizationRequest> {
   const params: Record<string, string> = {};
   for (const name of AUTHORIZATION_PARAMS) {
@@ -94,7 +107,7 @@ export async function checkAuthorizationRequest(
   if (!clientId) throw new UntrustedRedirectError("The request names no client (client_id)");
   let client: OAuthClient | null;
   try {
-    client = await context.clients.find(clientId);
+    client = await context.clients.find(clientId, context.from);
   } catch (error) {
     if (error instanceof OAuthError) throw new UntrustedRedirectError(error.message);
     throw error;
@@ -106,7 +119,7 @@ export async function checkAuthorizationRequest(
     throw new UntrustedRedirectError("The redirect_uri is not one the client registered");
   }
   const state = params.state ?? null;
-  const fail = (error: OAuthErrorCode, why: string) => new RedirectableError(error, why, redirectUri, state);
+  const fail = (error: OAuthErrorCode, why: string) => new RedirectableError(error, why, redirectUri, state, clientId);
   if (params.response_type !== "code") throw fail("unsupported_response_type", "response_type must be code");
   if (params.code_challenge === undefined) throw fail("invalid_request", "PKCE is required (code_challenge)");
   if (params.code_challenge_method !== "S256") {

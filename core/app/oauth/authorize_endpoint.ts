@@ -2,7 +2,11 @@
  * `GET /svc/oauth/authorize` shows the consent page to the signed-in user (or
  * sends a signed-out one to the app's sign-in with a way back);
  * `POST /svc/oauth/authorize` takes the decision and sends the user back to
- * the client with a code or `access_denied`.
+ * the client with a code or `access_denied`. A request that is refused before
+ * the user decides is sent back to the client only when the signed-in user
+ * has consented to that client before; otherwise it is shown on a page, so
+ * that nobody can use the endpoint as an open redirector to a redirect URI
+ * they registered themselves (RFC 9700 §4.11.2).
  *
  * @module
  */
@@ -44,11 +48,22 @@ export async function authorizeEndpoint(req: Request, ctx: OAuthContext, origin:
   }
   let request: AuthorizationRequest;
   try {
-    request = await checkAuthorizationRequest(input, { clients: ctx.clients, scopes: ctx.scopes, resources });
+    request = await checkAuthorizationRequest(input, {
+      clients: ctx.clients,
+      scopes: ctx.scopes,
+      resources,
+      from: req,
+    });
   } catch (error) {
     if (error instanceof UntrustedRedirectError) return await pageResponse(refusalPage(error.message), 400);
     if (error instanceof RedirectableError) {
-      return redirect(redirectWith(error.redirectUri, errorOf(error), error.state, issuer));
+      if (await consentedBefore(req, ctx, error.clientId)) {
+        return redirect(redirectWith(error.redirectUri, errorOf(error), error.state, issuer));
+      }
+      return await pageResponse(
+        refusalPage(`The client's request is not valid (${error.error}): ${error.message}`),
+        400,
+      );
     }
     throw error;
   }
@@ -129,6 +144,12 @@ export function isOAuthReturnUrl(returnTo: string, appOrigin: string): boolean {
   }
   return url.origin === new URL(appOrigin).origin && url.pathname === OAUTH_PATHS.authorize &&
     !url.username && !url.password && url.hash === "";
+}
+
+/** Whether the request's signed-in user holds a live grant of the client: only then is its redirect URI trusted. */
+async function consentedBefore(req: Request, ctx: OAuthContext, clientId: string): Promise<boolean> {
+  const user = await ctx.userOf(req).catch(() => null);
+  return user !== null && await ctx.storage.hasLiveGrant(user, clientId);
 }
 
 function errorOf(error: RedirectableError): Record<string, string> {

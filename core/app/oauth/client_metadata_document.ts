@@ -1,15 +1,25 @@
 /**
  * Client ID Metadata Documents (the MCP 2025-11-25 way): a client_id that is
  * an `https` URL names a JSON document at that URL with the client's name and
- * redirect URIs. It is fetched with a timeout and a size bound, without
+ * redirect URIs. It is fetched with a short timeout and a size bound, without
  * following redirects, and never from inside the network unless the app allows
  * it (`allowLoopbackClientIds`). Fetched documents are kept a few minutes.
+ *
+ * Anyone may name a document, signed out, at the authorization and token
+ * endpoints, so fetches are bounded: a few at once (past them a request is
+ * refused at once, never queued), a few a minute per client address (IPv6 per
+ * /64), one fetch per URL however many ask at once, and a refused or failed
+ * document is remembered a minute. They go through their own `fetch`, so that
+ * what an outsider triggers can never hold the HTTP client the cloud link's
+ * revocations travel on.
  *
  * @module
  */
 import { z } from "zod";
+import { addressKey, createRateLimiter, type RateLimit } from "../../abuse/mod.ts";
+import { BoundedMap } from "../../cache/mod.ts";
 import { isSvcError } from "../../errors/mod.ts";
-import { readBody } from "../../http/mod.ts";
+import { clientAddress, readBody } from "../../http/mod.ts";
 import { isInternalHost, isLoopbackHost } from "./network_address.ts";
 import { OAuthError } from "./oauth_error.ts";
 import { redirectUriProblem } from "./redirect_uri.ts";
@@ -26,10 +36,30 @@ export interface DocumentClient {
 
 /** The most bytes of a document read. */
 export const CLIENT_DOCUMENT_MAX_BYTES = 16 * 1024;
-/** How long a fetch may take. */
-export const CLIENT_DOCUMENT_TIMEOUT_MS = 5_000;
+
+/** The bounds of document fetches. */
+export interface ClientDocumentLimits {
+  /** How long a fetch (answer and body) may take, in milliseconds. */
+  timeoutMs: number;
+  /** Fetches in flight at once; past them a request naming an unknown document is refused at once. */
+  inFlight: number;
+  /** Fetches per client address (an IPv6 /64). */
+  perAddress: RateLimit;
+  /** How long a refused or failed document is remembered (refused again without a fetch), in milliseconds. */
+  refusalMs: number;
+}
+
+/** The bounds of document fetches when none are given. */
+export const CLIENT_DOCUMENT_LIMITS: Readonly<ClientDocumentLimits> = {
+  timeoutMs: 3_000,
+  inFlight: 4,
+  perAddress: { limit: 10, windowMs: 60_000, maxEntries: 10_000 },
+  refusalMs: 60_000,
+};
+
 const CACHE_MS = 5 * 60_000;
 const CACHE_SIZE = 500;
+const REFUSAL_CACHE_SIZE = 1_000;
 
 const documentSchema = z.object({
   client_id: z.string(),
@@ -56,18 +86,50 @@ export interface ClientDocumentsOptions {
   allowInternal: boolean;
   /** The clock, in milliseconds. */
   now: () => number;
+  /**
+   * The HTTP client of document fetches, kept apart from the cloud link's. Default `globalThis.fetch` (bounded
+   * by `limits.inFlight`, so it never holds more than a few of the runtime's connections).
+   */
+  fetch?: typeof fetch;
+  /** The bounds. Default {@linkcode CLIENT_DOCUMENT_LIMITS}. */
+  limits?: Partial<ClientDocumentLimits>;
+}
+
+/** A reader of Client ID Metadata Documents. */
+export interface ClientDocuments {
+  /**
+   * The client a document describes.
+   *
+   * @param clientId The document's URL.
+   * @param from The request that names it, whose client address is limited (absent: not limited per address).
+   * @returns The client.
+   * @throws {OAuthError} `invalid_client` for a URL or document it refuses, or a fetch over a bound.
+   */
+  read(clientId: string, from?: Request): Promise<DocumentClient>;
+  /** Fetches in flight now. */
+  readonly inFlight: number;
 }
 
 /**
  * A reader of Client ID Metadata Documents.
  *
- * @param options Whether internal hosts are allowed, and the clock.
- * @returns `read(clientId)`, which throws `invalid_client` for a URL or document it refuses.
+ * @param options Whether internal hosts are allowed, the clock, the HTTP client and the bounds.
+ * @returns The reader.
  */
-export function clientDocuments(options: ClientDocumentsOptions): { read(clientId: string): Promise<DocumentClient> } {
-  const cache = new Map<string, { client: DocumentClient; until: number }>();
+export function clientDocuments(options: ClientDocumentsOptions): ClientDocuments {
+  const limits: ClientDocumentLimits = { ...CLIENT_DOCUMENT_LIMITS, ...options.limits };
+  const fetchOut = options.fetch ?? ((input, init) => fetch(input, init));
+  const cache = new BoundedMap<string, DocumentClient>({ maxEntries: CACHE_SIZE, ttlMs: CACHE_MS, now: options.now });
+  const refusals = new BoundedMap<string, OAuthError>({
+    maxEntries: REFUSAL_CACHE_SIZE,
+    ttlMs: limits.refusalMs,
+    now: options.now,
+  });
+  const perAddress = createRateLimiter(limits.perAddress, options.now);
+  /** The fetch of each URL in flight: whoever names it meanwhile waits for the same one. */
+  const pending = new Map<string, Promise<DocumentClient>>();
 
-  async function fetchDocument(clientId: string): Promise<DocumentClient> {
+  function checkedUrl(clientId: string): URL {
     let url: URL;
     try {
       url = new URL(clientId);
@@ -80,13 +142,14 @@ export function clientDocuments(options: ClientDocumentsOptions): { read(clientI
       throw refused("must have a path and no fragment or credentials");
     }
     if (!options.allowInternal && isInternalHost(url.hostname)) throw refused("points inside the network");
+    return url;
+  }
+
+  async function fetchDocument(clientId: string, url: URL): Promise<DocumentClient> {
     let res: Response;
+    const signal = AbortSignal.timeout(limits.timeoutMs); // the body's reading too
     try {
-      res = await fetch(url, {
-        redirect: "manual",
-        headers: { accept: "application/json" },
-        signal: AbortSignal.timeout(CLIENT_DOCUMENT_TIMEOUT_MS),
-      });
+      res = await fetchOut(url, { redirect: "manual", headers: { accept: "application/json" }, signal });
     } catch {
       throw refused("could not be fetched");
     }
@@ -113,14 +176,47 @@ export function clientDocuments(options: ClientDocumentsOptions): { read(clientI
     return { clientId, name: parsed.client_name ?? url.host, redirectUris: parsed.redirect_uris };
   }
 
-  return {
-    async read(clientId) {
-      const hit = cache.get(clientId);
-      if (hit && hit.until > options.now()) return hit.client;
-      const client = await fetchDocument(clientId);
-      if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
-      cache.set(clientId, { client, until: options.now() + CACHE_MS });
+  /** Fetches a document once, remembering the client or the refusal. */
+  async function fetchOnce(clientId: string, url: URL): Promise<DocumentClient> {
+    try {
+      const client = await fetchDocument(clientId, url);
+      cache.set(clientId, client);
       return client;
+    } catch (error) {
+      if (error instanceof OAuthError) refusals.set(clientId, error);
+      throw error;
+    } finally {
+      pending.delete(clientId);
+    }
+  }
+
+  return {
+    read(clientId, from) {
+      const hit = cache.get(clientId);
+      if (hit !== undefined) return Promise.resolve(hit);
+      const known = refusals.get(clientId);
+      if (known !== undefined) return Promise.reject(known);
+      const inFlight = pending.get(clientId);
+      if (inFlight !== undefined) return inFlight;
+      let url: URL;
+      try {
+        url = checkedUrl(clientId);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      if (pending.size >= limits.inFlight) {
+        return Promise.reject(refused("cannot be fetched now: too many documents are being fetched; try again"));
+      }
+      const address = from === undefined ? null : clientAddress(from);
+      if (address !== null && !perAddress.take(addressKey(address)).allowed) {
+        return Promise.reject(refused("cannot be fetched now: too many documents fetched for this address"));
+      }
+      const fetching = fetchOnce(clientId, url);
+      pending.set(clientId, fetching);
+      return fetching;
+    },
+    get inFlight() {
+      return pending.size;
     },
   };
 }

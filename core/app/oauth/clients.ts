@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { mintSecret } from "../../contract/mod.ts";
-import { clientDocuments, isClientDocumentUrl } from "./client_metadata_document.ts";
+import { clientDocuments, type ClientDocumentsOptions, isClientDocumentUrl } from "./client_metadata_document.ts";
 import type { OAuthConfig } from "./oauth_config.ts";
 import { OAuthError } from "./oauth_error.ts";
 import type { OAuthStorage } from "./oauth_storage.ts";
@@ -36,8 +36,11 @@ const registrationSchema = z.object({
 
 /** The client registry of one OAuth server. */
 export interface ClientRegistry {
-  /** The client with this id, or `null` when no client has it (a refused metadata document throws). */
-  find(clientId: string): Promise<OAuthClient | null>;
+  /**
+   * The client with this id, or `null` when no client has it (a refused metadata document throws). `from`, the
+   * request naming it, is what a metadata document's fetch is limited by (its client address).
+   */
+  find(clientId: string, from?: Request): Promise<OAuthClient | null>;
   /** Registers a public client (RFC 7591); the answer body. */
   register(body: unknown, nowIso: string): Promise<Record<string, unknown>>;
 }
@@ -48,19 +51,25 @@ export interface ClientRegistry {
  * @param config The `oauth` option.
  * @param storage Where registered clients live.
  * @param now The clock, in milliseconds.
+ * @param documents The HTTP client and bounds of metadata document fetches (defaults when absent).
  * @returns The registry.
  */
-export function clientRegistry(config: OAuthConfig, storage: OAuthStorage, now: () => number): ClientRegistry {
+export function clientRegistry(
+  config: OAuthConfig,
+  storage: OAuthStorage,
+  now: () => number,
+  documents: Pick<ClientDocumentsOptions, "fetch" | "limits"> = {},
+): ClientRegistry {
   const allowInternal = config.allowLoopbackClientIds ?? false;
-  const documents = clientDocuments({ allowInternal, now });
+  const reader = clientDocuments({ ...documents, allowInternal, now });
   const configured = new Map((config.clients ?? []).map((c) => [c.clientId, c]));
 
   return {
-    async find(clientId) {
+    async find(clientId, from) {
       const own = configured.get(clientId);
       if (own) return { ...own, source: "config" };
       if (isClientDocumentUrl(clientId, allowInternal) || clientId.startsWith("http://")) {
-        return { ...await documents.read(clientId), source: "metadata-document" };
+        return { ...await reader.read(clientId, from), source: "metadata-document" };
       }
       const stored = await storage.findClient(clientId);
       return stored && { ...stored, source: "registration" };

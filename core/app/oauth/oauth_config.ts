@@ -37,8 +37,10 @@ export interface OAuthConfig {
   refreshTokenTtlSeconds?: number;
   /**
    * Client registrations (`POST /svc/oauth/register`) each client address may make: default 20 a minute
-   * (bursts up to 20), then `429` with `Retry-After`; `false` turns the limit off. A request with no known
-   * address (`clientAddress(req)`) is not limited.
+   * (bursts up to 20), then `429` with `Retry-After`; `false` turns the limit off. An IPv4 address counts as
+   * itself, an IPv6 address by its /64. A request with no known address (`clientAddress(req)`) is not limited.
+   * A registered client that completes no authorization within {@linkcode OAUTH_DEFAULTS}`.unusedClientTtlMs`
+   * (a day) is purged.
    */
   registrationsPerAddress?: { limit: number; windowMs: number } | false;
   /**
@@ -54,8 +56,10 @@ export const OAUTH_DEFAULTS = {
   refreshTokenTtlSeconds: 30 * 24 * 3600,
   /** How long an authorization code may wait for its exchange. */
   codeTtlSeconds: 60,
-  /** Registrations per client address. */
+  /** Registrations per client address (an IPv6 /64). */
   registrationsPerAddress: { limit: 20, windowMs: 60_000 },
+  /** How long a registered client that never completed an authorization is kept. */
+  unusedClientTtlMs: 24 * 60 * 60 * 1000,
 } as const;
 
 const seconds = (name: string) =>

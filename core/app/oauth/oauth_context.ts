@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { RefusalsPerAddress } from "../../abuse/mod.ts";
 import type { ErrorLogger } from "../../logging/mod.ts";
 import { newViolation, type Violation } from "../../contract/mod.ts";
 import type { KeyService, MintResult } from "../../keys/mod.ts";
@@ -33,6 +34,8 @@ export interface OAuthContext {
   log: ErrorLogger;
   /** Records a violation (the app's recorder: stored, reported, counted toward auto-revoke). */
   recordViolation(violation: Violation): void;
+  /** The app's limit on refused agent keys per client address, when limited. */
+  refusalsPerAddress?: RefusalsPerAddress;
 }
 
 /** The longest key name (`POST /svc/keys`'s bound). */

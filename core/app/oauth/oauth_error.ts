@@ -63,7 +63,8 @@ export function oauthJson(body: unknown, status = 200): Response {
 }
 
 /**
- * The answer for a thrown value: an {@linkcode OAuthError} as the RFC's error JSON, a toolkit refusal (4xx) as
+ * The answer for a thrown value: an {@linkcode OAuthError} as the RFC's error JSON, the toolkit's
+ * `RATE_LIMITED` as `429 invalid_request` with its `Retry-After`, another toolkit refusal (4xx) as
  * `invalid_request`; anything else is logged and answered `500 server_error`.
  *
  * @param error Anything thrown.
@@ -77,6 +78,12 @@ export function oauthErrorResponse(error: unknown, log: (message: string, cause:
     return new Response(JSON.stringify({ error: error.error, error_description: error.message }), {
       status: error.status,
       headers,
+    });
+  }
+  if (isSvcError(error) && error.code === "RATE_LIMITED") {
+    return new Response(JSON.stringify({ error: "invalid_request", error_description: error.message }), {
+      status: 429,
+      headers: { ...OAUTH_JSON_HEADERS, ...error.headers },
     });
   }
   if (isSvcError(error) && error.status < 500) {

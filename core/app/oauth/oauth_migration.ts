@@ -54,3 +54,19 @@ export const OAUTH_MIGRATION: { readonly name: string; readonly statements: stri
     "CREATE TABLE app_oauth_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
   ],
 };
+
+/**
+ * The migration after it: registered clients that never completed an authorization expire (`used_at` stays NULL
+ * until a code is issued to the client; those registered before are counted as used when they have a grant or a
+ * code), and a user's grants of a client are found by index (whether the user consented to it before).
+ */
+export const OAUTH_UNUSED_CLIENTS_MIGRATION: { readonly name: string; readonly statements: string[] } = {
+  name: "OAuth clients never used expire; grants found by client and user",
+  statements: [
+    "ALTER TABLE app_oauth_clients ADD COLUMN used_at TEXT",
+    `UPDATE app_oauth_clients SET used_at = created_at
+      WHERE client_id IN (SELECT client_id FROM app_oauth_grants) OR client_id IN (SELECT client_id FROM app_oauth_codes)`,
+    "CREATE INDEX app_oauth_clients_unused ON app_oauth_clients (created_at) WHERE used_at IS NULL",
+    "CREATE INDEX app_oauth_grants_by_client ON app_oauth_grants (client_id, user_id)",
+  ],
+};

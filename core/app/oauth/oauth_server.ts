@@ -7,12 +7,13 @@
  * @module
  */
 import { clientAddress, readJson } from "../../http/mod.ts";
-import { createRateLimiter, type RateDecision } from "../../abuse/mod.ts";
+import { addressKey, createRateLimiter, rateLimited, type RefusalsPerAddress } from "../../abuse/mod.ts";
 import { pathnameOf } from "../../http/mod.ts";
 import type { ErrorLogger } from "../../logging/mod.ts";
 import type { KeyService } from "../../keys/mod.ts";
 import { authorizeEndpoint } from "./authorize_endpoint.ts";
 import { clientRegistry } from "./clients.ts";
+import type { ClientDocumentsOptions } from "./client_metadata_document.ts";
 import { consentTokens } from "./consent_token.ts";
 import {
   bearerChallenge,
@@ -44,6 +45,16 @@ export interface OAuthServerOptions {
   log: ErrorLogger;
   /** The clock, in milliseconds. Default `Date.now`. */
   now?: () => number;
+  /**
+   * The app's limit on refused agent keys per client address (`rateLimit.refusalsPerAddress`), shared with the
+   * agent routes: a made-up access token at the revocation endpoint counts against it, as at `/svc/agent/run`.
+   */
+  refusalsPerAddress?: RefusalsPerAddress;
+  /**
+   * The HTTP client and bounds of Client ID Metadata Document fetches: their own `fetch`, never the cloud link's.
+   * Default `globalThis.fetch` and `CLIENT_DOCUMENT_LIMITS`.
+   */
+  clientDocuments?: Pick<ClientDocumentsOptions, "fetch" | "limits">;
 }
 
 /** The OAuth server. */
@@ -94,11 +105,12 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
     },
     keys,
     storage,
-    clients: clientRegistry(options.config, storage, now),
+    clients: clientRegistry(options.config, storage, now, options.clientDocuments),
     consent: consentTokens(() => storage.consentKey(mintSecret(""))),
     now,
     log: options.log,
     recordViolation,
+    refusalsPerAddress: options.refusalsPerAddress,
   }));
   context.catch(() => {}); // the app's `ready` reports a storage that cannot be opened
   const registrationRate = options.config.registrationsPerAddress ?? OAUTH_DEFAULTS.registrationsPerAddress;
@@ -136,19 +148,9 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
       if (path === OAUTH_PATHS.token) return await tokenEndpoint(req, ctx);
       if (path === OAUTH_PATHS.revoke) return await revocationEndpoint(req, ctx);
       const address = clientAddress(req);
-      const decision: RateDecision = registrations && address !== null
-        ? registrations.take(address)
-        : { allowed: true };
-      if (!decision.allowed) {
-        const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-        return new Response(
-          JSON.stringify({
-            error: "invalid_request",
-            error_description: `Too many registrations from this address: retry in ${seconds} s`,
-          }),
-          { status: 429, headers: { ...OAUTH_JSON_HEADERS, "retry-after": String(seconds) } },
-        );
-      }
+      // An IPv6 client counts by its /64, as one host usually holds all of it.
+      const decision = registrations && address !== null ? registrations.take(addressKey(address)) : undefined;
+      if (decision?.allowed === false) throw rateLimited(decision.retryAfterMs);
       let body: unknown;
       try {
         body = await readJson(req, REGISTRATION_LIMIT);

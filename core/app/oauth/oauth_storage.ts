@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Executor, SqlRow } from "../../db/mod.ts";
+import { deleteInChunks, type Executor, type SqlRow } from "../../db/mod.ts";
 
 /** A client registered through RFC 7591. */
 export interface RegisteredClient {
@@ -105,6 +105,13 @@ export interface OAuthStorage {
   rotate(grantId: string, keyId: string, refresh: RefreshToken): Promise<void>;
   /** The key that signs consent forms: `candidate` is stored when none is, and the stored one returned. */
   consentKey(candidate: string): Promise<string>;
+  /** Whether the user holds a grant of this client that has not ended (they consented to it before). */
+  hasLiveGrant(userId: string, clientId: string): Promise<boolean>;
+  /**
+   * Deletes registered clients made before `before` for which no authorization was ever completed (no code was
+   * issued), in short chunks.
+   */
+  purgeUnusedClients(before: string): Promise<number>;
 }
 
 /**
@@ -161,6 +168,11 @@ export function oauthStorage(db: Executor): OAuthStorage {
             c.resource,
             c.expiresAt,
           ],
+        },
+        // A registered client that got a code is in use: it is never purged as unused (a no-op for other clients).
+        {
+          sql: "UPDATE app_oauth_clients SET used_at = ? WHERE client_id = ? AND used_at IS NULL",
+          args: [new Date(now).toISOString(), c.clientId],
         },
       ], "write");
     },
@@ -220,6 +232,22 @@ export function oauthStorage(db: Executor): OAuthStorage {
         "SELECT value FROM app_oauth_settings WHERE name = 'consent_key'",
       ], "write");
       return String(rs.rows[0].value);
+    },
+    async hasLiveGrant(userId, clientId) {
+      const found = await one(
+        "SELECT 1 AS found FROM app_oauth_grants WHERE client_id = ? AND user_id = ? AND revoked_at IS NULL LIMIT 1",
+        [clientId, userId],
+        () => true,
+      );
+      return found ?? false;
+    },
+    purgeUnusedClients(before) {
+      // Every match goes, in any order: no ORDER BY, so the search runs on app_oauth_clients_unused.
+      return deleteInChunks(db, {
+        table: "app_oauth_clients",
+        where: "used_at IS NULL AND created_at < ?",
+        args: [before],
+      });
     },
   };
 }

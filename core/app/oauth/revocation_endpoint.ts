@@ -1,11 +1,15 @@
 /**
  * `POST /svc/oauth/revoke` (RFC 7009): a client ends its grant by presenting
  * its access token (an agent key) or its refresh token. The answer is 200
- * whether or not the token was known, as the RFC asks.
+ * whether or not the token was known, as the RFC asks. An access token nobody
+ * issued counts against its address's budget of refused agent keys, as at
+ * `/svc/agent/run`: past it, `429`, and in cloud mode no verify call.
  *
  * @module
  */
+import { rateLimited } from "../../abuse/mod.ts";
 import { AGENT_KEY_PREFIX, hashSecret } from "../../contract/mod.ts";
+import type { VerifiedKey } from "../../keys/mod.ts";
 import { readForm } from "./form_body.ts";
 import { endGrant, type OAuthContext } from "./oauth_context.ts";
 import { OAUTH_JSON_HEADERS, OAuthError } from "./oauth_error.ts";
@@ -31,7 +35,7 @@ export async function revocationEndpoint(req: Request, ctx: OAuthContext): Promi
   if (!clientId) throw new OAuthError("invalid_client", "client_id is required", 401);
   let grant: Grant | null = null;
   if (token.startsWith(AGENT_KEY_PREFIX)) {
-    const key = await ctx.keys.verify(token);
+    const key = await keyOfToken(req, ctx, token);
     grant = key && await ctx.storage.findGrantByKey(key.id);
   } else if (token.startsWith(REFRESH_TOKEN_PREFIX)) {
     const stored = await ctx.storage.findRefreshToken(await hashSecret(token));
@@ -40,4 +44,18 @@ export async function revocationEndpoint(req: Request, ctx: OAuthContext): Promi
   // A token of another client's grant is left alone (RFC 7009 §2.1), and answered like an unknown one.
   if (grant !== null && grant.clientId === clientId && grant.revokedAt === null) await endGrant(ctx, grant);
   return new Response(null, { status: 200, headers: OAUTH_JSON_HEADERS });
+}
+
+/**
+ * The key of an access token, checked as the agent routes check a key: from an address past its budget of refused
+ * keys, only what is known without a verify call at the cloud (else `429`); an unknown key takes from the budget.
+ */
+async function keyOfToken(req: Request, ctx: OAuthContext, token: string): Promise<VerifiedKey | null> {
+  const limit = ctx.refusalsPerAddress;
+  const wait = limit?.waitMs(req) ?? 0;
+  const known = wait > 0 && ctx.keys.verifyKnown ? await ctx.keys.verifyKnown(token) : undefined;
+  if (wait > 0 && ctx.keys.verifyKnown && known === undefined) throw rateLimited(wait);
+  const key = known === undefined ? await ctx.keys.verify(token) : known;
+  if (key === null) limit?.refused(req); // past the budget: 429 instead of the RFC's 200
+  return key;
 }

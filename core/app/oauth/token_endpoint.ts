@@ -42,7 +42,7 @@ export async function tokenEndpoint(req: Request, ctx: OAuthContext): Promise<Re
     throw new OAuthError("unsupported_grant_type", "grant_type must be authorization_code or refresh_token");
   }
   const clientId = field("client_id")!;
-  const client = await ctx.clients.find(clientId).catch((e) => {
+  const client = await ctx.clients.find(clientId, req).catch((e) => {
     if (e instanceof OAuthError) return null;
     throw e;
   });

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Migration } from "../../db/mod.ts";
-import { OAUTH_MIGRATION } from "../oauth/mod.ts";
+import { OAUTH_MIGRATION, OAUTH_UNUSED_CLIENTS_MIGRATION } from "../oauth/mod.ts";
 
 /** The table recording applied app-side migrations. */
 export const APP_MIGRATIONS_TABLE = "svc_app_migrations";
@@ -128,4 +128,5 @@ export const APP_MIGRATIONS: readonly Migration[] = [
       "ALTER TABLE app_keys ADD COLUMN revoke_reason TEXT",
     ],
   },
+  { version: 9, ...OAUTH_UNUSED_CLIENTS_MIGRATION },
 ];

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { isOAuthReturnUrl } from "../../../../mod.ts";
 import {
   authorizeParams,
+  consent,
   getAuthorize,
   hiddenFields,
   type OAuthApp,
@@ -12,6 +13,7 @@ import {
   postConsent,
   REDIRECT,
   register,
+  tokenRequest,
 } from "../../../fixtures/oauth_app.ts";
 
 async function withClient(
@@ -25,6 +27,20 @@ async function withClient(
   } finally {
     await app.close();
   }
+}
+
+/** Alice consents to the client and the client exchanges its code: she holds a live grant of it. */
+async function consentedBy(app: OAuthApp, clientId: string, user = "alice"): Promise<void> {
+  const { verifier, challenge } = await pkce();
+  const back = await consent(app.handle, user, authorizeParams(clientId, challenge));
+  const res = await tokenRequest(app.handle, {
+    grant_type: "authorization_code",
+    code: back.searchParams.get("code")!,
+    redirect_uri: REDIRECT,
+    code_verifier: verifier,
+    client_id: clientId,
+  });
+  assert.equal(res.status, 200);
 }
 
 async function codeCount(app: OAuthApp): Promise<number> {
@@ -159,7 +175,8 @@ test("redirect-URI tricks are shown to the user, never redirected to: prefix, su
 });
 
 test("PKCE downgrade: plain, a missing method or a missing challenge is refused by error redirect", async () => {
-  await withClient(async ({ app, params }) => {
+  await withClient(async ({ app, clientId, params }) => {
+    await consentedBy(app, clientId);
     const { code_challenge: _, ...noChallenge } = params;
     const { code_challenge_method: __, ...noMethod } = params;
     for (const bad of [{ ...params, code_challenge_method: "plain" }, noChallenge, noMethod]) {
@@ -173,8 +190,10 @@ test("PKCE downgrade: plain, a missing method or a missing challenge is refused 
   });
 });
 
-test("other bad requests come back as the RFC's error redirects", async () => {
-  await withClient(async ({ app, params }) => {
+test("other bad requests of a client the user consented to come back as the RFC's error redirects", async () => {
+  await withClient(async ({ app, clientId, params }) => {
+    await consentedBy(app, clientId);
+    const codes = await codeCount(app);
     const cases: [Record<string, string>, string][] = [
       [{ response_type: "token" }, "unsupported_response_type"],
       [{ scope: "notes:read rocket:launch" }, "invalid_scope"],
@@ -185,8 +204,43 @@ test("other bad requests come back as the RFC's error redirects", async () => {
       const res = await getAuthorize(app.handle, "alice", { ...params, ...change });
       assert.equal(new URL(res.headers.get("location")!).searchParams.get("error"), error, JSON.stringify(change));
     }
-    assert.equal(await codeCount(app), 0);
+    assert.equal(await codeCount(app), codes);
   });
+});
+
+test("a bad request of a client the user has not consented to is shown on a page, never redirected", async () => {
+  // RFC 9700 §4.11.2: anyone may register https://evil.example/login; an error redirect to it would make the
+  // authorization endpoint an open redirector, reachable signed out with no click.
+  const app = await oauthApp({ signInUrl: "/login" });
+  try {
+    const evil = await register(app.handle, ["https://evil.example/login"], "Evil");
+    const params = authorizeParams(evil, (await pkce()).challenge, { redirect_uri: "https://evil.example/login" });
+    const cases: Record<string, string>[] = [
+      { response_type: "token" },
+      { code_challenge_method: "plain" },
+      { scope: "rocket:launch" },
+      { resource: "https://elsewhere.example/svc/mcp" },
+    ];
+    const other = await register(app.handle);
+    await consentedBy(app, other); // alice consented to another client: not to this one
+    for (const user of [null, "alice"]) {
+      for (const change of cases) {
+        const res = await getAuthorize(app.handle, user, { ...params, ...change });
+        const what = `${user} ${JSON.stringify(change)}`;
+        assert.equal(res.status, 400, what);
+        assert.equal(res.headers.get("location"), null, what);
+        assert.match(res.headers.get("content-type")!, /^text\/html/, what);
+        assert.match(res.headers.get("content-security-policy")!, /frame-ancestors 'none'/, what);
+        const page = await res.text();
+        assert.match(page, /<html lang="en">/, what);
+        assert.match(page, /<h1>This authorization request cannot be completed<\/h1>/, what);
+        assert.doesNotMatch(page, /evil\.example/, what);
+      }
+    }
+    assert.equal(await codeCount(app), 1, "only the consented client's code");
+  } finally {
+    await app.close();
+  }
 });
 
 test("a signed-out user is sent to signInUrl with a return_to that is the app's own authorize URL", async () => {

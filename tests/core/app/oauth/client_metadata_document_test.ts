@@ -2,8 +2,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { authorizeParams, getAuthorize, oauthApp, pkce } from "../../../fixtures/oauth_app.ts";
+import { authorizeParams, getAuthorize, oauthApp, ORIGIN, pkce, tokenRequest } from "../../../fixtures/oauth_app.ts";
 import { isInternalHost } from "../../../../core/app/oauth/mod.ts";
+import { withClientAddress } from "../../../../core/http/mod.ts";
+import { startSilentServer } from "../../../fixtures/silent_server.ts";
+import { waitFor } from "../../../fixtures/wait_for.ts";
 
 /** Serves one client metadata document (or whatever `answer` says) on 127.0.0.1; counts the requests. */
 async function documentServer(
@@ -133,4 +136,97 @@ test("internal hosts: loopback, private, link-local, CGNAT, unique-local and loc
     assert.equal(isInternalHost(host), false, host);
   }
   assert.equal(isInternalHost(new URL("https://0x7f000001/").hostname), true, "URL parsing normalises 0x7f000001");
+});
+
+/** A signed-out GET /svc/oauth/authorize naming `clientId`, from `address`. */
+async function signedOut(
+  handle: (req: Request) => Promise<Response>,
+  clientId: string,
+  address: string,
+): Promise<Response> {
+  const query = new URLSearchParams(authorizeParams(clientId, (await pkce()).challenge));
+  return handle(withClientAddress(new Request(`${ORIGIN}/svc/oauth/authorize?${query}`), address));
+}
+
+test("document fetches in flight are capped: past the cap a request is refused at once, never queued", async () => {
+  const silent = await startSilentServer();
+  // A long timeout: the fetches that got through hang until the host is closed, not until a timer runs out.
+  const app = await oauthApp({ allowLoopbackClientIds: true }, { clientDocuments: { limits: { timeoutMs: 600_000 } } });
+  const answers: Response[] = [];
+  try {
+    const pending = Array.from(
+      { length: 200 },
+      (_, i) =>
+        signedOut(app.handle, `${silent.url}/client/${i}.json`, `198.51.100.${i + 1}`).then((res) => {
+          answers.push(res);
+          return res;
+        }),
+    );
+    await waitFor("196 of 200 requests to be answered", () => answers.length === 196);
+    await waitFor("the 4 fetches let through to reach the host", () => silent.accepted() === 4);
+    for (const res of answers) {
+      assert.equal(res.status, 400);
+      assert.equal(res.headers.get("location"), null);
+      assert.match(await res.text(), /too many documents are being fetched/);
+    }
+    assert.equal(answers.length, 196, "the 4 fetches still hang meanwhile");
+    await silent.close(); // the held fetches fail now
+    const all = await Promise.all(pending);
+    assert.ok(all.every((res) => res.status === 400));
+    // Before: 200 connections, each held 5 s.
+    assert.equal(silent.accepted(), 4);
+  } finally {
+    await silent.close();
+    await app.close();
+  }
+});
+
+test("document fetches are limited per client address (an IPv6 /64): 10 a minute, then refused without a fetch", async () => {
+  const doc = await documentServer(() => ({ status: 404, body: "{}" }));
+  const app = await oauthApp({ allowLoopbackClientIds: true });
+  try {
+    for (let i = 0; i < 15; i++) {
+      const res = await signedOut(app.handle, new URL(`/c/${i}.json`, doc.url).href, `2001:db8:5:6::${i + 1}`);
+      assert.equal(res.status, 400);
+      await res.body?.cancel();
+    }
+    assert.equal(doc.hits(), 10, "before: 15, one per request");
+    const token = await tokenRequest(app.handle, {
+      grant_type: "authorization_code",
+      client_id: new URL("/c/99.json", doc.url).href,
+      code: "x",
+      redirect_uri: REDIRECT,
+      code_verifier: "x".repeat(43),
+    });
+    assert.equal(token.status, 401, "the token endpoint names no address here: not limited per address");
+    assert.equal(doc.hits(), 11);
+    const other = await signedOut(app.handle, new URL("/c/100.json", doc.url).href, "2001:db8:5:7::1");
+    await other.body?.cancel();
+    assert.equal(doc.hits(), 12, "another /64 is fetched for");
+    app.advance(60_000);
+    await (await signedOut(app.handle, new URL("/c/101.json", doc.url).href, "2001:db8:5:6::99")).body?.cancel();
+    assert.equal(doc.hits(), 13, "the budget is back after the window");
+  } finally {
+    await app.close();
+    await doc.close();
+  }
+});
+
+test("a refused or failed document is remembered a minute: named again meanwhile, it is refused without a fetch", async () => {
+  const doc = await documentServer(() => ({ status: 404, body: "{}" }));
+  const app = await oauthApp({ allowLoopbackClientIds: true });
+  try {
+    for (let i = 0; i < 5; i++) {
+      const res = await signedOut(app.handle, doc.url, `198.51.100.${i + 1}`);
+      assert.equal(res.status, 400);
+      assert.match(await res.text(), /answered 404/);
+    }
+    assert.equal(doc.hits(), 1, "before: 5, one per request");
+    app.advance(60_000);
+    await (await signedOut(app.handle, doc.url, "198.51.100.9")).body?.cancel();
+    assert.equal(doc.hits(), 2, "after a minute it is fetched again");
+  } finally {
+    await app.close();
+    await doc.close();
+  }
 });

@@ -1,7 +1,20 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { withClientAddress } from "../../../../mod.ts";
-import { oauthApp, ORIGIN } from "../../../fixtures/oauth_app.ts";
+import { startRetention } from "../../../../core/app/mod.ts";
+import { oauthStorage } from "../../../../core/app/oauth/mod.ts";
+import {
+  authorizeParams,
+  consent,
+  getAuthorize,
+  oauthApp,
+  ORIGIN,
+  pkce,
+  REDIRECT,
+  register,
+} from "../../../fixtures/oauth_app.ts";
+
+const HOUR = 60 * 60 * 1000;
 
 async function registerWith(
   body: unknown,
@@ -103,6 +116,59 @@ test("registrations are limited per client address (429 with Retry-After); other
     assert.equal((await register("203.0.113.7")).status, 201, "a token is back after half the window");
     const count = (await app.storage.db.execute("SELECT COUNT(*) AS n FROM app_oauth_clients")).rows[0].n;
     assert.equal(Number(count), 4, "the refused registration stored nothing");
+  } finally {
+    await app.close();
+  }
+});
+
+test("registrations are limited per IPv6 /64, not per address: 2,000 from one /64 get the limit's 20", async () => {
+  const app = await oauthApp();
+  try {
+    let created = 0;
+    for (let i = 0; i < 2000; i++) {
+      const address = `2001:db8:7:9:${(i >> 16).toString(16)}:${(i & 0xffff).toString(16)}:0:1`;
+      const res = await app.handle(withClientAddress(
+        new Request(`${ORIGIN}/svc/oauth/register`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ redirect_uris: ["https://client.example/cb"] }),
+        }),
+        address,
+      ));
+      if (res.status === 201) created++;
+      else assert.equal(res.status, 429);
+      await res.body?.cancel();
+    }
+    assert.equal(created, 20);
+    const count = (await app.storage.db.execute("SELECT COUNT(*) AS n FROM app_oauth_clients")).rows[0].n;
+    assert.equal(Number(count), 20);
+  } finally {
+    await app.close();
+  }
+});
+
+test("a registered client that completes no authorization within a day is purged by the retention", async () => {
+  const app = await oauthApp();
+  try {
+    const idle = await register(app.handle, [REDIRECT], "Idle");
+    const used = await register(app.handle, [REDIRECT], "Used");
+    await consent(app.handle, "alice", authorizeParams(used, (await pkce()).challenge));
+    app.advance(23 * HOUR);
+    const recent = await register(app.handle, [REDIRECT], "Recent");
+    app.advance(2 * HOUR); // idle and used are 25 h old, recent 2 h
+    const retention = startRetention({
+      storage: app.storage,
+      oauth: oauthStorage(app.storage.db),
+      log: () => {},
+      now: app.now,
+    });
+    await retention.close(); // waits for the purge made at start
+    const oauth = oauthStorage(app.storage.db);
+    assert.equal(await oauth.findClient(idle), null, "never used: purged");
+    assert.notEqual(await oauth.findClient(used), null, "a code was issued to it: kept");
+    assert.notEqual(await oauth.findClient(recent), null, "younger than a day: kept");
+    const page = await getAuthorize(app.handle, "alice", authorizeParams(idle, (await pkce()).challenge));
+    assert.equal(page.status, 400, "the purged client is unknown");
   } finally {
     await app.close();
   }
