@@ -7,7 +7,7 @@
  */
 import { type AgentIdKind, type KeyRecord, mintAgentKey, type Revocation } from "../../core/contract/mod.ts";
 import { type AuditActor, auditRecord } from "../audit/mod.ts";
-import type { KeyRepository, MirroredKey, MirrorOutcome, ProjectKey } from "./key_repository.ts";
+import type { KeyRepository, MirroredKey, MirrorOutcome, MirrorReason, ProjectKey } from "./key_repository.ts";
 import type { KeyCounts, KeyPage, KeyQuery } from "./key_query.ts";
 import type { KeyLabel, KeyRef } from "./key_labels.ts";
 import type { InboxSubscription, InboxWaiters } from "../inbox/mod.ts";
@@ -56,6 +56,8 @@ export interface KeyService {
   mirror(projectId: string, record: MirroredKey, by: AuditActor): Promise<MirrorOutcome>;
   /** The project's revocations after `after`, ascending. */
   revocations(projectId: string, after: number, limit: number): Promise<Revocation[]>;
+  /** The project's latest revocation's `seq` (0 when none). */
+  latestRevocation(projectId: string): Promise<number>;
   /** Listens for the project's next revocation in this process. */
   subscribe(projectId: string): InboxSubscription;
   /** A page of the project's keys across users, newest first (the dashboard's list). */
@@ -73,7 +75,10 @@ export interface KeyService {
     reason: BulkRevokeReason,
     by: AuditActor,
   ): Promise<string[]>;
-  /** Revokes every active key of a user in one transaction (an audit entry per key and one for the action). */
+  /**
+   * Revokes every active key of a user in one transaction (an audit entry per key and one for the action), and sets
+   * the user's watermark: a key of the user created until then whose mirror arrives later is stored revoked.
+   */
   revokeAllOfUser(projectId: string, userId: string, reason: BulkRevokeReason, by: AuditActor): Promise<string[]>;
 }
 
@@ -141,12 +146,13 @@ export function createKeyService(
     async mirror(projectId, record, by) {
       // One time for both entries: a mirrored key's creation is never listed after its revocation.
       const at = now();
-      const audit = revocationAudit(projectId, record.id, record.revokeReason ?? "app", by, at);
+      const audit = (reason: MirrorReason) => revocationAudit(projectId, record.id, reason, by, at);
       const outcome = await storage.keys.mirrorKey(projectId, record, audit, created(by, projectId, record, at));
       if (outcome === "revoked") notifyRevocation(waiters, projectId);
       return outcome;
     },
     revocations: (projectId, after, limit) => storage.keys.listRevocations(projectId, after, limit),
+    latestRevocation: (projectId) => storage.keys.projectRevocationSeq(projectId),
     subscribe: (projectId) => subscribeToRevocations(waiters, projectId),
     page: (projectId, query) => storage.keys.listProjectKeys(projectId, query),
     find: (projectId, id) => storage.keys.findProjectKey(projectId, id),
@@ -155,7 +161,7 @@ export function createKeyService(
     revokeSelected: (projectId, ids, reason, by) =>
       revokeSelectedKeys({ storage, waiters }, projectId, ids, reason, by),
     revokeAllOfUser: (projectId, userId, reason, by) =>
-      revokeUserKeys({ storage, waiters }, projectId, userId, reason, by),
+      revokeUserKeys({ storage, waiters, now }, projectId, userId, reason, by),
   };
 }
 
