@@ -56,8 +56,6 @@ export interface KeyService {
   mirror(projectId: string, record: MirroredKey, by: AuditActor): Promise<MirrorOutcome>;
   /** The project's revocations after `after`, ascending. */
   revocations(projectId: string, after: number, limit: number): Promise<Revocation[]>;
-  /** The project's latest revocation's `seq` (0 when none). */
-  latestRevocation(projectId: string): Promise<number>;
   /** Listens for the project's next revocation in this process. */
   subscribe(projectId: string): InboxSubscription;
   /** A page of the project's keys across users, newest first (the dashboard's list). */
@@ -152,7 +150,6 @@ export function createKeyService(
       return outcome;
     },
     revocations: (projectId, after, limit) => storage.keys.listRevocations(projectId, after, limit),
-    latestRevocation: (projectId) => storage.keys.projectRevocationSeq(projectId),
     subscribe: (projectId) => subscribeToRevocations(waiters, projectId),
     page: (projectId, query) => storage.keys.listProjectKeys(projectId, query),
     find: (projectId, id) => storage.keys.findProjectKey(projectId, id),

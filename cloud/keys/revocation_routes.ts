@@ -59,9 +59,8 @@ export const revocationRoutes = [
       let found: { rows: Revocation[]; waited: boolean };
       try {
         // Only a poll that passed SDK auth and was admitted gets here: the app instance it names is recorded
-        // (throttled), at a cursor no further than the project's feed goes.
-        const latest = await keys.latestRevocation(caller.projectId);
-        await deps.apps.seen(caller.projectId, req.headers, Math.min(query.after, latest));
+        // (throttled).
+        await deps.apps.seen(caller.projectId, req.headers, query.after);
         // A reroll's grace that has ended is written as a revocation (reason `reroll`) before the feed is read, and
         // a poll that would wait past the next one answers then (empty), so the next poll writes and carries it.
         const { next } = await keys.writeDueRevocations(caller.projectId);

@@ -105,7 +105,7 @@ describe("GET /v1/sdk/apps", () => {
     assert.equal(await poll(p, identity(A), 999_999), 200);
     assert.equal((await apps(p))[0].cursor, 0, "no revocation yet");
     await revocations(p, 3);
-    clock += 1000;
+    clock += 5000;
     assert.equal(await poll(p, identity(A), 999_999), 200);
     assert.equal((await apps(p))[0].cursor, 3);
     clock += 1000;
