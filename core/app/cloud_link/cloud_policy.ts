@@ -3,8 +3,8 @@
  * (`GET /v1/sdk/policy`) at start and again every few seconds, so a change made in the dashboard, with
  * `project policy` or `PUT /v1/sdk/policy` reaches running apps within {@linkcode POLICY_REFRESH_MS}.
  * While the cloud cannot be read the last policy read stays in force, across a restart too once a store is attached
- * (a hybrid app keeps it in its own storage); until one is known ({@linkcode CloudPolicy.known}), a hybrid app
- * mints no key, since it cannot tell the project's bounds of a key's lifetime.
+ * (a hybrid app keeps it in its own storage); until one is known, a hybrid app mints no key
+ * ({@linkcode CloudPolicy.mintingKeyLifetime}), since it cannot tell the project's bounds of a key's lifetime.
  *
  * @module
  */
@@ -32,11 +32,9 @@ export interface CloudPolicy {
   current(): AutoRevokePolicy | null;
   /** The bounds of a key's lifetime last read (`null`: none, or not read yet). */
   keyLifetime(): KeyLifetimePolicy | null;
-  /** Whether a policy is in force: read from the cloud, or restored from the attached store. */
-  known(): boolean;
   /**
    * The bounds of a key's lifetime for a key about to be minted: after the first read has settled, and only once a
-   * policy is known.
+   * policy is known (read from the cloud, or restored from the attached store).
    *
    * @throws {SvcError} `CLOUD_UNAVAILABLE` (503, `Retry-After`) while no policy is known.
    */
@@ -113,7 +111,6 @@ export function followCloudPolicy(options: CloudPolicyOptions): CloudPolicy {
   return {
     current: () => policy,
     keyLifetime: () => keyLifetime,
-    known: () => heard || restored,
     async mintingKeyLifetime() {
       if (!heard && !restored) await read;
       if (heard || restored) return keyLifetime;
