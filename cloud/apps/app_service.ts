@@ -32,7 +32,10 @@ export interface ConnectedApp extends StoredApp {
 
 /** What the routes and the dashboard do with connected apps. */
 export interface AppService {
-  /** Records a feed poll that passed SDK auth, from its headers; a poll without an instance id stores nothing. */
+  /**
+   * Records a feed poll that passed SDK auth and was admitted, from its headers, at its cursor (no further than the
+   * project's latest revocation); a poll without an instance id stores nothing.
+   */
   seen(projectId: string, headers: Headers, cursor: number): Promise<void>;
   /** The project's app instances, most recently seen first, with their state now. */
   list(projectId: string): Promise<ConnectedApp[]>;
@@ -66,7 +69,8 @@ export function appState(lastSeenAt: string, secretRotatedAt: string | null, now
 /**
  * Creates the connected apps service.
  *
- * @param storage The apps' repository, the projects' (for the latest rotation) and the keys' (for the key uses).
+ * @param storage The apps' repository, the projects' (for the latest rotation) and the keys' (for the key uses and
+ *   the feed's latest seq).
  * @param options The clock and the logger.
  * @returns The service.
  */
@@ -74,7 +78,7 @@ export function createAppService(
   storage: {
     apps: AppRepository;
     projects: Pick<ProjectRepository, "findProject">;
-    keys: Pick<KeyRepository, "mirrorKeyUses">;
+    keys: Pick<KeyRepository, "mirrorKeyUses" | "projectRevocationSeq">;
   },
   options: AppServiceOptions = {},
 ): AppService {
@@ -91,7 +95,9 @@ export function createAppService(
       const last = written.get(key);
       if (last && last.same === same && at - last.at >= 0 && at - last.at < APP_SEEN_INTERVAL_MS) return;
       try {
-        await storage.apps.recordAppPoll(projectId, app, cursor, new Date(at).toISOString());
+        // A cursor past the feed's end (a made-up one, or a feed the app followed elsewhere) is recorded as its end.
+        const latest = await storage.keys.projectRevocationSeq(projectId);
+        await storage.apps.recordAppPoll(projectId, app, Math.min(cursor, latest), new Date(at).toISOString());
         written.set(key, { at, same });
       } catch (error) {
         log("Recording a connected app failed", error); // the feed still answers: following it matters more

@@ -418,4 +418,20 @@ export const cloudMigrations: readonly Migration[] = [
       END`,
     ],
   },
+  {
+    version: 13,
+    name: "a user's revoke-all as a watermark later mirrors respect",
+    statements: [
+      // The latest revocation of every key of a user (`DELETE /v1/sdk/keys?userId=`, the dashboard's revoke-all):
+      // a hybrid app's mirror that arrives later for a key of that user created at or before `revoked_at` (minted
+      // while its outbox could not reach the cloud) is stored revoked, with this reason, and reaches the feed.
+      `CREATE TABLE cloud_user_revocations (
+        project_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        revoked_at TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        PRIMARY KEY (project_id, user_id)
+      ) WITHOUT ROWID`,
+    ],
+  },
 ];

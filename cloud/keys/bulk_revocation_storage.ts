@@ -23,7 +23,8 @@ export interface BulkRevocationStorage {
   ): Promise<string[]>;
   /**
    * Revokes every active key of a user of the project, appending each one's feed row and `audit(id)`, then
-   * `action(ids)` for the whole, in one transaction.
+   * `action(ids)` for the whole, in one transaction, and keeps `at` as the user's watermark: a mirror that arrives
+   * later for a key of the user created at or before it is stored revoked (see `mirrorKey`).
    *
    * @returns The ids revoked now, sorted.
    */

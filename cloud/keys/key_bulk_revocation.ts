@@ -59,9 +59,10 @@ export async function revokeSelectedKeys(
 
 /**
  * Revokes every active key of a user in one transaction: a feed row and an audit entry per key, and one
- * `key.revoke_all` entry (target the user, detail the reason and the count).
+ * `key.revoke_all` entry (target the user, detail the reason and the count); its time becomes the user's watermark,
+ * which a later mirror of an older key of the user respects.
  *
- * @param services The storage and wake-ups.
+ * @param services The storage, wake-ups and the keys' clock.
  * @param projectId The project.
  * @param userId The user.
  * @param reason Who asks.
@@ -73,13 +74,13 @@ export async function revokeSelectedKeys(
  * ```
  */
 export async function revokeUserKeys(
-  services: { storage: { keys: BulkRevocationStorage } } & Omit<RevocationServices, "storage">,
+  services: { storage: { keys: BulkRevocationStorage }; now: () => number } & Omit<RevocationServices, "storage">,
   projectId: string,
   userId: string,
   reason: BulkRevokeReason,
   by: AuditActor,
 ): Promise<string[]> {
-  const now = Date.now();
+  const now = services.now();
   const at = new Date(now).toISOString();
   const revoked = await services.storage.keys.revokeUserKeys(
     projectId,

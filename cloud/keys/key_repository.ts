@@ -23,8 +23,14 @@ export interface ProjectKey {
   record: KeyRecord;
 }
 
-/** A key record as a hybrid app mirrors it: why it was revoked, when it was (`app` when absent). */
-export type MirroredKey = KeyRecord & { revokeReason?: "app" | "oauth" };
+/**
+ * A key record as a hybrid app mirrors it: why it was revoked, when it was (`app` when absent; the cloud sets a
+ * revoke-all's reason on a key its watermark revokes).
+ */
+export type MirroredKey = KeyRecord & { revokeReason?: MirrorReason };
+
+/** Why a mirrored key is revoked: never `auto` (an app's auto-revoke mirrors as its user's revoke). */
+export type MirrorReason = Exclude<RevocationReason, "auto">;
 
 /** Agent keys, their claims and the revocation feed: the repository. */
 export interface KeyRepository extends RevocationStorage, KeyReads, KeyLabelReads, BulkRevocationStorage {
@@ -58,16 +64,18 @@ export interface KeyRepository extends RevocationStorage, KeyReads, KeyLabelRead
     audit: (keyId: string, revokedAt: string) => AuditEntryInput,
   ): Promise<{ written: number; next: string | null }>;
   /**
-   * Stores or updates a mirrored key; a revoked record stays revoked; an agt_ id another user holds is refused,
+   * Stores or updates a mirrored key; a revoked record stays revoked; an active record of a key created at or
+   * before its user's revoke-all watermark is stored revoked then, with the revoke-all's reason (the feed carries
+   * it); an agt_ id another user holds is refused,
    * and so is a record whose id or hash another of this project's records holds. Ids and hashes are unique per
-   * project: what other projects hold never changes the outcome. When the mirror revokes the key, `audit` is
-   * appended in the same transaction, and `created` when it stores the key for the first time. Its expiry and
-   * scheduled revocation are kept (an earlier schedule wins).
+   * project: what other projects hold never changes the outcome. When the mirror revokes the key, `audit(reason)`
+   * is appended in the same transaction, and `created` when it stores the key for the first time. Its expiry and
+   * scheduled revocation are kept (an earlier expiry or schedule wins).
    */
   mirrorKey(
     projectId: string,
     record: MirroredKey,
-    audit?: AuditEntryInput,
+    audit?: (reason: MirrorReason) => AuditEntryInput,
     created?: AuditEntryInput,
   ): Promise<MirrorOutcome>;
   /** A user's keys, oldest first. */

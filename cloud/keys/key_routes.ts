@@ -22,7 +22,7 @@ import {
   oneLifetime,
   publicKey,
 } from "../../core/contract/mod.ts";
-import { keyExpiry, successorExpiry } from "../../core/keys/mod.ts";
+import { heldExpiry, keyExpiry, successorExpiry } from "../../core/keys/mod.ts";
 import {
   keyListSchema,
   keyVerificationSchema,
@@ -266,7 +266,8 @@ export const keyRoutes = [
     auth: "sdk",
     // Drawn from the project's write budget in `run`, except by a record that revokes.
     summary: "Mirror a hybrid app's key record (idempotent; a revoked record never becomes active again; " +
-      "a revoked record is never limited by the project's write budget)",
+      "a revoked record is never limited by the project's write budget; its expiry is held to the project's " +
+      "keyLifetime maximum from its createdAt)",
     params: z.object({ id: z.uuid() }),
     body: mirrorKeyBody,
     // No 404: ids and hashes are unique per project, so a record is stored whatever other projects hold.
@@ -275,7 +276,11 @@ export const keyRoutes = [
       if (body.revokedAt === null) deps.takeProjectWrite(caller);
       // The same agentId rules as minting: the user's own id, an agt_<uuid>, or the shared inbox.
       checkAgentId(body.userId, body.agentId, true);
-      const record = { id: params.id, ...body, lastUsedAt: null };
+      // The project's policy holds a mirrored key as it holds one the cloud mints: no expiry, or one past the
+      // maximum, becomes the maximum from the key's creation.
+      const { keyLifetime } = await deps.violations.policy(caller.projectId);
+      const expiresAt = heldExpiry(body, keyLifetime ?? {}, deps.keys.now());
+      const record = { id: params.id, ...body, expiresAt, lastUsedAt: null };
       const outcome = await deps.keys.mirror(caller.projectId, record, appActor(req));
       // Only this project's own records can refuse it: what other projects hold changes neither the
       // answer nor what is stored (a copy of another project's hash never authenticates: see findKeyAuth).

@@ -7,7 +7,7 @@
  */
 import { type AgentIdKind, type KeyRecord, mintAgentKey, type Revocation } from "../../core/contract/mod.ts";
 import { type AuditActor, auditRecord } from "../audit/mod.ts";
-import type { KeyRepository, MirroredKey, MirrorOutcome, ProjectKey } from "./key_repository.ts";
+import type { KeyRepository, MirroredKey, MirrorOutcome, MirrorReason, ProjectKey } from "./key_repository.ts";
 import type { KeyCounts, KeyPage, KeyQuery } from "./key_query.ts";
 import type { KeyLabel, KeyRef } from "./key_labels.ts";
 import type { InboxSubscription, InboxWaiters } from "../inbox/mod.ts";
@@ -73,7 +73,10 @@ export interface KeyService {
     reason: BulkRevokeReason,
     by: AuditActor,
   ): Promise<string[]>;
-  /** Revokes every active key of a user in one transaction (an audit entry per key and one for the action). */
+  /**
+   * Revokes every active key of a user in one transaction (an audit entry per key and one for the action), and sets
+   * the user's watermark: a key of the user created until then whose mirror arrives later is stored revoked.
+   */
   revokeAllOfUser(projectId: string, userId: string, reason: BulkRevokeReason, by: AuditActor): Promise<string[]>;
 }
 
@@ -141,7 +144,7 @@ export function createKeyService(
     async mirror(projectId, record, by) {
       // One time for both entries: a mirrored key's creation is never listed after its revocation.
       const at = now();
-      const audit = revocationAudit(projectId, record.id, record.revokeReason ?? "app", by, at);
+      const audit = (reason: MirrorReason) => revocationAudit(projectId, record.id, reason, by, at);
       const outcome = await storage.keys.mirrorKey(projectId, record, audit, created(by, projectId, record, at));
       if (outcome === "revoked") notifyRevocation(waiters, projectId);
       return outcome;
@@ -155,7 +158,7 @@ export function createKeyService(
     revokeSelected: (projectId, ids, reason, by) =>
       revokeSelectedKeys({ storage, waiters }, projectId, ids, reason, by),
     revokeAllOfUser: (projectId, userId, reason, by) =>
-      revokeUserKeys({ storage, waiters }, projectId, userId, reason, by),
+      revokeUserKeys({ storage, waiters, now }, projectId, userId, reason, by),
   };
 }
 

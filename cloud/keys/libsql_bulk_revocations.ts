@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Executor, SqlValue } from "../../core/db/mod.ts";
+import type { Executor, SqlValue, Statement } from "../../core/db/mod.ts";
 import { placeholders, text } from "../../core/db/mod.ts";
 import type { RevocationReason } from "../../core/contract/mod.ts";
 import { type AuditEntryInput, auditInsert } from "../audit/mod.ts";
@@ -25,8 +25,10 @@ export function bulkRevocationStorage(db: Executor, forget: (hash: string) => vo
     reason: RevocationReason,
     audit: (keyId: string) => AuditEntryInput,
     action?: (ids: readonly string[]) => AuditEntryInput,
+    also?: Statement,
   ): Promise<string[]> {
     const rows = await db.transaction(async (tx) => {
+      if (also) await tx.execute(also);
       const rs = await tx.execute({
         sql: `UPDATE cloud_keys SET revoke_reason = ?, revoked_at = ?
               WHERE project_id = ? AND revoked_at IS NULL AND ${where.sql} RETURNING id, hash`,
@@ -47,7 +49,14 @@ export function bulkRevocationStorage(db: Executor, forget: (hash: string) => vo
       return revokeWhere(projectId, { sql: `id IN (${placeholders(ids.length)})`, args: [...ids] }, at, reason, audit);
     },
     revokeUserKeys(projectId, userId, at, reason, audit, action) {
-      return revokeWhere(projectId, { sql: "user_id = ?", args: [userId] }, at, reason, audit, action);
+      // The user's watermark, in the same transaction: a mirror of an older key arriving later is stored revoked.
+      const watermark: Statement = {
+        sql: `INSERT INTO cloud_user_revocations (project_id, user_id, revoked_at, reason) VALUES (?, ?, ?, ?)
+              ON CONFLICT (project_id, user_id) DO UPDATE SET revoked_at = excluded.revoked_at, reason = excluded.reason
+              WHERE excluded.revoked_at >= cloud_user_revocations.revoked_at`,
+        args: [projectId, userId, at, reason],
+      };
+      return revokeWhere(projectId, { sql: "user_id = ?", args: [userId] }, at, reason, audit, action, watermark);
     },
   };
 }

@@ -3,10 +3,10 @@
  *
  * @module
  */
-import type { Executor, Statement } from "../../core/db/mod.ts";
+import type { Executor, ResultSet, Statement } from "../../core/db/mod.ts";
 import type { KeyRecord } from "../../core/contract/mod.ts";
 import { KEY_TOUCH_INTERVAL_MS, type KeyAuth } from "../routes/mod.ts";
-import type { KeyRepository, MirrorOutcome } from "./key_repository.ts";
+import type { KeyRepository, MirroredKey, MirrorOutcome, MirrorReason } from "./key_repository.ts";
 import { createChangeCache, placeholders, text, textOrNull } from "../../core/db/mod.ts";
 import { BoundedMap } from "../../core/cache/mod.ts";
 import {
@@ -47,6 +47,7 @@ export type KeyStorage =
 
 /** The keys' tables holding a project's rows, children first: deleted with the project. */
 export const KEY_TABLES: readonly string[] = [
+  "cloud_user_revocations",
   "cloud_keys",
   "cloud_agent_claims",
   "cloud_revocations",
@@ -147,53 +148,54 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
       for (const row of due) auth.delete(text(row, "hash"));
       return { written, next: upcoming };
     },
-    async mirrorKey(projectId, record, audit, created) {
-      const claims = record.agentId.startsWith("agt_");
-      const statements: Statement[] = claims ? [claim(projectId, record)] : [];
-      // Read the revocation in the same write transaction, to tell whether this mirror revoked the key.
-      statements.push(selectKeyById(keysOf(projectId), record.id));
-      statements.push({
-        // Only for an agt_ id this user holds (claimed now or before). A revoked record never becomes
-        // active again: the first revocation time (and its reason) wins. The project's record of this
-        // id keeps its hash; another of its records with this hash refuses it (ON CONFLICT DO NOTHING).
-        sql: `INSERT INTO cloud_keys (project_id, ${KEY_COLUMNS}, revoke_reason)
-              SELECT ${placeholders(KEY_VALUES + 2)}
-              WHERE ${claims ? HELD_BY_USER : "1"}
-              ON CONFLICT (project_id, id) DO UPDATE SET name = excluded.name, scopes = excluded.scopes,
-                revoke_reason = CASE WHEN cloud_keys.revoked_at IS NULL THEN excluded.revoke_reason
-                  ELSE cloud_keys.revoke_reason END,
-                revoked_at = COALESCE(cloud_keys.revoked_at, excluded.revoked_at),
-                expires_at = COALESCE(cloud_keys.expires_at, excluded.expires_at),
-                revokes_at = CASE WHEN cloud_keys.revokes_at IS NULL OR excluded.revokes_at < cloud_keys.revokes_at
-                  THEN excluded.revokes_at ELSE cloud_keys.revokes_at END
-              WHERE cloud_keys.hash = excluded.hash
-              ON CONFLICT DO NOTHING`,
-        args: [
-          projectId,
-          ...keyValues(record),
-          record.revokedAt === null ? null : record.revokeReason ?? "app",
-          ...(claims ? [projectId, record.agentId, record.userId] : []),
-        ],
-      });
-      // One write transaction: the mirror and, when it revoked the key, its audit entry.
+    async mirrorKey(projectId, mirrored, audit, created) {
+      const claims = mirrored.agentId.startsWith("agt_");
+      // One write transaction: the user's watermark read, the mirror and, when it revoked the key, its audit entry.
       const stored = await db.transaction(async (tx) => {
-        const results = [];
-        for (const statement of statements) results.push(await tx.execute(statement));
-        const [before, upsert] = results.slice(-2);
+        if (claims) await tx.execute(claim(projectId, mirrored));
+        const record = heldByWatermark(mirrored, await tx.execute(userWatermark(projectId, mirrored.userId)));
+        // Read the revocation in the same write transaction, to tell whether this mirror revoked the key.
+        const before = await tx.execute(selectKeyById(keysOf(projectId), record.id));
+        const upsert = await tx.execute({
+          // Only for an agt_ id this user holds (claimed now or before). A revoked record never becomes
+          // active again: the first revocation time (and its reason) wins. The project's record of this
+          // id keeps its hash; another of its records with this hash refuses it (ON CONFLICT DO NOTHING).
+          // The earlier expiry and scheduled revocation win.
+          sql: `INSERT INTO cloud_keys (project_id, ${KEY_COLUMNS}, revoke_reason)
+                SELECT ${placeholders(KEY_VALUES + 2)}
+                WHERE ${claims ? HELD_BY_USER : "1"}
+                ON CONFLICT (project_id, id) DO UPDATE SET name = excluded.name, scopes = excluded.scopes,
+                  revoke_reason = CASE WHEN cloud_keys.revoked_at IS NULL THEN excluded.revoke_reason
+                    ELSE cloud_keys.revoke_reason END,
+                  revoked_at = COALESCE(cloud_keys.revoked_at, excluded.revoked_at),
+                  expires_at = CASE WHEN excluded.expires_at IS NOT NULL
+                    AND (cloud_keys.expires_at IS NULL OR excluded.expires_at < cloud_keys.expires_at)
+                    THEN excluded.expires_at ELSE cloud_keys.expires_at END,
+                  revokes_at = CASE WHEN cloud_keys.revokes_at IS NULL OR excluded.revokes_at < cloud_keys.revokes_at
+                    THEN excluded.revokes_at ELSE cloud_keys.revokes_at END
+                WHERE cloud_keys.hash = excluded.hash
+                ON CONFLICT DO NOTHING`,
+          args: [
+            projectId,
+            ...keyValues(record),
+            record.revokedAt === null ? null : record.revokeReason,
+            ...(claims ? [projectId, record.agentId, record.userId] : []),
+          ],
+        });
         if (upsert.rowsAffected !== 1) return null;
         const wasActive = before.rows.length === 0 || before.rows[0].revoked_at === null;
         const outcome: MirrorOutcome = wasActive && record.revokedAt !== null ? "revoked" : "stored";
         if (before.rows.length === 0 && created) await tx.execute(auditInsert(created));
-        if (outcome === "revoked" && audit) await tx.execute(auditInsert(audit));
+        if (outcome === "revoked" && audit) await tx.execute(auditInsert(audit(record.revokeReason)));
         return outcome;
       }, "write");
-      auth.delete(record.hash);
+      auth.delete(mirrored.hash);
       if (stored !== null) return stored;
       // Nothing stored: this project has the id with another hash, or the hash under another id, or
       // (neither) the agt_ id is another user's. Only this project's rows are read.
       const rs = await db.execute({
         sql: "SELECT 1 FROM cloud_keys WHERE project_id = ? AND (id = ? OR hash = ?)",
-        args: [projectId, record.id, record.hash],
+        args: [projectId, mirrored.id, mirrored.hash],
       });
       return rs.rows.length === 0 && claims ? "agent_taken" : "hash_taken";
     },
@@ -281,6 +283,26 @@ async function readKeyAuth(db: Executor, hash: string): Promise<KeyAuth | null> 
 
 function touchedKey(projectId: string, id: string): string {
   return `${projectId}\u0000${id}`;
+}
+
+/** The statement that reads a user's revoke-all watermark (no row when none). */
+function userWatermark(projectId: string, userId: string): Statement {
+  return {
+    sql: "SELECT revoked_at, reason FROM cloud_user_revocations WHERE project_id = ? AND user_id = ?",
+    args: [projectId, userId],
+  };
+}
+
+/**
+ * A mirrored record as it is stored: an active key created at or before its user's revoke-all watermark is revoked
+ * then, with the revoke-all's reason; any other keeps its own state (`app` when revoked without a reason).
+ */
+function heldByWatermark(record: MirroredKey, watermark: ResultSet): MirroredKey & { revokeReason: MirrorReason } {
+  const row = watermark.rows[0];
+  if (record.revokedAt === null && row !== undefined && record.createdAt <= text(row, "revoked_at")) {
+    return { ...record, revokedAt: text(row, "revoked_at"), revokeReason: text(row, "reason") as MirrorReason };
+  }
+  return { ...record, revokeReason: record.revokeReason ?? "app" };
 }
 
 function claim(projectId: string, record: KeyRecord): Statement {

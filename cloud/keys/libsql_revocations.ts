@@ -21,6 +21,13 @@ export function revocationStorage(db: Executor): RevocationStorage {
       const rs = await db.execute("SELECT COALESCE(MAX(seq), 0) AS latest FROM cloud_revocations");
       return integer(rs.rows[0], "latest");
     },
+    async projectRevocationSeq(projectId) {
+      const rs = await db.execute({
+        sql: "SELECT COALESCE(MAX(seq), 0) AS latest FROM cloud_revocations WHERE project_id = ?",
+        args: [projectId],
+      });
+      return integer(rs.rows[0], "latest");
+    },
     async listRevocations(projectId, after, limit) {
       const rs = await db.execute({
         sql: `SELECT seq, key_id, revoked_at, reason FROM cloud_revocations

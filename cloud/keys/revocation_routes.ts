@@ -23,7 +23,10 @@ export interface RevocationRouteDeps extends CloudRouteDeps {
   waiters: InboxWaiters;
   /** The connected apps' record of a feed poll (the apps feature's service). */
   apps: {
-    /** Records a feed poll that passed SDK auth, from its headers; a poll without an instance id stores nothing. */
+    /**
+     * Records a feed poll that passed SDK auth and was admitted, from its headers; a poll without an instance id
+     * stores nothing.
+     */
     seen(projectId: string, headers: Headers, cursor: number): Promise<void>;
   };
 }
@@ -49,18 +52,19 @@ export const revocationRoutes = [
     responses: { 200: revocationPageSchema },
     async run({ req, caller, query }, deps) {
       const { keys, storage, waiters, recheckMs } = deps;
-      // Only a poll that passed SDK auth gets here: the app instance it names is recorded (throttled).
-      await deps.apps.seen(caller.projectId, req.headers, query.after);
       // The shared watcher wakes the feed for revocations of other processes (one read for all polls), and
       // the polls count against the project's cap like the inbox's.
       waiters.watch(watchedStorage(storage), recheckMs);
       const release = query.wait > 0 ? waiters.admit(caller.projectId, null) : undefined;
-      // A reroll's grace that has ended is written as a revocation (reason `reroll`) before the feed is read, and
-      // a poll that would wait past the next one answers then (empty), so the next poll writes and carries it.
-      const { next } = await keys.writeDueRevocations(caller.projectId);
-      const due = next === null ? Infinity : Date.now() + Math.max(next - keys.now(), 0);
       let found: { rows: Revocation[]; waited: boolean };
       try {
+        // Only a poll that passed SDK auth and was admitted gets here: the app instance it names is recorded
+        // (throttled).
+        await deps.apps.seen(caller.projectId, req.headers, query.after);
+        // A reroll's grace that has ended is written as a revocation (reason `reroll`) before the feed is read, and
+        // a poll that would wait past the next one answers then (empty), so the next poll writes and carries it.
+        const { next } = await keys.writeDueRevocations(caller.projectId);
+        const due = next === null ? Infinity : Date.now() + Math.max(next - keys.now(), 0);
         found = await readOrWait(
           () => keys.subscribe(caller.projectId),
           () => keys.revocations(caller.projectId, query.after, query.limit),

@@ -93,6 +93,13 @@ export async function openSvc(built: SvcBuilt): Promise<OpenedSvc> {
   const storage = await openAppStorage(config.storage ?? ":memory:", { authToken: config.storageAuthToken, now });
   try {
     if (mode === "hybrid" && await storage.inMemory()) throw new Error(HYBRID_IN_MEMORY); // an injected Client
+    if (mode === "hybrid" && policy) {
+      // The policy last read outlives a restart while the cloud cannot be read.
+      await policy.attach({
+        saved: () => storage.savedCloudPolicy(),
+        save: (json) => storage.saveCloudPolicy(json, new Date(now()).toISOString()),
+      });
+    }
     const sharedInbox = config.sharedInbox ?? false;
     const mirror = mode !== "local";
     const { retryMinMs, retryMaxMs } = cloudConfig ?? {};
@@ -185,11 +192,12 @@ export async function openSvc(built: SvcBuilt): Promise<OpenedSvc> {
       keys,
       runner,
       scopes: config.scopes,
-      // Cloud mode: the cloud applies the project's policy to the keys it mints.
-      keyLifetime: () =>
+      // Cloud mode: the cloud applies the project's policy to the keys it mints. Hybrid: none is minted until the
+      // project's policy is known (read, or kept from an earlier run).
+      keyLifetime: async () =>
         joinLifetimes(
           { defaultDays: config.keys?.defaultLifetimeDays, maxDays: config.keys?.maxLifetimeDays },
-          config.mode === "cloud" ? null : policy?.keyLifetime(),
+          config.mode === "cloud" ? null : await policy?.mintingKeyLifetime(),
         ),
       intents,
       acceptsOtherIntents,

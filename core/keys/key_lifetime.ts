@@ -112,6 +112,34 @@ export function successorExpiry(
   return new Date(now + Math.min(lifetime, max)).toISOString();
 }
 
+/**
+ * The expiry a key minted elsewhere (a hybrid app's mirror) is held to: its own, or the bounds' maximum from its
+ * creation (never later than `now`), whichever is earlier.
+ *
+ * @example A mirror that never expires, under a maximum of 30 days
+ * ```ts
+ * import { heldExpiry } from "./key_lifetime.ts";
+ *
+ * const record = { createdAt: "2026-01-01T00:00:00.000Z", expiresAt: null };
+ * console.log(heldExpiry(record, { maxDays: 30 }, Date.parse("2026-01-02T00:00:00Z"))); // 2026-01-31T00:00:00.000Z
+ * ```
+ *
+ * @param record The key's creation and its own expiry (ISO 8601; `null` or absent: never).
+ * @param bounds The maximum (none: the key's own expiry stands).
+ * @param now Milliseconds since the epoch.
+ * @returns ISO 8601, or `null`: never.
+ */
+export function heldExpiry(
+  record: { createdAt: string; expiresAt?: string | null },
+  bounds: KeyLifetime,
+  now: number,
+): string | null {
+  const own = record.expiresAt ?? null;
+  if (bounds.maxDays === null || bounds.maxDays === undefined) return own;
+  const latest = Math.min(Date.parse(record.createdAt), now) + bounds.maxDays * DAY_MS;
+  return own !== null && Date.parse(own) <= latest ? own : new Date(latest).toISOString();
+}
+
 function lifetimeRefused(path: string, message: string): SvcError {
   return new SvcError("VALIDATION_ERROR", "Invalid request", { details: { issues: [{ path, message }] } });
 }

@@ -7,6 +7,7 @@ import { type Svc, withSvc } from "../../mod.ts";
 import { AgentClient } from "../../core/agent/mod.ts";
 import { notesSvc } from "../fixtures/notes_svc.ts";
 import { type CloudServer, listen, mintOverHttp, startCloudServer } from "../fixtures/servers.ts";
+import { keepPolicy } from "../fixtures/kept_policy.ts";
 import type { RunningServer } from "../../core/http/mod.ts";
 import { waitFor } from "../fixtures/wait_for.ts";
 
@@ -121,6 +122,7 @@ describe("hybrid mode across a restart of the app", () => {
     };
     try {
       await cloud.stop();
+      await keepPolicy(config.storage); // read on an earlier run: it mints while the cloud is down
       const first = notesSvc(config);
       const app = await listen(withSvc(first));
       const minted = await mintOverHttp(app.url, "dave", []);

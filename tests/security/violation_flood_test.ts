@@ -10,6 +10,7 @@ import { openAppStorage } from "../../core/app/storage/mod.ts";
 import { newViolation, type Violation } from "../../core/contract/mod.ts";
 import { mint, notesSvc, run } from "../fixtures/notes_svc.ts";
 import { tempDir } from "../fixtures/temp_dir.ts";
+import { keepPolicy } from "../fixtures/kept_policy.ts";
 import { startTestCloud } from "../fixtures/test_cloud.ts";
 import { waitFor } from "../fixtures/wait_for.ts";
 
@@ -28,6 +29,7 @@ async function cutOffHybridApp(
 ): Promise<{ svc: ReturnType<typeof notesSvc>; close(): Promise<void> }> {
   const t = await startTestCloud();
   const dir = tempDir("svc-flood-");
+  await keepPolicy(`file:${dir.file("app.db")}`); // read on an earlier run: it mints while cut off
   const svc = notesSvc({
     mode: "hybrid",
     storage: `file:${dir.file("app.db")}`,

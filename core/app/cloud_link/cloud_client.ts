@@ -27,7 +27,10 @@ import { type AutoRevokePolicy, autoRevokePolicySchema } from "../../contract/mo
 import { type KeyLifetimePolicy, keyLifetimePolicySchema } from "../../contract/mod.ts";
 
 /** The part of `GET /v1/sdk/policy` the app reads (`keyLifetime` absent from a cloud older than it). */
-const policySchema = z.object({
+export const appPolicySchema: z.ZodType<{
+  autoRevoke: AutoRevokePolicy | null;
+  keyLifetime?: KeyLifetimePolicy | null;
+}> = z.object({
   autoRevoke: autoRevokePolicySchema.nullable(),
   keyLifetime: keyLifetimePolicySchema.nullable().optional(),
 });
@@ -282,10 +285,10 @@ export function createCloudClient(
       return (await call("POST", "/v1/events/batch", emitBatchResultSchema, { events })).results;
     },
     async policy() {
-      return (await call("GET", "/v1/sdk/policy", policySchema)).autoRevoke;
+      return (await call("GET", "/v1/sdk/policy", appPolicySchema)).autoRevoke;
     },
     async appPolicy() {
-      const { autoRevoke, keyLifetime } = await call("GET", "/v1/sdk/policy", policySchema);
+      const { autoRevoke, keyLifetime } = await call("GET", "/v1/sdk/policy", appPolicySchema);
       return { autoRevoke, keyLifetime: keyLifetime ?? null };
     },
     async keysUsed(keys) {

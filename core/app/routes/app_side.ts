@@ -23,8 +23,11 @@ export interface AppDeps {
   runner: IntentRunner;
   /** The scopes the app supports. */
   scopes: readonly string[];
-  /** The bounds of a key's lifetime at minting: the app's `keys` config (with the project's policy, hybrid). */
-  keyLifetime: () => KeyLifetime;
+  /**
+   * The bounds of a key's lifetime at minting: the app's `keys` config (with the project's policy, hybrid; a hybrid
+   * app that knows no policy yet throws `CLOUD_UNAVAILABLE`).
+   */
+  keyLifetime: () => Promise<KeyLifetime>;
   /** The compiled registry, for the OpenAPI document. */
   intents: ReadonlyMap<string, CompiledIntent>;
   /** Whether `onAgentIntent` may take intents outside the registry. */

@@ -48,7 +48,7 @@ export const keyRoutes = [
       );
       if (issues.length) throw new SvcError("VALIDATION_ERROR", "Invalid request", { details: { issues } });
       const { name, scopes, agentId } = body;
-      const expiresAt = keyExpiry(body, keyLifetime(), now());
+      const expiresAt = keyExpiry(body, await keyLifetime(), now());
       return minted(await keys.mint(user, { name, scopes, agentId, expiresAt }));
     },
   }),
@@ -75,7 +75,7 @@ export const keyRoutes = [
     async run({ caller: user, params, body }, { keys, keyLifetime, now }) {
       const at = now();
       const graceMinutes = body.graceMinutes ?? DEFAULT_REROLL_GRACE_MINUTES;
-      const bounds = keyLifetime();
+      const bounds = await keyLifetime();
       const rerolled = await keys.reroll(user, params.id, {
         graceMinutes,
         revokesAt: new Date(at + graceMinutes * 60_000).toISOString(),

@@ -129,4 +129,17 @@ export const APP_MIGRATIONS: readonly Migration[] = [
     ],
   },
   { version: 9, ...OAUTH_UNUSED_CLIENTS_MIGRATION },
+  {
+    version: 10,
+    name: "the project's policy as a hybrid app last read it",
+    statements: [
+      // One row: the project's policy (JSON) as last read from the cloud, so an app restarted while the cloud cannot
+      // be read mints keys within the project's bounds instead of refusing to mint until the cloud is back.
+      `CREATE TABLE app_cloud_policy (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        policy TEXT NOT NULL,
+        read_at TEXT NOT NULL
+      )`,
+    ],
+  },
 ];

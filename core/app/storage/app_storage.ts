@@ -131,6 +131,10 @@ export interface AppStorage {
    * @returns The `AUTO_REVOKED` violation, or `null` when the key stays active.
    */
   autoRevoke(keyId: string, policy: AutoRevokePolicy, at: string, options?: MirrorOption): Promise<Violation | null>;
+  /** The project's policy as last read from the cloud (JSON, as kept by `saveCloudPolicy`), or `null` before the first. */
+  savedCloudPolicy(): Promise<string | null>;
+  /** Keeps the project's policy as read from the cloud at `at` (ISO 8601), replacing the one kept before. */
+  saveCloudPolicy(policy: string, at: string): Promise<void>;
   /** Whether the database lives in memory only (forgotten when closed): `main` has no file. */
   inMemory(): Promise<boolean>;
   /** Releases the database, when this storage opened it. */

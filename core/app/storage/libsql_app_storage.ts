@@ -282,6 +282,19 @@ class LibsqlAppStorage implements AppStorage {
     return revoked.violation;
   }
 
+  async savedCloudPolicy(): Promise<string | null> {
+    const rs = await this.#db.execute("SELECT policy FROM app_cloud_policy WHERE id = 1");
+    return rs.rows.length ? String(rs.rows[0].policy) : null;
+  }
+
+  async saveCloudPolicy(policy: string, at: string): Promise<void> {
+    await this.#db.execute({
+      sql: `INSERT INTO app_cloud_policy (id, policy, read_at) VALUES (1, ?, ?)
+            ON CONFLICT (id) DO UPDATE SET policy = excluded.policy, read_at = excluded.read_at`,
+      args: [policy, at],
+    });
+  }
+
   async inMemory(): Promise<boolean> {
     // An in-memory (or temporary) database reports an empty file name for `main`; a remote one may refuse the pragma.
     const rs = await this.#db.execute("PRAGMA database_list").catch(() => null);

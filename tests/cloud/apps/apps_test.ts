@@ -2,12 +2,13 @@
 // sockets, on a real in-memory libSQL cloud with an injected clock.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createCloudWithSeams } from "../../../cloud/create_cloud.ts";
+import { createCloudWithSeams, waitingPolls } from "../../../cloud/create_cloud.ts";
 import { deleteProject, rotateSdkSecret } from "../../../cloud/projects/projects.ts";
 import { APP_RETENTION_MS } from "../../../cloud/apps/mod.ts";
 import { listen } from "../../fixtures/servers.ts";
 import { type Project, startTestCloud, type TestCloud } from "../../fixtures/test_cloud.ts";
 import type { RunningServer } from "../../../core/http/mod.ts";
+import { waitFor } from "../../fixtures/wait_for.ts";
 
 const FEED = "/v1/sdk/keys/revocations";
 const A = "01JD5Z7Q8R9S0T1V2W3X4Y5Z6A";
@@ -39,6 +40,12 @@ describe("GET /v1/sdk/apps", () => {
     return res.status;
   }
 
+  /** Gives the project's feed `n` revocations (a user's `n` keys, revoked at once). */
+  async function revocations(p: Project, n: number): Promise<void> {
+    for (let i = 0; i < n; i++) await t.mintKey("feed-user", {}, p);
+    assert.equal((await t.sdk("DELETE", "/v1/sdk/keys?userId=feed-user", { as: p })).body.revoked, n);
+  }
+
   async function apps(p: Project) {
     const res = await fetch(`${server.url}/v1/sdk/apps`, {
       headers: { authorization: `Bearer ${p.secret}`, "x-svc-project": p.id },
@@ -50,6 +57,7 @@ describe("GET /v1/sdk/apps", () => {
   test("lists two instances of one project apart, with what each said on its poll; another project sees none", async () => {
     const p = await t.newProject("two apps");
     const other = await t.newProject("other");
+    await revocations(p, 4);
     assert.equal(await poll(p, identity(A, "shop web", "hybrid"), 4), 200);
     clock += 1000;
     assert.equal(await poll(p, identity(B, "shop worker", "cloud"), 0), 200);
@@ -92,6 +100,48 @@ describe("GET /v1/sdk/apps", () => {
     assert.equal(Number(rows.rows[0].n), 0);
   });
 
+  test("records a cursor beyond the project's latest revocation as that latest seq", async () => {
+    const p = await t.newProject("beyond");
+    assert.equal(await poll(p, identity(A), 999_999), 200);
+    assert.equal((await apps(p))[0].cursor, 0, "no revocation yet");
+    await revocations(p, 3);
+    clock += 5000;
+    assert.equal(await poll(p, identity(A), 999_999), 200);
+    assert.equal((await apps(p))[0].cursor, 3);
+    clock += 1000;
+    assert.equal(await poll(p, identity(A), 2), 200);
+    assert.equal((await apps(p))[0].cursor, 2, "a cursor within the feed is kept as it is");
+  });
+
+  test("records no app for a feed poll refused with 429 past the project's cap", async () => {
+    const capped = await startTestCloud({ now: () => clock, polls: { maxPollsPerProject: 1 } });
+    const cappedServer = await listen(capped.cloud.handle);
+    try {
+      const p = capped.project;
+      const held = new AbortController();
+      const first = fetch(`${cappedServer.url}${FEED}?after=0&wait=20`, {
+        headers: { authorization: `Bearer ${p.secret}`, "x-svc-project": p.id },
+        signal: held.signal,
+      }).catch(() => undefined);
+      await waitFor("the first poll to be held", () => waitingPolls(capped.cloud) === 1);
+      const refused = await fetch(`${cappedServer.url}${FEED}?after=999999&wait=1`, {
+        headers: { authorization: `Bearer ${p.secret}`, "x-svc-project": p.id, ...identity(B) },
+      });
+      await refused.body?.cancel();
+      held.abort();
+      await first;
+      assert.equal(refused.status, 429);
+      const rows = await capped.client.execute({
+        sql: "SELECT COUNT(*) AS n FROM cloud_apps WHERE project_id = ?",
+        args: [p.id],
+      });
+      assert.equal(Number(rows.rows[0].n), 0, "no ghost app");
+    } finally {
+      await cappedServer.close();
+      await capped.close();
+    }
+  });
+
   test("clamps the label, drops control characters and keeps an unknown mode or version as null", async () => {
     const p = await t.newProject("clamped");
     const label = `<b>\t${"x".repeat(300)}`;
@@ -105,6 +155,7 @@ describe("GET /v1/sdk/apps", () => {
 
   test("writes a long-polling instance at most once every 5 s unless its cursor or identity changed", async () => {
     const p = await t.newProject("throttled");
+    await revocations(p, 2);
     const first = clock;
     await poll(p, identity(A));
     clock += 4000;

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { openCloudStorage } from "../../../cloud/open_cloud_storage.ts";
 import { createProject } from "../../../cloud/projects/projects.ts";
 import { revocationAudit } from "../../../cloud/keys/key_revocation.ts";
+import type { MirrorReason } from "../../../cloud/keys/key_repository.ts";
 import type { CloudRepositories } from "../../../cloud/open_cloud_storage.ts";
 import { keyRecord } from "../../fixtures/key_records.ts";
 
@@ -45,12 +46,12 @@ describe("a key's revocation and its audit entry, one transaction", () => {
   test("mirrorKey writes the entry when the mirror revokes the key, and never again", async () => {
     const key = keyRecord("bea");
     assert.equal(
-      await storage.keys.mirrorKey(projectId, key, revocationAudit(projectId, key.id, "app", by, 0)),
+      await storage.keys.mirrorKey(projectId, key, (reason) => revocationAudit(projectId, key.id, reason, by, 0)),
       "stored",
     );
     assert.deepEqual(await revokeEntries(storage, projectId, key.id), []);
     const revoked = { ...key, revokedAt: new Date().toISOString() };
-    const audit = revocationAudit(projectId, key.id, "app", by, Date.now());
+    const audit = (reason: MirrorReason) => revocationAudit(projectId, key.id, reason, by, Date.now());
     assert.equal(await storage.keys.mirrorKey(projectId, revoked, audit), "revoked");
     assert.deepEqual(await revokeEntries(storage, projectId, key.id), [{ reason: "app" }]);
     assert.equal(await storage.keys.mirrorKey(projectId, revoked, audit), "stored");

@@ -9,6 +9,7 @@ import { createSvc } from "../../../mod.ts";
 import { mint, notesSvc, run } from "../../fixtures/notes_svc.ts";
 import { listen } from "../../fixtures/servers.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
+import { keepPolicy } from "../../fixtures/kept_policy.ts";
 import { startTestCloud } from "../../fixtures/test_cloud.ts";
 
 const cloud = { endpoint: "http://127.0.0.1:1", projectId: "prj_x", sdkSecret: "svcs_x" };
@@ -40,6 +41,7 @@ test("createSvc refuses a retention, purge interval or outbox limit that is not 
 
 test("createSvc accepts hybrid mode on a database file", async () => {
   const dir = tempDir("svc-modes-");
+  await keepPolicy(`file:${dir.file("app.db")}`); // the cloud is not there: a policy read on an earlier run
   const svc = notesSvc({ mode: "hybrid", cloud, storage: `file:${dir.file("app.db")}` });
   try {
     await svc.ready;
@@ -71,6 +73,7 @@ test("createSvc refuses hybrid mode on an injected libSQL Client opened on :memo
 test("createSvc accepts hybrid mode on an injected libSQL Client opened on a file", async () => {
   const dir = tempDir("svc-modes-");
   const client = createClient({ url: `file:${dir.file("app.db")}` });
+  await keepPolicy(client);
   const svc = notesSvc({ mode: "hybrid", cloud, storage: client });
   try {
     await svc.ready;

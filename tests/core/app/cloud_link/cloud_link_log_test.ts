@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { createSvc } from "../../../../mod.ts";
 import { startCloudServer } from "../../../fixtures/servers.ts";
 import { tempDir } from "../../../fixtures/temp_dir.ts";
+import { keepPolicy } from "../../../fixtures/kept_policy.ts";
 import { waitFor } from "../../../fixtures/wait_for.ts";
 
 test("cloud-down logs are one timestamped line each, then a reconnected line per part of the link", async () => {
@@ -12,6 +13,7 @@ test("cloud-down logs are one timestamped line each, then a reconnected line per
   const cloud = await startCloudServer(`file:${dir.file("cloud.db")}`);
   const config = cloud.appConfig();
   await cloud.stop();
+  await keepPolicy(`file:${dir.file("app.db")}`); // as read on an earlier run, so the app mints while the cloud is down
   const printed: unknown[][] = [];
   const consoleError = console.error;
   console.error = (...args: unknown[]) => printed.push(args);

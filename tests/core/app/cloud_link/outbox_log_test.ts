@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { createSvc } from "../../../../mod.ts";
 import { startCloudServer } from "../../../fixtures/servers.ts";
 import { tempDir } from "../../../fixtures/temp_dir.ts";
+import { keepPolicy } from "../../../fixtures/kept_policy.ts";
 
 test("a hybrid app whose cloud is down logs each problem once, its cause beside the message and not inside it", async () => {
   // A port that was just free: bind one, note it, release it.
@@ -11,6 +12,7 @@ test("a hybrid app whose cloud is down logs each problem once, its cause beside 
   await probe.stop();
   const logged: { message: string; cause: unknown }[] = [];
   const dir = tempDir("svc-outbox-log-");
+  await keepPolicy(`file:${dir.file("app.db")}`); // read on an earlier run: it mints while the cloud is down
   const svc = createSvc({
     mode: "hybrid",
     storage: `file:${dir.file("app.db")}`,
