@@ -103,6 +103,7 @@ test("no agent key or sdkSecret appears in logs, other responses or the database
   await call(agentRequest(alice.key, { intent: "notes.list" })); // revoked
 
   await svc.emit({ type: "note.shared", agentId: "bob", payload: { n: 1 } });
+  await svc.sync(); // bob's key mirrored to the cloud before his agent polls there
   const base = `http://127.0.0.1:${cloudServer.port}`;
   const inbox = await (await fetch(`${base}/v1/agent/inbox`, { headers: { authorization: `Bearer ${bob.key}` } }))
     .json();
