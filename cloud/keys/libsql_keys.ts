@@ -51,6 +51,7 @@ export const KEY_TABLES: readonly string[] = [
   "cloud_agent_claims",
   "cloud_revocations",
   "cloud_key_counts",
+  "cloud_ended_grants",
 ];
 
 /** A project's keys in the shared `cloud_keys` table. */

@@ -7,7 +7,7 @@
  * @module
  */
 import { clientAddress, readJson } from "../../http/mod.ts";
-import { createRateLimiter, type RateDecision } from "../../abuse/mod.ts";
+import { createRateLimiter, type RateDecision, type RateLimiter } from "../../abuse/mod.ts";
 import { pathnameOf } from "../../http/mod.ts";
 import type { ErrorLogger } from "../../logging/mod.ts";
 import type { KeyService } from "../../keys/mod.ts";
@@ -82,6 +82,10 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
   const now = options.now ?? (() => Date.now());
   const fixedOrigin = options.config.publicUrl === undefined ? undefined : new URL(options.config.publicUrl).origin;
   const originOf = (req: Request) => fixedOrigin ?? new URL(req.url).origin;
+  const tokenLimits = {
+    perAddress: limiterOf(options.config.tokenRequestsPerAddress, OAUTH_DEFAULTS.tokenRequestsPerAddress, now),
+    perGrant: limiterOf(options.config.tokenRequestsPerGrant, OAUTH_DEFAULTS.tokenRequestsPerGrant, now),
+  };
   const context: Promise<OAuthContext> = options.services.then(({ keys, storage, recordViolation }) => ({
     config: options.config,
     scopes: options.scopes,
@@ -99,6 +103,7 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
     now,
     log: options.log,
     recordViolation,
+    tokenLimits,
   }));
   context.catch(() => {}); // the app's `ready` reports a storage that cannot be opened
   const registrationRate = options.config.registrationsPerAddress ?? OAUTH_DEFAULTS.registrationsPerAddress;
@@ -209,6 +214,15 @@ export function withOAuth(
     headers.set("www-authenticate", bearerChallenge(oauth.originOf(req), path, oauth.scopes, presented));
     return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
   };
+}
+
+/** A limiter of a configured rate (the default when absent), or `undefined` when turned off. */
+function limiterOf(
+  rate: { limit: number; windowMs: number } | false | undefined,
+  fallback: { limit: number; windowMs: number },
+  now: () => number,
+): RateLimiter | undefined {
+  return rate === false ? undefined : createRateLimiter(rate ?? fallback, now);
 }
 
 function notAllowed(allow: string): Response {
