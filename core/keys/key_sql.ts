@@ -57,7 +57,8 @@ export function insertKey(t: KeyTable, record: KeyRecord, condition?: Condition)
 }
 
 /**
- * A user's keys, oldest first; an OAuth grant's keys once, by its newest (the keys it replaced are not listed).
+ * A user's keys, oldest first; an OAuth grant's keys once, by the one stored last (the keys it replaced are not
+ * listed).
  *
  * @param t The table (with a `grant_id` column).
  * @param userId The user.
@@ -69,7 +70,7 @@ export function selectKeysOfUser(t: KeyTable, userId: string): Statement {
   return {
     sql: `SELECT ${KEY_COLUMNS} FROM ${t.table} k WHERE user_id = ?${s.and}
           AND (grant_id IS NULL OR NOT EXISTS (SELECT 1 FROM ${t.table} n WHERE n.grant_id = k.grant_id${sameProject}
-            AND (n.created_at > k.created_at OR (n.created_at = k.created_at AND n.id > k.id))))
+            AND n.rowid > k.rowid))
           ORDER BY created_at, id`,
     args: [userId, ...s.args],
   };
