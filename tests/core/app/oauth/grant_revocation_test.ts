@@ -6,51 +6,9 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Svc } from "../../../../mod.ts";
 import { asAgent, asUser, notesSvc, type NotesSvcOverrides, run } from "../../../fixtures/notes_svc.ts";
-import {
-  authorizeAndExchange,
-  authorizeParams,
-  consent,
-  oauthApp,
-  pkce,
-  REDIRECT,
-  register,
-  tokenRequest,
-} from "../../../fixtures/oauth_app.ts";
+import { authorizeAndExchange, grantOf, oauthApp, refreshOnce, tokenRequest } from "../../../fixtures/oauth_app.ts";
 import { withClientAddress } from "../../../../core/http/mod.ts";
 import { newViolation } from "../../../../core/contract/mod.ts";
-
-type Handle = (req: Request) => Promise<Response>;
-
-/** A consented client's tokens, against any svc. */
-export async function grantOf(
-  handle: Handle,
-  user = "alice",
-): Promise<{ clientId: string; access: string; refresh: string }> {
-  const clientId = await register(handle);
-  const { verifier, challenge } = await pkce();
-  const back = await consent(handle, user, authorizeParams(clientId, challenge));
-  const res = await tokenRequest(handle, {
-    grant_type: "authorization_code",
-    code: back.searchParams.get("code")!,
-    redirect_uri: REDIRECT,
-    code_verifier: verifier,
-    client_id: clientId,
-  });
-  const body = await res.json();
-  assert.equal(res.status, 200, JSON.stringify(body));
-  return { clientId, access: body.access_token, refresh: body.refresh_token };
-}
-
-/** One refresh: the status and the tokens (when 200). */
-export async function refreshOnce(
-  handle: Handle,
-  clientId: string,
-  refresh: string,
-): Promise<{ status: number; access?: string; refresh?: string; error?: string }> {
-  const res = await tokenRequest(handle, { grant_type: "refresh_token", client_id: clientId, refresh_token: refresh });
-  const body = await res.json();
-  return { status: res.status, access: body.access_token, refresh: body.refresh_token, error: body.error };
-}
 
 const unlimited: NotesSvcOverrides = { oauth: { tokenRequestsPerGrant: false } };
 
@@ -271,6 +229,27 @@ describe("OAuth grants own their keys (local mode)", () => {
       const grant = await app.storage.db.execute("SELECT revoked_at FROM app_oauth_grants");
       assert.equal(grant.rows[0].revoked_at, at, "the grant ended with its key");
       assert.equal((await refreshOnce(app.handle, clientId, String(tokens.refresh_token))).error, "invalid_grant");
+    } finally {
+      await app.close();
+    }
+  });
+
+  test("hybrid: a feed revoke of a key the grant replaced ends the grant and revokes its key in force, for the cloud too", async () => {
+    const app = await oauthApp({ tokenRequestsPerGrant: false });
+    try {
+      const { clientId, tokens } = await authorizeAndExchange(app);
+      const old = (await app.keys.verify(String(tokens.access_token)))!;
+      const next = await refreshOnce(app.handle, clientId, String(tokens.refresh_token));
+      const at = new Date(app.now()).toISOString();
+      // The app's own revoke of the replaced key comes back through the feed as oauth: it ends nothing.
+      await app.storage.applyRevocations([{ keyId: old.id, revokedAt: at, reason: "oauth" }], 1);
+      assert.equal((await app.keys.verify(next.access!))?.revokedAt, null);
+      // An operator revoked the same key at the cloud before the app's revoke reached it.
+      await app.storage.applyRevocations([{ keyId: old.id, revokedAt: at, reason: "dashboard" }], 2);
+      const live = (await app.keys.verify(next.access!))!;
+      assert.notEqual(live.revokedAt, null, "the grant's key in force is revoked");
+      assert.ok((await app.storage.outboxHead(10)).some((item) => item.ref === live.id), "and queued for the cloud");
+      assert.equal((await refreshOnce(app.handle, clientId, next.refresh!)).error, "invalid_grant");
     } finally {
       await app.close();
     }
