@@ -125,3 +125,42 @@ describe("OAuth grants in cloud mode", () => {
     }
   });
 });
+
+describe("OAuth grants in hybrid mode", () => {
+  let dir: string;
+  let cloud: CloudServer;
+  let svc: Svc;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), "svc-grants-hybrid-"));
+    cloud = await startCloudServer(`file:${join(dir, "cloud.db")}`);
+    svc = notesSvc({
+      mode: "hybrid",
+      storage: `file:${join(dir, "app.db")}`,
+      cloud: cloud.appConfig(),
+      oauth: { tokenRequestsPerGrant: false },
+    });
+    await svc.ready;
+  });
+  after(async () => {
+    await svc.close();
+    await cloud.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const handle = (req: Request) => svc.handle(req);
+  const inbox = (key: string) => fetch(`${cloud.url}/v1/agent/inbox`, { headers: { authorization: `Bearer ${key}` } });
+
+  test("the user's revoke of a key the grant replaced ends the grant at the app and at the cloud", async () => {
+    const first = await grantOf(handle);
+    const [seen] = (await (await asUser(svc, "alice", "GET", "/svc/keys")).json()).keys;
+    const second = await refreshOnce(handle, first.clientId, first.refresh);
+    assert.equal(await svc.sync(), 0);
+    assert.equal((await inbox(second.access!)).status, 200);
+    assert.equal((await asUser(svc, "alice", "DELETE", `/svc/keys/${seen.id}`)).status, 200);
+    assert.equal(await svc.sync(), 0);
+    assert.equal((await inbox(second.access!)).status, 401, "the key in force is revoked at the cloud too");
+    assert.equal((await asAgent(svc, second.access!, "GET", "/svc/agent/intents")).status, 401);
+    assert.equal((await refreshOnce(handle, first.clientId, second.refresh!)).error, "invalid_grant");
+  });
+});
