@@ -119,7 +119,7 @@ export const keyRoutes = [
     limit: "projectWrites",
     summary: "Mint an agent key for a user; the key is shown once",
     body: cloudMintKeyBody,
-    responses: { 201: mintedKeySchema },
+    responses: { 201: mintedKeySchema, 404: errorEnvelopeSchema },
     async run({ req, caller, body }, { keys, violations }) {
       // The app checks `default` against its own config before calling; the cloud accepts it.
       const { agentId, kind } = checkAgentId(body.userId, body.agentId, true);
