@@ -245,7 +245,10 @@ export const keyRoutes = [
       const { expiresAt, revokesAt } = found.record;
       const lifetime = { ...expiresAt ? { expiresAt } : {}, ...revokesAt ? { revokesAt } : {} };
       const { grantId } = found.record;
-      return json({ valid: true, key: { id, userId, name, scopes, agentId, ...lifetime, ...grantId ? { grantId } : {} } });
+      return json({
+        valid: true,
+        key: { id, userId, name, scopes, agentId, ...lifetime, ...grantId ? { grantId } : {} },
+      });
     },
   }),
   defineRoute({

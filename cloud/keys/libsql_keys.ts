@@ -235,7 +235,7 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
       const rs = results[results.length - 1 - grant.length];
       if (rs.rows.length === 0) return null;
       auth.delete(text(rs.rows[0], "hash"));
-      if (grant.length) for (const row of results[results.length - 1].rows) auth.delete(text(row, "hash"));
+      if (grant.length) { for (const row of results[results.length - 1].rows) auth.delete(text(row, "hash")); }
       return text(rs.rows[0], "revoked_at");
     },
     async findKeyAuth(hash) {

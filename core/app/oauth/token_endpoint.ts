@@ -81,7 +81,9 @@ async function exchangeCode(ctx: OAuthContext, clientId: string, clientName: str
   if (stored.usedAt !== null) {
     // A replayed code: whoever holds it may have its tokens; the grant it produced ends (RFC 6749 §4.1.2).
     const grant = stored.grantId === null ? null : await ctx.storage.findGrant(stored.grantId);
-    if (grant !== null && grant.revokedAt === null) recordReplay(ctx, grant, await endGrant(ctx, grant), "authorization_code");
+    if (grant !== null && grant.revokedAt === null) {
+      recordReplay(ctx, grant, await endGrant(ctx, grant), "authorization_code");
+    }
     throw new OAuthError("invalid_grant", "The code was already used");
   }
   if (now >= stored.expiresAt) throw new OAuthError("invalid_grant", "The code has expired");

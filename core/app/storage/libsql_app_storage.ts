@@ -106,7 +106,10 @@ class LibsqlAppStorage implements AppStorage {
   findKeyByHash(hash: string): Promise<KeyRecord | null> {
     return this.#keys.read(hash, async () => {
       // With the key's grant: its keys share one rate bucket.
-      const rs = await this.#db.execute({ sql: `SELECT ${KEY_COLUMNS}, grant_id FROM app_keys WHERE hash = ?`, args: [hash] });
+      const rs = await this.#db.execute({
+        sql: `SELECT ${KEY_COLUMNS}, grant_id FROM app_keys WHERE hash = ?`,
+        args: [hash],
+      });
       return rs.rows.length ? toKey(rs.rows[0]) : null;
     });
   }

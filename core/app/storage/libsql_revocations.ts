@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Executor, Statement } from "../../db/mod.ts";
+import type { Executor } from "../../db/mod.ts";
 import { autoRevokedViolation, type AutoRevokePolicy, type Violation } from "../../contract/mod.ts";
 import { countTowardAutoRevoke, insertViolation, type ViolationTable } from "../../violations/mod.ts";
 import type { FeedRevocation } from "./app_storage.ts";
