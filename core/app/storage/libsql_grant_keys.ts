@@ -14,7 +14,7 @@ export const REPLACED_KEY_GRACE_MS = 3_600_000;
 
 /**
  * The statements that go with the insert of a grant's key, in its batch: the key's `grant_id`, and the deletion of
- * the grant's keys revoked more than {@linkcode REPLACED_KEY_GRACE_MS} before it was minted.
+ * the grant's keys revoked more than {@linkcode REPLACED_KEY_GRACE_MS} before it was minted (and sent to the cloud).
  *
  * @param record The key just inserted (nothing when it has no grant).
  * @returns The statements.
@@ -25,7 +25,9 @@ export function grantKeyStatements(record: KeyRecord): Statement[] {
   return [
     { sql: "UPDATE app_keys SET grant_id = ? WHERE id = ?", args: [record.grantId, record.id] },
     {
-      sql: "DELETE FROM app_keys WHERE grant_id = ? AND revoked_at IS NOT NULL AND revoked_at < ?",
+      // Never one whose revocation still waits in the outbox for the cloud (hybrid mode).
+      sql: `DELETE FROM app_keys WHERE grant_id = ? AND revoked_at IS NOT NULL AND revoked_at < ?
+            AND id NOT IN (SELECT ref FROM app_outbox WHERE kind = 'key')`,
       args: [record.grantId, before],
     },
   ];
