@@ -14,6 +14,7 @@ import { type CloudServer, startCloudServer } from "../../../fixtures/servers.ts
 import { grantOf, refreshOnce, tokenRequest } from "../../../fixtures/oauth_app.ts";
 import { waitFor } from "../../../fixtures/wait_for.ts";
 import { openDatabase } from "../../../../core/db/mod.ts";
+import { cloudKeys, createCloudClient } from "../../../../core/app/cloud_link/mod.ts";
 
 /** Looks for at most about a second (the contract's bound for a revoke reaching another process). */
 const WITHIN_A_SECOND = 100;
@@ -98,6 +99,17 @@ describe("OAuth grants in cloud mode", () => {
         if (access !== undefined) await refused(access);
       }
     }
+  });
+
+  test("cloud mode's keys revoke by id, the cloud checking the owner, and never list the user's keys", async () => {
+    const real = createCloudClient(cloud.appConfig());
+    let listings = 0;
+    const keys = cloudKeys({ ...real, listKeys: (user) => (listings++, real.listKeys(user)) }, { sharedInbox: false });
+    const minted = await keys.mint("frank", { name: "k", scopes: [], grantId: "g-frank" });
+    assert.equal(await keys.revoke("mallory", minted.key.id), null, "another user's key is not found");
+    assert.ok(await keys.revoke("frank", minted.key.id, "oauth"));
+    assert.equal(listings, 0);
+    await keys.close();
   });
 
   test("the user's listing shows a grant once; the cloud deletes the keys it replaced an hour after", async () => {
