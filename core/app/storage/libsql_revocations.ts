@@ -48,7 +48,14 @@ export function writeRevocations(
       hashes.push(...rs.rows.map((row) => String(row.hash)));
       // An operator's, auto-revoke's or another node's revoke of a grant's key ends the grant (hybrid: the keys it
       // revokes here are queued for the cloud; in cloud mode this store holds no keys, and the cloud ends it).
-      if (r.reason !== "oauth") hashes.push(...await endGrantOfKey(tx, r.keyId, r.revokedAt, true));
+      if (r.reason !== "oauth") {
+        hashes.push(...await endGrantOfKey(tx, r.keyId, r.revokedAt, true));
+        // Cloud mode keeps no key here: the grant whose key in force it is ends (the cloud ended it already).
+        await tx.execute({
+          sql: "UPDATE app_oauth_grants SET revoked_at = COALESCE(revoked_at, ?) WHERE key_id = ?",
+          args: [r.revokedAt, r.keyId],
+        });
+      }
     }
     await tx.execute({
       sql: `INSERT INTO app_revocation_cursor (id, seq, updated_at) VALUES (1, ?, ?)
