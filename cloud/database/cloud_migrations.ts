@@ -434,4 +434,20 @@ export const cloudMigrations: readonly Migration[] = [
       ) WITHOUT ROWID`,
     ],
   },
+  {
+    version: 14,
+    name: "OAuth grants own their keys",
+    statements: [
+      // The grant (at a cloud-mode app) a key is the access token of; NULL: a key minted by hand.
+      "ALTER TABLE cloud_keys ADD COLUMN grant_id TEXT",
+      "CREATE INDEX cloud_keys_by_grant ON cloud_keys (project_id, grant_id) WHERE grant_id IS NOT NULL",
+      // Grants ended here (a revoke of one of their keys): no key is minted for them again.
+      `CREATE TABLE cloud_ended_grants (
+        project_id TEXT NOT NULL,
+        grant_id TEXT NOT NULL,
+        ended_at TEXT NOT NULL,
+        PRIMARY KEY (project_id, grant_id)
+      ) WITHOUT ROWID`,
+    ],
+  },
 ];

@@ -78,6 +78,7 @@ export function revocationAudit(
  * @param keyId The key.
  * @param reason Who asks: `tooling`, `dashboard`, `app` (a cloud-mode app, for its user) or `oauth` (a grant ended).
  * @param by Who does it, and from where.
+ * @param now The time, in milliseconds (the service's clock).
  * @returns When the key was revoked, or `null` when the project has no such key.
  */
 export async function revokeProjectKey(
@@ -86,8 +87,8 @@ export async function revokeProjectKey(
   keyId: string,
   reason: "tooling" | "dashboard" | "app" | "oauth",
   by: AuditActor,
+  now: number = Date.now(),
 ): Promise<string | null> {
-  const now = Date.now();
   const at = new Date(now).toISOString();
   const audit = revocationAudit(projectId, keyId, reason, by, now);
   const revokedAt = await services.storage.keys.revokeKey(projectId, keyId, at, reason, audit);

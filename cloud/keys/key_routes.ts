@@ -76,7 +76,11 @@ const defineRoute = cloudRouteDefiner<KeyRouteDeps>();
 const userId = storedText(1, 200);
 
 /** The body of `POST /v1/sdk/keys`: `POST /svc/keys` plus the owner. */
-export const cloudMintKeyBody = mintKeyFields.extend({ userId }).refine(oneLifetime, ONE_LIFETIME);
+export const cloudMintKeyBody = mintKeyFields.extend({
+  userId,
+  grantId: storedText(1, 100).optional()
+    .describe("The app's OAuth grant the key is the access token of; 404 once a revoke of one of its keys ended it"),
+}).refine(oneLifetime, ONE_LIFETIME);
 
 /** The body of `PUT /v1/sdk/keys/:id`: a key record mirrored by a hybrid app, hash only. */
 export const mirrorKeyBody = mintKeyFields.pick({ name: true, scopes: true }).extend({
@@ -115,7 +119,7 @@ export const keyRoutes = [
     limit: "projectWrites",
     summary: "Mint an agent key for a user; the key is shown once",
     body: cloudMintKeyBody,
-    responses: { 201: mintedKeySchema },
+    responses: { 201: mintedKeySchema, 404: errorEnvelopeSchema },
     async run({ req, caller, body }, { keys, violations }) {
       // The app checks `default` against its own config before calling; the cloud accepts it.
       const { agentId, kind } = checkAgentId(body.userId, body.agentId, true);
@@ -124,7 +128,11 @@ export const keyRoutes = [
       const expiresAt = keyExpiry(body, keyLifetime ?? {}, now);
       const { name, scopes } = body;
       const { record, key } = await mintAgentKey(body.userId, { name, scopes, agentId, expiresAt }, now);
-      if (!await keys.mint(caller.projectId, record, kind, sdkActor(req))) throw agentIdTaken(agentId);
+      if (body.grantId !== undefined) record.grantId = body.grantId;
+      if (!await keys.mint(caller.projectId, record, kind, sdkActor(req))) {
+        if (body.grantId !== undefined) throw new SvcError("NOT_FOUND", "The grant has ended");
+        throw agentIdTaken(agentId);
+      }
       return mintAnswer(record, key);
     },
   }),
@@ -236,7 +244,11 @@ export const keyRoutes = [
       // app's cached verification stops at the right time.
       const { expiresAt, revokesAt } = found.record;
       const lifetime = { ...expiresAt ? { expiresAt } : {}, ...revokesAt ? { revokesAt } : {} };
-      return json({ valid: true, key: { id, userId, name, scopes, agentId, ...lifetime } });
+      const { grantId } = found.record;
+      return json({
+        valid: true,
+        key: { id, userId, name, scopes, agentId, ...lifetime, ...grantId ? { grantId } : {} },
+      });
     },
   }),
   defineRoute({
@@ -250,9 +262,13 @@ export const keyRoutes = [
     query: z.object({
       reason: z.enum(["tooling", "app", "oauth"]).default("tooling")
         .describe("Who asks: tooling (default), app (a cloud-mode app for its user) or oauth (a grant ended)"),
+      userId: userId.optional().describe("Revoke only a key of this user (404 otherwise)"),
     }),
     responses: { 200: revokedKeySchema, 404: errorEnvelopeSchema },
     async run({ req, caller, params, query }, deps) {
+      if (query.userId !== undefined && (await deps.keys.find(caller.projectId, params.id))?.userId !== query.userId) {
+        throw new SvcError("NOT_FOUND", "No such key");
+      }
       const by = query.reason === "tooling" ? sdkActor(req) : appActor(req);
       const revokedAt = await deps.keys.revoke(caller.projectId, params.id, query.reason, by);
       if (revokedAt === null) throw new SvcError("NOT_FOUND", "No such key");

@@ -140,7 +140,8 @@ export function createKeyService(
     now,
     list: (projectId, userId) => storage.keys.listKeys(projectId, userId),
     findByHash: (hash) => storage.keys.findKeyByHash(hash),
-    revoke: (projectId, keyId, reason, by) => revokeProjectKey({ storage, waiters }, projectId, keyId, reason, by),
+    revoke: (projectId, keyId, reason, by) =>
+      revokeProjectKey({ storage, waiters }, projectId, keyId, reason, by, now()),
     async mirror(projectId, record, by) {
       // One time for both entries: a mirrored key's creation is never listed after its revocation.
       const at = now();

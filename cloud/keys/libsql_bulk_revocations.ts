@@ -9,6 +9,7 @@ import { placeholders, text } from "../../core/db/mod.ts";
 import type { RevocationReason } from "../../core/contract/mod.ts";
 import { type AuditEntryInput, auditInsert } from "../audit/mod.ts";
 import type { BulkRevocationStorage } from "./bulk_revocation_storage.ts";
+import { endGrantsOfKeys } from "./grant_revocation.ts";
 
 /**
  * The bulk revokes on an executor.
@@ -38,10 +39,16 @@ export function bulkRevocationStorage(db: Executor, forget: (hash: string) => vo
       revoked.sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
       for (const { id } of revoked) await tx.execute(auditInsert(audit(id)));
       if (action) await tx.execute(auditInsert(action(revoked.map((r) => r.id))));
-      return revoked;
+      // The OAuth grants of the keys revoked end with them, and their other keys still active are revoked.
+      let ended: string[] = [];
+      for (const statement of endGrantsOfKeys(projectId, where, at)) {
+        ended = (await tx.execute(statement)).rows.map((row) => text(row, "hash"));
+      }
+      return { revoked, ended };
     }, "write");
-    for (const { hash } of rows) forget(hash);
-    return rows.map((r) => r.id);
+    for (const { hash } of rows.revoked) forget(hash);
+    for (const hash of rows.ended) forget(hash);
+    return rows.revoked.map((r) => r.id);
   }
   return {
     revokeKeys(projectId, ids, at, reason, audit) {

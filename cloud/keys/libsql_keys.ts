@@ -24,6 +24,7 @@ import { keyCreated, keyInForce, scheduledRevocations, writeDueRevocation } from
 import type { GroupCommit } from "../../core/db/mod.ts";
 import type { BulkRevocationStorage } from "./bulk_revocation_storage.ts";
 import { bulkRevocationStorage } from "./libsql_bulk_revocations.ts";
+import { endGrantsOfKeys, grantHolds, grantKeyInserted } from "./grant_revocation.ts";
 
 /** Keys whose auth state is kept in process. */
 const AUTH_CACHE_SIZE = 50_000;
@@ -52,6 +53,7 @@ export const KEY_TABLES: readonly string[] = [
   "cloud_agent_claims",
   "cloud_revocations",
   "cloud_key_counts",
+  "cloud_ended_grants",
 ];
 
 /** A project's keys in the shared `cloud_keys` table. */
@@ -92,6 +94,16 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
     ...bulkRevocationStorage(db, (hash) => auth.delete(hash)),
     async insertKey(projectId, record, kind, audit) {
       const created = audit ? [keyCreated(projectId, record.id, audit)] : [];
+      if (record.grantId) {
+        // A grant's key (its user's own inbox: no claim), only while the grant holds.
+        const [inserted] = await db.batch([
+          insertKey(keysOf(projectId), record, grantHolds(projectId, record.grantId)),
+          ...grantKeyInserted(projectId, record.id, record.grantId, record.createdAt),
+          ...created,
+        ], "write");
+        auth.delete(record.hash);
+        return inserted.rowsAffected === 1;
+      }
       if (kind !== "claim") {
         await db.batch([insertKey(keysOf(projectId), record), ...created], "write");
         auth.delete(record.hash);
@@ -210,6 +222,8 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
         sql: "EXISTS (SELECT 1 FROM cloud_keys WHERE id = ? AND project_id = ? AND revoked_at IS NULL)",
         args: [id, projectId],
       };
+      // Any revoke but the OAuth server's own ends the key's grant, if it has one, in the same transaction.
+      const grant = reason === "oauth" ? [] : endGrantsOfKeys(projectId, { sql: "id = ?", args: [id] }, at);
       const results = await db.batch([
         ...audit ? [auditInsert(audit, active)] : [],
         {
@@ -218,10 +232,12 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
               WHERE id = ? AND project_id = ? RETURNING revoked_at, hash`,
           args: [reason, at, id, projectId],
         },
+        ...grant,
       ], "write");
-      const rs = results[results.length - 1];
+      const rs = results[results.length - 1 - grant.length];
       if (rs.rows.length === 0) return null;
       auth.delete(text(rs.rows[0], "hash"));
+      if (grant.length) { for (const row of results[results.length - 1].rows) auth.delete(text(row, "hash")); }
       return text(rs.rows[0], "revoked_at");
     },
     async findKeyAuth(hash) {
@@ -234,7 +250,7 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
     },
     async findKeyByHash(hash) {
       const rs = await db.execute({
-        sql: `SELECT project_id, ${KEY_COLUMNS} FROM cloud_keys ${FIRST_HOLDER}`,
+        sql: `SELECT project_id, ${KEY_COLUMNS}, grant_id FROM cloud_keys ${FIRST_HOLDER}`,
         args: [hash],
       });
       return rs.rows.length ? { projectId: text(rs.rows[0], "project_id"), record: toKey(rs.rows[0]) } : null;

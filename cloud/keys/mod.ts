@@ -3,6 +3,7 @@
  *
  * @module
  */
+export * from "./grant_revocation.ts";
 export * from "./key_bulk_revocation.ts";
 export * from "./key_labels.ts";
 export * from "./key_query.ts";

@@ -10,7 +10,7 @@ import type { RevocationReason } from "../../core/contract/mod.ts";
 import { countTowardAutoRevoke, insertViolation } from "../../core/violations/mod.ts";
 import { integer, text } from "../../core/db/mod.ts";
 import { auditInsert } from "../audit/mod.ts";
-import { activeKeyUser, keyRevoke } from "../keys/mod.ts";
+import { activeKeyUser, endGrantsOfKeys, keyRevoke } from "../keys/mod.ts";
 import type { AutoRevoking } from "./auto_revoke_storage.ts";
 
 /**
@@ -32,6 +32,10 @@ export function autoRevoking(db: Executor): AutoRevoking {
         if (count < policy.threshold) return null;
         const reason: RevocationReason = "auto";
         await tx.execute(keyRevoke(projectId, keyId, reason, at));
+        // The key's OAuth grant, if it has one, ends with it.
+        for (const statement of endGrantsOfKeys(projectId, { sql: "id = ?", args: [keyId] }, at)) {
+          await tx.execute(statement);
+        }
         const violation = autoRevokedViolation({ keyId, userId: text(key.rows[0], "user_id") }, policy, count);
         await tx.execute(insertViolation(violations, violation));
         await tx.execute(auditInsert({

@@ -144,7 +144,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     prefix: SVC_PREFIX,
     routes: svcRoutes({ mcp: config.mcp !== false, openapi: config.openapi !== false }),
     authenticate: { user: (req) => resolveUser(config.userResolver, req), agent: authenticateAgent, none: () => null },
-    limits: { perKey: perKey && ((key, deps) => limitRate(key, perKey.take(key.id), deps)) },
+    limits: { perKey: perKey && ((key, deps) => limitRate(key, perKey.take(key.grantId ?? key.id), deps)) },
     refusalsPerAddress: refusalsPerAddress && { limit: refusalsPerAddress, counted: ["agent"] },
     // `oauth` (below) is read once the storage is open, after createSvc has returned.
     deps: opened.then((parts) => oauth ? { ...parts.deps, scopeChallenge: oauth.scopeChallenge } : parts.deps),

@@ -121,10 +121,15 @@ export interface KeyRecord {
   expiresAt?: string | null;
   /** ISO 8601 at which the key's scheduled revocation takes effect (a reroll's grace end); `null` or absent: none. */
   revokesAt?: string | null;
+  /**
+   * The OAuth grant whose access token this key is (its keys share one rate bucket, and revoking any of them ends
+   * the grant); `null` or absent: a key minted by hand. Never listed.
+   */
+  grantId?: string | null;
 }
 
 /** A key as listed to its owner. */
-export type PublicKey = Omit<KeyRecord, "userId" | "hash">;
+export type PublicKey = Omit<KeyRecord, "userId" | "hash" | "grantId">;
 
 /** A freshly minted key: its record and the plaintext, which exists only in the mint response. */
 export interface MintedKey {

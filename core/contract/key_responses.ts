@@ -54,6 +54,7 @@ export const keyVerificationSchema = z.union([
       agentId: z.string(),
       expiresAt: timestamp.nullable().optional().describe("When the key stops working; null: never"),
       revokesAt: timestamp.nullable().optional().describe("When its scheduled revocation takes effect"),
+      grantId: z.string().optional().describe("The app's OAuth grant the key is the access token of"),
     }),
   }),
   z.object({ valid: z.literal(false) }),

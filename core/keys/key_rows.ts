@@ -76,5 +76,7 @@ export function toKey(row: SqlRow): KeyRecord {
     revokedAt: textOrNull(row, "revoked_at"),
     expiresAt: textOrNull(row, "expires_at"),
     revokesAt: textOrNull(row, "revokes_at"),
+    // Only where the query reads it (KEY_COLUMNS leaves it out: it is never listed or mirrored).
+    ...typeof row.grant_id === "string" ? { grantId: row.grant_id } : {},
   };
 }

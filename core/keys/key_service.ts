@@ -9,7 +9,7 @@ import type { KeyRecord, PublicKey } from "../contract/mod.ts";
 /** A key as seen by the request that presented it. */
 export type VerifiedKey = Pick<
   KeyRecord,
-  "id" | "userId" | "name" | "scopes" | "agentId" | "revokedAt" | "expiresAt" | "revokesAt"
+  "id" | "userId" | "name" | "scopes" | "agentId" | "revokedAt" | "expiresAt" | "revokesAt" | "grantId"
 >;
 
 /** The result of minting: the listed form of the key and its plaintext, shown once. */
@@ -30,6 +30,8 @@ export interface KeyRequest {
   agentId?: string;
   /** When the key stops working. */
   expiresAt?: string | null;
+  /** The OAuth grant the key is the access token of (set by the OAuth server only). */
+  grantId?: string;
 }
 
 /** How a key is rerolled: when the old one's revocation takes effect, and the new one's expiry. */
@@ -55,7 +57,9 @@ export interface KeyService {
   list(userId: string): Promise<PublicKey[]>;
   /**
    * Revokes one of the user's keys; `null` when the user has no such key. `reason` says why at the cloud (`app`,
-   * the default: the user; `oauth`: a grant ended).
+   * the default: the user; `oauth`: the OAuth server's own revoke, when a grant ended or its key was replaced).
+   * Any revoke but `oauth` of a key of an OAuth grant ends the grant and revokes its key in force, in the same
+   * transaction where the keys live.
    */
   revoke(userId: string, id: string, reason?: "app" | "oauth"): Promise<{ id: string; revokedAt: string } | null>;
   /** The key with this plaintext, revoked or not; `null` when unknown. */

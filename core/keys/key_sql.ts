@@ -57,16 +57,21 @@ export function insertKey(t: KeyTable, record: KeyRecord, condition?: Condition)
 }
 
 /**
- * A user's keys, oldest first.
+ * A user's keys, oldest first; an OAuth grant's keys once, by the one stored last (the keys it replaced are not
+ * listed).
  *
- * @param t The table.
+ * @param t The table (with a `grant_id` column).
  * @param userId The user.
  * @returns The statement.
  */
 export function selectKeysOfUser(t: KeyTable, userId: string): Statement {
   const s = scope(t);
+  const sameProject = t.projectId === undefined ? "" : " AND n.project_id = k.project_id";
   return {
-    sql: `SELECT ${KEY_COLUMNS} FROM ${t.table} WHERE user_id = ?${s.and} ORDER BY created_at, id`,
+    sql: `SELECT ${KEY_COLUMNS} FROM ${t.table} k WHERE user_id = ?${s.and}
+          AND (grant_id IS NULL OR NOT EXISTS (SELECT 1 FROM ${t.table} n WHERE n.grant_id = k.grant_id${sameProject}
+            AND n.rowid > k.rowid))
+          ORDER BY created_at, id`,
     args: [userId, ...s.args],
   };
 }

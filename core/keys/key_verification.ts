@@ -44,6 +44,7 @@ export async function mintKey(
 ): Promise<MintResult & { record: KeyRecord }> {
   const { agentId, kind } = checkAgentId(userId, request.agentId, options.sharedInbox);
   const { record, key } = await mintAgentKey(userId, { ...request, agentId }, options.now);
+  if (request.grantId !== undefined) record.grantId = request.grantId;
   if (!await options.store(record, kind)) throw agentIdTaken(agentId);
   return { key: publicKey(record), secret: key, record };
 }

@@ -118,6 +118,15 @@ test("another project's key: revoking it is 404, mirroring its id or hash stores
   assert.equal((await t.agent(key, "GET", "/v1/agent/inbox")).status, 200, "which still authenticates");
 });
 
+test("a mint for an OAuth grant that a revoke of one of its keys ended is 404", async () => {
+  const grant = { path: "", body: { userId: "gina", name: "client", scopes: [], grantId: "grant-1" } };
+  const first = await send(t, "POST /v1/sdk/keys", grant);
+  assert.equal(first.status, 201);
+  assert.equal((await send(t, "DELETE /v1/sdk/keys/:id", { path: `/v1/sdk/keys/${first.body.id}` })).status, 200);
+  const again = await send(t, "POST /v1/sdk/keys", grant);
+  assert.deepEqual([again.status, again.body.error.code], [404, "NOT_FOUND"]);
+});
+
 test("a policy change for a project deleted after its request was authenticated is 404", async () => {
   const doomed = await t.newProject("doomed");
   const text = new TextEncoder().encode(JSON.stringify({ autoRevoke: null }));

@@ -91,7 +91,10 @@ export interface CloudClient {
   /** `PUT /v1/sdk/keys/:id`: the hybrid mirror of a key record (`revokeReason` `oauth`: its grant ended). */
   mirrorKey(record: KeyRecord & { revokeReason?: "oauth" }): Promise<void>;
   /** `POST /v1/sdk/keys` (`expiresAt` absent: the project's default lifetime applies). */
-  mintKey(userId: string, request: { name: string; scopes: string[]; agentId?: string; expiresAt?: string }): Promise<
+  mintKey(
+    userId: string,
+    request: { name: string; scopes: string[]; agentId?: string; expiresAt?: string; grantId?: string },
+  ): Promise<
     z.output<typeof mintedKeySchema>
   >;
   /** `POST /v1/sdk/keys/:id/reroll`: the user's key's successor, or `null` when the user has no such key in force. */
@@ -103,8 +106,11 @@ export interface CloudClient {
   ): Promise<z.output<typeof mintedKeySchema> | null>;
   /** `GET /v1/sdk/keys?userId=`. */
   listKeys(userId: string): Promise<PublicKey[]>;
-  /** `DELETE /v1/sdk/keys/:id`; `reason` (default `tooling`) says who asked: `app` (a user), `oauth` (a grant ended). */
-  revokeKey(id: string, reason?: "app" | "oauth"): Promise<{ id: string; revokedAt: string }>;
+  /**
+   * `DELETE /v1/sdk/keys/:id`; `reason` (default `tooling`) says who asked: `app` (a user), `oauth` (the OAuth
+   * server); with `userId`, only that user's key (else `NOT_FOUND`).
+   */
+  revokeKey(id: string, reason?: "app" | "oauth", userId?: string): Promise<{ id: string; revokedAt: string }>;
   /** `POST /v1/sdk/keys/verify`: the key, or `null` when the cloud does not accept it. */
   verifyKey(secret: string): Promise<CloudKey | null>;
   /** `POST /v1/events` for one event, `POST /v1/events/batch` for several (up to 500). */
@@ -271,8 +277,9 @@ export function createCloudClient(
     async listKeys(userId) {
       return (await call("GET", `/v1/sdk/keys?userId=${encodeURIComponent(userId)}`, keyListSchema)).keys;
     },
-    async revokeKey(id, reason) {
-      const by = reason === undefined ? "" : `?reason=${reason}`;
+    async revokeKey(id, reason, userId) {
+      const query = new URLSearchParams({ ...reason ? { reason } : {}, ...userId ? { userId } : {} }).toString();
+      const by = query === "" ? "" : `?${query}`;
       const { revokedAt } = await call("DELETE", `/v1/sdk/keys/${encodeURIComponent(id)}${by}`, revokedKeySchema);
       return { id, revokedAt };
     },

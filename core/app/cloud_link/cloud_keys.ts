@@ -13,6 +13,7 @@
  * @module
  */
 import { BoundedMap } from "../../cache/mod.ts";
+import { isSvcError } from "../../errors/mod.ts";
 import type { CloudClient } from "./cloud_client.ts";
 import { checkAgentId, keyAt } from "../../contract/mod.ts";
 import type { KeyRequest, KeyService, MintResult, RerollRequest, VerifiedKey } from "../../keys/mod.ts";
@@ -106,7 +107,8 @@ export function cloudKeys(cloud: CloudClient, options: CloudKeysOptions): CloudK
       const { name, scopes } = request;
       // No expiry asked: the project's default lifetime (its policy, at the cloud) applies.
       const expiresAt = request.expiresAt ?? undefined;
-      return minted(await cloud.mintKey(userId, { name, scopes, agentId, expiresAt }), expiresAt);
+      const grant = request.grantId === undefined ? {} : { grantId: request.grantId };
+      return minted(await cloud.mintKey(userId, { name, scopes, agentId, expiresAt, ...grant }), expiresAt);
     },
     async reroll(userId: string, id: string, request: RerollRequest): Promise<MintResult | null> {
       // The cloud keeps the key: it mints the successor and schedules the old key's revocation on its own clock. The
@@ -122,13 +124,15 @@ export function cloudKeys(cloud: CloudClient, options: CloudKeysOptions): CloudK
       return (await cloud.listKeys(userId)).map((key) => keyAt(key, now));
     },
     async revoke(userId: string, id: string, reason: "app" | "oauth" = "app") {
-      const owned = (await cloud.listKeys(userId)).some((k) => k.id === id);
-      if (!owned) return null;
       revokes++;
       try {
-        const revoked = await cloud.revokeKey(id, reason);
+        // The cloud checks the owner (a key the listing no longer shows, such as one an OAuth grant replaced, too).
+        const revoked = await cloud.revokeKey(id, reason, userId);
         dropRevoked(id, revoked.revokedAt);
         return revoked;
+      } catch (error) {
+        if (isSvcError(error) && error.code === "NOT_FOUND") return null;
+        throw error;
       } finally {
         revokes++;
       }

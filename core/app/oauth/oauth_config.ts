@@ -44,6 +44,16 @@ export interface OAuthConfig {
    */
   registrationsPerAddress?: { limit: number; windowMs: number } | false;
   /**
+   * Token requests (`POST /svc/oauth/token`) each client address may make: default 60 a minute, then `429` with
+   * `Retry-After`; `false` turns the limit off. A request with no known address is not limited by it.
+   */
+  tokenRequestsPerAddress?: { limit: number; windowMs: number } | false;
+  /**
+   * Refreshes each grant may make: default 10 a minute (a client refreshes about once per access token's life),
+   * then `429` with `Retry-After`; `false` turns the limit off.
+   */
+  tokenRequestsPerGrant?: { limit: number; windowMs: number } | false;
+  /**
    * The app's public origin (`https://app.example.com`), the base of the issuer and of every metadata URL.
    * Default: the origin of each request, which is right unless a proxy rewrites the Host.
    */
@@ -60,7 +70,17 @@ export const OAUTH_DEFAULTS = {
   registrationsPerAddress: { limit: 20, windowMs: 60_000 },
   /** How long a registered client that never completed an authorization is kept. */
   unusedClientTtlMs: 24 * 60 * 60 * 1000,
+  /** Token requests per client address. */
+  tokenRequestsPerAddress: { limit: 60, windowMs: 60_000 },
+  /** Refreshes per grant. */
+  tokenRequestsPerGrant: { limit: 10, windowMs: 60_000 },
 } as const;
+
+const rateOrOff = (name: string) =>
+  z.union([
+    z.literal(false),
+    z.object({ limit: z.number().int().positive(), windowMs: z.number().positive() }),
+  ], { error: `oauth.${name} must be { limit, windowMs } or false` });
 
 const seconds = (name: string) =>
   z.number({ error: `oauth.${name} must be a positive whole number of seconds` }).int().positive({
@@ -84,6 +104,8 @@ export const oauthConfigSchema: z.ZodType<OAuthConfig> = z.looseObject({
     z.literal(false),
     z.object({ limit: z.number().int().positive(), windowMs: z.number().positive() }),
   ], { error: "oauth.registrationsPerAddress must be { limit, windowMs } or false" }).optional(),
+  tokenRequestsPerAddress: rateOrOff("tokenRequestsPerAddress").optional(),
+  tokenRequestsPerGrant: rateOrOff("tokenRequestsPerGrant").optional(),
   publicUrl: z.url({
     protocol: /^https?$/,
     error: 'oauth.publicUrl must be the app\'s public origin, such as "https://app.example.com"',

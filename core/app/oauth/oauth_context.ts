@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { RefusalsPerAddress } from "../../abuse/mod.ts";
+import type { RateLimiter, RefusalsPerAddress } from "../../abuse/mod.ts";
 import type { ErrorLogger } from "../../logging/mod.ts";
 import { newViolation, type Violation } from "../../contract/mod.ts";
 import type { KeyService, MintResult } from "../../keys/mod.ts";
@@ -36,6 +36,8 @@ export interface OAuthContext {
   recordViolation(violation: Violation): void;
   /** The app's limit on refused agent keys per client address, when limited. */
   refusalsPerAddress?: RefusalsPerAddress;
+  /** Token requests per client address and per grant (`undefined`: off). */
+  tokenLimits: { perAddress?: RateLimiter; perGrant?: RateLimiter };
 }
 
 /** The longest key name (`POST /svc/keys`'s bound). */
@@ -52,7 +54,7 @@ const KEY_NAME_MAX = 100;
  */
 export function mintAccessToken(
   ctx: OAuthContext,
-  grant: Pick<Grant, "userId" | "clientName">,
+  grant: Pick<Grant, "id" | "userId" | "clientName">,
   scopes: string[],
   ttlSeconds: number,
 ): Promise<MintResult> {
@@ -60,45 +62,42 @@ export function mintAccessToken(
     name: grant.clientName.slice(0, KEY_NAME_MAX),
     scopes,
     expiresAt: new Date(ctx.now() + ttlSeconds * 1000).toISOString(),
+    grantId: grant.id,
   });
 }
 
 /**
- * Ends a grant: its refresh tokens stop working and its access token in force is revoked.
+ * Ends a grant: its refresh tokens stop working, no rotation replaces its key from then on, and its access token in
+ * force at that moment is revoked (a rotation under way loses, and revokes the key it minted).
  *
  * @param ctx The context.
  * @param grant The grant.
+ * @returns The id of the key it revoked (the grant's key in force), or `null`.
  */
-export async function endGrant(ctx: OAuthContext, grant: Grant): Promise<void> {
-  await ctx.storage.revokeGrant(grant.id, new Date(ctx.now()).toISOString());
-  if (grant.keyId !== null) await ctx.keys.revoke(grant.userId, grant.keyId, "oauth");
+export async function endGrant(ctx: OAuthContext, grant: Grant): Promise<string | null> {
+  const keyId = await ctx.storage.revokeGrant(grant.id, new Date(ctx.now()).toISOString());
+  if (keyId !== null) await ctx.keys.revoke(grant.userId, keyId, "oauth");
+  return keyId;
 }
 
 /**
- * Whether a grant's access token in force has been revoked (by the user, an operator, auto-revoke, the feed):
- * a revoked key ends its grant.
- *
- * @param ctx The context.
- * @param grant The grant.
- * @returns `true` when the key is revoked or gone.
- */
-export async function keyOfGrantRevoked(ctx: OAuthContext, grant: Grant): Promise<boolean> {
-  if (grant.keyId === null) return true;
-  const key = (await ctx.keys.list(grant.userId)).find((k) => k.id === grant.keyId);
-  return key === undefined || key.revokedAt !== null;
-}
-
-/**
- * Records that a code or refresh token was presented again (a sign that someone else holds it) and its grant ended.
+ * Records that a code or refresh token was presented again (a sign that someone else holds it) and its grant ended,
+ * naming the key that was in force (the one auto-revoke should count).
  *
  * @param ctx The context.
  * @param grant The grant it belonged to.
+ * @param keyId The grant's key in force when it ended.
  * @param token Which kind of token.
  */
-export function recordReplay(ctx: OAuthContext, grant: Grant, token: "authorization_code" | "refresh_token"): void {
-  if (grant.keyId === null) return;
+export function recordReplay(
+  ctx: OAuthContext,
+  grant: Grant,
+  keyId: string | null,
+  token: "authorization_code" | "refresh_token",
+): void {
+  if (keyId === null) return;
   ctx.recordViolation(newViolation("OAUTH_TOKEN_REPLAYED", {
-    keyId: grant.keyId,
+    keyId,
     userId: grant.userId,
     message: `An OAuth ${token.replace("_", " ")} was used twice; the grant was ended and its key revoked`,
     metadata: { token, clientId: grant.clientId.slice(0, 200), grantId: grant.id },

@@ -29,6 +29,8 @@ export class OAuthError extends Error {
   readonly error: OAuthErrorCode;
   /** The HTTP status (400 unless said). */
   readonly status: number;
+  /** For a 429: the seconds to wait, sent as `Retry-After`. */
+  readonly retryAfterSeconds?: number;
 
   /**
    * A refusal with the RFC's code.
@@ -36,11 +38,13 @@ export class OAuthError extends Error {
    * @param error The RFC's code.
    * @param description A safe, human-readable reason.
    * @param status The HTTP status.
+   * @param retryAfterSeconds For a 429: the seconds to wait.
    */
-  constructor(error: OAuthErrorCode, description: string, status = 400) {
+  constructor(error: OAuthErrorCode, description: string, status = 400, retryAfterSeconds?: number) {
     super(description);
     this.error = error;
     this.status = status;
+    if (retryAfterSeconds !== undefined) this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
@@ -75,6 +79,7 @@ export function oauthErrorResponse(error: unknown, log: (message: string, cause:
   if (error instanceof OAuthError) {
     const headers: Record<string, string> = { ...OAUTH_JSON_HEADERS };
     if (error.status === 401) headers["www-authenticate"] = 'Basic realm="svc"';
+    if (error.retryAfterSeconds !== undefined) headers["retry-after"] = String(error.retryAfterSeconds);
     return new Response(JSON.stringify({ error: error.error, error_description: error.message }), {
       status: error.status,
       headers,

@@ -7,7 +7,13 @@
  * @module
  */
 import { clientAddress, readJson } from "../../http/mod.ts";
-import { addressKey, createRateLimiter, rateLimited, type RefusalsPerAddress } from "../../abuse/mod.ts";
+import {
+  addressKey,
+  createRateLimiter,
+  rateLimited,
+  type RateLimiter,
+  type RefusalsPerAddress,
+} from "../../abuse/mod.ts";
 import { pathnameOf } from "../../http/mod.ts";
 import type { ErrorLogger } from "../../logging/mod.ts";
 import type { KeyService } from "../../keys/mod.ts";
@@ -93,6 +99,10 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
   const now = options.now ?? (() => Date.now());
   const fixedOrigin = options.config.publicUrl === undefined ? undefined : new URL(options.config.publicUrl).origin;
   const originOf = (req: Request) => fixedOrigin ?? new URL(req.url).origin;
+  const tokenLimits = {
+    perAddress: limiterOf(options.config.tokenRequestsPerAddress, OAUTH_DEFAULTS.tokenRequestsPerAddress, now),
+    perGrant: limiterOf(options.config.tokenRequestsPerGrant, OAUTH_DEFAULTS.tokenRequestsPerGrant, now),
+  };
   const context: Promise<OAuthContext> = options.services.then(({ keys, storage, recordViolation }) => ({
     config: options.config,
     scopes: options.scopes,
@@ -111,6 +121,7 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
     log: options.log,
     recordViolation,
     refusalsPerAddress: options.refusalsPerAddress,
+    tokenLimits,
   }));
   context.catch(() => {}); // the app's `ready` reports a storage that cannot be opened
   const registrationRate = options.config.registrationsPerAddress ?? OAUTH_DEFAULTS.registrationsPerAddress;
@@ -211,6 +222,15 @@ export function withOAuth(
     headers.set("www-authenticate", bearerChallenge(oauth.originOf(req), path, oauth.scopes, presented));
     return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
   };
+}
+
+/** A limiter of a configured rate (the default when absent), or `undefined` when turned off. */
+function limiterOf(
+  rate: { limit: number; windowMs: number } | false | undefined,
+  fallback: { limit: number; windowMs: number },
+  now: () => number,
+): RateLimiter | undefined {
+  return rate === false ? undefined : createRateLimiter(rate ?? fallback, now);
 }
 
 function notAllowed(allow: string): Response {

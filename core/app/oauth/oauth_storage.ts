@@ -95,14 +95,20 @@ export interface OAuthStorage {
   findGrant(id: string): Promise<Grant | null>;
   /** The grant whose access token in force is this key, or `null`. */
   findGrantByKey(keyId: string): Promise<Grant | null>;
-  /** Ends a grant (once: the first time is kept); its refresh tokens stop working. */
-  revokeGrant(id: string, at: string): Promise<void>;
+  /**
+   * Ends a grant (once: the first time is kept); its refresh tokens stop working, and no rotation can replace its
+   * key from then on. The id of its key in force at that moment (`null`: none, or no such grant).
+   */
+  revokeGrant(id: string, at: string): Promise<string | null>;
   /** The refresh token with this hash, used or not. */
   findRefreshToken(hash: string): Promise<RefreshToken | null>;
   /** Marks a refresh token used, once: `false` when it already was. */
   useRefreshToken(hash: string, now: number): Promise<boolean>;
-  /** Records the grant's new access token and refresh token, in one write. */
-  rotate(grantId: string, keyId: string, refresh: RefreshToken): Promise<void>;
+  /**
+   * Records the grant's new access token and refresh token, in one write, only while the grant holds and its key in
+   * force is still `oldKeyId`: `false` when it lost (the grant ended, or another rotation came first).
+   */
+  rotate(grantId: string, oldKeyId: string | null, keyId: string, refresh: RefreshToken): Promise<boolean>;
   /** The key that signs consent forms: `candidate` is stored when none is, and the stored one returned. */
   consentKey(candidate: string): Promise<string>;
   /** Whether the user holds a grant of this client that has not ended (they consented to it before). */
@@ -198,10 +204,11 @@ export function oauthStorage(db: Executor): OAuthStorage {
       return one("SELECT * FROM app_oauth_grants WHERE key_id = ?", [keyId], toGrant);
     },
     async revokeGrant(id, at) {
-      await db.execute({
-        sql: "UPDATE app_oauth_grants SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?",
+      const rs = await db.execute({
+        sql: "UPDATE app_oauth_grants SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? RETURNING key_id",
         args: [at, id],
       });
+      return rs.rows.length && rs.rows[0].key_id !== null ? String(rs.rows[0].key_id) : null;
     },
     findRefreshToken(hash) {
       return one("SELECT * FROM app_oauth_refresh_tokens WHERE hash = ?", [hash], (r) => ({
@@ -212,16 +219,25 @@ export function oauthStorage(db: Executor): OAuthStorage {
       }));
     },
     useRefreshToken: (hash, now) => spend("app_oauth_refresh_tokens", hash, now),
-    async rotate(grantId, keyId, refresh) {
-      await db.batch([
-        { sql: "UPDATE app_oauth_grants SET key_id = ? WHERE id = ?", args: [keyId, grantId] },
+    async rotate(grantId, oldKeyId, keyId, refresh) {
+      const [rotated] = await db.batch([
+        {
+          sql: `UPDATE app_oauth_grants SET key_id = ? WHERE id = ? AND key_id IS ? AND revoked_at IS NULL`,
+          args: [keyId, grantId, oldKeyId],
+        },
         // Used tokens older than the new one's life can no longer be presented as a reuse worth detecting.
         {
           sql: "DELETE FROM app_oauth_refresh_tokens WHERE grant_id = ? AND used_at IS NOT NULL AND expires_at < ?",
           args: [grantId, refresh.expiresAt - DAY_MS],
         },
-        insertRefresh(refresh),
+        // Only for the rotation that won.
+        {
+          sql: `INSERT INTO app_oauth_refresh_tokens (hash, grant_id, expires_at)
+                SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM app_oauth_grants WHERE id = ? AND key_id = ?)`,
+          args: [refresh.hash, refresh.grantId, refresh.expiresAt, grantId, keyId],
+        },
       ], "write");
+      return rotated.rowsAffected === 1;
     },
     async consentKey(candidate) {
       const [, rs] = await db.batch([

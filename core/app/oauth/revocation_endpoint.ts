@@ -35,8 +35,9 @@ export async function revocationEndpoint(req: Request, ctx: OAuthContext): Promi
   if (!clientId) throw new OAuthError("invalid_client", "client_id is required", 401);
   let grant: Grant | null = null;
   if (token.startsWith(AGENT_KEY_PREFIX)) {
+    // Any key of the grant, a replaced one too, ends it (in cloud mode a key the cloud revoked verifies as unknown).
     const key = await keyOfToken(req, ctx, token);
-    grant = key && await ctx.storage.findGrantByKey(key.id);
+    grant = key && (key.grantId ? await ctx.storage.findGrant(key.grantId) : await ctx.storage.findGrantByKey(key.id));
   } else if (token.startsWith(REFRESH_TOKEN_PREFIX)) {
     const stored = await ctx.storage.findRefreshToken(await hashSecret(token));
     grant = stored && await ctx.storage.findGrant(stored.grantId);

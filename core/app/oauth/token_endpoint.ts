@@ -3,14 +3,18 @@
  * refresh token for an access token, which is an agent key. Refresh tokens
  * rotate: each is good once, and a second use ends the grant (OAuth 2.1 §4.3.1,
  * the sign of a stolen token). Bad input is refused with the RFC's error and
- * changes nothing.
+ * changes nothing. Requests are limited per client address and, for a refresh,
+ * per grant (429 with `Retry-After`, in the RFC's error shape).
  *
  * @module
  */
 import { hashSecret, mintSecret } from "../../contract/mod.ts";
 import { readForm } from "./form_body.ts";
 import { OAUTH_DEFAULTS } from "./oauth_config.ts";
-import { endGrant, keyOfGrantRevoked, mintAccessToken, type OAuthContext, recordReplay } from "./oauth_context.ts";
+import { endGrant, mintAccessToken, type OAuthContext, recordReplay } from "./oauth_context.ts";
+import { clientAddress } from "../../http/mod.ts";
+import type { RateLimiter } from "../../abuse/mod.ts";
+import { isSvcError } from "../../errors/mod.ts";
 import { OAuthError, oauthJson } from "./oauth_error.ts";
 import type { Grant, RefreshToken } from "./oauth_storage.ts";
 import { verifiesChallenge } from "./pkce.ts";
@@ -27,6 +31,8 @@ export const REFRESH_TOKEN_PREFIX = "svcr_";
  * @throws {OAuthError} For every refusal.
  */
 export async function tokenEndpoint(req: Request, ctx: OAuthContext): Promise<Response> {
+  const address = clientAddress(req);
+  if (address !== null) limit(ctx.tokenLimits.perAddress, address, "from this address");
   const form = await readForm(req);
   if (form === null) {
     throw new OAuthError("invalid_request", "The body must be an application/x-www-form-urlencoded form");
@@ -54,6 +60,14 @@ export async function tokenEndpoint(req: Request, ctx: OAuthContext): Promise<Re
 
 type Field = (name: string, required?: boolean) => string | undefined;
 
+/** Takes one token request from a limiter's bucket, else refuses it with 429 and `Retry-After`. */
+function limit(limiter: RateLimiter | undefined, bucket: string, whose: string): void {
+  const decision = limiter?.take(bucket);
+  if (decision === undefined || decision.allowed) return;
+  const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+  throw new OAuthError("invalid_request", `Too many token requests ${whose}: retry in ${seconds} s`, 429, seconds);
+}
+
 async function exchangeCode(ctx: OAuthContext, clientId: string, clientName: string, field: Field): Promise<Response> {
   const code = field("code")!;
   const redirectUri = field("redirect_uri")!;
@@ -68,8 +82,7 @@ async function exchangeCode(ctx: OAuthContext, clientId: string, clientName: str
     // A replayed code: whoever holds it may have its tokens; the grant it produced ends (RFC 6749 §4.1.2).
     const grant = stored.grantId === null ? null : await ctx.storage.findGrant(stored.grantId);
     if (grant !== null && grant.revokedAt === null) {
-      await endGrant(ctx, grant);
-      recordReplay(ctx, grant, "authorization_code");
+      recordReplay(ctx, grant, await endGrant(ctx, grant), "authorization_code");
     }
     throw new OAuthError("invalid_grant", "The code was already used");
   }
@@ -110,11 +123,13 @@ async function refresh(ctx: OAuthContext, clientId: string, field: Field): Promi
   const grant = stored && await ctx.storage.findGrant(stored.grantId);
   if (stored === null || grant === null) throw new OAuthError("invalid_grant", "The refresh token is not known");
   if (grant.clientId !== clientId) throw new OAuthError("invalid_grant", "The token was issued to another client");
+  limit(ctx.tokenLimits.perGrant, grant.id, "for this grant");
+  // The grant row is the truth: every revoke of one of its keys ends it (where the keys live, in the same
+  // transaction; in cloud mode the cloud refuses to mint for a grant it ended): no key is read here.
   if (grant.revokedAt !== null) throw new OAuthError("invalid_grant", "The grant has ended");
   const now = ctx.now();
   if (stored.usedAt !== null) {
-    await endGrant(ctx, grant);
-    recordReplay(ctx, grant, "refresh_token");
+    recordReplay(ctx, grant, await endGrant(ctx, grant), "refresh_token");
     throw new OAuthError("invalid_grant", "The refresh token was already used; the grant has ended");
   }
   if (now >= stored.expiresAt) throw new OAuthError("invalid_grant", "The refresh token has expired");
@@ -125,20 +140,23 @@ async function refresh(ctx: OAuthContext, clientId: string, field: Field): Promi
   if (scopes.some((s) => !grant.scopes.includes(s))) {
     throw new OAuthError("invalid_scope", "A refresh may ask for the granted scopes or fewer");
   }
-  if (await keyOfGrantRevoked(ctx, grant)) {
-    // The user (or an operator, or auto-revoke) revoked the access token: that ends the grant.
-    await endGrant(ctx, grant);
-    throw new OAuthError("invalid_grant", "The grant has ended");
-  }
   if (!await ctx.storage.useRefreshToken(hash, now)) {
-    await endGrant(ctx, grant);
-    recordReplay(ctx, grant, "refresh_token");
+    recordReplay(ctx, grant, await endGrant(ctx, grant), "refresh_token");
     throw new OAuthError("invalid_grant", "The refresh token was already used; the grant has ended");
   }
   const ttl = ctx.config.accessTokenTtlSeconds ?? OAUTH_DEFAULTS.accessTokenTtlSeconds;
-  const minted = await mintAccessToken(ctx, grant, scopes, ttl);
+  const minted = await mintAccessToken(ctx, grant, scopes, ttl).catch(async (error) => {
+    if (!isSvcError(error) || error.code !== "NOT_FOUND") throw error;
+    // Cloud mode: the cloud ended the grant (an operator, auto-revoke, the user) and mints no key for it.
+    await ctx.storage.revokeGrant(grant.id, new Date(ctx.now()).toISOString());
+    throw new OAuthError("invalid_grant", "The grant has ended");
+  });
   const next = await newRefreshToken(ctx, grant.id, now);
-  await ctx.storage.rotate(grant.id, minted.key.id, next.refresh);
+  // Only while the grant holds and its key is still the one this refresh replaces; else the new key never serves.
+  if (!await ctx.storage.rotate(grant.id, grant.keyId, minted.key.id, next.refresh)) {
+    await ctx.keys.revoke(grant.userId, minted.key.id, "oauth");
+    throw new OAuthError("invalid_grant", "The grant has ended");
+  }
   // The access token it replaces stops working now, rather than at its expiry.
   if (grant.keyId !== null) await ctx.keys.revoke(grant.userId, grant.keyId, "oauth");
   return tokens(minted.secret, ttl, next.token, scopes);

@@ -142,4 +142,19 @@ export const APP_MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 11,
+    name: "OAuth grants own their keys",
+    statements: [
+      // The grant a key is the access token of (NULL: a key minted by hand): revoking any key of a grant ends it.
+      "ALTER TABLE app_keys ADD COLUMN grant_id TEXT",
+      "CREATE INDEX app_keys_by_grant ON app_keys (grant_id) WHERE grant_id IS NOT NULL",
+      // Keys minted before: each grant's key in force is known to it (the keys it replaced are revoked already).
+      `UPDATE app_keys SET grant_id = (SELECT g.id FROM app_oauth_grants g WHERE g.key_id = app_keys.id)
+        WHERE id IN (SELECT key_id FROM app_oauth_grants WHERE key_id IS NOT NULL)`,
+      // A grant whose key in force was revoked has ended.
+      `UPDATE app_oauth_grants SET revoked_at = (SELECT k.revoked_at FROM app_keys k WHERE k.id = app_oauth_grants.key_id)
+        WHERE revoked_at IS NULL AND key_id IN (SELECT id FROM app_keys WHERE revoked_at IS NOT NULL)`,
+    ],
+  },
 ];

@@ -33,6 +33,16 @@ export interface OutboxPurge {
   limit: number;
 }
 
+/** A revocation of the cloud's feed, as applied: the key, when, and why (absent: as `app`). */
+export interface FeedRevocation {
+  /** The key. */
+  keyId: string;
+  /** ISO 8601. */
+  revokedAt: string;
+  /** Why: `oauth` is the OAuth server's own revoke, which ends no grant here. */
+  reason?: string;
+}
+
 /** Whether a write also queues its record for the cloud, in the same transaction. */
 export interface MirrorOption {
   /** Queue the record in the outbox (hybrid mode). */
@@ -62,7 +72,8 @@ export interface AppStorage {
   keyRevocationByHash(hash: string): Promise<{ revokedAt: string | null } | null>;
   /**
    * Revokes the user's key at `at` (once: a revoked key keeps its first time and reason); `reason` `oauth` when
-   * an OAuth grant ended (absent: its user revoked it).
+   * the OAuth server revokes it (a grant ended, or its key was replaced). Absent (its user revoked it), the key's
+   * OAuth grant, if it has one, ends in the same transaction, and the grant's keys still active are revoked.
    *
    * @returns The record after revocation, or `null` when the user has no such key.
    */
@@ -121,9 +132,10 @@ export interface AppStorage {
   revocationCursor(): Promise<number>;
   /**
    * Applies revocations from the cloud's feed and moves the cursor to `nextSeq`, in one write.
-   * Idempotent; a key keeps its first revocation time; nothing is queued for the cloud.
+   * Idempotent; a key keeps its first revocation time. A revocation for any reason but `oauth` (the OAuth server's
+   * own) ends the key's grant and revokes the grant's keys still active, queued for the cloud.
    */
-  applyRevocations(revocations: readonly { keyId: string; revokedAt: string }[], nextSeq: number): Promise<void>;
+  applyRevocations(revocations: readonly FeedRevocation[], nextSeq: number): Promise<void>;
   /**
    * Applies an auto-revoke policy to a key at `at`: at the threshold, revokes it and stores the
    * `AUTO_REVOKED` violation, in one transaction (queued for the cloud with `mirror`).

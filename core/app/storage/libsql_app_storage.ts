@@ -14,18 +14,18 @@ import {
   type KeyTable,
   revokeKeyOfUser,
   scheduleKeyRevocation,
-  selectKeyByHash,
   selectKeysOfUser,
   toKey,
   touchKey,
 } from "../../keys/mod.ts";
 import { insertViolation, selectLatestViolations, toViolation, type ViolationTable } from "../../violations/mod.ts";
-import type { AppStorage, MirrorOption, OutboxItem, OutboxPurge } from "./app_storage.ts";
+import type { AppStorage, FeedRevocation, MirrorOption, OutboxItem, OutboxPurge } from "./app_storage.ts";
 import type { Violation } from "../../contract/mod.ts";
 import { type ChangeCache, createChangeCache } from "../../db/mod.ts";
 import type { AutoRevokePolicy } from "../../contract/mod.ts";
 import { autoRevokeKey, readRevocationCursor, writeRevocations } from "./libsql_revocations.ts";
 import { purgeOutbox, purgeViolations } from "./libsql_retention.ts";
+import { endGrantOfKey, grantKeyStatements } from "./libsql_grant_keys.ts";
 
 /** Keys whose record is kept in process, by hash. */
 const KEY_CACHE_SIZE = 50_000;
@@ -80,7 +80,7 @@ class LibsqlAppStorage implements AppStorage {
         args: [record.agentId, record.userId],
       })
       : insertKey(KEYS, record);
-    const statements: Statement[] = [insert];
+    const statements: Statement[] = [insert, ...grantKeyStatements(record)];
     if (kind === "claim") {
       statements.unshift({
         sql: "INSERT INTO app_agent_claims (agent_id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
@@ -105,7 +105,11 @@ class LibsqlAppStorage implements AppStorage {
 
   findKeyByHash(hash: string): Promise<KeyRecord | null> {
     return this.#keys.read(hash, async () => {
-      const rs = await this.#db.execute(selectKeyByHash(KEYS, hash));
+      // With the key's grant: its keys share one rate bucket.
+      const rs = await this.#db.execute({
+        sql: `SELECT ${KEY_COLUMNS}, grant_id FROM app_keys WHERE hash = ?`,
+        args: [hash],
+      });
       return rs.rows.length ? toKey(rs.rows[0]) : null;
     });
   }
@@ -121,6 +125,7 @@ class LibsqlAppStorage implements AppStorage {
     at: string,
     options: MirrorOption & { reason?: "oauth" } = {},
   ): Promise<KeyRecord | null> {
+    if (options.reason === undefined) return await this.#revokeEndingGrant(userId, id, at, options.mirror ?? false);
     const revoke = revokeKeyOfUser(KEYS, userId, id, at);
     const reason: Statement[] = options.reason === undefined ? [] : [{
       sql: "UPDATE app_keys SET revoke_reason = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL",
@@ -139,6 +144,19 @@ class LibsqlAppStorage implements AppStorage {
         : [],
     ], "write");
     return this.#revoked(results[reason.length]);
+  }
+
+  /** A revoke by the key's user: it ends the key's grant, if it has one, in the same transaction. */
+  async #revokeEndingGrant(userId: string, id: string, at: string, mirror: boolean): Promise<KeyRecord | null> {
+    const done = await this.#db.transaction(async (tx) => {
+      const rs = await tx.execute(revokeKeyOfUser(KEYS, userId, id, at));
+      if (rs.rows.length === 0) return null;
+      if (mirror) await tx.execute(enqueueKey(id, at));
+      return { rs, hashes: await endGrantOfKey(tx, id, at, mirror) };
+    }, "write");
+    if (done === null) return null;
+    for (const hash of done.hashes) this.#keys.delete(hash);
+    return this.#revoked(done.rs);
   }
 
   #revoked(rs: ResultSet): KeyRecord | null {
@@ -265,7 +283,7 @@ class LibsqlAppStorage implements AppStorage {
     return readRevocationCursor(this.#db);
   }
 
-  async applyRevocations(revocations: readonly { keyId: string; revokedAt: string }[], nextSeq: number): Promise<void> {
+  async applyRevocations(revocations: readonly FeedRevocation[], nextSeq: number): Promise<void> {
     // Revoked by id: drop the cached records by their hashes, so the next request reads the revocation.
     for (const hash of await writeRevocations(this.#db, revocations, nextSeq)) this.#keys.delete(hash);
   }
@@ -278,7 +296,7 @@ class LibsqlAppStorage implements AppStorage {
   ): Promise<Violation | null> {
     const revoked = await autoRevokeKey(this.#db, keyId, policy, at, options.mirror ?? false);
     if (revoked === null) return null;
-    this.#keys.delete(revoked.hash); // the next request of the key reads the revocation
+    for (const hash of revoked.hashes) this.#keys.delete(hash); // the next request of a key reads its revocation
     return revoked.violation;
   }
 

@@ -4,9 +4,11 @@
  *
  * @module
  */
-import type { Executor, Statement } from "../../db/mod.ts";
+import type { Executor } from "../../db/mod.ts";
 import { autoRevokedViolation, type AutoRevokePolicy, type Violation } from "../../contract/mod.ts";
 import { countTowardAutoRevoke, insertViolation, type ViolationTable } from "../../violations/mod.ts";
+import type { FeedRevocation } from "./app_storage.ts";
+import { endGrantOfKey } from "./libsql_grant_keys.ts";
 
 /** The app's violations. */
 const VIOLATIONS: ViolationTable = { table: "app_violations" };
@@ -31,22 +33,37 @@ export async function readRevocationCursor(db: Executor): Promise<number> {
  * @param nextSeq The feed's cursor after them.
  * @returns The hashes of the keys it revoked (for the caller's key cache).
  */
-export async function writeRevocations(
+export function writeRevocations(
   db: Executor,
-  revocations: readonly { keyId: string; revokedAt: string }[],
+  revocations: readonly FeedRevocation[],
   nextSeq: number,
 ): Promise<string[]> {
-  const statements: Statement[] = revocations.map((r) => ({
-    sql: "UPDATE app_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? RETURNING hash",
-    args: [r.revokedAt, r.keyId],
-  }));
-  statements.push({
-    sql: `INSERT INTO app_revocation_cursor (id, seq, updated_at) VALUES (1, ?, ?)
+  return db.transaction(async (tx) => {
+    const hashes: string[] = [];
+    for (const r of revocations) {
+      const rs = await tx.execute({
+        sql: "UPDATE app_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? RETURNING hash",
+        args: [r.revokedAt, r.keyId],
+      });
+      hashes.push(...rs.rows.map((row) => String(row.hash)));
+      // An operator's, auto-revoke's or another node's revoke of a grant's key ends the grant (hybrid: the keys it
+      // revokes here are queued for the cloud; in cloud mode this store holds no keys, and the cloud ends it).
+      if (r.reason !== "oauth") {
+        hashes.push(...await endGrantOfKey(tx, r.keyId, r.revokedAt, true));
+        // Cloud mode keeps no key here: the grant whose key in force it is ends (the cloud ended it already).
+        await tx.execute({
+          sql: "UPDATE app_oauth_grants SET revoked_at = COALESCE(revoked_at, ?) WHERE key_id = ?",
+          args: [r.revokedAt, r.keyId],
+        });
+      }
+    }
+    await tx.execute({
+      sql: `INSERT INTO app_revocation_cursor (id, seq, updated_at) VALUES (1, ?, ?)
           ON CONFLICT (id) DO UPDATE SET seq = MAX(seq, excluded.seq), updated_at = excluded.updated_at`,
-    args: [nextSeq, new Date().toISOString()],
-  });
-  const results = await db.batch(statements, "write");
-  return results.slice(0, revocations.length).flatMap((rs) => rs.rows.map((row) => String(row.hash)));
+      args: [nextSeq, new Date().toISOString()],
+    });
+    return hashes;
+  }, "write");
 }
 
 /**
@@ -59,8 +76,8 @@ export async function writeRevocations(
  * @param policy The policy.
  * @param at Now, ISO 8601.
  * @param mirror Queue the revoke and the violation for the cloud.
- * @returns The `AUTO_REVOKED` violation and the key's hash (for the caller's key cache), or `null` when the key
- *   stays active.
+ * @returns The `AUTO_REVOKED` violation and the hashes of the keys it revoked (the key, and the other keys of its OAuth
+ *   grant, which ends with it), for the caller's key cache; `null` when the key stays active.
  */
 export function autoRevokeKey(
   db: Executor,
@@ -68,7 +85,7 @@ export function autoRevokeKey(
   policy: AutoRevokePolicy,
   at: string,
   mirror: boolean,
-): Promise<{ violation: Violation; hash: string } | null> {
+): Promise<{ violation: Violation; hashes: string[] } | null> {
   return db.transaction(async (tx) => {
     const key = await tx.execute({
       sql: "SELECT user_id, hash FROM app_keys WHERE id = ? AND revoked_at IS NULL",
@@ -92,6 +109,6 @@ export function autoRevokeKey(
         args: [violation.id, JSON.stringify(violation), at],
       });
     }
-    return { violation, hash: String(key.rows[0].hash) };
+    return { violation, hashes: [String(key.rows[0].hash), ...await endGrantOfKey(tx, keyId, at, mirror)] };
   }, "write");
 }

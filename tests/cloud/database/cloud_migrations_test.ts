@@ -234,6 +234,7 @@ for (const [name, open] of clients.list) {
       const schema = await client.execute("SELECT type, name FROM sqlite_master WHERE tbl_name = 'cloud_keys'");
       const names = schema.rows.map((r) => `${r.type} ${r.name}`).filter((n) => !n.includes("sqlite_autoindex"));
       assert.deepEqual(names.sort(), [
+        "index cloud_keys_by_grant", // migration 13
         "index cloud_keys_by_hash",
         "index cloud_keys_by_name",
         "index cloud_keys_by_project",

@@ -20,7 +20,7 @@ import {
 
 const COLUMNS = `id TEXT NOT NULL, user_id TEXT NOT NULL, name TEXT NOT NULL, scopes TEXT NOT NULL,
   agent_id TEXT NOT NULL, hash TEXT NOT NULL, start TEXT NOT NULL, created_at TEXT NOT NULL,
-  last_used_at TEXT, revoked_at TEXT, expires_at TEXT, revokes_at TEXT`;
+  last_used_at TEXT, revoked_at TEXT, expires_at TEXT, revokes_at TEXT, grant_id TEXT`;
 
 async function tables(): Promise<Executor> {
   const db = await openDatabase(":memory:");
