@@ -32,7 +32,13 @@ import {
   type DashboardSettings,
   publicOrigin,
 } from "./dashboard/mod.ts";
-import { MAX_PURGE_INTERVAL_MS, type PurgeSchedule, schedulePurge } from "../core/db/mod.ts";
+import {
+  databaseName,
+  MAX_PURGE_INTERVAL_MS,
+  type PurgeSchedule,
+  schedulePurge,
+  storageFailureLogger,
+} from "../core/db/mod.ts";
 import { APP_RETENTION_MS } from "./apps/mod.ts";
 
 /** How long acknowledged items are kept by default: 7 days. */
@@ -152,7 +158,8 @@ export interface CloudSeams {
  * @returns The handler, its readiness and `close()`.
  */
 export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = {}): Cloud {
-  const log = redactingLogger(options.logger ?? defaultLogger);
+  // A full disk or a locked database: one line with the fix, at most once a minute per kind.
+  const log = storageFailureLogger(redactingLogger(options.logger ?? defaultLogger), databaseName(options.db));
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
   const violationRetentionMs = options.violationRetentionMs ?? DEFAULT_VIOLATION_RETENTION_MS;
@@ -211,7 +218,7 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
     routes: cloudRoutes,
     authenticate: {
       sdk: (req, { storage }) => authenticateSdk(req, storage),
-      agent: (req, { storage }) => authenticateAgent(req, storage, seams.now),
+      agent: (req, { storage }) => authenticateAgent(req, storage, seams.now, log),
       none: () => null,
     },
     limits: {
