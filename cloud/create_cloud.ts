@@ -148,6 +148,8 @@ export interface CloudSeams {
   passwordCost?: number;
   /** The caps on concurrent long polls (default 20 per key, 5,000 per project): tests reach them with fewer polls. */
   polls?: InboxWaitersOptions;
+  /** How long a write waits for another connection's lock (default 5000 ms): tests reach STORAGE_BUSY sooner. */
+  busyTimeoutMs?: number;
 }
 
 /**
@@ -176,7 +178,11 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
   const { publicUrl, ...dashboardSettings } = dash === true || dash === false ? {} : dash;
   // Checked once, before the database opens, so a wrong public URL leaves nothing running.
   const site = publicUrl === undefined ? null : publicOrigin(publicUrl);
-  const opened = openCloudStorage(options.db, { authToken: options.authToken, secretKey: options.secretKey });
+  const opened = openCloudStorage(options.db, {
+    authToken: options.authToken,
+    secretKey: options.secretKey,
+    busyTimeoutMs: seams.busyTimeoutMs,
+  });
   const ready = opened.then(async (storage) => {
     if (closing) return;
     const purge = async () => {
