@@ -49,6 +49,9 @@ Options:
                     https://svc.example.com: Origin check, Secure cookies and HSTS (X-Forwarded-Proto is never trusted)
   --sign-in-wait S  The first wait after 5 failed sign-ins, in seconds (default 1, at least 1, at most 900),
                     doubled with each further failure up to 15 minutes
+  --shutdown-timeout S  On SIGTERM or SIGINT: held long polls are answered at once, kept-alive connections closed,
+                    in-flight requests given up to S seconds (default 10), then the process exits whatever clients
+                    do; a second signal exits at once
 
 Environment:
   SVC_DB_URL         Database URL when --db is not given
@@ -116,6 +119,8 @@ export interface CommandLine {
   rateLimitRefusals?: string;
   /** `--sign-in-wait`. */
   signInWait?: string;
+  /** `--shutdown-timeout`. */
+  shutdownTimeout?: string;
 }
 
 /**
@@ -158,6 +163,7 @@ export function parseCommandLine(args: string[]): CommandLine {
       "rate-limit-agent": { type: "string" },
       "rate-limit-refusals": { type: "string" },
       "sign-in-wait": { type: "string" },
+      "shutdown-timeout": { type: "string" },
     },
   });
   return {
@@ -190,5 +196,6 @@ export function parseCommandLine(args: string[]): CommandLine {
     rateLimitAgent: values["rate-limit-agent"],
     rateLimitRefusals: values["rate-limit-refusals"],
     signInWait: values["sign-in-wait"],
+    shutdownTimeout: values["shutdown-timeout"],
   };
 }
