@@ -7,7 +7,9 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { closeSync, openSync, rmSync, writeSync } from "node:fs";
 import { createProjectCli, mintKeyVia, request, sdkHeaders } from "../fixtures/cloud_process.ts";
-import { cliCommand, repoRoot, serve } from "../fixtures/subprocess.ts";
+import { cliCommand, printed, repoRoot, serve } from "../fixtures/subprocess.ts";
+import { formClient } from "./dashboard/form_client.ts";
+import { OPERATOR_PASSWORD as PASSWORD } from "./dashboard/operator_fixture.ts";
 import { tempDir } from "../fixtures/temp_dir.ts";
 import { waitFor } from "../fixtures/wait_for.ts";
 
@@ -51,8 +53,21 @@ test("on a full disk writes answer 507 STORAGE_FULL with Retry-After, reads and 
   try {
     const db = `file:${dir.file("svc.db")}`;
     const project = await createProjectCli(db);
-    const cloud = await serve(cliCommand(), repoRoot, {}, ["--db", db, "--no-dashboard"]);
+    const cloud = await serve(cliCommand(), repoRoot, {}, ["--db", db]);
     try {
+      // An operator signed in to the dashboard over the socket, before the disk fills.
+      const link = (await printed(cloud, /^ {2}\S+(\/dashboard\/setup\?token=\S+)$/m))[1];
+      const operator = formClient((req) => fetch(req, { redirect: "manual" }), cloud.url);
+      await operator.get(link);
+      const created = await operator.post(link, { email: "ops@example.com", password: PASSWORD }, {
+        headers: { origin: cloud.url },
+      });
+      assert.equal(created.status, 303, created.text);
+      await operator.get("/dashboard/sign-in");
+      const signedIn = await operator.post("/dashboard/sign-in", { email: "ops@example.com", password: PASSWORD }, {
+        headers: { origin: cloud.url },
+      });
+      assert.equal(signedIn.status, 303, signedIn.text);
       const sdk = sdkHeaders(project);
       const toRevoke = await mintKeyVia(cloud.url, project, "u1");
       const minted = await request(cloud.url, "POST", "/v1/sdk/keys", sdk, { userId: "u2", name: "k", scopes: [] });
@@ -88,6 +103,15 @@ test("on a full disk writes answer 507 STORAGE_FULL with Retry-After, reads and 
         (await request(cloud.url, "GET", "/v1/agent/inbox", { authorization: `Bearer ${toRevoke}` })).status,
         200,
       );
+
+      // The dashboard: its pages read, its forms that write answer 507 with a page that says so.
+      const keysPage = `/dashboard/projects/${project.projectId}/keys`;
+      assert.equal((await operator.get(keysPage)).status, 200);
+      await operator.get(`${keysPage}/${revokeId}/revoke`);
+      const refused = await operator.post(`${keysPage}/${revokeId}/revoke`, {}, { headers: { origin: cloud.url } });
+      assert.equal(refused.status, 507, refused.text);
+      assert.match(refused.text, /Storage full/);
+      assert.match(refused.headers.get("retry-after") ?? "", /^\d+$/);
 
       rmSync(dir.file("filler"));
       const again = await waitFor("a write to succeed once there is room", async () => {
