@@ -94,7 +94,9 @@ export async function serve(fetch: FetchHandler, options: ServeOptions = {}): Pr
     // Idle keep-alive sockets would hold close() open until they time out.
     if (node && "closeIdleConnections" in node) node.closeIdleConnections();
     // Requests still in flight past the timeout (a body that never ends) lose their connections.
-    const late = setTimeout(() => node?.closeAllConnections(), timeoutMs);
+    const late = setTimeout(() => {
+      if (node && "closeAllConnections" in node) node.closeAllConnections();
+    }, timeoutMs);
     try {
       await closing;
     } finally {
