@@ -4,42 +4,14 @@
 // a restart. Needs `mount -t tmpfs` (root): where the machine refuses it, the test is skipped with the reason.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { closeSync, openSync, rmSync, writeSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { createProjectCli, mintKeyVia, request, sdkHeaders } from "../fixtures/cloud_process.ts";
 import { cliCommand, printed, repoRoot, serve } from "../fixtures/subprocess.ts";
 import { formClient } from "./dashboard/form_client.ts";
 import { OPERATOR_PASSWORD as PASSWORD } from "./dashboard/operator_fixture.ts";
+import { fillDisk, mountTmpfs, unmount } from "../fixtures/small_disk.ts";
 import { tempDir } from "../fixtures/temp_dir.ts";
 import { waitFor } from "../fixtures/wait_for.ts";
-
-/** Mounts a tmpfs of `size` on `dir`; the reason when the machine refuses. */
-function mountTmpfs(dir: string, size: string): string | undefined {
-  const mounted = spawnSync("mount", ["-t", "tmpfs", "-o", `size=${size}`, "tmpfs", dir], { encoding: "utf8" });
-  if (mounted.error) return `mount could not run: ${mounted.error.message}`;
-  if (mounted.status !== 0) return `mount -t tmpfs refused (not root, or no mount namespace): ${mounted.stderr.trim()}`;
-  return undefined;
-}
-
-/** Writes `path` until the file system has no room left (down to single bytes). */
-function fillDisk(path: string): void {
-  const fd = openSync(path, "w");
-  try {
-    for (let size = 64 * 1024; size >= 1; size = Math.floor(size / 2)) {
-      const chunk = new Uint8Array(size);
-      for (;;) {
-        try {
-          writeSync(fd, chunk);
-        } catch (error) {
-          if ((error as { code?: string }).code !== "ENOSPC") throw error;
-          break;
-        }
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
 
 test("on a full disk writes answer 507 STORAGE_FULL with Retry-After, reads and a key's first use 200, and writes work again once there is room", async (t) => {
   const dir = tempDir();
@@ -133,8 +105,7 @@ test("on a full disk writes answer 507 STORAGE_FULL with Retry-After, reads and 
       assert.doesNotMatch(done.stderr, /INTERNAL|SqliteError|\n\s+at /); // no stack
     }
   } finally {
-    const unmounted = spawnSync("umount", [dir.path], { encoding: "utf8" });
-    assert.equal(unmounted.status, 0, unmounted.stderr);
+    unmount(dir.path);
     dir.remove();
   }
 });
