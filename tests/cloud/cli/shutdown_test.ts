@@ -9,6 +9,8 @@ import { createProjectCli, mintKeyVia } from "../../fixtures/cloud_process.ts";
 import { keptAliveClient } from "../../fixtures/kept_alive_client.ts";
 import { cliCommand, printed, repoRoot, serve } from "../../fixtures/subprocess.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
+import { serveOptions } from "../../../cloud/cli/serve.ts";
+import { parseCommandLine } from "../../../cloud/cli/usage.ts";
 import { settlesWithin, waitFor } from "../../fixtures/wait_for.ts";
 
 const dir = tempDir();
@@ -108,5 +110,16 @@ test("SIGTERM with a request stuck in flight exits at --shutdown-timeout, and a 
       cloud.child.kill("SIGKILL");
       stuck.destroy();
     }
+  }
+});
+
+test("--shutdown-timeout takes whole seconds from 1 to 3600 (default 10), else a usage error", () => {
+  assert.equal(serveOptions(parseCommandLine(["serve"])).shutdownTimeoutMs, 10_000);
+  assert.equal(serveOptions(parseCommandLine(["serve", "--shutdown-timeout", "2"])).shutdownTimeoutMs, 2_000);
+  for (const bad of ["0", "1.5", "-1", "3601", "soon"]) {
+    assert.throws(() => serveOptions(parseCommandLine(["serve", `--shutdown-timeout=${bad}`])), {
+      code: "USAGE",
+      message: /^--shutdown-timeout must be a whole number of seconds, 1 to 3600$/,
+    }, bad);
   }
 });
