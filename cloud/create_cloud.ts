@@ -209,6 +209,7 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
     waiters,
     recheckMs: options.recheckMs ?? 500,
     closing: () => closing,
+    log,
   }));
   const dashboard = dash === false ? undefined : createDashboard({
     ...dashboardSettings,
