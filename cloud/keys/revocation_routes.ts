@@ -8,6 +8,7 @@ import { z } from "zod";
 import { type Revocation, revocationPageSchema } from "../../core/contract/mod.ts";
 import { pageSize, queryInteger, waitSeconds } from "../../core/contract/mod.ts";
 import { json } from "../../core/http/mod.ts";
+import type { ErrorLogger } from "../../core/logging/mod.ts";
 import { readOrWait, watchedStorage } from "../inbox/mod.ts";
 import { type AuthStorage, cloudRouteDefiner, type CloudRouteDeps, reauthenticate } from "../routes/mod.ts";
 import type { InboxRepository, InboxWaiters, RevocationSequence } from "../inbox/mod.ts";
@@ -26,7 +27,12 @@ export interface RevocationRouteDeps extends CloudRouteDeps {
     /** Records a feed poll that passed SDK auth, from its headers; a poll without an instance id stores nothing. */
     seen(projectId: string, headers: Headers, cursor: number): Promise<void>;
   };
+  /** Where a failure that does not stop the poll goes (a due revocation that could not be written). */
+  log: ErrorLogger;
 }
+
+/** How soon a poll answers when a due revocation could not be written, so the next poll tries again. */
+const DUE_WRITE_RETRY_MS = 1000;
 
 const defineRoute = cloudRouteDefiner<RevocationRouteDeps>();
 
@@ -57,7 +63,12 @@ export const revocationRoutes = [
       const release = query.wait > 0 ? waiters.admit(caller.projectId, null) : undefined;
       // A reroll's grace that has ended is written as a revocation (reason `reroll`) before the feed is read, and
       // a poll that would wait past the next one answers then (empty), so the next poll writes and carries it.
-      const { next } = await keys.writeDueRevocations(caller.projectId);
+      // A feed poll is a read: when that write fails (a full disk, a locked database) the feed is still served, and
+      // the poll answers within a second so the next one tries the write again.
+      const { next } = await keys.writeDueRevocations(caller.projectId).catch((error) => {
+        deps.log("Writing a reroll's due revocation failed", error);
+        return { next: keys.now() + DUE_WRITE_RETRY_MS };
+      });
       const due = next === null ? Infinity : Date.now() + Math.max(next - keys.now(), 0);
       let found: { rows: Revocation[]; waited: boolean };
       try {

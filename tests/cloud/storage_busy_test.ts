@@ -60,3 +60,47 @@ test("a write past the busy timeout answers 503 STORAGE_BUSY with Retry-After, r
     await cloud.close();
   }
 });
+
+test("a feed poll that must write a reroll's due revocation is still answered while the database is locked, and carries it once released", async () => {
+  const url = `file:${dir.file("due.db")}`;
+  const setup = await openCloudStorage(url);
+  const { project, sdkSecret } = await createProject(setup, "p");
+  await setup.close();
+  let now = Date.parse("2026-11-27T12:00:00Z");
+  const cloud = createCloudWithSeams({ db: url, dashboard: false, logger: () => {} }, {
+    busyTimeoutMs: 50,
+    now: () => now,
+  });
+  await cloud.ready;
+  const holder = createClient({ url });
+  try {
+    const sdk = { authorization: `Bearer ${sdkSecret}`, "x-svc-project": project.id };
+    const call = (method: string, path: string, body?: unknown) =>
+      cloud.handle(
+        new Request(`http://cloud.test${path}`, {
+          method,
+          headers: body === undefined ? sdk : { ...sdk, "content-type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }),
+      );
+    const minted = await (await call("POST", "/v1/sdk/keys", { userId: "u", name: "k", scopes: [] })).json();
+    const rerolled = await call("POST", `/v1/sdk/keys/${minted.id}/reroll`, { userId: "u", graceMinutes: 1 });
+    assert.equal(rerolled.status, 201, await rerolled.text());
+    now += 2 * 60_000; // the grace is over: the next feed poll writes the old key's revocation
+
+    const lock = await holder.transaction("write");
+    try {
+      const polled = await call("GET", "/v1/sdk/keys/revocations?after=0");
+      const body = await polled.json();
+      assert.equal(polled.status, 200, JSON.stringify(body));
+      assert.deepEqual(body.revocations, []);
+    } finally {
+      await lock.rollback();
+    }
+    const carried = await (await call("GET", "/v1/sdk/keys/revocations?after=0")).json();
+    assert.deepEqual(carried.revocations.map((r: { keyId: string }) => r.keyId), [minted.id]);
+  } finally {
+    holder.close();
+    await cloud.close();
+  }
+});
