@@ -7,6 +7,9 @@
  * On its own (Bun 1.4.5, tests/adapters/bun_idle_test.ts) Bun closes a
  * connection whose first request head is not whole within about 10 s, and one
  * whose later request (head or body) is not whole within the idle timeout.
+ * `close(timeoutMs)` stops accepting (`server.stop(false)`: in-flight requests finish), answers with
+ * `Connection: close` from then on (Bun closes the connection after that answer), and after `timeoutMs`
+ * (default 10 s) closes every connection still open (`server.stop(true)`).
  *
  * @example Serve /svc and an app on Bun
  * ```ts
@@ -23,7 +26,13 @@
 import "../core/runtime/mod.ts"; // first: Node < 22 gets one line
 import type { FetchHandler } from "../core/app/mod.ts";
 import { withClientAddress } from "../core/http/mod.ts";
-import { DEFAULT_CONNECTION_LIMITS, type RunningServer, type ServeOptions } from "../core/http/mod.ts";
+import {
+  closingAware,
+  DEFAULT_CONNECTION_LIMITS,
+  DEFAULT_SHUTDOWN_TIMEOUT_MS,
+  type RunningServer,
+  type ServeOptions,
+} from "../core/http/mod.ts";
 import { listenError } from "./_listen_error.ts";
 import { reachableUrl } from "./_reachable_url.ts";
 
@@ -68,14 +77,20 @@ export function serve(fetch: FetchHandler, options: ServeOptions = {}): Promise<
   // Bun's own default (10 s) would cut a 20 s long poll; its idle timer also ends slow request heads.
   const idleTimeout = Math.min(BUN_MAX_IDLE_S, Math.max(1, Math.ceil(idleMs / 1000)));
   try {
-    const server = Bun.serve({
-      port,
-      hostname,
-      idleTimeout,
-      fetch: (req, server) => fetch(withClientAddress(req, () => server.requestIP(req)?.address)),
-    });
+    let bun: BunServer | undefined;
+    const served = closingAware((req) => fetch(withClientAddress(req, () => bun?.requestIP(req)?.address)));
+    const server = bun = Bun.serve({ port, hostname, idleTimeout, fetch: served.handle });
+    const close = async (timeoutMs = DEFAULT_SHUTDOWN_TIMEOUT_MS) => {
+      served.begin(); // every answer from now on says Connection: close
+      const late = setTimeout(() => server.stop(true), timeoutMs); // then whatever is still open is closed
+      try {
+        await server.stop(false);
+      } finally {
+        clearTimeout(late);
+      }
+    };
     const url = reachableUrl(server.hostname, server.port);
-    return Promise.resolve({ url, port: server.port, hostname: server.hostname, close: () => server.stop(false) });
+    return Promise.resolve({ url, port: server.port, hostname: server.hostname, close });
   } catch (error) {
     return Promise.reject(listenError(error, hostname, port));
   }

@@ -8,7 +8,9 @@
  * connection, accept failures survived)
  * to a `Deno.serve` on a loopback port, started again if it ever stops. Deno cannot raise its open-file limit: for many connections,
  * start it under a higher `ulimit -n`. Each request carries the client's real address
- * (`clientAddress(req)`), not the relay's.
+ * (`clientAddress(req)`), not the relay's. `close(timeoutMs)` stops accepting, answers with
+ * `Connection: close` from then on, shuts `Deno.serve` down (idle connections close at once, busy ones after
+ * their answer), and after `timeoutMs` (default 10 s) closes every relayed connection still open.
  *
  * @example Serve /svc and an app on Deno
  * ```ts
@@ -25,7 +27,7 @@
 import "../core/runtime/mod.ts"; // first: Node < 22 gets one line
 import type { FetchHandler } from "../core/app/mod.ts";
 import type { TcpConnection } from "./deno/mod.ts";
-import { withClientAddress } from "../core/http/mod.ts";
+import { closingAware, withClientAddress } from "../core/http/mod.ts";
 import { defaultLogger as log } from "../core/logging/mod.ts";
 import { relayServer } from "./deno/mod.ts";
 import type { RunningServer, ServeOptions } from "../core/http/mod.ts";
@@ -71,7 +73,8 @@ export function serve(fetch: FetchHandler, options: ServeOptions = {}): Promise<
   } catch (error) {
     return Promise.reject(listenError(error, hostname, port));
   }
-  const { close } = relayServer(
+  const served = closingAware(fetch);
+  const relay = relayServer(
     {
       accept: () => listener.accept(),
       closeListener: () => listener.close(),
@@ -84,7 +87,7 @@ export function serve(fetch: FetchHandler, options: ServeOptions = {}): Promise<
             if (response.status === 101) relayed.upgraded(port);
             return response;
           };
-          const answer = fetch(withClientAddress(req, () => relayed.clientAddressOf(port)));
+          const answer = served.handle(withClientAddress(req, () => relayed.clientAddressOf(port)));
           return answer instanceof Response ? seen(answer) : answer.then(seen);
         });
         return { port: server.addr.port, finished: server.finished, shutdown: () => server.shutdown() };
@@ -94,6 +97,10 @@ export function serve(fetch: FetchHandler, options: ServeOptions = {}): Promise<
     connections,
     log,
   );
+  const close = (timeoutMs?: number) => {
+    served.begin(); // every answer from now on says Connection: close
+    return relay.close(timeoutMs);
+  };
   const { hostname: bound, port: boundPort } = listener.addr;
   return Promise.resolve({ url: reachableUrl(bound, boundPort), port: boundPort, hostname: bound, close });
 }

@@ -5,6 +5,9 @@
  * `ServeOptions.connections`: past the cap a new connection is closed at once,
  * a request head must arrive within the header timeout and the whole request
  * within the request timeout, and a silent connection is closed after the idle timeout.
+ * `close(timeoutMs)` stops accepting, closes idle kept-alive connections at once, answers with
+ * `Connection: close` from then on (Node closes a busy connection after that answer), and after
+ * `timeoutMs` (default 10 s) closes every connection still open.
  *
  * @example Serve /svc and an app on Node
  * ```ts
@@ -24,8 +27,10 @@ import { FastResponse, serve as srvx } from "srvx/node";
 import type { FetchHandler } from "../core/app/mod.ts";
 import {
   answerWith,
+  closingAware,
   connectionBudget,
   DEFAULT_CONNECTION_LIMITS,
+  DEFAULT_SHUTDOWN_TIMEOUT_MS,
   type RunningServer,
   type ServeOptions,
 } from "../core/http/mod.ts";
@@ -59,8 +64,9 @@ export async function serve(fetch: FetchHandler, options: ServeOptions = {}): Pr
   // The toolkit's answers as srvx's own Response class: srvx writes their text straight to the socket. On Node only:
   // on Bun or Deno (their node:http) the same process may serve with Bun.serve or Deno.serve, which send only their own.
   if (!("Deno" in globalThis) && !("Bun" in globalThis)) answerWith(FastResponse);
+  const served = closingAware((req) => fetch(withBufferedBody(req)));
   const server = srvx({
-    fetch: (req) => fetch(withBufferedBody(req)),
+    fetch: served.handle,
     port,
     hostname,
     silent: true,
@@ -82,11 +88,20 @@ export async function serve(fetch: FetchHandler, options: ServeOptions = {}): Pr
   const address = server.node?.server?.address();
   const bound = typeof address === "object" && address !== null ? address.port : port;
   const boundHost = typeof address === "object" && address !== null ? address.address : hostname;
-  const close = async () => {
+  const close = async (timeoutMs = DEFAULT_SHUTDOWN_TIMEOUT_MS) => {
+    served.begin(); // every answer from now on says Connection: close, and Node closes its connection after it
     const closing = server.close();
     // Idle keep-alive sockets would hold close() open until they time out.
     if (node && "closeIdleConnections" in node) node.closeIdleConnections();
-    await closing;
+    // Requests still in flight past the timeout (a body that never ends) lose their connections.
+    const late = setTimeout(() => {
+      if (node && "closeAllConnections" in node) node.closeAllConnections();
+    }, timeoutMs);
+    try {
+      await closing;
+    } finally {
+      clearTimeout(late);
+    }
   };
   return { url: reachableUrl(boundHost, bound), port: bound, hostname: boundHost, close };
 }

@@ -14,6 +14,7 @@ import { createProjectService } from "./projects/mod.ts";
 import { createOperatorService, type OperatorServiceSeams } from "./operators/mod.ts";
 import { type CloudRefusals, createViolationService } from "./violations/mod.ts";
 import type { CloudRouteDeps, SdkCaller } from "./routes/mod.ts";
+import type { ErrorLogger } from "../core/logging/mod.ts";
 
 /**
  * One service per feature: the same list the dashboard is given, kept once (in the dashboard's door, which cannot
@@ -34,6 +35,8 @@ export interface CloudDeps extends CloudServices, CloudRouteDeps {
    * requests (the mirror of a key, except when it revokes); throws `429 RATE_LIMITED` when none is left.
    */
   takeProjectWrite(caller: SdkCaller): void;
+  /** Where failures that do not stop a request go (the cloud's logger). */
+  log: ErrorLogger;
 }
 
 /**

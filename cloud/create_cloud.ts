@@ -32,7 +32,13 @@ import {
   type DashboardSettings,
   publicOrigin,
 } from "./dashboard/mod.ts";
-import { MAX_PURGE_INTERVAL_MS, type PurgeSchedule, schedulePurge } from "../core/db/mod.ts";
+import {
+  databaseName,
+  MAX_PURGE_INTERVAL_MS,
+  type PurgeSchedule,
+  schedulePurge,
+  storageFailureLogger,
+} from "../core/db/mod.ts";
 import { APP_RETENTION_MS } from "./apps/mod.ts";
 
 /** How long acknowledged items are kept by default: 7 days. */
@@ -142,6 +148,8 @@ export interface CloudSeams {
   passwordCost?: number;
   /** The caps on concurrent long polls (default 20 per key, 5,000 per project): tests reach them with fewer polls. */
   polls?: InboxWaitersOptions;
+  /** How long a write waits for another connection's lock (default 5000 ms): tests reach STORAGE_BUSY sooner. */
+  busyTimeoutMs?: number;
 }
 
 /**
@@ -152,7 +160,8 @@ export interface CloudSeams {
  * @returns The handler, its readiness and `close()`.
  */
 export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = {}): Cloud {
-  const log = redactingLogger(options.logger ?? defaultLogger);
+  // A full disk or a locked database: one line with the fix, at most once a minute per kind.
+  const log = storageFailureLogger(redactingLogger(options.logger ?? defaultLogger), databaseName(options.db));
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
   const violationRetentionMs = options.violationRetentionMs ?? DEFAULT_VIOLATION_RETENTION_MS;
@@ -169,7 +178,11 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
   const { publicUrl, ...dashboardSettings } = dash === true || dash === false ? {} : dash;
   // Checked once, before the database opens, so a wrong public URL leaves nothing running.
   const site = publicUrl === undefined ? null : publicOrigin(publicUrl);
-  const opened = openCloudStorage(options.db, { authToken: options.authToken, secretKey: options.secretKey });
+  const opened = openCloudStorage(options.db, {
+    authToken: options.authToken,
+    secretKey: options.secretKey,
+    busyTimeoutMs: seams.busyTimeoutMs,
+  });
   const ready = opened.then(async (storage) => {
     if (closing) return;
     const purge = async () => {
@@ -196,6 +209,7 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
     waiters,
     recheckMs: options.recheckMs ?? 500,
     closing: () => closing,
+    log,
   }));
   const dashboard = dash === false ? undefined : createDashboard({
     ...dashboardSettings,
@@ -211,7 +225,7 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
     routes: cloudRoutes,
     authenticate: {
       sdk: (req, { storage }) => authenticateSdk(req, storage),
-      agent: (req, { storage }) => authenticateAgent(req, storage, seams.now),
+      agent: (req, { storage }) => authenticateAgent(req, storage, seams.now, log),
       none: () => null,
     },
     limits: {

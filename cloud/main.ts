@@ -40,7 +40,8 @@ async function main(args: string[]): Promise<number> {
   try {
     if (command === "serve") {
       await runServe(databaseTarget(line.db), serveOptions(line));
-      return 0;
+      // Stopped: nothing more to wait for (a client's socket, a timer of the runtime's server must not keep it alive).
+      process.exit(0);
     }
     if (command === "project" && rest[0] === "policy") {
       return print(await runPolicyCommand(databaseTarget(line.db), rest[1], line), line);

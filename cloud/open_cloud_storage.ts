@@ -58,6 +58,8 @@ export interface CloudStorageOptions {
    * set are sealed when the storage opens. Once set, give it at every open. Default: stored as they are.
    */
   secretKey?: string;
+  /** How long a write waits for another connection's lock on a `file:` database, in milliseconds (default 5000). */
+  busyTimeoutMs?: number;
 }
 
 /**
@@ -72,7 +74,7 @@ export async function openCloudStorage(
   db: DatabaseInput,
   options: CloudStorageOptions = {},
 ): Promise<CloudRepositories> {
-  const executor = await openDatabase(db, { authToken: options.authToken });
+  const executor = await openDatabase(db, { authToken: options.authToken, busyTimeoutMs: options.busyTimeoutMs });
   try {
     await migrate(executor, CLOUD_MIGRATIONS_TABLE, cloudMigrations);
   } catch (error) {

@@ -2,7 +2,8 @@
 // (data/svc.db, a demo project created on first run with its secret kept in
 // data/demo-project.json), starts the notes app in hybrid mode against it
 // (data/app.db), and prints a walk-through. Ctrl-C stops both cleanly, at once
-// even while agents long-poll. Ports: CLOUD_PORT (8787) and APP_PORT (8000).
+// even while agents long-poll, and within 10 s whatever clients do (a second Ctrl-C: at once).
+// Ports: CLOUD_PORT (8787) and APP_PORT (8000).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createCloud } from "../cloud/mod.ts";
 import { openCloudStorage } from "../cloud/open_cloud_storage.ts";
@@ -138,16 +139,27 @@ Ctrl-C stops both. Paste these lines into another terminal, in this folder:
    npx @modelcontextprotocol/inspector --cli ${A}/svc/mcp --transport http --method tools/list --header "Authorization: Bearer $KEY"
 `);
 
+/** How long Ctrl-C (or SIGTERM) may take before the process exits anyway: `serve --shutdown-timeout`'s default. */
+const SHUTDOWN_TIMEOUT_MS = 10_000;
 let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(signal, async () => {
-    if (stopping) return;
+    if (stopping) {
+      console.log(`${signal}: second signal: exiting now`);
+      Deno.exit(1);
+    }
     stopping = true;
+    // Whatever clients do (a request that never ends), the process ends within the timeout.
+    setTimeout(() => {
+      console.log(`shutdown timeout (${SHUTDOWN_TIMEOUT_MS / 1000} s): exiting with requests still in flight`);
+      Deno.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS);
     // The app first, while the cloud still answers: its outbox and revocation feed stop without an error to log.
-    await appServer.close();
+    // Each server's close() says Connection: close to kept-alive clients and closes what is left at its timeout.
+    await appServer.close(SHUTDOWN_TIMEOUT_MS / 2);
     await app.close();
     // cloud.close() answers waiting long polls at once, so the server need not wait out their `wait`.
-    await Promise.all([cloudServer.close(), cloud.close()]);
+    await Promise.all([cloudServer.close(SHUTDOWN_TIMEOUT_MS / 2), cloud.close()]);
     console.log("stopped");
     Deno.exit(0);
   });

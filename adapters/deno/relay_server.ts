@@ -14,7 +14,7 @@ import { guardConnections, type RelayedConnections } from "./connection_guard.ts
 import type { ConnectionLimits } from "../../core/http/mod.ts";
 import type { TcpConnection } from "./tcp_connection.ts";
 import type { ErrorLogger } from "../../core/logging/mod.ts";
-import { connectionBudget } from "../../core/http/mod.ts";
+import { connectionBudget, DEFAULT_SHUTDOWN_TIMEOUT_MS } from "../../core/http/mod.ts";
 
 /** A started server. */
 export interface StartedServer {
@@ -96,13 +96,14 @@ export interface RelayParts {
  * @param parts The runtime's listener, connector and server.
  * @param limits Connection cap and timeouts; the cap defaults to the open-file budget.
  * @param log Where failures and restarts are logged.
- * @returns `close()`: stop accepting, let in-flight requests finish and reach their clients, close the rest.
+ * @returns `close(timeoutMs)`: stop accepting, let in-flight requests finish and reach their clients (for up to
+ *   `timeoutMs`, default 10 s), close the rest.
  */
 export function relayServer(
   parts: RelayParts,
   limits: ConnectionLimits,
   log: ErrorLogger,
-): { close(): Promise<void> } {
+): { close(timeoutMs?: number): Promise<void> } {
   // Asked per request, once the guard exists (the inner server takes its first connection after that).
   const relayed: RelayedConnections = {
     clientAddressOf: (relayPort) => guard.clientAddressOf(relayPort),
@@ -120,11 +121,18 @@ export function relayServer(
     ...limits,
   }, log);
   return {
-    async close() {
+    async close(timeoutMs = DEFAULT_SHUTDOWN_TIMEOUT_MS) {
       guard.stopAccepting();
       parts.closeListener();
-      await inner.shutdown(); // in-flight requests finish, idle connections close
-      await guard.close(); // and what they answered reaches the clients
+      // In-flight requests finish, idle connections close, a busy one after its answer: for up to timeoutMs.
+      let late: ReturnType<typeof setTimeout> | undefined;
+      const timedOut = new Promise<boolean>((resolve) => late = setTimeout(() => resolve(true), timeoutMs));
+      const shutdown = inner.shutdown().then(() => false);
+      shutdown.catch(() => {}); // past the timeout it may end later, or never (a handler that never answers)
+      const overdue = await Promise.race([shutdown, timedOut]);
+      clearTimeout(late);
+      // What they answered reaches the clients; past the timeout, every connection still open is closed now.
+      await guard.close(overdue ? 0 : Math.min(1000, timeoutMs));
     },
   };
 }

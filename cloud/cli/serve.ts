@@ -2,9 +2,11 @@
  * `serve`: the cloud through the running runtime's adapter (on Deno, behind
  * the connection guard: a connection cap from the open-file limit, head,
  * request and idle timeouts on every request of a connection, accept failures
- * survived; on Bun and in the single binary, Bun's own limits), stopping cleanly on SIGINT and
- * SIGTERM: no new connections, waiting long polls answered, in-flight requests
- * finished, the database closed. No runtime can raise its own open-file limit:
+ * survived; on Bun and in the single binary, Bun's own limits), stopping on SIGINT and
+ * SIGTERM: no new connections, waiting long polls answered at once, `Connection: close` on every answer from then
+ * on, idle kept-alive connections closed at once and busy ones after their answer, in-flight requests finished,
+ * the database closed, and the process gone within `--shutdown-timeout` (default 10 s) whatever clients do; a
+ * second signal exits at once. No runtime can raise its own open-file limit:
  * start it under `ulimit -n` as high as the connections you expect, times three.
  *
  * @module
@@ -15,6 +17,7 @@ import { serve as denoServe } from "../../adapters/deno.ts";
 import { serve as nodeServe } from "../../adapters/node.ts";
 import { type CloudOptions, createCloud, DEFAULT_CLOUD_RATE_LIMITS } from "../create_cloud.ts";
 import { reachableUrl } from "../../adapters/_reachable_url.ts";
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from "../../core/http/mod.ts";
 import { openCloudStorage } from "../open_cloud_storage.ts";
 import { createOperatorService } from "../operators/mod.ts";
 import { publicOrigin } from "../dashboard/mod.ts";
@@ -36,7 +39,12 @@ export interface ServeOptions {
   rateLimit?: CloudOptions["rateLimit"];
   /** The first wait after repeated failed sign-ins, in milliseconds (default 1 s; never less). */
   signInWaitMs?: number;
+  /** How long a stop on SIGTERM or SIGINT may take before the process exits anyway, in milliseconds (default 10 s). */
+  shutdownTimeoutMs?: number;
 }
+
+/** The longest `--shutdown-timeout`, in seconds: an hour. */
+export const MAX_SHUTDOWN_TIMEOUT_SECONDS = 3600;
 
 /** The longest first wait `--sign-in-wait` takes, in seconds: the sign-in limiter's cap (15 minutes). */
 export const MAX_SIGN_IN_WAIT_SECONDS = 900;
@@ -48,7 +56,7 @@ export const DEFAULT_HOST = "127.0.0.1";
  * Reads `serve`'s options from the command line: `--port` (8787), `--host`
  * (127.0.0.1), `--no-dashboard`, `--public-url` (an http(s) origin), `--rate-limit-project`,
  * `--rate-limit-agent` and `--rate-limit-refusals` (per minute; 0 is off), `--sign-in-wait` (seconds, 1 to 900:
- * it can only lengthen the default wait).
+ * it can only lengthen the default wait), `--shutdown-timeout` (seconds, 1 to 3600; default 10).
  *
  * @param line The parsed command line.
  * @returns The options.
@@ -73,9 +81,17 @@ export function serveOptions(line: CommandLine): ServeOptions {
       `--sign-in-wait must be a whole number of seconds, 1 to ${MAX_SIGN_IN_WAIT_SECONDS}`,
     );
   }
+  const shutdownTimeout = Number(line.shutdownTimeout ?? DEFAULT_SHUTDOWN_TIMEOUT_MS / 1000);
+  if (!Number.isInteger(shutdownTimeout) || shutdownTimeout < 1 || shutdownTimeout > MAX_SHUTDOWN_TIMEOUT_SECONDS) {
+    throw new CommandError(
+      "USAGE",
+      `--shutdown-timeout must be a whole number of seconds, 1 to ${MAX_SHUTDOWN_TIMEOUT_SECONDS}`,
+    );
+  }
   return {
     port,
     host: line.host ?? DEFAULT_HOST,
+    shutdownTimeoutMs: shutdownTimeout * 1000,
     signInWaitMs: signInWait === undefined ? undefined : signInWait * 1000,
     dashboard: !line.noDashboard,
     publicUrl,
@@ -107,7 +123,7 @@ function perMinute(
  * Serves the cloud until SIGINT or SIGTERM.
  *
  * @param target The database.
- * @param options Port, address, dashboard, public URL, rate limits and the first sign-in wait.
+ * @param options Port, address, dashboard, public URL, rate limits, the first sign-in wait and the shutdown timeout.
  * @returns When the server has stopped.
  */
 export async function runServe(target: DatabaseTarget, options: ServeOptions): Promise<void> {
@@ -131,14 +147,27 @@ export async function runServe(target: DatabaseTarget, options: ServeOptions): P
     throw error;
   }
   const stopped = Promise.withResolvers<void>();
+  const timeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
   let stopping = false;
   const stop = (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      console.log(`${signal}: second signal: exiting now`);
+      process.exit(1);
+    }
     stopping = true;
-    console.log(`${signal}: finishing in-flight requests…`);
-    // Stop accepting, answer long polls at once, let the rest finish, then close the database.
-    Promise.all([server.close(), cloud.close()]).then(
-      () => stopped.resolve(),
+    console.log(`${signal}: answering held polls, finishing in-flight requests (at most ${timeoutMs / 1000} s)…`);
+    // Whatever clients do (a request that never ends, a handler that never answers), the process ends here.
+    const deadline = setTimeout(() => {
+      console.log(`shutdown timeout (${timeoutMs / 1000} s): exiting with requests still in flight`);
+      process.exit(1);
+    }, timeoutMs);
+    // Stop accepting, answer long polls at once, close connections (kept-alive ones after their answer), let the
+    // rest finish, then close the database.
+    Promise.all([server.close(timeoutMs), cloud.close()]).then(
+      () => {
+        clearTimeout(deadline);
+        stopped.resolve();
+      },
       stopped.reject,
     );
   };

@@ -52,6 +52,9 @@ Options:
                     https://svc.example.com: Origin check, Secure cookies and HSTS (X-Forwarded-Proto is never trusted)
   --sign-in-wait S  The first wait after 5 failed sign-ins, in seconds (default 1, at least 1, at most 900),
                     doubled with each further failure up to 15 minutes
+  --shutdown-timeout S  On SIGTERM or SIGINT: held long polls are answered at once, kept-alive connections closed,
+                    in-flight requests given up to S seconds (default 10), then the process exits whatever clients
+                    do; a second signal exits at once
 
 Environment:
   SVC_DB_URL         Database URL when --db is not given
@@ -125,6 +128,8 @@ export interface CommandLine {
   from?: string;
   /** `--force` (restore over an existing file). */
   force: boolean;
+  /** `--shutdown-timeout`. */
+  shutdownTimeout?: string;
 }
 
 /**
@@ -170,6 +175,7 @@ export function parseCommandLine(args: string[]): CommandLine {
       to: { type: "string" },
       from: { type: "string" },
       force: { type: "boolean", default: false },
+      "shutdown-timeout": { type: "string" },
     },
   });
   return {
@@ -205,5 +211,6 @@ export function parseCommandLine(args: string[]): CommandLine {
     to: values.to,
     from: values.from,
     force: values.force ?? false,
+    shutdownTimeout: values["shutdown-timeout"],
   };
 }

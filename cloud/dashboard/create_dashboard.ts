@@ -12,6 +12,8 @@ import { trustedPost } from "./csrf.ts";
 import { messagePage } from "./fragments.ts";
 import { FORM_LIMIT, readForm } from "./forms.ts";
 import { isSvcError } from "../../core/agent/mod.ts";
+import { storageError } from "../../core/db/mod.ts";
+import type { SvcError } from "../../core/errors/mod.ts";
 import type { PageContext, ProjectContext } from "./page_context.ts";
 import { asset, redirect } from "./responses.ts";
 import { createReveals } from "./reveals.ts";
@@ -155,11 +157,25 @@ export function createDashboard(options: DashboardOptions): Dashboard {
         return await serve(visit, url, secure);
       } catch (error) {
         if (isSvcError(error) && error.status === 429) return busy(error.headers ?? {}, secure);
-        log("A dashboard page failed", error);
+        log("A dashboard page failed", error); // a storage failure: once a minute, with the fix
+        const stored = storageError(error);
+        if (stored) return storagePage(stored, secure);
         return messagePage(500, "Something went wrong", "The page failed; the cause is in the log.", secure);
       }
     },
   };
+}
+
+/** The answer when the database cannot take a write: 507 (disk full) or 503 (locked), with `Retry-After`. */
+async function storagePage(error: SvcError, secure: boolean): Promise<Response> {
+  const res = await messagePage(
+    error.status,
+    error.code === "STORAGE_FULL" ? "Storage full" : "Storage busy",
+    `${error.message}. Nothing was changed; try again in a moment (the cause is in the log).`,
+    secure,
+  );
+  for (const [name, value] of Object.entries(error.headers ?? {})) res.headers.set(name, value);
+  return res;
 }
 
 /** The answer when too many password hashes wait (see `hash_gate.ts`): 429 with `Retry-After`. */

@@ -36,6 +36,7 @@ import { newViolation, type Violation } from "../../core/contract/mod.ts";
 import { timestampInput } from "../../core/contract/mod.ts";
 import { json } from "../../core/http/mod.ts";
 import { cloudRouteDefiner, type CloudRouteDeps, recordUse, type SdkCaller } from "../routes/mod.ts";
+import type { ErrorLogger } from "../../core/logging/mod.ts";
 import type { KeyService } from "./key_service.ts";
 import { type AuditActor, sdkActor } from "../audit/mod.ts";
 
@@ -53,6 +54,8 @@ export interface KeyRouteDeps extends CloudRouteDeps {
    * requests (the mirror of a key, except when it revokes); throws `429 RATE_LIMITED` when none is left.
    */
   takeProjectWrite(caller: SdkCaller): void;
+  /** Where a failure that does not stop the request goes (a key's last use that could not be written). */
+  log: ErrorLogger;
   /** The project's policy, for its bounds of a key's lifetime (the violations feature's service). */
   violations: {
     /** The project's policy. */
@@ -202,7 +205,7 @@ export const keyRoutes = [
     summary: "Verify an agent key",
     body: z.object({ key: z.string().max(1000) }),
     responses: { 200: keyVerificationSchema },
-    async run({ caller, body }, { keys, storage, refusals }) {
+    async run({ caller, body }, { keys, storage, refusals, log }) {
       // Never say why a key is invalid: unknown, revoked and another project's look the same.
       const found = body.key.startsWith(AGENT_KEY_PREFIX) ? await keys.findByHash(await hashSecret(body.key)) : null;
       const now = keys.now();
@@ -239,7 +242,7 @@ export const keyRoutes = [
         return json({ valid: false });
       }
       const { id, userId, name, scopes, agentId, lastUsedAt } = found.record;
-      await recordUse(storage, caller.projectId, id, lastUsedAt);
+      await recordUse(storage, caller.projectId, id, lastUsedAt, log);
       // The contract's shape; a key's expiry and scheduled revocation only when it has them, so a cloud-mode
       // app's cached verification stops at the right time.
       const { expiresAt, revokesAt } = found.record;

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { type Revocation, revocationPageSchema } from "../../core/contract/mod.ts";
 import { pageSize, queryInteger, waitSeconds } from "../../core/contract/mod.ts";
 import { json } from "../../core/http/mod.ts";
+import type { ErrorLogger } from "../../core/logging/mod.ts";
 import { readOrWait, watchedStorage } from "../inbox/mod.ts";
 import { type AuthStorage, cloudRouteDefiner, type CloudRouteDeps, reauthenticate } from "../routes/mod.ts";
 import type { InboxRepository, InboxWaiters, RevocationSequence } from "../inbox/mod.ts";
@@ -29,7 +30,12 @@ export interface RevocationRouteDeps extends CloudRouteDeps {
      */
     seen(projectId: string, headers: Headers, cursor: number): Promise<void>;
   };
+  /** Where a failure that does not stop the poll goes (a due revocation that could not be written). */
+  log: ErrorLogger;
 }
+
+/** How soon a poll answers when a due revocation could not be written, so the next poll tries again. */
+const DUE_WRITE_RETRY_MS = 1000;
 
 const defineRoute = cloudRouteDefiner<RevocationRouteDeps>();
 
@@ -59,11 +65,19 @@ export const revocationRoutes = [
       let found: { rows: Revocation[]; waited: boolean };
       try {
         // Only a poll that passed SDK auth and was admitted gets here: the app instance it names is recorded
-        // (throttled).
-        await deps.apps.seen(caller.projectId, req.headers, query.after);
+        // (throttled). A feed poll is a read: a record that cannot be written (a full disk, a locked database) is
+        // logged and the feed is served all the same.
+        await deps.apps.seen(caller.projectId, req.headers, query.after).catch((error) => {
+          deps.log("Recording a connected app's feed poll failed", error);
+        });
         // A reroll's grace that has ended is written as a revocation (reason `reroll`) before the feed is read, and
         // a poll that would wait past the next one answers then (empty), so the next poll writes and carries it.
-        const { next } = await keys.writeDueRevocations(caller.projectId);
+        // When that write fails the feed is still served, and the poll answers within a second so the next one tries
+        // the write again.
+        const { next } = await keys.writeDueRevocations(caller.projectId).catch((error) => {
+          deps.log("Writing a reroll's due revocation failed", error);
+          return { next: keys.now() + DUE_WRITE_RETRY_MS };
+        });
         const due = next === null ? Infinity : Date.now() + Math.max(next - keys.now(), 0);
         found = await readOrWait(
           () => keys.subscribe(caller.projectId),

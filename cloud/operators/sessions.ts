@@ -138,6 +138,10 @@ export async function currentSession(
     await storage.operators.deleteSession(tokenHash);
     return null;
   }
-  if (now - lastSeen >= TOUCH_INTERVAL_MS) await storage.operators.touchSession(tokenHash, new Date(now).toISOString());
+  if (now - lastSeen >= TOUCH_INTERVAL_MS) {
+    // Best-effort, like a key's last use: a full disk or a locked database must not keep an operator from reading
+    // (the write that failed is logged by the next write that fails the same way, once a minute).
+    await storage.operators.touchSession(tokenHash, new Date(now).toISOString()).catch(() => {});
+  }
   return { operator: found.operator, token, record: found.session };
 }

@@ -21,6 +21,7 @@ import {
   timingSafeEqual,
   unauthorized,
 } from "../../core/contract/mod.ts";
+import { defaultLogger, type ErrorLogger } from "../../core/logging/mod.ts";
 
 /** How long a key's `lastUsedAt` may lag behind its use, to spare a write on every request. */
 export const KEY_TOUCH_INTERVAL_MS = 60_000;
@@ -110,6 +111,7 @@ export async function authenticateSdk(req: Request, storage: AuthStorage): Promi
  * @param req The request.
  * @param storage The cloud's storage.
  * @param now The clock expiries are checked against, in milliseconds. Default `Date.now`.
+ * @param log Where a failed record of the use goes (the request is served all the same).
  * @returns The key's project, agentId and id.
  * @throws {SvcError} `UNAUTHORIZED` otherwise.
  */
@@ -117,6 +119,7 @@ export async function authenticateAgent(
   req: Request,
   storage: AuthStorage,
   now: () => number = Date.now,
+  log: ErrorLogger = defaultLogger,
 ): Promise<AgentCaller> {
   const key = bearerToken(req, AGENT_KEY_PREFIX);
   if (key === null) throw unauthorized("Missing or invalid credentials");
@@ -124,28 +127,32 @@ export async function authenticateAgent(
   if (found === null || found.revokedAt !== null) throw unauthorized("Missing or invalid credentials");
   const at = now();
   if (isExpired(found, at) || isRevocationDue(found, at)) throw unauthorized("Missing or invalid credentials");
-  await recordUse(storage, found.projectId, found.id, found.lastUsedAt);
+  await recordUse(storage, found.projectId, found.id, found.lastUsedAt, log);
   return { projectId: found.projectId, agentId: found.agentId, keyId: found.id };
 }
 
 /**
- * Records that a key was used, unless that was done less than a minute ago.
+ * Records that a key was used, unless that was done less than a minute ago. Best-effort: a record that
+ * cannot be written (a full disk, a locked database) is logged and the use is served all the same.
  *
  * @param storage The cloud's storage.
  * @param projectId The key's project.
  * @param keyId The key.
  * @param lastUsedAt The key's recorded last use.
- * @returns When recorded.
+ * @param log Where a failed record goes. Default the default logger.
+ * @returns When recorded, or when the record failed.
  */
 export async function recordUse(
   storage: AuthStorage,
   projectId: string,
   keyId: string,
   lastUsedAt: string | null,
+  log: ErrorLogger = defaultLogger,
 ): Promise<void> {
   const now = Date.now();
   if (lastUsedAt !== null && now - Date.parse(lastUsedAt) < KEY_TOUCH_INTERVAL_MS) return;
-  await storage.keys.touchKey(projectId, keyId, new Date(now).toISOString());
+  await storage.keys.touchKey(projectId, keyId, new Date(now).toISOString())
+    .catch((error) => log("Recording a key's last use failed", error));
 }
 
 /**

@@ -9,6 +9,7 @@
 import { ulid } from "ulid";
 import { createHandler, DEFAULT_BODY_LIMIT } from "../http/mod.ts";
 import { defaultLogger, redactingLogger } from "../logging/mod.ts";
+import { databaseName, storageFailureLogger } from "../db/mod.ts";
 import { createRateLimiter, createRefusalsPerAddress, type RateLimit, rateOf } from "../abuse/mod.ts";
 import { type EmitResult, type EventInput, PACKAGE_VERSION } from "../contract/mod.ts";
 import { compileIntents } from "../intents/mod.ts";
@@ -98,7 +99,11 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
   const cloudConfig: SvcCloudConfig | undefined = config.mode === "hybrid" || config.mode === "cloud"
     ? config.cloud
     : undefined;
-  const log = redactingLogger(config.logger ?? defaultLogger);
+  // A full disk or a locked database: one line with the fix, at most once a minute per kind.
+  const log = storageFailureLogger(
+    redactingLogger(config.logger ?? defaultLogger),
+    databaseName(config.storage ?? ":memory:"),
+  );
   const bodyLimit = config.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const perKeyRate = rateOf(config.rateLimit, DEFAULT_SVC_RATE_LIMITS, "perKey");
   const now = internals.now ?? Date.now;

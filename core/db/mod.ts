@@ -10,3 +10,4 @@ export * from "./rows.ts";
 export * from "./change_cache.ts";
 export * from "./group_commit.ts";
 export * from "./purge_schedule.ts";
+export * from "./storage_failure.ts";

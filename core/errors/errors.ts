@@ -23,6 +23,8 @@ export type ErrorCode =
   | "CLOUD_CREDENTIALS_REFUSED"
   | "REVOCATION_FEED_STALE"
   | "STORAGE_UNAVAILABLE"
+  | "STORAGE_FULL"
+  | "STORAGE_BUSY"
   | "UNREACHABLE"
   | "INTERNAL";
 
@@ -46,6 +48,10 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   // A hybrid app that has not completed a feed poll for longer than `cloud.maxRevocationLagMs`.
   REVOCATION_FEED_STALE: 503,
   STORAGE_UNAVAILABLE: 503,
+  // The database cannot grow (its disk is full): 507 Insufficient Storage, with Retry-After.
+  STORAGE_FULL: 507,
+  // The database stayed locked past its busy timeout, with Retry-After.
+  STORAGE_BUSY: 503,
   // Never answered by a server: the agent client throws it when the app or the cloud cannot be reached.
   UNREACHABLE: 503,
   INTERNAL: 500,

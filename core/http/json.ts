@@ -10,6 +10,7 @@ import { readBody } from "./bytes.ts";
 import { keepAnswer, prebuiltAnswer } from "./prebuilt_refusals.ts";
 import { textResponse } from "./text_response.ts";
 import { defaultLogger, type ErrorLogger } from "../logging/mod.ts";
+import { storageError } from "../db/mod.ts";
 
 /** The default size limit of a request body: 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -32,8 +33,9 @@ export function json(body: unknown, status = 200, headers?: Record<string, strin
 }
 
 /**
- * Turns any thrown value into the contract's error envelope. Unknown values
- * become a generic `INTERNAL` 500 and their cause goes to `log`, never to the client.
+ * Turns any thrown value into the contract's error envelope. A full disk or a
+ * locked database becomes `507 STORAGE_FULL` or `503 STORAGE_BUSY`; other unknown values
+ * become a generic `INTERNAL` 500. Causes of 5xx answers go to `log`, never to the client.
  *
  * @param error Anything thrown.
  * @param log Where the causes of 5xx answers are written.
@@ -69,7 +71,9 @@ export function errorEnvelope(
   error: unknown,
   log: ErrorLogger = defaultLogger,
 ): { status: number; headers?: Record<string, string>; body: ErrorEnvelope } {
-  const err = isSvcError(error) ? error : new SvcError("INTERNAL", "Internal error", { cause: error });
+  const err = isSvcError(error)
+    ? error
+    : storageError(error) ?? new SvcError("INTERNAL", "Internal error", { cause: error });
   if (err.status >= 500 && err.cause !== undefined) log(`${err.code}: ${err.message}`, err.cause);
   // Messages and details may echo request values: a secret sent in the wrong place is not echoed back.
   const body: ErrorEnvelope["error"] = { code: err.code, message: redactSecrets(err.message) };

@@ -12,6 +12,7 @@ export * from "./prebuilt_refusals.ts";
 export * from "./route.ts";
 export * from "./router.ts";
 export * from "./serve_options.ts";
+export * from "./server_shutdown.ts";
 export * from "./single_body.ts";
 export * from "./text_response.ts";
 export * from "./validation.ts";

@@ -51,8 +51,13 @@ export interface RunningServer {
   port: number;
   /** The address actually bound, such as `127.0.0.1` (this machine only) or `0.0.0.0` (every interface). */
   hostname: string;
-  /** Stops accepting connections and lets in-flight requests finish. */
-  close: () => Promise<void>;
+  /**
+   * Stops accepting connections, closes idle kept-alive ones at once, answers every later response with
+   * `Connection: close` (a busy connection closes after its answer), lets in-flight requests finish, and closes
+   * the connections still open after `timeoutMs` (default 10 s, `DEFAULT_SHUTDOWN_TIMEOUT_MS`), whatever
+   * their clients do. Long polls are the handler's to answer (`cloud.close()`, `svc.close()`), not the server's.
+   */
+  close: (timeoutMs?: number) => Promise<void>;
 }
 
 /**

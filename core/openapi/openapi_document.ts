@@ -99,7 +99,9 @@ function operation(
   if (secured) responses["401"] ??= ERROR_RESPONSE;
   if (route.body) responses["413"] ??= ERROR_RESPONSE;
   if (route.limit) responses["429"] ??= ERROR_RESPONSE;
-  responses["503"] ??= ERROR_RESPONSE; // STORAGE_UNAVAILABLE, or CLOUD_UNAVAILABLE for a key checked at the cloud
+  // STORAGE_UNAVAILABLE, STORAGE_BUSY (a write past the busy timeout), or CLOUD_UNAVAILABLE for a key checked at the cloud
+  responses["503"] ??= ERROR_RESPONSE;
+  if (route.method !== "GET") responses["507"] ??= ERROR_RESPONSE; // STORAGE_FULL: a write when the disk is full
   responses.default = ERROR_RESPONSE;
   const op: JsonSchema = {
     operationId: id,
