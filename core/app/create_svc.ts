@@ -183,6 +183,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
         mode,
         revocationFeed: follower?.health() ?? null,
         outbox: outbox ? await storage.outboxSize() : 0,
+        outboxSetAside: outbox ? await outbox.setAside() : { count: 0, reasons: [] },
         credentials: cloud ? credentialsState(cloud) : null,
         autoRevoke: policy?.current() ?? null,
       };
@@ -190,7 +191,14 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     async sync() {
       const { outbox, recorder } = await opened;
       await recorder.settle();
-      return outbox ? await outbox.sync() : 0;
+      if (!outbox) return 0;
+      const waiting = await outbox.sync();
+      const setAside = await outbox.setAside();
+      if (setAside.count > 0) {
+        const reasons = setAside.reasons.map((r) => `${r.count} × ${r.reason}`).join("; ");
+        log(`${setAside.count} outbox items are set aside, refused by the cloud for good: ${reasons}`, undefined);
+      }
+      return waiting;
     },
     async close() {
       closing.abort();

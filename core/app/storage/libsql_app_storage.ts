@@ -210,10 +210,10 @@ class LibsqlAppStorage implements AppStorage {
     else if (statements.length > 1) await this.#db.batch(statements, "write");
   }
 
-  async outboxHead(limit: number, maxAttempts = Number.MAX_SAFE_INTEGER): Promise<OutboxItem[]> {
+  async outboxHead(limit: number): Promise<OutboxItem[]> {
     const rs = await this.#db.batch([
-      { sql: `${OUTBOX_SELECT} WHERE kind = 'key' ORDER BY seq LIMIT ?`, args: [limit] },
-      { sql: `${OUTBOX_SELECT} WHERE kind <> 'key' AND attempts < ? ORDER BY seq LIMIT ?`, args: [maxAttempts, limit] },
+      { sql: `${OUTBOX_SELECT} WHERE kind = 'key' AND refused IS NULL ORDER BY seq LIMIT ?`, args: [limit] },
+      { sql: `${OUTBOX_SELECT} WHERE kind <> 'key' AND refused IS NULL ORDER BY seq LIMIT ?`, args: [limit] },
     ], "read");
     return [...rs[0].rows, ...rs[1].rows].slice(0, limit).map((r) => ({
       seq: Number(r.seq),
@@ -240,12 +240,24 @@ class LibsqlAppStorage implements AppStorage {
     });
   }
 
-  async outboxSize(maxAttempts = Number.MAX_SAFE_INTEGER): Promise<number> {
-    const rs = await this.#db.execute({
-      sql: "SELECT COUNT(*) AS n FROM app_outbox WHERE kind = 'key' OR attempts < ?",
-      args: [maxAttempts],
+  async outboxSetAside(seqs: readonly number[], reason: string): Promise<void> {
+    if (seqs.length === 0) return;
+    await this.#db.execute({
+      sql: `UPDATE app_outbox SET refused = ? WHERE seq IN (${placeholders(seqs.length)})`,
+      args: [reason, ...seqs],
     });
+  }
+
+  async outboxSize(): Promise<number> {
+    const rs = await this.#db.execute("SELECT COUNT(*) AS n FROM app_outbox WHERE refused IS NULL");
     return Number(rs.rows[0].n);
+  }
+
+  async outboxSetAsideByReason(): Promise<{ reason: string; count: number }[]> {
+    const rs = await this.#db.execute(
+      "SELECT refused AS reason, COUNT(*) AS n FROM app_outbox WHERE refused IS NOT NULL GROUP BY refused ORDER BY n DESC",
+    );
+    return rs.rows.map((r) => ({ reason: String(r.reason), count: Number(r.n) }));
   }
 
   purgeOutbox(options: OutboxPurge): Promise<{ expired: number; dropped: number }> {
