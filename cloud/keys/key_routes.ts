@@ -91,6 +91,10 @@ export const mirrorKeyBody = mintKeyFields.pick({ name: true, scopes: true }).ex
     .describe("When its scheduled revocation (a reroll's grace end) takes effect; an earlier one already kept wins"),
   revokeReason: z.enum(["app", "oauth"]).optional()
     .describe("Why a revoked record was revoked: app (its user, the default) or oauth (its grant ended)"),
+  reroll: z.object({
+    at: timestampInput.describe("When the user rerolled the key, at the app"),
+    successor: z.uuid().describe("The id of the key that replaces it"),
+  }).optional().describe("Sent with the record of a key the app rerolled: the cloud audits it as key.reroll, once"),
 });
 
 /** The answer of `DELETE /v1/sdk/keys?userId=`: how many of the user's keys this call revoked. */
@@ -275,8 +279,9 @@ export const keyRoutes = [
       if (body.revokedAt === null) deps.takeProjectWrite(caller);
       // The same agentId rules as minting: the user's own id, an agt_<uuid>, or the shared inbox.
       checkAgentId(body.userId, body.agentId, true);
-      const record = { id: params.id, ...body, lastUsedAt: null };
-      const outcome = await deps.keys.mirror(caller.projectId, record, appActor(req));
+      const { reroll, ...fields } = body;
+      const record = { id: params.id, ...fields, lastUsedAt: null };
+      const outcome = await deps.keys.mirror(caller.projectId, record, appActor(req), reroll);
       // Only this project's own records can refuse it: what other projects hold changes neither the
       // answer nor what is stored (a copy of another project's hash never authenticates: see findKeyAuth).
       if (outcome === "agent_taken") throw agentIdTaken(body.agentId);

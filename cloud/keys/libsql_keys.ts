@@ -147,7 +147,7 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
       for (const row of due) auth.delete(text(row, "hash"));
       return { written, next: upcoming };
     },
-    async mirrorKey(projectId, record, audit, created) {
+    async mirrorKey(projectId, record, audit = {}) {
       const claims = record.agentId.startsWith("agt_");
       const statements: Statement[] = claims ? [claim(projectId, record)] : [];
       // Read the revocation in the same write transaction, to tell whether this mirror revoked the key.
@@ -183,8 +183,16 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
         if (upsert.rowsAffected !== 1) return null;
         const wasActive = before.rows.length === 0 || before.rows[0].revoked_at === null;
         const outcome: MirrorOutcome = wasActive && record.revokedAt !== null ? "revoked" : "stored";
-        if (before.rows.length === 0 && created) await tx.execute(auditInsert(created));
-        if (outcome === "revoked" && audit) await tx.execute(auditInsert(audit));
+        if (before.rows.length === 0 && audit.created) await tx.execute(auditInsert(audit.created));
+        if (outcome === "revoked" && audit.revoked) await tx.execute(auditInsert(audit.revoked));
+        if (audit.rerolled) {
+          // Once per reroll: a retried or later mirror of the same record finds the entry.
+          await tx.execute(auditInsert(audit.rerolled, {
+            sql: `NOT EXISTS (SELECT 1 FROM cloud_audit WHERE project_id = ? AND action = 'key.reroll' AND target = ?
+              AND json_extract(detail, '$.successor') = ?)`,
+            args: [projectId, record.id, String(audit.rerolled.detail.successor)],
+          }));
+        }
         return outcome;
       }, "write");
       auth.delete(record.hash);

@@ -13,7 +13,7 @@ import { createRateLimiter, createRefusalsPerAddress, type RateLimit, rateOf } f
 import { type EmitResult, type EventInput, PACKAGE_VERSION } from "../contract/mod.ts";
 import { compileIntents } from "../intents/mod.ts";
 import { type AppSide, SVC_PREFIX } from "./routes/mod.ts";
-import { type CloudClient, createCloudClient, followCloudPolicy } from "./cloud_link/mod.ts";
+import { type CloudClient, createCloudClient, emitEvents, followCloudPolicy } from "./cloud_link/mod.ts";
 import { authenticateAgent, limitRate, resolveUser } from "./app_callers.ts";
 import type { Svc, SvcCloudConfig, SvcConfig, SvcMode, SvcRateLimitName } from "./svc_config.ts";
 import { checkSvcConfig } from "./svc_config_schema.ts";
@@ -135,7 +135,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
         'emit needs the cloud: use mode "hybrid" or "cloud" with cloud: { endpoint, projectId, sdkSecret }',
       );
     }
-    return await cloud.postEvents(events.map((e) => ({ ...e, eventId: e.eventId ?? ulid() })));
+    return await emitEvents(cloud, events, { retryMinMs: cloudConfig?.retryMinMs, signal: closing.signal });
   }
 
   const handle = createHandler<AppSide>({

@@ -202,9 +202,9 @@ export interface Svc {
   /**
    * Posts an event to an agent's inbox (hybrid and cloud modes). Without an `eventId`, one (a ULID) is minted
    * before the first try, and a transient failure (the network, a timeout, 408, 429, 5xx) is retried with that
-   * same id, a few times over about `cloud.timeoutMs`: the cloud stores an `eventId` once, so the event is
+   * same id, up to 3 tries in all: the cloud stores an `eventId` once, so the event is
    * delivered once even when an answer was lost. Throws `CLOUD_UNAVAILABLE` when the cloud still cannot be
-   * reached, with the id in `details.eventId`, so the caller can retry with it.
+   * reached, with the ids in `details.eventIds`, so the caller can retry with it.
    */
   emit: (event: EventInput) => Promise<EmitResult>;
   /** Posts up to 500 events in one request, stored atomically. */

@@ -26,7 +26,7 @@
  *
  * @module
  */
-import { type CloudClient, isTransient } from "./cloud_client.ts";
+import { type CloudClient, isTransient, type KeyReroll } from "./cloud_client.ts";
 import { type ErrorLogger, reconnectedAfter } from "../../logging/mod.ts";
 import type { AppStorage, OutboxItem } from "../storage/mod.ts";
 import { Backoff } from "../../retry/mod.ts";
@@ -119,7 +119,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
   /** Sends one key record (its latest state). */
   async function sendKey(item: OutboxItem): Promise<void> {
     const record = await storage.findKeyById(item.ref);
-    if (record !== null) await cloud.mirrorKey(record);
+    const told: { reroll?: KeyReroll } = item.body === null ? {} : JSON.parse(item.body);
+    if (record !== null) await cloud.mirrorKey(record, told.reroll);
   }
 
   /** Sends violations in one request. */

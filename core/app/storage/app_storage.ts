@@ -17,7 +17,10 @@ export interface OutboxItem {
   kind: "key" | "violation";
   /** The key id or violation id. */
   ref: string;
-  /** A violation's report as JSON (a key is read from its table when sent, to send its latest state). */
+  /**
+   * A violation's report as JSON; for a key (read from its table when sent, to send its latest state), what
+   * else the item tells the cloud, as JSON (`{ reroll: { at, successor } }`), or `null`.
+   */
   body: string | null;
   /** Failed attempts so far. */
   attempts: number;

@@ -169,7 +169,11 @@ class LibsqlAppStorage implements AppStorage {
         args: [record.id],
       }),
     ];
-    if (options.mirror) statements.push(enqueueKey(record.id, now), enqueueKey(id, now, record.id));
+    if (options.mirror) {
+      // The old key's item carries the reroll, so the cloud audits it at the time it happened (key.reroll).
+      const reroll = JSON.stringify({ reroll: { at: now, successor: record.id } });
+      statements.push(enqueueKey(record.id, now), enqueueKey(id, now, record.id, reroll));
+    }
     const [inserted, scheduled] = await this.#db.batch(statements, "write");
     this.#keys.delete(record.hash);
     if (scheduled.rows.length) this.#keys.delete(toKey(scheduled.rows[0]).hash);
@@ -307,16 +311,19 @@ class LibsqlAppStorage implements AppStorage {
   }
 }
 
-/** Queues a key for mirroring, if it was stored by the statements before it in the batch. */
-function enqueueKey(id: string, at: string, onlyWith?: string): Statement {
+/**
+ * Queues a key for mirroring, if it was stored by the statements before it in the batch (and, with `onlyWith`,
+ * that key too); `body` is what the item tells the cloud besides the key's latest state (a reroll).
+ */
+function enqueueKey(id: string, at: string, onlyWith?: string, body: string | null = null): Statement {
   return onlyWith === undefined
     ? {
-      sql: "INSERT INTO app_outbox (kind, ref, created_at) SELECT 'key', id, ? FROM app_keys WHERE id = ?",
-      args: [at, id],
+      sql: "INSERT INTO app_outbox (kind, ref, body, created_at) SELECT 'key', id, ?, ? FROM app_keys WHERE id = ?",
+      args: [body, at, id],
     }
     : {
-      sql: `INSERT INTO app_outbox (kind, ref, created_at) SELECT 'key', id, ? FROM app_keys WHERE id = ?
+      sql: `INSERT INTO app_outbox (kind, ref, body, created_at) SELECT 'key', id, ?, ? FROM app_keys WHERE id = ?
             AND EXISTS (SELECT 1 FROM app_keys WHERE id = ?)`,
-      args: [at, id, onlyWith],
+      args: [body, at, id, onlyWith],
     };
 }
