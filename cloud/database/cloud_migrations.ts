@@ -430,7 +430,7 @@ export const cloudMigrations: readonly Migration[] = [
         violation_id TEXT NOT NULL,
         created_at TEXT NOT NULL,
         PRIMARY KEY (project_id, report_id)
-      ) WITHOUT ROWID`,
+      )`, // a rowid table: purged in chunks by rowid
       "CREATE INDEX cloud_violation_reports_by_time ON cloud_violation_reports (created_at)",
       // When the cloud received an entry; `created_at` is when the action happened (an app's time, for what
       // its outbox delivers late). NULL on entries written before: they were received when they were made.
