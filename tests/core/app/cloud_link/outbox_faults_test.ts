@@ -94,13 +94,13 @@ describe("the outbox through a link that fails", () => {
       await svc.violations();
       await waitFor("50 failed tries", () => proxy.accepted - tries >= 50);
       const during = await svc.health();
-      assert.equal(during.outbox, 10, "all 10 reports wait");
-      assert.deepEqual(during.outboxSetAside, { count: 0, reasons: [] }, "none is set aside for failing");
       proxy.setMode("pass");
       assert.equal(await svc.sync(), 0);
       for (const k of keys) {
         assert.deepEqual(await violationsAtCloud(cloud, k.id), { total: 1, kinds: ["FORBIDDEN_SCOPE"] });
       }
+      assert.equal(during.outbox, 10, "all 10 reports waited");
+      assert.deepEqual(during.outboxSetAside, { count: 0, reasons: [] }, "none was set aside for failing");
     } finally {
       proxy.setMode("pass");
       await svc.close();
