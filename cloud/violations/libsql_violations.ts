@@ -73,7 +73,10 @@ export function violationStorage(db: Executor, group: GroupCommit): ViolationSto
               cloud_violation_reports WHERE project_id = ? AND report_id = ? AND violation_id = ?)`,
             args: [...insert.args ?? [], ...key, violation.id],
           },
-          { sql: "SELECT violation_id AS id FROM cloud_violation_reports WHERE project_id = ? AND report_id = ?", args: key },
+          {
+            sql: "SELECT violation_id AS id FROM cloud_violation_reports WHERE project_id = ? AND report_id = ?",
+            args: key,
+          },
         );
         reads.push(statements.length - 1);
       }

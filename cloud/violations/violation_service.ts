@@ -5,7 +5,6 @@
  *
  * @module
  */
-import type { Violation } from "../../core/contract/mod.ts";
 import type { AuditActor } from "../audit/mod.ts";
 import type { ReportedViolation, StoredReport, ViolationPage, ViolationQuery } from "./violation_repository.ts";
 import type { BucketUnit, ViolationBucket } from "./violation_chart.ts";

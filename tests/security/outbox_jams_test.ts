@@ -165,8 +165,15 @@ describe("what an earlier run left set aside in the outbox", () => {
       const setAside = await after.outboxSetAsideByReason();
       await after.close();
       assert.deepEqual(refs, [record.id], "the key mirror waits, however often it failed");
-      assert.deepEqual(setAside, [{ reason: "VALIDATION_ERROR: Invalid request", count: 1 }], "the recent report stays");
-      assert.ok(logged.some((l) => l.startsWith("2 violation reports the cloud refused were deleted")), logged.join("\n"));
+      assert.deepEqual(
+        setAside,
+        [{ reason: "VALIDATION_ERROR: Invalid request", count: 1 }],
+        "the recent report stays",
+      );
+      assert.ok(
+        logged.some((l) => l.startsWith("2 violation reports the cloud refused were deleted")),
+        logged.join("\n"),
+      );
     } finally {
       dir.remove();
     }

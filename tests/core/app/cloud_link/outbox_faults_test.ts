@@ -10,7 +10,6 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { createClient } from "@libsql/client";
 import type { RunningServer } from "../../../../core/http/mod.ts";
-import type { Svc } from "../../../../mod.ts";
 import { type FaultProxy, startFaultProxy } from "../../../fixtures/fault_proxy.ts";
 import { asUser, mint, notesSvc, run } from "../../../fixtures/notes_svc.ts";
 import { type CloudServer, listen, startCloudServer } from "../../../fixtures/servers.ts";
