@@ -142,6 +142,11 @@ export interface CloudSeams {
   passwordCost?: number;
   /** The caps on concurrent long polls (default 20 per key, 5,000 per project): tests reach them with fewer polls. */
   polls?: InboxWaitersOptions;
+  /**
+   * How long repeated refusals at the verify route are counted in memory at most before their count is written
+   * (default 1000): a test of coalescing under a flood sets it past its run.
+   */
+  repeatsWrittenWithinMs?: number;
 }
 
 /**
@@ -192,7 +197,7 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
     ...createCloudServices(storage, waiters, { now: seams.now, logger: log }, { passwordCost: seams.passwordCost }),
     takeProjectWrite: takeProjectWrite ?? (() => {}),
     storage,
-    refusals: createCloudRefusals(storage),
+    refusals: createCloudRefusals(storage, log, { writtenWithinMs: seams.repeatsWrittenWithinMs }),
     waiters,
     recheckMs: options.recheckMs ?? 500,
     closing: () => closing,

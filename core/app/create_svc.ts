@@ -81,6 +81,11 @@ export interface SvcInternals {
   now?: () => number;
   /** Milliseconds between two reads of the project's policy. Default 5000. */
   policyRefreshMs?: number;
+  /**
+   * How long repeated refusals are counted in memory at most before their count is stored. Default 1000 (a crash
+   * loses at most a second of counts); a test of coalescing under a flood sets it past its run.
+   */
+  repeatsStoredWithinMs?: number;
 }
 
 /**
@@ -125,6 +130,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     now,
     closing: closing.signal,
     refusalsPerAddress,
+    repeatsStoredWithinMs: internals.repeatsStoredWithinMs,
   });
   const ready = opened.then(() => {});
   ready.catch((e) => log("storage could not be opened", e));

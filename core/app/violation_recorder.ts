@@ -69,6 +69,8 @@ export interface ViolationRecorderOptions {
   log: ErrorLogger;
   /** Milliseconds since the epoch. Default `Date.now` (tests inject one). */
   now?: () => number;
+  /** How long repeats are counted in memory at most before their count is stored. Default {@linkcode REPEATS_STORED_WITHIN_MS}. */
+  storedWithinMs?: number;
 }
 
 /** Records violations. */
@@ -138,7 +140,7 @@ export function createViolationRecorder(options: ViolationRecorderOptions): Viol
     repeatsTimer ??= setTimeout(() => {
       repeatsTimer = undefined;
       storeRepeats(true);
-    }, REPEATS_STORED_WITHIN_MS);
+    }, options.storedWithinMs ?? REPEATS_STORED_WITHIN_MS);
   }
 
   /** Stores the counts of closed windows (of every window, with `all`). */
