@@ -123,6 +123,26 @@ describe("a revoked key used over and over", () => {
   });
 });
 
+describe("repeats counted in memory at the cloud's verify route", () => {
+  test("reach storage within a second, before their window closes", async () => {
+    const t = await startTestCloud();
+    try {
+      const { key, id } = await t.mintKey("alice");
+      assert.equal((await t.sdk("DELETE", `/v1/sdk/keys/${id}`)).status, 200);
+      for (let i = 0; i < 50; i++) {
+        assert.deepEqual((await t.sdk("POST", "/v1/sdk/keys/verify", { body: { key } })).body, { valid: false });
+      }
+      const counted = async () => {
+        const page = await t.storage.violations.listViolations(t.project.id, { keyId: id, limit: 200, offset: 0 });
+        return page.violations.reduce((n, r) => n + Number(r.metadata.repeats ?? 1), 0);
+      };
+      await waitFor("the 50 refusals to be stored", async () => await counted() === 50);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe("a valid key that names a fresh unknown intent on every request", () => {
   test("writes a handful of rows and outbox items, not one per request, with the count and a few of the names", async () => {
     const frozen = Date.now(); // no token comes back while the test runs, however slow the machine
