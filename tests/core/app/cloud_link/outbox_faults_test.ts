@@ -225,9 +225,11 @@ describe("repeats counted in memory", () => {
       : [process.execPath, script, url];
     const child = start(command, dir.path);
     const exited = new Promise((resolve) => child.on("close", resolve));
+    let db: ReturnType<typeof createClient> | undefined;
     try {
       let printed = "";
       child.stdout!.on("data", (d) => printed += d);
+      child.stderr!.resume(); // read, so the pipe never fills
       const { url: app, key } = await waitFor("the app to listen", () => {
         const line = printed.split("\n").find((l) => l.startsWith("{"));
         return line === undefined ? undefined : JSON.parse(line) as { url: string; key: string };
@@ -241,15 +243,11 @@ describe("repeats counted in memory", () => {
         assert.equal(res.status, 401);
         await res.body?.cancel();
       }
+      db = createClient({ url }); // the app's file, read from this process
       const recorded = async () => {
-        const db = createClient({ url }); // a connection per look, as another process would read the file
-        try {
-          const rs = await db.execute("SELECT metadata FROM app_violations WHERE kind = 'REVOKED_KEY'");
-          // A refusal's own row counts 1; a summary row counts its repeats.
-          return rs.rows.reduce((n, r) => n + Number(JSON.parse(String(r.metadata)).repeats ?? 1), 0);
-        } finally {
-          db.close();
-        }
+        const rs = await db!.execute("SELECT metadata FROM app_violations WHERE kind = 'REVOKED_KEY'");
+        // A refusal's own row counts 1; a summary row counts its repeats.
+        return rs.rows.reduce((n, r) => n + Number(JSON.parse(String(r.metadata)).repeats ?? 1), 0);
       };
       await waitFor("the 50 refusals to be stored", async () => await recorded() === 50);
       child.kill("SIGKILL");
@@ -257,6 +255,7 @@ describe("repeats counted in memory", () => {
       assert.equal(await recorded(), 50, "the first refusal and 49 repeats, after kill -9");
     } finally {
       child.kill("SIGKILL");
+      db?.close();
       dir.remove();
     }
   });
