@@ -164,6 +164,31 @@ describe("the outbox through a link that fails", () => {
       await svc.close();
     }
   });
+
+  test("emit that never reaches the cloud throws with the eventId it minted, and a retry with it delivers once", async () => {
+    const svc = notesSvc({
+      mode: "hybrid",
+      storage: `file:${dir.file("emit-down.db")}`,
+      cloud: { ...cloud.appConfig({ endpoint: proxy.url }), retryMinMs: 1 },
+    });
+    try {
+      const k = await mint(svc, "fay", ["notes:read"]);
+      assert.equal(await svc.sync(), 0);
+      proxy.setMode("reset");
+      const event = { type: "note.shared", agentId: k.agentId, payload: {} };
+      const error = await svc.emit(event).then(() => null, (e) => e);
+      assert.equal(error?.code, "CLOUD_UNAVAILABLE");
+      const [eventId] = error.details.eventIds;
+      assert.equal(typeof eventId, "string");
+      proxy.setMode("pass");
+      const first = await svc.emit({ ...event, eventId });
+      const again = await svc.emit({ ...event, eventId });
+      assert.deepEqual([first.duplicate, again.duplicate, again.inboxId], [false, true, first.inboxId]);
+    } finally {
+      proxy.setMode("pass");
+      await svc.close();
+    }
+  });
 });
 
 describe("a refusal no retry can change", () => {
