@@ -54,9 +54,9 @@ export function violationStorage(db: Executor, group: GroupCommit): ViolationSto
       /** Per report, the statement that reads the id of the violation holding it (none without a report id). */
       const reads: (number | null)[] = [];
       for (const { violation, reportId } of reports) {
-        const insert = insertViolation({ table: "cloud_violations", projectId }, violation);
+        const table = { table: "cloud_violations", projectId };
         if (reportId === null) {
-          statements.push(insert);
+          statements.push(insertViolation(table, violation));
           reads.push(null);
           continue;
         }
@@ -68,11 +68,11 @@ export function violationStorage(db: Executor, group: GroupCommit): ViolationSto
             args: [...key, violation.id, violation.createdAt],
           },
           // Stored only when the row just written names this violation: a repeat finds the first's id there.
-          {
-            sql: `${insert.sql.replace(/ VALUES \((.*)\)$/, " SELECT $1")} WHERE EXISTS (SELECT 1 FROM
-              cloud_violation_reports WHERE project_id = ? AND report_id = ? AND violation_id = ?)`,
-            args: [...insert.args ?? [], ...key, violation.id],
-          },
+          insertViolation(table, violation, {
+            sql: `EXISTS (SELECT 1 FROM cloud_violation_reports WHERE project_id = ? AND report_id = ?
+              AND violation_id = ?)`,
+            args: [...key, violation.id],
+          }),
           {
             sql: "SELECT violation_id AS id FROM cloud_violation_reports WHERE project_id = ? AND report_id = ?",
             args: key,
