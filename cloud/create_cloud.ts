@@ -150,6 +150,11 @@ export interface CloudSeams {
   polls?: InboxWaitersOptions;
   /** How long a write waits for another connection's lock (default 5000 ms): tests reach STORAGE_BUSY sooner. */
   busyTimeoutMs?: number;
+  /**
+   * How long repeated refusals at the verify route are counted in memory at most before their count is written
+   * (default 1000): a test of coalescing under a flood sets it past its run.
+   */
+  repeatsWrittenWithinMs?: number;
 }
 
 /**
@@ -205,7 +210,7 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
     ...createCloudServices(storage, waiters, { now: seams.now, logger: log }, { passwordCost: seams.passwordCost }),
     takeProjectWrite: takeProjectWrite ?? (() => {}),
     storage,
-    refusals: createCloudRefusals(storage),
+    refusals: createCloudRefusals(storage, log, { writtenWithinMs: seams.repeatsWrittenWithinMs }),
     waiters,
     recheckMs: options.recheckMs ?? 500,
     closing: () => closing,

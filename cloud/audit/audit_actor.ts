@@ -40,8 +40,13 @@ export interface AuditAction {
   target?: string | null;
   /** A small JSON object, never a secret (default `{}`). */
   detail?: Record<string, unknown>;
-  /** When, in milliseconds (default now). */
+  /** When it happened, in milliseconds (default now). */
   at?: number;
+  /**
+   * When the cloud received it, in milliseconds, when that is later than `at` (an app's action delivered by its
+   * outbox after an outage); default `at`.
+   */
+  receivedAt?: number;
 }
 
 /**
@@ -76,5 +81,6 @@ export function auditRecord(by: AuditActor, entry: AuditAction): AuditEntryInput
     detail: entry.detail ?? {},
     sourceAddress: by.sourceAddress,
     createdAt: new Date(entry.at ?? Date.now()).toISOString(),
+    ...entry.receivedAt === undefined ? {} : { receivedAt: new Date(entry.receivedAt).toISOString() },
   };
 }

@@ -30,7 +30,10 @@ export const auditEntrySchema = z.object({
   target: z.string().nullable(),
   detail: z.record(z.string(), z.unknown()),
   sourceAddress: z.string().nullable(),
-  createdAt: isoTimestamp,
+  createdAt: isoTimestamp.describe("When it happened: for an app's action (a mirrored key, a revoke), the app's time"),
+  receivedAt: isoTimestamp.describe(
+    "When the cloud received it: createdAt, or later for an action an app's outbox delivered after an outage",
+  ),
 });
 
 /** The audit route. */

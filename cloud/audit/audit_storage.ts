@@ -19,14 +19,18 @@ export interface AuditEntryInput {
   detail: Record<string, unknown>;
   /** The client's address, or `null` when unknown (the command line). */
   sourceAddress: string | null;
-  /** ISO 8601. */
+  /** When it happened (ISO 8601): for an app's action, the app's time. */
   createdAt: string;
+  /** When the cloud received it (ISO 8601), when later than `createdAt`; default `createdAt`. */
+  receivedAt?: string;
 }
 
 /** An audit entry as stored. */
 export interface AuditEntry extends AuditEntryInput {
   /** Increasing with each append. */
   id: number;
+  /** When the cloud received it (ISO 8601): `createdAt`, or later for what an app's outbox delivered late. */
+  receivedAt: string;
 }
 
 /** Filters and page of an audit query; `since` is inclusive. */

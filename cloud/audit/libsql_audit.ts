@@ -48,8 +48,8 @@ export function auditStorage(db: Executor): AuditStorage {
  */
 export function auditInsert(e: AuditEntryInput, condition?: Statement): Statement {
   return {
-    sql: `INSERT INTO cloud_audit (project_id, actor, action, target, detail, source_address, created_at)
-          SELECT ?, ?, ?, ?, ?, ?, ? WHERE ${condition?.sql ?? "1"} RETURNING id`,
+    sql: `INSERT INTO cloud_audit (project_id, actor, action, target, detail, source_address, created_at, received_at)
+          SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE ${condition?.sql ?? "1"} RETURNING id`,
     args: [
       e.projectId,
       e.actor,
@@ -58,6 +58,7 @@ export function auditInsert(e: AuditEntryInput, condition?: Statement): Statemen
       JSON.stringify(e.detail),
       e.sourceAddress,
       e.createdAt,
+      e.receivedAt ?? e.createdAt,
       ...condition?.args ?? [],
     ],
   };
@@ -73,5 +74,6 @@ function toEntry(row: SqlRow): AuditEntry {
     detail: parsed<Record<string, unknown>>(row, "detail"),
     sourceAddress: textOrNull(row, "source_address"),
     createdAt: text(row, "created_at"),
+    receivedAt: textOrNull(row, "received_at") ?? text(row, "created_at"),
   };
 }

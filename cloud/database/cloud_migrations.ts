@@ -450,4 +450,23 @@ export const cloudMigrations: readonly Migration[] = [
       ) WITHOUT ROWID`,
     ],
   },
+  {
+    version: 15,
+    name: "violation reports stored once per report id; audit entries keep when they were received",
+    statements: [
+      // The id an app mints for each report (`reportId`): a retry after a lost answer finds its first
+      // delivery here and stores nothing new. Purged with the violation it names.
+      `CREATE TABLE cloud_violation_reports (
+        project_id TEXT NOT NULL,
+        report_id TEXT NOT NULL,
+        violation_id TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (project_id, report_id)
+      )`, // a rowid table: purged in chunks by rowid
+      "CREATE INDEX cloud_violation_reports_by_time ON cloud_violation_reports (created_at)",
+      // When the cloud received an entry; `created_at` is when the action happened (an app's time, for what
+      // its outbox delivers late). NULL on entries written before: they were received when they were made.
+      "ALTER TABLE cloud_audit ADD COLUMN received_at TEXT",
+    ],
+  },
 ];

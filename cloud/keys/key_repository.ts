@@ -32,6 +32,16 @@ export type MirroredKey = KeyRecord & { revokeReason?: MirrorReason };
 /** Why a mirrored key is revoked: never `auto` (an app's auto-revoke mirrors as its user's revoke). */
 export type MirrorReason = Exclude<RevocationReason, "auto">;
 
+/** The audit entries a mirror may append, each when what it records happened in this write. */
+export interface MirrorAudit {
+  /** The key's `key.revoke`, given the reason it is revoked with (its record's, or its user's revoke-all watermark's). */
+  revoked?: (reason: MirrorReason) => AuditEntryInput;
+  /** The key's `key.create`. */
+  created?: AuditEntryInput;
+  /** The key's `key.reroll`, sent with the record of a key the app rerolled. */
+  rerolled?: AuditEntryInput;
+}
+
 /** Agent keys, their claims and the revocation feed: the repository. */
 export interface KeyRepository extends RevocationStorage, KeyReads, KeyLabelReads, BulkRevocationStorage {
   /**
@@ -68,16 +78,12 @@ export interface KeyRepository extends RevocationStorage, KeyReads, KeyLabelRead
    * before its user's revoke-all watermark is stored revoked then, with the revoke-all's reason (the feed carries
    * it); an agt_ id another user holds is refused,
    * and so is a record whose id or hash another of this project's records holds. Ids and hashes are unique per
-   * project: what other projects hold never changes the outcome. When the mirror revokes the key, `audit(reason)`
-   * is appended in the same transaction, and `created` when it stores the key for the first time. Its expiry and
-   * scheduled revocation are kept (an earlier expiry or schedule wins).
+   * project: what other projects hold never changes the outcome. In the same transaction, when stored: the
+   * audit entry `revoked` when the mirror revokes the key, `created` when it stores the key for the first time,
+   * and `rerolled` (a `key.reroll`) unless the log already has that reroll (same key and successor). Its expiry
+   * and scheduled revocation are kept (an earlier expiry or schedule wins).
    */
-  mirrorKey(
-    projectId: string,
-    record: MirroredKey,
-    audit?: (reason: MirrorReason) => AuditEntryInput,
-    created?: AuditEntryInput,
-  ): Promise<MirrorOutcome>;
+  mirrorKey(projectId: string, record: MirroredKey, audit?: MirrorAudit): Promise<MirrorOutcome>;
   /** A user's keys, oldest first. */
   listKeys(projectId: string, userId: string): Promise<KeyRecord[]>;
   /**

@@ -98,6 +98,10 @@ export const mirrorKeyBody = mintKeyFields.pick({ name: true, scopes: true }).ex
     .describe("When its scheduled revocation (a reroll's grace end) takes effect; an earlier one already kept wins"),
   revokeReason: z.enum(["app", "oauth"]).optional()
     .describe("Why a revoked record was revoked: app (its user, the default) or oauth (its grant ended)"),
+  reroll: z.object({
+    at: timestampInput.describe("When the user rerolled the key, at the app"),
+    successor: z.uuid().describe("The id of the key that replaces it"),
+  }).optional().describe("Sent with the record of a key the app rerolled: the cloud audits it as key.reroll, once"),
 });
 
 /** The answer of `DELETE /v1/sdk/keys?userId=`: how many of the user's keys this call revoked. */
@@ -298,9 +302,10 @@ export const keyRoutes = [
       // The project's policy holds a mirrored key as it holds one the cloud mints: no expiry, or one past the
       // maximum, becomes the maximum from the key's creation.
       const { keyLifetime } = await deps.violations.policy(caller.projectId);
-      const expiresAt = heldExpiry(body, keyLifetime ?? {}, deps.keys.now());
-      const record = { id: params.id, ...body, expiresAt, lastUsedAt: null };
-      const outcome = await deps.keys.mirror(caller.projectId, record, appActor(req));
+      const { reroll, ...fields } = body;
+      const expiresAt = heldExpiry(fields, keyLifetime ?? {}, deps.keys.now());
+      const record = { id: params.id, ...fields, expiresAt, lastUsedAt: null };
+      const outcome = await deps.keys.mirror(caller.projectId, record, appActor(req), reroll);
       // Only this project's own records can refuse it: what other projects hold changes neither the
       // answer nor what is stored (a copy of another project's hash never authenticates: see findKeyAuth).
       if (outcome === "agent_taken") throw agentIdTaken(body.agentId);

@@ -53,7 +53,12 @@ export interface KeyService {
    * Stores a hybrid app's record; its creation (the first time) and a revoke it brings are audited in the same
    * transaction, and a revoke wakes the feed.
    */
-  mirror(projectId: string, record: MirroredKey, by: AuditActor): Promise<MirrorOutcome>;
+  mirror(
+    projectId: string,
+    record: MirroredKey,
+    by: AuditActor,
+    reroll?: { at: string; successor: string },
+  ): Promise<MirrorOutcome>;
   /** The project's revocations after `after`, ascending. */
   revocations(projectId: string, after: number, limit: number): Promise<Revocation[]>;
   /** Listens for the project's next revocation in this process. */
@@ -142,11 +147,28 @@ export function createKeyService(
     findByHash: (hash) => storage.keys.findKeyByHash(hash),
     revoke: (projectId, keyId, reason, by) =>
       revokeProjectKey({ storage, waiters }, projectId, keyId, reason, by, now()),
-    async mirror(projectId, record, by) {
-      // One time for both entries: a mirrored key's creation is never listed after its revocation.
-      const at = now();
-      const audit = (reason: MirrorReason) => revocationAudit(projectId, record.id, reason, by, at);
-      const outcome = await storage.keys.mirrorKey(projectId, record, audit, created(by, projectId, record, at));
+    async mirror(projectId, record, by, reroll) {
+      // The times the app sends (never later than now): what its outbox delivers after an outage keeps when it
+      // happened, with the time it was received.
+      const receivedAt = now();
+      const received = new Date(receivedAt).toISOString();
+      const appTime = (iso: string | null) => Math.min(iso === null ? receivedAt : Date.parse(iso), receivedAt);
+      const createdAt = appTime(record.createdAt);
+      const revokedAt = Math.max(appTime(record.revokedAt), createdAt); // never listed before its creation
+      const revoked = (reason: MirrorReason) => ({
+        ...revocationAudit(projectId, record.id, reason, by, revokedAt),
+        receivedAt: received,
+      });
+      const creation = { ...created(by, projectId, record, createdAt), receivedAt: received };
+      const rerolled = reroll && auditRecord(by, {
+        projectId,
+        action: "key.reroll",
+        target: record.id,
+        detail: { successor: reroll.successor, revokesAt: record.revokesAt ?? null },
+        at: appTime(reroll.at),
+        receivedAt,
+      });
+      const outcome = await storage.keys.mirrorKey(projectId, record, { revoked, created: creation, rerolled });
       if (outcome === "revoked") notifyRevocation(waiters, projectId);
       return outcome;
     },

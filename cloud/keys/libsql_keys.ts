@@ -160,7 +160,7 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
       for (const row of due) auth.delete(text(row, "hash"));
       return { written, next: upcoming };
     },
-    async mirrorKey(projectId, mirrored, audit, created) {
+    async mirrorKey(projectId, mirrored, audit = {}) {
       const claims = mirrored.agentId.startsWith("agt_");
       // One write transaction: the user's watermark read, the mirror and, when it revoked the key, its audit entry.
       const stored = await db.transaction(async (tx) => {
@@ -197,8 +197,18 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
         if (upsert.rowsAffected !== 1) return null;
         const wasActive = before.rows.length === 0 || before.rows[0].revoked_at === null;
         const outcome: MirrorOutcome = wasActive && record.revokedAt !== null ? "revoked" : "stored";
-        if (before.rows.length === 0 && created) await tx.execute(auditInsert(created));
-        if (outcome === "revoked" && audit) await tx.execute(auditInsert(audit(record.revokeReason)));
+        if (before.rows.length === 0 && audit.created) await tx.execute(auditInsert(audit.created));
+        if (outcome === "revoked" && audit.revoked) {
+          await tx.execute(auditInsert(audit.revoked(record.revokeReason ?? "app")));
+        }
+        if (audit.rerolled) {
+          // Once per reroll: a retried or later mirror of the same record finds the entry.
+          await tx.execute(auditInsert(audit.rerolled, {
+            sql: `NOT EXISTS (SELECT 1 FROM cloud_audit WHERE project_id = ? AND action = 'key.reroll' AND target = ?
+              AND json_extract(detail, '$.successor') = ?)`,
+            args: [projectId, record.id, String(audit.rerolled.detail.successor)],
+          }));
+        }
         return outcome;
       }, "write");
       auth.delete(mirrored.hash);

@@ -18,12 +18,13 @@ export const VIOLATION_TABLES: readonly string[] = [
   "cloud_violations",
   "cloud_violation_counts",
   "cloud_violation_hours",
+  "cloud_violation_reports",
 ];
 
 /** The violation part of {@linkcode ViolationRepository}. */
 export type ViolationStorage = Pick<
   ViolationRepository,
-  "addViolation" | "addViolations" | "listViolations" | "purgeViolations"
+  "addViolation" | "addViolations" | "addReports" | "listViolations" | "purgeViolations"
 >;
 
 /**
@@ -48,8 +49,49 @@ export function violationStorage(db: Executor, group: GroupCommit): ViolationSto
       }
       await db.batch(statements, "write");
     },
-    purgeViolations(before) {
-      return deleteInChunks(db, { table: "cloud_violations", where: "created_at < ?", args: [before] });
+    async addReports(projectId, reports) {
+      const statements: Statement[] = [];
+      /** Per report, the statement that reads the id of the violation holding it (none without a report id). */
+      const reads: (number | null)[] = [];
+      for (const { violation, reportId } of reports) {
+        const table = { table: "cloud_violations", projectId };
+        if (reportId === null) {
+          statements.push(insertViolation(table, violation));
+          reads.push(null);
+          continue;
+        }
+        const key = [projectId, reportId];
+        statements.push(
+          {
+            sql: `INSERT INTO cloud_violation_reports (project_id, report_id, violation_id, created_at)
+              VALUES (?, ?, ?, ?) ON CONFLICT (project_id, report_id) DO NOTHING`,
+            args: [...key, violation.id, violation.createdAt],
+          },
+          // Stored only when the row just written names this violation: a repeat finds the first's id there.
+          insertViolation(table, violation, {
+            sql: `EXISTS (SELECT 1 FROM cloud_violation_reports WHERE project_id = ? AND report_id = ?
+              AND violation_id = ?)`,
+            args: [...key, violation.id],
+          }),
+          {
+            sql: "SELECT violation_id AS id FROM cloud_violation_reports WHERE project_id = ? AND report_id = ?",
+            args: key,
+          },
+        );
+        reads.push(statements.length - 1);
+      }
+      // A single report joins the group commit; a batch is its own transaction.
+      const results = reports.length === 1 ? await group.write(statements) : await db.batch(statements, "write");
+      return reports.map(({ violation }, i) => {
+        const read = reads[i];
+        if (read === null) return { id: violation.id, duplicate: false };
+        const id = String(results[read].rows[0].id);
+        return { id, duplicate: id !== violation.id };
+      });
+    },
+    async purgeViolations(before) {
+      await deleteInChunks(db, { table: "cloud_violation_reports", where: "created_at < ?", args: [before] });
+      return await deleteInChunks(db, { table: "cloud_violations", where: "created_at < ?", args: [before] });
     },
     async listViolations(projectId, query) {
       const { where, args } = filter(projectId, query);

@@ -35,12 +35,33 @@ export interface ViolationPage {
   total: number;
 }
 
+/** A report as it arrives: the violation to store and the app's id for the report, if it sent one. */
+export interface ReportedViolation {
+  /** The violation, with a fresh id. */
+  violation: ViolationRecord;
+  /** The app's `reportId` (`null`: none, never deduplicated). */
+  reportId: string | null;
+}
+
+/** What became of a report: the id of the violation holding it and whether an earlier delivery did. */
+export interface StoredReport {
+  /** The stored violation's id (the first delivery's, for a duplicate). */
+  id: string;
+  /** `true` when the report id was known and nothing new was stored. */
+  duplicate: boolean;
+}
+
 /** Violations, their chart and auto-revoke: the repository. */
 export interface ViolationRepository extends ViolationChart, AutoRevoking {
   /** Stores a violation. */
   addViolation(projectId: string, violation: ViolationRecord): Promise<void>;
   /** Stores violations in one transaction. */
   addViolations(projectId: string, violations: readonly ViolationRecord[]): Promise<void>;
+  /**
+   * Stores reports in one transaction, each `reportId` once per project (a repeat, also within the
+   * reports, stores nothing); one outcome per report, in order.
+   */
+  addReports(projectId: string, reports: readonly ReportedViolation[]): Promise<StoredReport[]>;
   /** Deletes violations recorded before `before`, in every project; the count deleted. */
   purgeViolations(before: string): Promise<number>;
   /** A page of the project's violations. */

@@ -16,17 +16,31 @@ import {
 import { json, singleBody } from "../../core/http/mod.ts";
 import { cloudRouteDefiner } from "../routes/mod.ts";
 import type { ViolationService } from "./violation_service.ts";
+import type { ReportedViolation } from "./violation_repository.ts";
 
 const defineRoute = cloudRouteDefiner<{ violations: ViolationService }>();
 import { violationsQuery } from "./violation_query.ts";
 
-/** The answer to one report. */
-const reportedOne = z.object({ ok: z.literal(true), id: z.uuid() });
-/** The answer to a batch: the ids in the order of the reports. */
-const reportedBatch = z.object({ ok: z.literal(true), ids: z.array(z.uuid()) });
+/** The answer to one report: a repeated `reportId` answers as the first delivery did, with `duplicate: true`. */
+const reportedOne = z.object({
+  ok: z.literal(true),
+  id: z.uuid().describe("The stored violation's id (the first delivery's, for a duplicate)"),
+  duplicate: z.boolean().describe("`true` when the reportId was already stored: nothing new was counted"),
+});
+/** The answer to a batch: the ids in the order of the reports, and which were duplicates. */
+const reportedBatch = z.object({
+  ok: z.literal(true),
+  ids: z.array(z.uuid()).describe("The stored violations' ids, in the order of the reports"),
+  duplicates: z.array(z.boolean()).describe("Per report, in order: `true` when its reportId was already stored"),
+});
 
-/** A report as stored, with a fresh id and, by default, the time of the report. */
-function toRecord(v: ViolationReport): ViolationRecord {
+/** A report as it arrives: its violation and its `reportId`. */
+function toRecord(v: ViolationReport): ReportedViolation {
+  return { violation: toViolation(v), reportId: v.reportId ?? null };
+}
+
+/** The violation a report holds, with a fresh id and, by default, the time of the report. */
+function toViolation(v: ViolationReport): ViolationRecord {
   return {
     id: crypto.randomUUID(),
     keyId: v.apiKeyId,
@@ -57,9 +71,8 @@ export const violationRoutes = [
     }),
     responses: { 200: reportedOne },
     async run({ caller, body }, { violations }) {
-      const record = toRecord(body.violation);
-      await violations.report(caller.projectId, [record]);
-      return json({ ok: true, id: record.id });
+      const [{ id, duplicate }] = await violations.report(caller.projectId, [toRecord(body.violation)]);
+      return json({ ok: true, id, duplicate });
     },
   }),
   defineRoute({
@@ -72,9 +85,8 @@ export const violationRoutes = [
     body: violationBatchSchema,
     responses: { 200: reportedBatch },
     async run({ caller, body }, { violations }) {
-      const records = body.violations.map(toRecord);
-      await violations.report(caller.projectId, records);
-      return json({ ok: true, ids: records.map((r) => r.id) });
+      const stored = await violations.report(caller.projectId, body.violations.map(toRecord));
+      return json({ ok: true, ids: stored.map((r) => r.id), duplicates: stored.map((r) => r.duplicate) });
     },
   }),
   defineRoute({

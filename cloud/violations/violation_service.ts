@@ -5,9 +5,8 @@
  *
  * @module
  */
-import type { Violation } from "../../core/contract/mod.ts";
 import type { AuditActor } from "../audit/mod.ts";
-import type { ViolationPage, ViolationQuery } from "./violation_repository.ts";
+import type { ReportedViolation, StoredReport, ViolationPage, ViolationQuery } from "./violation_repository.ts";
 import type { BucketUnit, ViolationBucket } from "./violation_chart.ts";
 import type { InboxWaiters } from "../inbox/mod.ts";
 import { applyAutoRevoke, type ViolationRepositories } from "./auto_revoke.ts";
@@ -15,8 +14,11 @@ import { type PolicyChange, type PolicyView, readPolicy, updatePolicy } from "./
 
 /** What the `/v1` routes and the dashboard do with violations. */
 export interface ViolationService {
-  /** Stores the reports (a batch in one transaction) and applies the project's auto-revoke policy to each. */
-  report(projectId: string, violations: readonly Violation[]): Promise<void>;
+  /**
+   * Stores the reports (a batch in one transaction), each `reportId` once, and applies the project's auto-revoke
+   * policy to each new one (a duplicate is never counted again); one outcome per report, in order.
+   */
+  report(projectId: string, reports: readonly ReportedViolation[]): Promise<StoredReport[]>;
   /** A page of the project's violations. */
   list(projectId: string, query: ViolationQuery): Promise<ViolationPage>;
   /** The project's policy. */
@@ -36,10 +38,20 @@ export interface ViolationService {
  */
 export function createViolationService(storage: ViolationRepositories, waiters: InboxWaiters): ViolationService {
   return {
-    async report(projectId, violations) {
-      if (violations.length === 1) await storage.violations.addViolation(projectId, violations[0]);
-      else await storage.violations.addViolations(projectId, violations);
-      for (const violation of violations) await applyAutoRevoke({ storage, waiters }, projectId, violation);
+    async report(projectId, reports) {
+      const violations = reports.map((r) => r.violation);
+      let stored: StoredReport[];
+      if (reports.some((r) => r.reportId !== null)) stored = await storage.violations.addReports(projectId, reports);
+      else {
+        // Without report ids (tooling): the plain writes, a single report in the group commit.
+        if (violations.length === 1) await storage.violations.addViolation(projectId, violations[0]);
+        else await storage.violations.addViolations(projectId, violations);
+        stored = violations.map((v) => ({ id: v.id, duplicate: false }));
+      }
+      for (const [i, violation] of violations.entries()) {
+        if (!stored[i].duplicate) await applyAutoRevoke({ storage, waiters }, projectId, violation);
+      }
+      return stored;
     },
     list: (projectId, query) => storage.violations.listViolations(projectId, query),
     policy: (projectId) => readPolicy(storage, projectId),

@@ -51,7 +51,7 @@ export interface RefusalCoalescer<T> {
   peek(caller: string): T | undefined;
   /**
    * Takes the repeats of windows that have closed (or, with `all`, of every window,
-   * which then goes on without them).
+   * which then goes on without them, its next summary counting from `now`).
    */
   closed(now?: number, all?: boolean): RepeatedRefusals<T>[];
   /** How many windows are tracked. */
@@ -121,6 +121,7 @@ export function createRefusalCoalescer<T>(options: RefusalCoalescerOptions<T>): 
         for (const [, w] of windows.entries()) {
           summarise(w);
           w.repeats = 0;
+          w.since = now; // the next summary of this window counts from here
         }
       }
       return done.splice(0);

@@ -14,7 +14,7 @@ import { createRateLimiter, createRefusalsPerAddress, type RateLimit, rateOf } f
 import { type EmitResult, type EventInput, PACKAGE_VERSION } from "../contract/mod.ts";
 import { compileIntents } from "../intents/mod.ts";
 import { type AppSide, SVC_PREFIX } from "./routes/mod.ts";
-import { type CloudClient, createCloudClient, followCloudPolicy } from "./cloud_link/mod.ts";
+import { type CloudClient, createCloudClient, emitEvents, followCloudPolicy } from "./cloud_link/mod.ts";
 import { authenticateAgent, limitRate, resolveUser } from "./app_callers.ts";
 import type { Svc, SvcCloudConfig, SvcConfig, SvcMode, SvcRateLimitName } from "./svc_config.ts";
 import { checkSvcConfig } from "./svc_config_schema.ts";
@@ -84,6 +84,11 @@ export interface SvcInternals {
   policyRefreshMs?: number;
   /** The HTTP client and bounds of the OAuth server's metadata document fetches. */
   clientDocuments?: OAuthServerOptions["clientDocuments"];
+  /**
+   * How long repeated refusals are counted in memory at most before their count is stored. Default 1000 (a crash
+   * loses at most a second of counts); a test of coalescing under a flood sets it past its run.
+   */
+  repeatsStoredWithinMs?: number;
 }
 
 /**
@@ -132,6 +137,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     now,
     closing: closing.signal,
     refusalsPerAddress,
+    repeatsStoredWithinMs: internals.repeatsStoredWithinMs,
   });
   const ready = opened.then(() => {});
   ready.catch((e) => log("storage could not be opened", e));
@@ -142,7 +148,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
         'emit needs the cloud: use mode "hybrid" or "cloud" with cloud: { endpoint, projectId, sdkSecret }',
       );
     }
-    return await cloud.postEvents(events.map((e) => ({ ...e, eventId: e.eventId ?? ulid() })));
+    return await emitEvents(cloud, events, { retryMinMs: cloudConfig?.retryMinMs, signal: closing.signal });
   }
 
   const handle = createHandler<AppSide>({
@@ -192,6 +198,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
         mode,
         revocationFeed: follower?.health() ?? null,
         outbox: outbox ? await storage.outboxSize() : 0,
+        outboxSetAside: outbox ? await outbox.setAside() : { count: 0, reasons: [] },
         credentials: cloud ? credentialsState(cloud) : null,
         autoRevoke: policy?.current() ?? null,
       };
@@ -199,7 +206,14 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     async sync() {
       const { outbox, recorder } = await opened;
       await recorder.settle();
-      return outbox ? await outbox.sync() : 0;
+      if (!outbox) return 0;
+      const waiting = await outbox.sync();
+      const setAside = await outbox.setAside();
+      if (setAside.count > 0) {
+        const reasons = setAside.reasons.map((r) => `${r.count} × ${r.reason}`).join("; ");
+        log(`${setAside.count} outbox items are set aside, refused by the cloud for good: ${reasons}`, undefined);
+      }
+      return waiting;
     },
     async close() {
       closing.abort();

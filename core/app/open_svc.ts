@@ -60,6 +60,8 @@ export interface SvcBuilt {
   closing: AbortSignal;
   /** Refused credentials per client address, when limited. */
   refusalsPerAddress: RefusalsPerAddress | undefined;
+  /** How long repeated refusals are counted in memory at most (default 1 s; a test seam). */
+  repeatsStoredWithinMs?: number;
 }
 
 /** Everything {@linkcode openSvc} builds on the app's storage, closed in reverse order by {@linkcode closeSvc}. */
@@ -178,6 +180,7 @@ export async function openSvc(built: SvcBuilt): Promise<OpenedSvc> {
       stored: kick,
       log,
       now,
+      storedWithinMs: built.repeatsStoredWithinMs,
     });
     const runner = createIntentRunner({
       intents,

@@ -174,8 +174,13 @@ export interface SvcHealth {
   mode: SvcMode;
   /** How the cloud's revocation feed is followed (hybrid and cloud modes), or `null` in local mode. */
   revocationFeed: RevocationFeedHealth | null;
-  /** Items waiting to reach the cloud (key mirrors, violations); 0 in local mode. */
+  /** Items waiting to reach the cloud (key mirrors, violations); 0 in local mode. Set-aside items are not counted. */
   outbox: number;
+  /**
+   * Items the cloud refused for good (a 4xx no retry changes), kept but never sent again, counted by reason
+   * (the cloud's code and message); `count` 0 in local mode. A transient failure never sets an item aside.
+   */
+  outboxSetAside: { count: number; reasons: { reason: string; count: number }[] };
   /**
    * Whether the cloud accepts the app's sdkSecret: `refused` after it answered `401` (rotated, project deleted;
    * the agent routes answer `503 CLOUD_CREDENTIALS_REFUSED` until a call succeeds again), else `ok`; `null` in
@@ -195,9 +200,11 @@ export interface Svc {
   /** The newest recorded violations (kept in `storage` in every mode). */
   violations: (options?: { limit?: number; keyId?: string }) => Promise<Violation[]>;
   /**
-   * Posts an event to an agent's inbox (hybrid and cloud modes). A retried emit with the same
-   * `eventId` is delivered once; one is generated (ULID) when absent. Throws `CLOUD_UNAVAILABLE`
-   * when the cloud cannot be reached, so the caller can retry.
+   * Posts an event to an agent's inbox (hybrid and cloud modes). Without an `eventId`, one (a ULID) is minted
+   * before the first try, and a transient failure (the network, a timeout, 408, 429, 5xx) is retried with that
+   * same id, up to 3 tries in all: the cloud stores an `eventId` once, so the event is
+   * delivered once even when an answer was lost. Throws `CLOUD_UNAVAILABLE` when the cloud still cannot be
+   * reached, with the ids in `details.eventIds`, so the caller can retry with it.
    */
   emit: (event: EventInput) => Promise<EmitResult>;
   /** Posts up to 500 events in one request, stored atomically. */
@@ -207,7 +214,11 @@ export interface Svc {
    * behind it may be (`revocationFeed.lagMs`: 0 while connected), and the outbox's backlog.
    */
   health: () => Promise<SvcHealth>;
-  /** Sends what waits for the cloud now; resolves with how many items still wait (0 in local mode). */
+  /**
+   * Sends what waits for the cloud now; resolves with how many items still wait (0 in local mode). Items the
+   * cloud refused for good are not waiting: when there are any, it logs their count and reasons (as
+   * `health().outboxSetAside` tells them).
+   */
   sync: () => Promise<number>;
   /** Writes what is pending and closes storage the toolkit opened. */
   close: () => Promise<void>;

@@ -2,7 +2,8 @@
  * Recording what an agent key was refused: each refusal becomes a violation,
  * repeated ones of one key and kind are coalesced into one row and a count per
  * window (whatever intent the agent names: a fresh name per request must not
- * cost a row each), the rows go through the bounded violation queue,
+ * cost a row each; the counts reach storage within a second, so a crash loses
+ * at most a second of them), the rows go through the bounded violation queue,
  * the local auto-revoke policy is applied to what was stored, and the app's
  * `onViolation` is told of each one.
  *
@@ -23,6 +24,11 @@ import { createViolationQueue } from "../violations/mod.ts";
 
 /** The window in which repeated refusals of one key are recorded once, with a count: one minute. */
 export const REFUSAL_WINDOW_MS = 60_000;
+/**
+ * How long repeats are counted in memory at most before their count is stored (a summary row, queued for the
+ * cloud in hybrid and cloud modes): a crash loses at most this much of the counts.
+ */
+export const REPEATS_STORED_WITHIN_MS = 1000;
 
 /** A window's first refusal and the distinct intents named in it (a few, in order). */
 interface Refusals {
@@ -63,6 +69,8 @@ export interface ViolationRecorderOptions {
   log: ErrorLogger;
   /** Milliseconds since the epoch. Default `Date.now` (tests inject one). */
   now?: () => number;
+  /** How long repeats are counted in memory at most before their count is stored. Default {@linkcode REPEATS_STORED_WITHIN_MS}. */
+  storedWithinMs?: number;
 }
 
 /** Records violations. */
@@ -125,6 +133,16 @@ export function createViolationRecorder(options: ViolationRecorderOptions): Viol
     work.finally(() => inFlight.delete(work));
   }
 
+  /** Pending: the store of the repeats counted in memory, at most {@linkcode REPEATS_STORED_WITHIN_MS} after them. */
+  let repeatsTimer: ReturnType<typeof setTimeout> | undefined;
+  /** A repeat was counted in memory: its count is stored within a second. */
+  function repeated(): void {
+    repeatsTimer ??= setTimeout(() => {
+      repeatsTimer = undefined;
+      storeRepeats(true);
+    }, options.storedWithinMs ?? REPEATS_STORED_WITHIN_MS);
+  }
+
   /** Stores the counts of closed windows (of every window, with `all`). */
   function storeRepeats(all = false): void {
     for (const { item, repeats, since } of refusals.closed(now(), all)) {
@@ -147,6 +165,7 @@ export function createViolationRecorder(options: ViolationRecorderOptions): Viol
       const refusal = { first: violation, intents: violation.intent === null ? [] : [violation.intent] };
       const counted = countedByPolicy(violation);
       if (counted || refusals.note(key, refusal)) store(violation);
+      else repeated();
       if (counted) cloudPolicy?.note(violation);
       storeRepeats();
     },
@@ -164,11 +183,14 @@ export function createViolationRecorder(options: ViolationRecorderOptions): Viol
         if (open.intents.length < REPEATED_INTENTS.max && !open.intents.includes(named)) return false;
       }
       if (refusals.repeat(key) === undefined) return false;
+      repeated();
       // `repeat` closed what expired at this time: only then is there a summary to store (no array, no clock read).
       if (refusals.summaries > 0) storeRepeats();
       return true;
     },
     async settle() {
+      if (repeatsTimer !== undefined) clearTimeout(repeatsTimer);
+      repeatsTimer = undefined;
       storeRepeats(true);
       await queue.flush();
       await Promise.allSettled([...inFlight, queue.flush()]);

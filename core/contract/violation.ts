@@ -54,6 +54,12 @@ export interface Violation {
 
 /** A violation as reported by an app: the body of `POST /v1/sdk/violations`, `{ violation: … }`. */
 export interface ViolationReport {
+  /**
+   * The app's id for this report (1..200 characters; the SDK sends its violation's id): the cloud stores a
+   * report id once per project, and answers a repeat as the first with `duplicate: true`. Absent: never
+   * deduplicated.
+   */
+  reportId?: string | null;
   /** The agent key involved (UUID). */
   apiKeyId: string;
   /** The key's owner. */
@@ -84,6 +90,7 @@ export const VIOLATION_BATCH_LIMIT = 100;
 export const VIOLATION_TEXT_LIMITS = { userId: 200, intent: 200, kind: 100, message: 2000 } as const;
 
 const report = z.object({
+  reportId: storedText(1, 200).nullish(),
   apiKeyId: z.uuid(),
   userId: storedText(1, VIOLATION_TEXT_LIMITS.userId).nullish(),
   intent: storedText(1, VIOLATION_TEXT_LIMITS.intent).nullish(),
@@ -112,6 +119,7 @@ export const violationBatchSchema: z.ZodType<{ violations: ViolationReport[] }, 
  */
 export function toViolationReport(v: Violation): ViolationReport {
   return {
+    reportId: v.id,
     apiKeyId: v.keyId,
     userId: v.userId ?? undefined,
     intent: v.intent ?? undefined,

@@ -56,13 +56,20 @@ function scope(t: ViolationTable): { and: string; where: string; args: SqlValue[
  *
  * @param t The table.
  * @param v The violation.
+ * @param condition An SQL condition (with its arguments) the row is written under; without it, always.
  * @returns The statement.
  */
-export function insertViolation(t: ViolationTable, v: Violation): Statement {
+export function insertViolation(t: ViolationTable, v: Violation, condition?: Statement): Statement {
   const project = t.projectId === undefined ? [] : [t.projectId];
   const columns = t.projectId === undefined ? VIOLATION_COLUMNS : `project_id, ${VIOLATION_COLUMNS}`;
   const values = [...project, ...violationValues(v)];
-  return { sql: `INSERT INTO ${t.table} (${columns}) VALUES (${placeholders(values.length)})`, args: values };
+  if (condition === undefined) {
+    return { sql: `INSERT INTO ${t.table} (${columns}) VALUES (${placeholders(values.length)})`, args: values };
+  }
+  return {
+    sql: `INSERT INTO ${t.table} (${columns}) SELECT ${placeholders(values.length)} WHERE ${condition.sql}`,
+    args: [...values, ...condition.args ?? []],
+  };
 }
 
 /**

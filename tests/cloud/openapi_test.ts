@@ -69,8 +69,8 @@ test("GET /v1/openapi.json types query numbers as integers with ranges, timestam
   const expected: Record<string, [string[], string[]]> = {
     "/v1/events": [["agentId", "eventId", "payload", "type"], one],
     "/v1/events/batch": [["events"], ["ok", "results"]],
-    "/v1/sdk/violations": [["violation"], ["id", "ok"]],
-    "/v1/sdk/violations/batch": [["violations"], ["ids", "ok"]],
+    "/v1/sdk/violations": [["violation"], ["duplicate", "id", "ok"]],
+    "/v1/sdk/violations/batch": [["violations"], ["duplicates", "ids", "ok"]],
   };
   for (const [path, [body, answer]] of Object.entries(expected)) {
     const post = doc.paths[path]?.post as { requestBody: unknown; responses: Record<string, unknown> } | undefined;

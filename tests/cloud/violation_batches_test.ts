@@ -16,7 +16,8 @@ describe("POST /v1/sdk/violations/batch", () => {
       body: { violations: [report(keyId, "A"), report(keyId, "B"), report(keyId, "C")] },
     });
     assert.equal(res.status, 200);
-    assert.deepEqual(Object.keys(res.body).sort(), ["ids", "ok"]);
+    assert.deepEqual(Object.keys(res.body).sort(), ["duplicates", "ids", "ok"]);
+    assert.deepEqual(res.body.duplicates, [false, false, false]);
     assert.equal(res.body.ids.length, 3);
     const listed = (await t.sdk("GET", `/v1/sdk/violations?keyId=${keyId}`)).body.violations;
     const kindById = Object.fromEntries(listed.map((v: { id: string; kind: string }) => [v.id, v.kind]));
@@ -37,10 +38,10 @@ describe("POST /v1/sdk/violations/batch", () => {
     assert.equal(ok.body.ids.length, 500);
   });
 
-  test("the single route answers { ok, id } only and refuses a batch body, naming the batch route", async () => {
+  test("the single route answers { ok, id, duplicate } only and refuses a batch body, naming the batch route", async () => {
     const keyId = crypto.randomUUID();
     const one = await t.sdk("POST", "/v1/sdk/violations", { body: { violation: report(keyId) } });
-    assert.deepEqual(Object.keys(one.body).sort(), ["id", "ok"]);
+    assert.deepEqual(Object.keys(one.body).sort(), ["duplicate", "id", "ok"]);
     const res = await t.sdk("POST", "/v1/sdk/violations", { body: { violations: [report(keyId)] } });
     assert.equal(res.status, 400);
     assert.equal(res.body.error.code, "VALIDATION_ERROR");

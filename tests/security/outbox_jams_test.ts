@@ -2,7 +2,7 @@
 // proxy between the app and the cloud that refuses violation reports (an HTML
 // 413, as nginx answers over its body limit) or fails on them must never hold
 // back a key's revocation; violations are cut to the cloud's limits when they
-// are made, set aside after repeated failures, and sent in batches.
+// are made, set aside only when refused (never for failing), and sent in batches.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createCloudClient, isTransient } from "../../core/app/cloud_link/mod.ts";
@@ -95,7 +95,7 @@ describe("the hybrid outbox behind a proxy", () => {
     proxy.policy = "pass";
   });
 
-  test("a violation that keeps failing with 5xx is set aside, and key mirrors still go first", async () => {
+  test("a violation that keeps failing with 5xx is never set aside, key mirrors still go first, and it lands later", async () => {
     const b = await mint(svc, "bob", ["notes:read"]);
     assert.equal(await svc.sync(), 0);
     assert.equal((await t.agent(b.key, "GET", "/v1/agent/inbox")).status, 200, "the cloud knows the key");
@@ -108,10 +108,11 @@ describe("the hybrid outbox behind a proxy", () => {
     assert.equal(revoked.status, 200);
     await svc.sync();
     assert.equal((await t.agent(b.key, "GET", "/v1/agent/inbox")).status, 401, "the revoke overtook the violation");
-    let waiting = 1;
-    for (let i = 0; i < 30 && waiting > 0; i++) waiting = await svc.sync();
-    assert.equal(waiting, 0, "the failing violation was set aside after a bounded number of tries");
+    const setAsideBefore = (await svc.health()).outboxSetAside.count;
+    for (let i = 0; i < 30; i++) assert.equal(await svc.sync(), 1, "a 5xx never sets the report aside");
     proxy.policy = "pass";
+    assert.equal(await svc.sync(), 0, "delivered once the cloud answers");
+    assert.equal((await svc.health()).outboxSetAside.count, setAsideBefore);
   });
 
   test("reports many violations in a few batched requests", async () => {
@@ -131,7 +132,7 @@ describe("the hybrid outbox behind a proxy", () => {
 });
 
 describe("what an earlier run left set aside in the outbox", () => {
-  test("is deleted after 7 days and logged, while a key mirror that failed as often is kept", async () => {
+  test("is deleted after 7 days and logged, while a key mirror that failed often still waits", async () => {
     const DAY = 24 * 60 * 60 * 1000;
     const dir = tempDir("svc-setaside-");
     const file = dir.file("app.db");
@@ -145,8 +146,9 @@ describe("what an earlier run left set aside in the outbox", () => {
         createdAt: new Date(Date.now() - daysAgo * DAY).toISOString(),
       }));
       await storage.insertViolations(reports, { mirror: true });
-      const seqs = (await storage.outboxHead(100)).map((i) => i.seq);
-      for (let i = 0; i < 12; i++) await storage.outboxFailed(seqs); // all set aside, the key's mirror too often
+      const head = await storage.outboxHead(100);
+      for (let i = 0; i < 12; i++) await storage.outboxFailed([head[0].seq]); // the key's mirror: transient failures
+      await storage.outboxSetAside(head.slice(1).map((i) => i.seq), "VALIDATION_ERROR: Invalid request");
       await storage.close();
 
       const svc = notesSvc({
@@ -160,9 +162,18 @@ describe("what an earlier run left set aside in the outbox", () => {
 
       const after = await openAppStorage(`file:${file}`);
       const refs = (await after.outboxHead(100)).map((i) => i.ref);
+      const setAside = await after.outboxSetAsideByReason();
       await after.close();
-      assert.deepEqual(refs, [record.id, reports[2].id], "the key mirror and the recent report stay");
-      assert.ok(logged.some((l) => l.startsWith("2 violation reports set aside")), logged.join("\n"));
+      assert.deepEqual(refs, [record.id], "the key mirror waits, however often it failed");
+      assert.deepEqual(
+        setAside,
+        [{ reason: "VALIDATION_ERROR: Invalid request", count: 1 }],
+        "the recent report stays",
+      );
+      assert.ok(
+        logged.some((l) => l.startsWith("2 violation reports the cloud refused were deleted")),
+        logged.join("\n"),
+      );
     } finally {
       dir.remove();
     }

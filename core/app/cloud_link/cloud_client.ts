@@ -65,6 +65,14 @@ export interface CloudConfig {
   timeoutMs?: number;
 }
 
+/** A reroll made at the app, as its outbox tells the cloud with the old key's record. */
+export interface KeyReroll {
+  /** When the user rerolled the key (ISO 8601). */
+  at: string;
+  /** The id of the key that replaces it. */
+  successor: string;
+}
+
 /** Who follows the feed, sent on each poll: one instance per `createSvc`. */
 export interface CloudAppIdentity {
   /** A ULID made per `createSvc`. */
@@ -88,8 +96,11 @@ export interface CloudClient {
   reportViolation(violation: Violation): Promise<void>;
   /** `POST /v1/sdk/violations/batch`: up to 500 at once, stored together. */
   reportViolations(violations: readonly Violation[]): Promise<void>;
-  /** `PUT /v1/sdk/keys/:id`: the hybrid mirror of a key record (`revokeReason` `oauth`: its grant ended). */
-  mirrorKey(record: KeyRecord & { revokeReason?: "oauth" }): Promise<void>;
+  /**
+   * `PUT /v1/sdk/keys/:id`: the hybrid mirror of a key record (`revokeReason` `oauth`: its grant ended), with the
+   * reroll that scheduled its revocation, for the cloud's audit log.
+   */
+  mirrorKey(record: KeyRecord & { revokeReason?: "oauth" }, reroll?: KeyReroll): Promise<void>;
   /** `POST /v1/sdk/keys` (`expiresAt` absent: the project's default lifetime applies). */
   mintKey(
     userId: string,
@@ -243,7 +254,7 @@ export function createCloudClient(
     async reportViolations(violations) {
       await call("POST", "/v1/sdk/violations/batch", okSchema, { violations: violations.map(toViolationReport) });
     },
-    async mirrorKey(r) {
+    async mirrorKey(r, reroll) {
       const { userId, name, scopes, agentId, hash, start, createdAt, revokedAt } = r;
       await call("PUT", `/v1/sdk/keys/${encodeURIComponent(r.id)}`, okSchema, {
         userId,
@@ -257,6 +268,7 @@ export function createCloudClient(
         expiresAt: r.expiresAt ?? null,
         revokesAt: r.revokesAt ?? null,
         ...r.revokedAt !== null && r.revokeReason ? { revokeReason: r.revokeReason } : {},
+        ...reroll ? { reroll } : {},
       });
     },
     mintKey(userId, request) {

@@ -7,6 +7,7 @@
  */
 export * from "./cloud_client.ts";
 export * from "./cloud_keys.ts";
+export * from "./emit_events.ts";
 export * from "./manifest_upload.ts";
 export * from "./outbox.ts";
 export * from "./revocation_follower.ts";

@@ -2,13 +2,17 @@
  * The durable outbox of hybrid and cloud modes: key records and violations are
  * queued in the app's storage in the same write that stores them, and sent to
  * the cloud, retrying with backoff while the cloud is down. Items survive a
- * restart of the app.
+ * restart of the app. Each carries an id minted at the app (a violation's
+ * `reportId`, a key record's key id), so the cloud stores a retried item once.
  *
  * Nothing an agent sends can hold back a key record: key records (mint,
  * revoke) go first, in order, and violations after them, in batches. A
- * permanent refusal (any 4xx but 401, 408 and 429) is logged, counted and
- * dropped; a violation that keeps failing is set aside after
- * `setAsideAfter` tries (it stays in the app's own violation list).
+ * transient failure (the network, a timeout, 408, 429, 5xx, refused
+ * credentials) never sets an item aside: it waits and is retried, with backoff
+ * capped at `retryMaxMs` (30 s), for as long as it takes. Only a refusal no
+ * retry can change (any other 4xx) sets an item aside, with the reason: it is
+ * kept, never sent again, logged, and counted by `setAside()` (which
+ * `svc.health()` and `svc.sync()` report).
  *
  * Nothing grows without bound: set-aside violation reports are deleted
  * `setAsideRetentionMs` after they were made (7 days), and past `limit`
@@ -17,17 +21,17 @@
  * retention calls at start and then hourly (`purgeIntervalMs`): not after each
  * failed send, which would count the reports on every retry, so between two
  * purges the outbox may hold more than `limit` reports, by as many as were
- * recorded meanwhile. Key records are never set aside and never
- * deleted unsent: one is dropped only when the cloud refuses it for good, and
- * that is logged with the key's id.
+ * recorded meanwhile. Key records are never deleted unsent: one the cloud
+ * refuses for good is set aside, and that is logged with the key's id.
  *
  * @module
  */
-import { type CloudClient, isTransient } from "./cloud_client.ts";
+import { type CloudClient, isTransient, type KeyReroll } from "./cloud_client.ts";
 import { type ErrorLogger, reconnectedAfter } from "../../logging/mod.ts";
 import type { AppStorage, OutboxItem } from "../storage/mod.ts";
 import { Backoff } from "../../retry/mod.ts";
 import { VIOLATION_BATCH_LIMIT } from "../../contract/mod.ts";
+import { isSvcError } from "../../errors/mod.ts";
 
 /** Options of {@linkcode createOutbox}. */
 export interface OutboxOptions {
@@ -39,10 +43,8 @@ export interface OutboxOptions {
   log: ErrorLogger;
   /** First retry delay in milliseconds. Default 500. */
   retryMinMs?: number;
-  /** Longest retry delay in milliseconds. Default 30000. */
+  /** Longest retry delay in milliseconds, jitter included. Default 30000. */
   retryMaxMs?: number;
-  /** Failed tries after which a violation is set aside. Default {@linkcode OUTBOX_SET_ASIDE_AFTER}. */
-  setAsideAfter?: number;
   /** How long a set-aside violation report is kept, in milliseconds from when it was made. Default 7 days. */
   setAsideRetentionMs?: number;
   /** The most violation reports kept, waiting or set aside. Default {@linkcode OUTBOX_LIMIT}. */
@@ -51,28 +53,36 @@ export interface OutboxOptions {
   now?: () => number;
 }
 
-/** Failed tries after which a queued violation is set aside, by default. */
-export const OUTBOX_SET_ASIDE_AFTER = 10;
 /** How long set-aside violation reports are kept, by default: 7 days. */
 export const OUTBOX_SET_ASIDE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 /** The most violation reports the outbox keeps, by default (key records are not counted). */
 export const OUTBOX_LIMIT = 10_000;
 
+/** Items the cloud refused for good, counted by reason. */
+export interface OutboxSetAside {
+  /** Every item set aside. */
+  count: number;
+  /** Per reason (the cloud's code and message), most first. */
+  reasons: { reason: string; count: number }[];
+}
+
 /** The outbox's controls. */
 export interface Outbox {
   /** Sends what is queued, unless a retry is already scheduled. */
   kick(): void;
-  /** Sends what is queued now, ignoring any backoff; resolves with how many items still wait. */
+  /** Sends what is queued now, ignoring any backoff; resolves with how many items still wait (set-aside ones not). */
   sync(): Promise<number>;
+  /** The items set aside (refused by the cloud for good), by reason. */
+  setAside(): Promise<OutboxSetAside>;
   /** Deletes set-aside violation reports past their retention, and the oldest ones over the limit. */
   purge(): Promise<void>;
   /** Stops sending; queued items stay in storage for the next start. */
   close(): Promise<void>;
   /**
-   * Items refused for good (dropped), violations set aside, and violation reports deleted for their
-   * age (`expired`) or over the limit (`overLimit`), since the start.
+   * Items set aside (refused for good), and violation reports deleted for their age (`expired`) or over the
+   * limit (`overLimit`), since the start.
    */
-  readonly stats: { refused: number; setAside: number; expired: number; overLimit: number };
+  readonly stats: { setAside: number; expired: number; overLimit: number };
 }
 
 /** A day, in milliseconds. */
@@ -91,17 +101,17 @@ const BATCH_BYTES = 256 * 1024;
  */
 export function createOutbox(options: OutboxOptions): Outbox {
   const { storage, cloud, log } = options;
-  const backoff = new Backoff({ minMs: options.retryMinMs ?? 500, maxMs: options.retryMaxMs ?? 30_000 });
+  const maxMs = options.retryMaxMs ?? 30_000;
+  const backoff = new Backoff({ minMs: options.retryMinMs ?? 500, maxMs });
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> | undefined;
   let again = false;
   let closed = false;
 
-  const setAsideAfter = options.setAsideAfter ?? OUTBOX_SET_ASIDE_AFTER;
   const retentionMs = options.setAsideRetentionMs ?? OUTBOX_SET_ASIDE_RETENTION_MS;
   const limit = options.limit ?? OUTBOX_LIMIT;
   const now = options.now ?? Date.now;
-  const stats = { refused: 0, setAside: 0, expired: 0, overLimit: 0 };
+  const stats = { setAside: 0, expired: 0, overLimit: 0 };
   let purging: Promise<void> | undefined;
   /** When sending first failed, until a send succeeds again. */
   let pausedAt: number | undefined;
@@ -109,7 +119,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
   /** Sends one key record (its latest state). */
   async function sendKey(item: OutboxItem): Promise<void> {
     const record = await storage.findKeyById(item.ref);
-    if (record !== null) await cloud.mirrorKey(record);
+    const told: { reroll?: KeyReroll } = item.body === null ? {} : JSON.parse(item.body);
+    if (record !== null) await cloud.mirrorKey(record, told.reroll);
   }
 
   /** Sends violations in one request. */
@@ -119,7 +130,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
 
   /**
    * Sends a unit (one key, or a batch of violations); `true` when it is done with
-   * (sent, or refused for good). A refused batch is retried one by one, so one bad
+   * (sent, or set aside). A refused batch is retried one by one, so one bad
    * report never costs the others.
    */
   async function deliver(items: readonly OutboxItem[]): Promise<boolean> {
@@ -135,9 +146,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
         for (const item of items) if (!await deliver([item])) return false;
         return true;
       }
-      stats.refused++;
-      const what = items[0].kind === "key" ? `key record (key ${items[0].ref})` : "violation report";
-      log(`the cloud refused a queued ${what}; it is dropped`, error);
+      await refused(items[0], error);
+      return true;
     }
     await storage.outboxDone(items.map((i) => i.seq));
     if (pausedAt !== undefined) log(`cloud sync resumed: ${reconnectedAfter(now() - pausedAt)}`, undefined);
@@ -145,15 +155,20 @@ export function createOutbox(options: OutboxOptions): Outbox {
     return true;
   }
 
+  /** A transient failure: counted, retried later; never set aside. */
   async function failed(items: readonly OutboxItem[], error: unknown): Promise<void> {
     await storage.outboxFailed(items.map((i) => i.seq));
-    if (items[0].attempts === 0) log("cloud sync paused; retrying in the background", error);
+    if (pausedAt === undefined) log("cloud sync paused; retrying in the background", error);
     pausedAt ??= now();
-    const setAside = items.filter((i) => i.kind !== "key" && i.attempts + 1 >= setAsideAfter).length;
-    if (setAside > 0) {
-      stats.setAside += setAside;
-      log(`${setAside} violation reports failed ${setAsideAfter} times and are set aside`, error);
-    }
+  }
+
+  /** A refusal no retry can change: the item is set aside, with the reason. */
+  async function refused(item: OutboxItem, error: unknown): Promise<void> {
+    const reason = reasonOf(error);
+    await storage.outboxSetAside([item.seq], reason);
+    stats.setAside++;
+    const what = item.kind === "key" ? `key record (key ${item.ref})` : `violation report (${item.ref})`;
+    log(`the cloud refused a queued ${what} (${reason}); it is set aside and will not be retried`, error);
   }
 
   /** One purge at a time; a call during one waits for it. */
@@ -161,12 +176,12 @@ export function createOutbox(options: OutboxOptions): Outbox {
     purging ??= (async () => {
       try {
         const setAsideBefore = new Date(now() - retentionMs).toISOString();
-        const { expired, dropped } = await storage.purgeOutbox({ maxAttempts: setAsideAfter, setAsideBefore, limit });
+        const { expired, dropped } = await storage.purgeOutbox({ setAsideBefore, limit });
         stats.expired += expired;
         stats.overLimit += dropped;
         if (expired > 0) {
           log(
-            `${expired} violation reports set aside after ${setAsideAfter} failed tries were deleted from the outbox, ` +
+            `${expired} violation reports the cloud refused were deleted from the outbox, ` +
               `made over ${Number((retentionMs / DAY_MS).toFixed(2))} days ago; the cloud never got them`,
             undefined,
           );
@@ -190,7 +205,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
   /** Sends items until the queue is empty or a unit fails; `true` when empty. */
   async function drainOnce(): Promise<boolean> {
     for (;;) {
-      const items = await storage.outboxHead(HEAD, setAsideAfter);
+      const items = await storage.outboxHead(HEAD);
       if (items.length === 0) return true;
       for (const unit of units(items)) {
         if (closed || !await deliver(unit)) return false;
@@ -217,7 +232,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
           timer = setTimeout(() => {
             timer = undefined;
             run();
-          }, backoff.next());
+          }, Math.min(backoff.next(), maxMs));
           again = false;
         }
       } while (again && !closed);
@@ -240,7 +255,11 @@ export function createOutbox(options: OutboxOptions): Outbox {
       await running;
       await run();
       await purging;
-      return await storage.outboxSize(setAsideAfter);
+      return await storage.outboxSize();
+    },
+    async setAside() {
+      const reasons = await storage.outboxSetAsideByReason();
+      return { count: reasons.reduce((n, r) => n + r.count, 0), reasons };
     },
     purge,
     stats,
@@ -251,6 +270,15 @@ export function createOutbox(options: OutboxOptions): Outbox {
       await purging;
     },
   };
+}
+
+/** The most characters of a set-aside item's reason. */
+const REASON_CHARS = 200;
+
+/** Why the cloud refused an item: its code and message (an error the SDK made itself: its message). */
+function reasonOf(error: unknown): string {
+  const text = isSvcError(error) ? `${error.code}: ${error.message}` : String(error);
+  return text.slice(0, REASON_CHARS);
 }
 
 /** Splits the head of the queue into what is sent together: each key alone, violations in batches. */

@@ -157,4 +157,13 @@ export const APP_MIGRATIONS: readonly Migration[] = [
         WHERE revoked_at IS NULL AND key_id IN (SELECT id FROM app_keys WHERE revoked_at IS NOT NULL)`,
     ],
   },
+  {
+    version: 12,
+    name: "outbox items set aside only when the cloud refuses them, with the reason",
+    statements: [
+      // Why the cloud refused the item for good (its code and message); NULL: waiting. Items set aside
+      // before this version for their failed tries alone wait again: a transient failure sets nothing aside.
+      "ALTER TABLE app_outbox ADD COLUMN refused TEXT",
+    ],
+  },
 ];

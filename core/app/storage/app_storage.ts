@@ -17,7 +17,10 @@ export interface OutboxItem {
   kind: "key" | "violation";
   /** The key id or violation id. */
   ref: string;
-  /** A violation's report as JSON (a key is read from its table when sent, to send its latest state). */
+  /**
+   * A violation's report as JSON; for a key (read from its table when sent, to send its latest state), what
+   * else the item tells the cloud, as JSON (`{ reroll: { at, successor } }`), or `null`.
+   */
   body: string | null;
   /** Failed attempts so far. */
   attempts: number;
@@ -25,8 +28,6 @@ export interface OutboxItem {
 
 /** What {@linkcode AppStorage.purgeOutbox} deletes. */
 export interface OutboxPurge {
-  /** Failed attempts after which a violation report is set aside. */
-  maxAttempts: number;
   /** Set-aside reports made before this time (ISO 8601) are deleted. */
   setAsideBefore: string;
   /** The most violation reports kept, waiting or set aside. */
@@ -105,19 +106,22 @@ export interface AppStorage {
   /** Stores violations, in one write. */
   insertViolations(violations: readonly Violation[], options?: MirrorOption): Promise<void>;
   /**
-   * The oldest queued items: key records first (a revocation never waits behind a
-   * violation), then violations that failed fewer than `maxAttempts` times (the
-   * others are set aside: kept, never sent again).
+   * The oldest waiting items: key records first (a revocation never waits behind a
+   * violation), then violations; set-aside items (refused by the cloud) are kept, never sent again.
    */
-  outboxHead(limit: number, maxAttempts?: number): Promise<OutboxItem[]>;
-  /** Removes sent (or refused) items. */
+  outboxHead(limit: number): Promise<OutboxItem[]>;
+  /** Removes sent items. */
   outboxDone(seqs: readonly number[]): Promise<void>;
   /** Counts a failed attempt of each item. */
   outboxFailed(seqs: readonly number[]): Promise<void>;
-  /** How many items wait: every key record, and the violations not set aside. */
-  outboxSize(maxAttempts?: number): Promise<number>;
+  /** Sets items aside: the cloud refused them for good, for `reason` (kept, never sent again). */
+  outboxSetAside(seqs: readonly number[], reason: string): Promise<void>;
+  /** How many items wait (not set aside). */
+  outboxSize(): Promise<number>;
+  /** The items set aside, counted by reason (most first). */
+  outboxSetAsideByReason(): Promise<{ reason: string; count: number }[]>;
   /**
-   * Deletes from the outbox the violation reports set aside (failed `maxAttempts` times) that were made
+   * Deletes from the outbox the violation reports set aside (refused by the cloud) that were made
    * before `setAsideBefore`, then, while more than `limit` violation reports remain, the oldest set-aside
    * ones and then the oldest waiting ones. Key records are never deleted here. In short chunks.
    *

@@ -187,7 +187,11 @@ class LibsqlAppStorage implements AppStorage {
         args: [record.id],
       }),
     ];
-    if (options.mirror) statements.push(enqueueKey(record.id, now), enqueueKey(id, now, record.id));
+    if (options.mirror) {
+      // The old key's item carries the reroll, so the cloud audits it at the time it happened (key.reroll).
+      const reroll = JSON.stringify({ reroll: { at: now, successor: record.id } });
+      statements.push(enqueueKey(record.id, now), enqueueKey(id, now, record.id, reroll));
+    }
     const [inserted, scheduled] = await this.#db.batch(statements, "write");
     this.#keys.delete(record.hash);
     if (scheduled.rows.length) this.#keys.delete(toKey(scheduled.rows[0]).hash);
@@ -228,10 +232,10 @@ class LibsqlAppStorage implements AppStorage {
     else if (statements.length > 1) await this.#db.batch(statements, "write");
   }
 
-  async outboxHead(limit: number, maxAttempts = Number.MAX_SAFE_INTEGER): Promise<OutboxItem[]> {
+  async outboxHead(limit: number): Promise<OutboxItem[]> {
     const rs = await this.#db.batch([
-      { sql: `${OUTBOX_SELECT} WHERE kind = 'key' ORDER BY seq LIMIT ?`, args: [limit] },
-      { sql: `${OUTBOX_SELECT} WHERE kind <> 'key' AND attempts < ? ORDER BY seq LIMIT ?`, args: [maxAttempts, limit] },
+      { sql: `${OUTBOX_SELECT} WHERE kind = 'key' AND refused IS NULL ORDER BY seq LIMIT ?`, args: [limit] },
+      { sql: `${OUTBOX_SELECT} WHERE kind <> 'key' AND refused IS NULL ORDER BY seq LIMIT ?`, args: [limit] },
     ], "read");
     return [...rs[0].rows, ...rs[1].rows].slice(0, limit).map((r) => ({
       seq: Number(r.seq),
@@ -258,12 +262,24 @@ class LibsqlAppStorage implements AppStorage {
     });
   }
 
-  async outboxSize(maxAttempts = Number.MAX_SAFE_INTEGER): Promise<number> {
-    const rs = await this.#db.execute({
-      sql: "SELECT COUNT(*) AS n FROM app_outbox WHERE kind = 'key' OR attempts < ?",
-      args: [maxAttempts],
+  async outboxSetAside(seqs: readonly number[], reason: string): Promise<void> {
+    if (seqs.length === 0) return;
+    await this.#db.execute({
+      sql: `UPDATE app_outbox SET refused = ? WHERE seq IN (${placeholders(seqs.length)})`,
+      args: [reason, ...seqs],
     });
+  }
+
+  async outboxSize(): Promise<number> {
+    const rs = await this.#db.execute("SELECT COUNT(*) AS n FROM app_outbox WHERE refused IS NULL");
     return Number(rs.rows[0].n);
+  }
+
+  async outboxSetAsideByReason(): Promise<{ reason: string; count: number }[]> {
+    const rs = await this.#db.execute(
+      "SELECT refused AS reason, COUNT(*) AS n FROM app_outbox WHERE refused IS NOT NULL GROUP BY refused ORDER BY n DESC",
+    );
+    return rs.rows.map((r) => ({ reason: String(r.reason), count: Number(r.n) }));
   }
 
   purgeOutbox(options: OutboxPurge): Promise<{ expired: number; dropped: number }> {
@@ -326,16 +342,19 @@ class LibsqlAppStorage implements AppStorage {
   }
 }
 
-/** Queues a key for mirroring, if it was stored by the statements before it in the batch. */
-function enqueueKey(id: string, at: string, onlyWith?: string): Statement {
+/**
+ * Queues a key for mirroring, if it was stored by the statements before it in the batch (and, with `onlyWith`,
+ * that key too); `body` is what the item tells the cloud besides the key's latest state (a reroll).
+ */
+function enqueueKey(id: string, at: string, onlyWith?: string, body: string | null = null): Statement {
   return onlyWith === undefined
     ? {
-      sql: "INSERT INTO app_outbox (kind, ref, created_at) SELECT 'key', id, ? FROM app_keys WHERE id = ?",
-      args: [at, id],
+      sql: "INSERT INTO app_outbox (kind, ref, body, created_at) SELECT 'key', id, ?, ? FROM app_keys WHERE id = ?",
+      args: [body, at, id],
     }
     : {
-      sql: `INSERT INTO app_outbox (kind, ref, created_at) SELECT 'key', id, ? FROM app_keys WHERE id = ?
+      sql: `INSERT INTO app_outbox (kind, ref, body, created_at) SELECT 'key', id, ?, ? FROM app_keys WHERE id = ?
             AND EXISTS (SELECT 1 FROM app_keys WHERE id = ?)`,
-      args: [at, id, onlyWith],
+      args: [body, at, id, onlyWith],
     };
 }

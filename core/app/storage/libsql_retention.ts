@@ -28,20 +28,20 @@ export function purgeViolations(db: Executor, before: string): Promise<number> {
  * ones, then the oldest waiting ones. Key records stay.
  *
  * @param db The app's database.
- * @param options The set-aside threshold, the cut-off time and the bound.
+ * @param options The cut-off time and the bound.
  * @returns How many were deleted for their age (`expired`) and over the bound (`dropped`).
  */
 export async function purgeOutbox(db: Executor, options: OutboxPurge): Promise<{ expired: number; dropped: number }> {
-  const { maxAttempts, setAsideBefore, limit } = options;
+  const { setAsideBefore, limit } = options;
   const table = "app_outbox";
-  const setAside = "kind <> 'key' AND attempts >= ?";
-  const waiting = "kind <> 'key' AND attempts < ?";
+  const setAside = "kind <> 'key' AND refused IS NOT NULL";
+  const waiting = "kind <> 'key' AND refused IS NULL";
   const old = `${setAside} AND created_at < ?`;
-  const expired = await deleteInChunks(db, { table, where: old, args: [maxAttempts, setAsideBefore] });
+  const expired = await deleteInChunks(db, { table, where: old, args: [setAsideBefore] });
   const rs = await db.execute("SELECT COUNT(*) AS n FROM app_outbox WHERE kind <> 'key'");
   const excess = Number(rs.rows[0].n) - limit;
   let dropped = 0;
-  const oldest = { table, args: [maxAttempts], orderBy: "seq" };
+  const oldest = { table, args: [], orderBy: "seq" };
   if (excess > 0) dropped = await deleteInChunks(db, { ...oldest, where: setAside, most: excess });
   if (excess > dropped) dropped += await deleteInChunks(db, { ...oldest, where: waiting, most: excess - dropped });
   return { expired, dropped };

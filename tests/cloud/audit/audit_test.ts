@@ -65,6 +65,7 @@ describe("GET /v1/sdk/audit", () => {
         "createdAt",
         "detail",
         "id",
+        "receivedAt",
         "sourceAddress",
         "target",
       ]);

@@ -177,6 +177,7 @@ for (const [name, open] of backends.list) {
         detail: { reason: "dashboard" },
         sourceAddress: "127.0.0.1",
         createdAt: "2025-01-02T00:00:00.000Z",
+        receivedAt: "2025-01-02T00:00:00.000Z",
       });
       await storage.audit.appendAudit({ ...entry, projectId: null, action: "operator.sign_in", createdAt: AT });
       assert.ok(second > first);
@@ -192,6 +193,7 @@ for (const [name, open] of backends.list) {
         detail: { reason: "dashboard" },
         sourceAddress: "127.0.0.1",
         createdAt: "2025-01-02T00:00:00.000Z",
+        receivedAt: "2025-01-02T00:00:00.000Z",
       });
       const page = await storage.audit.listAudit({
         action: "project.create",

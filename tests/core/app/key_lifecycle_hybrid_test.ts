@@ -84,7 +84,13 @@ describe("a key's life at a hybrid app", () => {
           e: { actor: string; action: string; detail: { reason?: string } },
         ) => [e.actor, e.action, e.detail.reason ?? null]).reverse();
     assert.deepEqual(about(fresh.id), [["app", "key.create", null]]);
-    assert.deepEqual(about(old.id), [["app", "key.create", null], ["system", "key.revoke", "reroll"]]);
+    assert.deepEqual(about(old.id), [
+      ["app", "key.create", null],
+      ["app", "key.reroll", null],
+      ["system", "key.revoke", "reroll"],
+    ]);
+    const reroll = audit.entries.find((e: { action: string }) => e.action === "key.reroll");
+    assert.deepEqual(reroll.detail, { successor: fresh.id, revokesAt }, "the reroll names its successor");
   });
 
   test("cloud mode: a reroll's new key is bounded by the app's own maxLifetimeDays as well as the project's", async () => {

@@ -23,12 +23,12 @@ function report(daysAgo: number, message: string): Violation {
   };
 }
 
-/** Queues the reports and fails each `times` times (10 sets a report aside). */
-async function queue(storage: AppStorage, reports: Violation[], times: number): Promise<void> {
+/** Queues the reports, set aside as the cloud refused them when `refused`. */
+async function queue(storage: AppStorage, reports: Violation[], refused: boolean): Promise<void> {
   await storage.insertViolations(reports, { mirror: true });
   const ids = new Set(reports.map((r) => r.id));
   const seqs = (await storage.outboxHead(10_000)).filter((i) => ids.has(i.ref)).map((i) => i.seq);
-  for (let i = 0; i < times; i++) await storage.outboxFailed(seqs);
+  if (refused) await storage.outboxSetAside(seqs, "VALIDATION_ERROR: Invalid request");
 }
 
 test("the outbox keeps set-aside reports 7 days and at most 10,000 reports by default", () => {
@@ -44,7 +44,7 @@ test("deletes reports set aside longer than the retention, logging how many, and
   for (let i = 0; i < 50; i++) await storage.outboxFailed((await storage.outboxHead(1)).map((item) => item.seq));
   const old = [report(8, "secret-ish text 1"), report(9, "secret-ish text 2")];
   const recent = report(6, "secret-ish text 3");
-  await queue(storage, [...old, recent], 10);
+  await queue(storage, [...old, recent], true);
   const outbox = createOutbox({
     storage,
     cloud: unreachable,
@@ -54,11 +54,14 @@ test("deletes reports set aside longer than the retention, logging how many, and
   });
   await outbox.purge(); // the app's retention calls it at start and hourly
   await outbox.close();
-  const refs = (await storage.outboxHead(100)).map((i) => i.ref);
-  assert.deepEqual(refs, [record.id, recent.id], "the key record (failed 50 times) and the recent report stay");
+  assert.deepEqual((await storage.outboxHead(100)).map((i) => i.ref), [record.id], "the key record (failed 50 times)");
+  assert.deepEqual(await outbox.setAside(), {
+    count: 1,
+    reasons: [{ reason: "VALIDATION_ERROR: Invalid request", count: 1 }],
+  }, "the recent set-aside report stays");
   assert.equal(outbox.stats.expired, 2);
   const line = logged.find((l) => l.includes("deleted from the outbox"));
-  assert.ok(line?.startsWith("2 violation reports set aside after 10 failed tries"), String(line));
+  assert.ok(line?.startsWith("2 violation reports the cloud refused were deleted"), String(line));
   assert.ok(!logged.join("\n").includes("secret-ish"), "no report's text is logged");
   await storage.close();
 });
@@ -68,8 +71,8 @@ test("keeps at most `limit` reports while the cloud is down, dropping the oldest
   const logged: string[] = [];
   const setAside = [report(2, "a"), report(2, "b")];
   const waiting = Array.from({ length: 10 }, (_, n) => report(1, `w${n}`));
-  await queue(storage, setAside, 10);
-  await queue(storage, waiting, 0);
+  await queue(storage, setAside, true);
+  await queue(storage, waiting, false);
   const outbox = createOutbox({
     storage,
     cloud: unreachable,
@@ -92,7 +95,7 @@ test("a failed send leaves the purge to the app's retention: the outbox is not c
   let purges = 0;
   const purgeOutbox = storage.purgeOutbox.bind(storage);
   storage.purgeOutbox = (options) => (purges++, purgeOutbox(options));
-  await queue(storage, [report(1, "a")], 0);
+  await queue(storage, [report(1, "a")], false);
   const outbox = createOutbox({ storage, cloud: unreachable, log: () => {}, retryMinMs: 60_000, now: () => NOW });
   assert.equal(await outbox.sync(), 1, "the send failed and the report waits");
   await outbox.close();

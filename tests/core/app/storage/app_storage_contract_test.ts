@@ -141,7 +141,7 @@ for (const [name, open] of backends.list) {
       assert.equal(await storage.purgeViolations("2021-01-01T00:00:00.000Z"), 0);
     });
 
-    test("purges set-aside violation reports by age and the oldest over the limit, never a key record", async () => {
+    test("sets aside refused items with their reason, purges them by age and the oldest over the limit, never a key record", async () => {
       for (const item of await storage.outboxHead(10_000)) await storage.outboxDone([item.seq]);
       const key = await keyOf("joe", "joe", "2020-01-01T00:00:00.000Z");
       await storage.insertKey(key, "user", { mirror: true });
@@ -153,17 +153,24 @@ for (const [name, open] of backends.list) {
       const recent = [report(2, "2020-02-01T00:00:00.000Z"), report(3, "2020-02-02T00:00:00.000Z")];
       const waiting = [4, 5, 6].map((n) => report(n, "2020-01-01T00:00:00.000Z"));
       await storage.insertViolations([...old, ...recent, ...waiting], { mirror: true });
-      const setAside = new Set([key.id, ...old.map((v) => v.id), ...recent.map((v) => v.id)]);
-      const failing = (await storage.outboxHead(100)).filter((i) => setAside.has(i.ref)).map((i) => i.seq);
-      for (let i = 0; i < 20; i++) await storage.outboxFailed(failing);
+      const refused = new Set([...old.map((v) => v.id), ...recent.map((v) => v.id)]);
+      const head = await storage.outboxHead(100);
+      for (let i = 0; i < 20; i++) await storage.outboxFailed([head[0].seq]); // the key record: transient failures
+      await storage.outboxSetAside(head.filter((i) => refused.has(i.ref)).map((i) => i.seq), "VALIDATION_ERROR: x");
       const refs = async () => (await storage.outboxHead(100)).map((i) => i.ref);
-      const set = { maxAttempts: 10, setAsideBefore: "2020-01-15T00:00:00.000Z" };
+      const setAsideCount = async () => (await storage.outboxSetAsideByReason()).reduce((n, r) => n + r.count, 0);
+      const set = { setAsideBefore: "2020-01-15T00:00:00.000Z" };
+      assert.deepEqual(await refs(), [key.id, ...waiting.map((v) => v.id)], "set-aside items are never sent again");
+      assert.deepEqual(await storage.outboxSetAsideByReason(), [{ reason: "VALIDATION_ERROR: x", count: 4 }]);
+      assert.equal(await storage.outboxSize(), 4, "the key record and the waiting reports");
 
       assert.deepEqual(await storage.purgeOutbox({ ...set, limit: 100 }), { expired: 2, dropped: 0 });
-      assert.deepEqual(await refs(), [key.id, ...recent.map((v) => v.id), ...waiting.map((v) => v.id)]);
+      assert.equal(await setAsideCount(), 2, "the recent set-aside reports stay");
       assert.deepEqual(await storage.purgeOutbox({ ...set, limit: 4 }), { expired: 0, dropped: 1 });
-      assert.deepEqual(await refs(), [key.id, recent[1].id, ...waiting.map((v) => v.id)], "set-aside ones go first");
+      assert.equal(await setAsideCount(), 1, "set-aside ones go first");
+      assert.deepEqual(await refs(), [key.id, ...waiting.map((v) => v.id)]);
       assert.deepEqual(await storage.purgeOutbox({ ...set, limit: 1 }), { expired: 0, dropped: 3 });
+      assert.equal(await setAsideCount(), 0);
       assert.deepEqual(await refs(), [key.id, waiting[2].id], "then the oldest waiting ones");
       assert.equal((await storage.outboxHead(1))[0].attempts, 20, "the key record stays, however often it failed");
       await storage.outboxDone((await storage.outboxHead(100)).map((i) => i.seq));
