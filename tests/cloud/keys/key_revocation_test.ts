@@ -46,12 +46,14 @@ describe("a key's revocation and its audit entry, one transaction", () => {
   test("mirrorKey writes the entry when the mirror revokes the key, and never again", async () => {
     const key = keyRecord("bea");
     assert.equal(
-      await storage.keys.mirrorKey(projectId, key, (reason) => revocationAudit(projectId, key.id, reason, by, 0)),
+      await storage.keys.mirrorKey(projectId, key, {
+        revoked: (reason) => revocationAudit(projectId, key.id, reason, by, 0),
+      }),
       "stored",
     );
     assert.deepEqual(await revokeEntries(storage, projectId, key.id), []);
     const revoked = { ...key, revokedAt: new Date().toISOString() };
-    const audit = (reason: MirrorReason) => revocationAudit(projectId, key.id, reason, by, Date.now());
+    const audit = { revoked: (reason: MirrorReason) => revocationAudit(projectId, key.id, reason, by, Date.now()) };
     assert.equal(await storage.keys.mirrorKey(projectId, revoked, audit), "revoked");
     assert.deepEqual(await revokeEntries(storage, projectId, key.id), [{ reason: "app" }]);
     assert.equal(await storage.keys.mirrorKey(projectId, revoked, audit), "stored");
