@@ -19,7 +19,9 @@ import type { Svc, SvcCloudConfig, SvcConfig, SvcMode, SvcRateLimitName } from "
 import { checkSvcConfig } from "./svc_config_schema.ts";
 import { svcRoutes } from "./svc_routes.ts";
 import { createOAuthServer, oauthStorage, withOAuth } from "./oauth/mod.ts";
-import { appLabel, credentialsState } from "./cloud_guard.ts";
+import { appLabel, cloudAtStartError, credentialsState } from "./cloud_guard.ts";
+import { type Sleep, sleep } from "../retry/mod.ts";
+import { isSvcError, SvcError } from "../errors/mod.ts";
 import { closeSvc, openSvc } from "./open_svc.ts";
 
 /**
@@ -81,6 +83,8 @@ export interface SvcInternals {
   now?: () => number;
   /** Milliseconds between two reads of the project's policy. Default 5000. */
   policyRefreshMs?: number;
+  /** How the revocation feed's retry delays and the cloud guard's looks are waited. Default `sleep` (timers). */
+  sleep?: Sleep;
 }
 
 /**
@@ -113,6 +117,8 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
   const closing = new AbortController();
   const policy = cloud && followCloudPolicy({ cloud, log, refreshMs: internals.policyRefreshMs });
 
+  /** Why `ready` rejected under `cloud.requireAtStart`, once the first feed poll failed. */
+  let cloudAtStart: { error: Error; failure: unknown } | undefined;
   const opened = openSvc({
     config,
     mode,
@@ -123,11 +129,24 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     log,
     bodyLimit,
     now,
+    sleep: internals.sleep ?? sleep,
     closing: closing.signal,
     refusalsPerAddress,
+  }).then(async (parts) => {
+    const failure = cloudConfig?.requireAtStart ? await parts.follower?.firstPoll : undefined;
+    if (failure === undefined) return parts;
+    cloudAtStart = { error: cloudAtStartError(cloudConfig!.endpoint, failure), failure };
+    closing.abort();
+    policy?.close();
+    await closeSvc(parts);
+    throw cloudAtStart.error;
   });
   const ready = opened.then(() => {});
-  ready.catch((e) => log("storage could not be opened", e));
+  ready.catch((e) => {
+    const refusal = cloudAtStart;
+    if (refusal !== undefined && e === refusal.error) log(refusal.error.message, refusal.failure);
+    else log("storage could not be opened", e);
+  });
 
   async function emitMany(events: EventInput[]): Promise<EmitResult[]> {
     if (!cloud) {
@@ -145,7 +164,17 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     limits: { perKey: perKey && ((key, deps) => limitRate(key, perKey.take(key.id), deps)) },
     refusalsPerAddress: refusalsPerAddress && { limit: refusalsPerAddress, counted: ["agent"] },
     // `oauth` (below) is read once the storage is open, after createSvc has returned.
-    deps: opened.then((parts) => oauth ? { ...parts.deps, scopeChallenge: oauth.scopeChallenge } : parts.deps),
+    deps: opened.then((parts) => oauth ? { ...parts.deps, scopeChallenge: oauth.scopeChallenge } : parts.deps, (e) => {
+      const refusal = cloudAtStart;
+      if (refusal === undefined || e !== refusal.error) throw e;
+      const { failure } = refusal;
+      const code = isSvcError(failure) && failure.code === "CLOUD_CREDENTIALS_REFUSED"
+        ? "CLOUD_CREDENTIALS_REFUSED"
+        : "CLOUD_UNAVAILABLE";
+      throw new SvcError(code, "This app did not start: its cloud could not be reached or refused it", {
+        headers: { "retry-after": "5" },
+      });
+    }),
     bodyLimit,
     log,
   });
@@ -178,9 +207,12 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     emitMany,
     async health() {
       await ready; // one turn later than `opened`: the revocation follower has read its stored cursor
-      const { storage, outbox, follower } = await opened;
+      const { storage, outbox, follower, deps } = await opened;
+      const { ok, cloud: link } = deps.linkHealth();
       return {
+        ok,
         mode,
+        cloud: link,
         revocationFeed: follower?.health() ?? null,
         outbox: outbox ? await storage.outboxSize() : 0,
         credentials: cloud ? credentialsState(cloud) : null,
