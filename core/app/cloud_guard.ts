@@ -12,7 +12,7 @@
  */
 import { isSvcError, SvcError } from "../errors/mod.ts";
 import { type ErrorLogger, expectedFailure } from "../logging/mod.ts";
-import type { Sleep } from "../retry/mod.ts";
+import { sleep } from "../retry/mod.ts";
 import type { CloudLinkState } from "../contract/mod.ts";
 import type { CloudClient, RevocationFollower } from "./cloud_link/mod.ts";
 
@@ -39,8 +39,6 @@ export interface CloudGuardOptions {
   log: ErrorLogger;
   /** The clock, in milliseconds since the epoch. */
   now: () => number;
-  /** How the guard waits between two looks at the link. */
-  sleep: Sleep;
 }
 
 /** The link as `GET /svc/health` reports it: `ok` is `false` while the agent routes refuse. */
@@ -98,7 +96,7 @@ function refusedCredentials(what: string): SvcError {
 /**
  * Starts guarding: a look at the link every {@linkcode CLOUD_WATCH_MS}, and at each check.
  *
- * @param options The client, the follower, the bound, the endpoint, the log, the clock and the scheduler.
+ * @param options The client, the follower, the bound, the endpoint, the log and the clock.
  * @returns The guard.
  */
 export function startCloudGuard(options: CloudGuardOptions): CloudGuard {
@@ -168,7 +166,7 @@ export function startCloudGuard(options: CloudGuardOptions): CloudGuard {
       } catch {
         // a logger that throws: looked at again next time
       }
-      await options.sleep(CLOUD_WATCH_MS, stop.signal);
+      await sleep(CLOUD_WATCH_MS, stop.signal);
     }
   })();
 

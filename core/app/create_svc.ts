@@ -83,7 +83,7 @@ export interface SvcInternals {
   now?: () => number;
   /** Milliseconds between two reads of the project's policy. Default 5000. */
   policyRefreshMs?: number;
-  /** How the revocation feed's retry delays and the cloud guard's looks are waited. Default `sleep` (timers). */
+  /** How the revocation feed's retry delays are waited. Default `sleep` (timers). */
   sleep?: Sleep;
 }
 

@@ -56,7 +56,7 @@ export interface SvcBuilt {
   bodyLimit: number;
   /** The clock, in milliseconds. */
   now: () => number;
-  /** How the revocation feed's retries and the cloud guard's looks wait. */
+  /** How the revocation feed's retry delays are waited. */
   sleep: Sleep;
   /** Aborted when the app closes (the manifest upload stops retrying). */
   closing: AbortSignal;
@@ -129,7 +129,7 @@ export async function openSvc(built: SvcBuilt): Promise<OpenedSvc> {
       onRevoked: (revocations) => revocations.forEach((r) => inCloud?.dropRevoked(r.keyId, r.revokedAt)),
     });
     const guard = cloud && follower && cloudConfig &&
-      startCloudGuard({ cloud, follower, maxLagMs, endpoint: cloudConfig.endpoint, log, now, sleep });
+      startCloudGuard({ cloud, follower, maxLagMs, endpoint: cloudConfig.endpoint, log, now });
     const lastUsed = mode === "hybrid" && cloud ? mirrorLastUsed({ cloud, log, now }) : undefined;
     const cloudAutoRevoke: CloudAutoRevoke | undefined = policy && createCloudAutoRevoke({
       policy: policy.current,
