@@ -26,7 +26,7 @@ export type SvcMode = "local" | "hybrid" | "cloud";
 export interface SvcCloudConfig extends CloudConfig {
   /** First retry delay of the outbox and the manifest upload, in milliseconds. Default 500. */
   retryMinMs?: number;
-  /** Longest retry delay, in milliseconds. Default 30000. */
+  /** Longest retry delay of the outbox and the manifest upload, in milliseconds (the feed's is about 1 s). Default 30000. */
   retryMaxMs?: number;
   /** How long cloud mode trusts a key verification, in milliseconds. Default 2000. */
   keyCacheTtlMs?: number;
@@ -217,8 +217,9 @@ export interface Svc {
   /** Posts up to 500 events in one request, stored atomically. */
   emitMany: (events: EventInput[]) => Promise<EmitResult[]>;
   /**
-   * The toolkit's health: in hybrid and cloud modes, whether the revocation feed is followed and how far
-   * behind it may be (`revocationFeed.lagMs`: 0 while connected), and the outbox's backlog.
+   * The toolkit's health: whether the agent routes serve and the cloud link's state (what `GET /svc/health`
+   * answers); in hybrid and cloud modes, whether the revocation feed is followed and how far behind it may be
+   * (`revocationFeed.lagMs`: since the start of the last completed poll), and the outbox's backlog.
    */
   health: () => Promise<SvcHealth>;
   /** Sends what waits for the cloud now; resolves with how many items still wait (0 in local mode). */
