@@ -19,8 +19,10 @@ export type CloudLinkState = typeof CLOUD_LINK_STATES[number];
 
 /** The answer of `GET /svc/health` (`200`, or `503` when `ok` is `false`). */
 export const appHealthSchema = z.object({
-  ok: z.boolean().describe("false (and status 503) while the agent routes refuse: REVOCATION_FEED_STALE or " +
-    "CLOUD_CREDENTIALS_REFUSED"),
+  ok: z.boolean().describe(
+    "false (and status 503) while the agent routes refuse: REVOCATION_FEED_STALE or " +
+      "CLOUD_CREDENTIALS_REFUSED",
+  ),
   mode: z.enum(["local", "hybrid", "cloud"]),
   cloud: z.enum(CLOUD_LINK_STATES).nullable().describe(
     "The link to the cloud; null in local mode, which has none",
