@@ -55,7 +55,8 @@ export interface RevocationFollowerOptions {
   maxLagMs?: number | false;
   /**
    * How long past its hold a poll's answer may take, in milliseconds, before the poll is given up and tried again
-   * (an answer lost on the way never arrives). Default {@linkcode FEED_ANSWER_GRACE_MS}, at most `cloud.timeoutMs`.
+   * (an answer lost on the way never arrives). Default {@linkcode FEED_ANSWER_GRACE_MS}, at most `cloud.timeoutMs`;
+   * until a first poll has completed, `cloud.timeoutMs`.
    */
   answerGraceMs?: number;
   /** The clock of the lag and of the refused-credentials log, in milliseconds since the epoch. Default `Date.now`. */
@@ -141,7 +142,14 @@ export function followRevocations(options: RevocationFollowerOptions): Revocatio
       try {
         // Catch up without waiting; once up to date, hold a long poll open.
         const waitSeconds = connected ? wait : 0;
-        const page = await cloud.revocations(cursor, { limit: PAGE, waitSeconds, graceMs, signal: stop.signal });
+        // Until the cloud has answered once, nothing says how slow it is: the client's whole timeout.
+        const answerWithin = heardAt === null ? undefined : graceMs;
+        const page = await cloud.revocations(cursor, {
+          limit: PAGE,
+          waitSeconds,
+          graceMs: answerWithin,
+          signal: stop.signal,
+        });
         if (page.revocations.length > 0) {
           await storage.applyRevocations(page.revocations, page.nextSeq);
           options.onRevoked?.(page.revocations);
