@@ -107,7 +107,7 @@ export function startCloudGuard(options: CloudGuardOptions): CloudGuard {
   let neverConnectedLoggedAt: number | null = null;
 
   /** Looks at the link; logs a change of staleness and, while never connected, the error every 30 s. */
-  function look(): { state: CloudLinkState; refused: boolean; stale: boolean; lagMs: number } {
+  function look(): { refused: boolean; neverConnected: boolean; stale: boolean; lagMs: number } {
     const at = now();
     const heard = follower.heardAt();
     const lagMs = Math.max(0, at - (heard ?? follower.startedAt));
@@ -115,15 +115,6 @@ export function startCloudGuard(options: CloudGuardOptions): CloudGuard {
     const stale = maxLagMs !== false && lagMs > maxLagMs;
     const failure = follower.failure();
     const neverConnected = heard === null && failure !== undefined;
-    const state: CloudLinkState = refused
-      ? "refused"
-      : neverConnected
-      ? "never_connected"
-      : stale
-      ? "stale"
-      : follower.health().connected
-      ? "following"
-      : "connecting";
     if (stale && staleSince === null) {
       staleSince = (heard ?? follower.startedAt) + maxLagMs;
       log(
@@ -155,7 +146,7 @@ export function startCloudGuard(options: CloudGuardOptions): CloudGuard {
         failure,
       );
     }
-    return { state, refused, stale, lagMs };
+    return { refused, neverConnected, stale, lagMs };
   }
 
   const stop = new AbortController();
@@ -186,7 +177,16 @@ export function startCloudGuard(options: CloudGuardOptions): CloudGuard {
       if (cloud.refusedSince() !== null) throw refusedCredentials("This app cannot mint keys");
     },
     health() {
-      const { state, refused, stale } = look();
+      const { refused, neverConnected, stale } = look();
+      const state: CloudLinkState = refused
+        ? "refused"
+        : neverConnected
+        ? "never_connected"
+        : stale
+        ? "stale"
+        : follower.health().connected
+        ? "following"
+        : "connecting";
       return { ok: !refused && !stale, cloud: state };
     },
     async close() {
