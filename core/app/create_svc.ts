@@ -117,6 +117,8 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
   const closing = new AbortController();
   const policy = cloud && followCloudPolicy({ cloud, log, refreshMs: internals.policyRefreshMs });
 
+  /** `cloud.endpoint` when `ready` waits for the first feed poll (`cloud.requireAtStart`). */
+  const requiredAtStart = cloudConfig?.requireAtStart ? cloudConfig.endpoint : undefined;
   /** Why `ready` rejected under `cloud.requireAtStart`, once the first feed poll failed. */
   let cloudAtStart: { error: Error; failure: unknown } | undefined;
   const opened = openSvc({
@@ -133,9 +135,9 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     closing: closing.signal,
     refusalsPerAddress,
   }).then(async (parts) => {
-    const failure = cloudConfig?.requireAtStart ? await parts.follower?.firstPoll : undefined;
-    if (failure === undefined) return parts;
-    cloudAtStart = { error: cloudAtStartError(cloudConfig!.endpoint, failure), failure };
+    const failure = requiredAtStart === undefined ? undefined : await parts.follower?.firstPoll;
+    if (requiredAtStart === undefined || failure === undefined) return parts;
+    cloudAtStart = { error: cloudAtStartError(requiredAtStart, failure), failure };
     closing.abort();
     policy?.close();
     await closeSvc(parts);

@@ -1,7 +1,8 @@
 /**
  * What `createSvc` builds on the app's storage, once it is open: keys (local or the cloud's), the outbox, the
- * revocation feed's follower and the cloud guard, the last-used mirror, the cloud's auto-revoke, the manifest upload, retention, the
- * violation recorder, the intent runner and the `/svc` routes' dependencies; and their closing, in reverse order.
+ * revocation feed's follower, the last-used mirror, the cloud's auto-revoke, the manifest upload, retention, the
+ * violation recorder, the intent runner, the cloud guard and the `/svc` routes' dependencies; and their closing, in
+ * reverse order.
  *
  * @module
  */
@@ -121,15 +122,13 @@ export async function openSvc(built: SvcBuilt): Promise<OpenedSvc> {
       cloud,
       storage,
       log,
-      retryMinMs, // the feed's own cap on the delays (about 1 s), not the outbox's
+      retryMinMs, // not retryMaxMs, the outbox's: the feed keeps its own cap (about 1 s)
       waitSeconds: FEED_WAIT_SECONDS,
       maxLagMs,
       now,
       sleep,
       onRevoked: (revocations) => revocations.forEach((r) => inCloud?.dropRevoked(r.keyId, r.revokedAt)),
     });
-    const guard = cloud && follower && cloudConfig &&
-      startCloudGuard({ cloud, follower, maxLagMs, endpoint: cloudConfig.endpoint, log, now });
     const lastUsed = mode === "hybrid" && cloud ? mirrorLastUsed({ cloud, log, now }) : undefined;
     const cloudAutoRevoke: CloudAutoRevoke | undefined = policy && createCloudAutoRevoke({
       policy: policy.current,
@@ -189,6 +188,8 @@ export async function openSvc(built: SvcBuilt): Promise<OpenedSvc> {
       repeatViolation: recorder.repeat,
     });
     const acceptsOtherIntents = !config.strictIntents && config.onAgentIntent !== undefined;
+    const guard = cloud && follower && cloudConfig &&
+      startCloudGuard({ cloud, follower, maxLagMs, endpoint: cloudConfig.endpoint, log, now });
     const deps: AppDeps = {
       keys,
       runner,
