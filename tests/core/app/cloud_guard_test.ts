@@ -226,6 +226,19 @@ describe("an app that cannot reach its cloud, or is refused by it, says so", () 
   });
 });
 
+describe("GET /svc/health in local mode", () => {
+  test("a local app has no cloud link to fail: 200 { ok: true, mode: local, cloud: null }", async () => {
+    const svc = notesSvc();
+    try {
+      assert.deepEqual(await healthAnswer(svc), { status: 200, body: { ok: true, mode: "local", cloud: null } });
+      const health = await svc.health();
+      assert.deepEqual([health.ok, health.cloud], [true, null]);
+    } finally {
+      await svc.close();
+    }
+  });
+});
+
 describe("cloud.requireAtStart", () => {
   test("ready rejects, naming the endpoint, when the cloud cannot be reached or refuses the app; it resolves when the cloud answers", async () => {
     const dir = tempDir("svc-guard-require-");
