@@ -44,7 +44,7 @@ export interface SvcCloudConfig extends CloudConfig {
   /**
    * How long a hybrid app serves agent keys without hearing the revocation feed, in milliseconds: counted from the
    * START of the last feed poll that completed (a poll in flight, stalled or slow, never counts). Past it the agent
-   * routes answer `503 REVOCATION_FEED_STALE` until a poll completes; the feed's long polls are held for half of it
+   * routes answer `503 REVOCATION_FEED_STALE` until a poll completes; the feed's long polls are held a quarter of it
    * at most. `false`: no bound. Default 600000 (10 minutes).
    */
   maxRevocationLagMs?: number | false;

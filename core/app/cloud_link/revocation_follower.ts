@@ -30,7 +30,7 @@ export interface RevocationFeedHealth {
   /**
    * How long revocations may have gone unseen, in milliseconds: the time since the start of the last poll that
    * completed (or since the follower started). A poll in flight, stalled or slow, never counts; while the feed is
-   * followed it stays below the long poll's hold (3 s, or half of `cloud.maxRevocationLagMs`). Alert on it.
+   * followed it stays below about twice the long poll's hold (the previous poll and the one in flight). Alert on it.
    */
   lagMs: number;
 }
@@ -49,9 +49,9 @@ export interface RevocationFollowerOptions {
   retryMinMs?: number;
   /** Longest retry delay in milliseconds, at most {@linkcode FEED_RETRY_MAX_MS} (the default). */
   retryMaxMs?: number;
-  /** Seconds each long poll is held open by the cloud, at most half of `maxLagMs`. Default 20. */
+  /** Seconds each long poll is held open by the cloud, at most a quarter of `maxLagMs`. Default 20. */
   waitSeconds?: number;
-  /** The staleness bound the app keeps (`cloud.maxRevocationLagMs`): a long poll is held for half of it at most. */
+  /** The staleness bound the app keeps (`cloud.maxRevocationLagMs`): a long poll is held a quarter of it at most. */
   maxLagMs?: number | false;
   /**
    * How long past its hold a poll's answer may take, in milliseconds, before the poll is given up and tried again
@@ -111,8 +111,9 @@ export function followRevocations(options: RevocationFollowerOptions): Revocatio
   const maxMs = Math.min(options.retryMaxMs ?? FEED_RETRY_MAX_MS, FEED_RETRY_MAX_MS);
   const backoff = new Backoff({ minMs: Math.min(options.retryMinMs ?? 500, maxMs), maxMs });
   const bound = options.maxLagMs ?? false;
-  // A long poll counts from its start: held longer than half the bound, a healthy feed would look stale.
-  const wait = Math.min(options.waitSeconds ?? 20, bound === false ? Infinity : Math.floor(bound / 2) / 1000);
+  // A poll counts from its start, so a healthy feed's lag reaches the previous poll's hold plus the current one's:
+  // held a quarter of the bound at most, that stays near half the bound.
+  const wait = Math.min(options.waitSeconds ?? 20, bound === false ? Infinity : Math.floor(bound / 4) / 1000);
   const graceMs = options.answerGraceMs ?? FEED_ANSWER_GRACE_MS;
   const pause = options.sleep ?? sleep;
   const stop = new AbortController();

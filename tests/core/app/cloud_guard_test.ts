@@ -109,6 +109,35 @@ describe("the staleness bound holds on a stalled link", () => {
   });
 });
 
+describe("a healthy link is never stale", () => {
+  test("the feed's long polls are held a quarter of maxRevocationLagMs at most (a poll counts from its start)", async () => {
+    const dir = tempDir("svc-guard-hold-");
+    const cloud = await startCloudServer(`file:${dir.file("cloud.db")}`);
+    // The real fetch, watched: the wait each feed poll asks the cloud to hold it.
+    const realFetch = globalThis.fetch;
+    const waits: number[] = [];
+    globalThis.fetch = ((input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(String(input));
+      if (url.pathname === "/v1/sdk/keys/revocations") waits.push(Number(url.searchParams.get("wait")));
+      return realFetch(input, init);
+    }) as typeof fetch;
+    const svc = notesSvc({
+      mode: "hybrid",
+      storage: `file:${dir.file("app.db")}`,
+      cloud: cloud.appConfig({ maxRevocationLagMs: 2000 }),
+    });
+    try {
+      await waitFor("three held polls", () => waits.filter((w) => w > 0).length >= 3);
+      assert.ok(waits.every((w) => w <= 0.5), `waits: ${waits}`);
+    } finally {
+      await svc.close();
+      globalThis.fetch = realFetch;
+      await cloud.stop();
+      dir.remove();
+    }
+  });
+});
+
 describe("the feed reconnects at once when the cloud is back", () => {
   test("a key revoked while the cloud was down is refused after the restart, and the follower never schedules a retry above 1.5 s", async () => {
     const dir = tempDir("svc-guard-restart-");
