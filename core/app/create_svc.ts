@@ -20,7 +20,9 @@ import type { Svc, SvcCloudConfig, SvcConfig, SvcMode, SvcRateLimitName } from "
 import { checkSvcConfig } from "./svc_config_schema.ts";
 import { svcRoutes } from "./svc_routes.ts";
 import { createOAuthServer, type OAuthServerOptions, oauthStorage, withOAuth } from "./oauth/mod.ts";
-import { appLabel, credentialsState } from "./cloud_guard.ts";
+import { appLabel, cloudAtStartError, credentialsState } from "./cloud_guard.ts";
+import { type Sleep, sleep } from "../retry/mod.ts";
+import { isSvcError, SvcError } from "../errors/mod.ts";
 import { closeSvc, openSvc } from "./open_svc.ts";
 
 /**
@@ -89,6 +91,8 @@ export interface SvcInternals {
    * loses at most a second of counts); a test of coalescing under a flood sets it past its run.
    */
   repeatsStoredWithinMs?: number;
+  /** How the revocation feed's retry delays are waited. Default `sleep` (timers). */
+  sleep?: Sleep;
 }
 
 /**
@@ -125,6 +129,10 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
   const closing = new AbortController();
   const policy = cloud && followCloudPolicy({ cloud, log, refreshMs: internals.policyRefreshMs });
 
+  /** `cloud.endpoint` when `ready` waits for the first feed poll (`cloud.requireAtStart`). */
+  const requiredAtStart = cloudConfig?.requireAtStart ? cloudConfig.endpoint : undefined;
+  /** Why `ready` rejected under `cloud.requireAtStart`, once the first feed poll failed. */
+  let cloudAtStart: { error: Error; failure: unknown } | undefined;
   const opened = openSvc({
     config,
     mode,
@@ -135,12 +143,25 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     log,
     bodyLimit,
     now,
+    sleep: internals.sleep ?? sleep,
     closing: closing.signal,
     refusalsPerAddress,
     repeatsStoredWithinMs: internals.repeatsStoredWithinMs,
+  }).then(async (parts) => {
+    const failure = requiredAtStart === undefined ? undefined : await parts.follower?.firstPoll;
+    if (requiredAtStart === undefined || failure === undefined) return parts;
+    cloudAtStart = { error: cloudAtStartError(requiredAtStart, failure), failure };
+    closing.abort();
+    policy?.close();
+    await closeSvc(parts);
+    throw cloudAtStart.error;
   });
   const ready = opened.then(() => {});
-  ready.catch((e) => log("storage could not be opened", e));
+  ready.catch((e) => {
+    const refusal = cloudAtStart;
+    if (refusal !== undefined && e === refusal.error) log(refusal.error.message, refusal.failure);
+    else log("storage could not be opened", e);
+  });
 
   async function emitMany(events: EventInput[]): Promise<EmitResult[]> {
     if (!cloud) {
@@ -158,7 +179,17 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     limits: { perKey: perKey && ((key, deps) => limitRate(key, perKey.take(key.grantId ?? key.id), deps)) },
     refusalsPerAddress: refusalsPerAddress && { limit: refusalsPerAddress, counted: ["agent"] },
     // `oauth` (below) is read once the storage is open, after createSvc has returned.
-    deps: opened.then((parts) => oauth ? { ...parts.deps, scopeChallenge: oauth.scopeChallenge } : parts.deps),
+    deps: opened.then((parts) => oauth ? { ...parts.deps, scopeChallenge: oauth.scopeChallenge } : parts.deps, (e) => {
+      const refusal = cloudAtStart;
+      if (refusal === undefined || e !== refusal.error) throw e;
+      const { failure } = refusal;
+      const code = isSvcError(failure) && failure.code === "CLOUD_CREDENTIALS_REFUSED"
+        ? "CLOUD_CREDENTIALS_REFUSED"
+        : "CLOUD_UNAVAILABLE";
+      throw new SvcError(code, "This app did not start: its cloud could not be reached or refused it", {
+        headers: { "retry-after": "5" },
+      });
+    }),
     bodyLimit,
     log,
   });
@@ -193,9 +224,12 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     emitMany,
     async health() {
       await ready; // one turn later than `opened`: the revocation follower has read its stored cursor
-      const { storage, outbox, follower } = await opened;
+      const { storage, outbox, follower, deps } = await opened;
+      const { ok, cloud: link } = deps.linkHealth();
       return {
+        ok,
         mode,
+        cloud: link,
         revocationFeed: follower?.health() ?? null,
         outbox: outbox ? await storage.outboxSize() : 0,
         outboxSetAside: outbox ? await outbox.setAside() : { count: 0, reasons: [] },

@@ -1,7 +1,8 @@
 /**
  * What `createSvc` builds on the app's storage, once it is open: keys (local or the cloud's), the outbox, the
  * revocation feed's follower, the last-used mirror, the cloud's auto-revoke, the manifest upload, retention, the
- * violation recorder, the intent runner and the `/svc` routes' dependencies; and their closing, in reverse order.
+ * violation recorder, the intent runner, the cloud guard and the `/svc` routes' dependencies; and their closing, in
+ * reverse order.
  *
  * @module
  */
@@ -30,7 +31,8 @@ import { localKeys } from "./local_keys.ts";
 import type { SvcCloudConfig, SvcConfig, SvcMode } from "./svc_config.ts";
 import { HYBRID_IN_MEMORY } from "./svc_config_schema.ts";
 import { createViolationRecorder, type ViolationRecorder } from "./violation_recorder.ts";
-import { DEFAULT_MAX_REVOCATION_LAG_MS, revocationGuard } from "./cloud_guard.ts";
+import { type CloudGuard, DEFAULT_MAX_REVOCATION_LAG_MS, startCloudGuard } from "./cloud_guard.ts";
+import type { Sleep } from "../retry/mod.ts";
 import { type CloudAutoRevoke, createCloudAutoRevoke, revokeAtThreshold } from "./cloud_auto_revoke.ts";
 
 /** Seconds the app's feed polls are held open: short enough that a rotated secret is noticed within 5 s. */
@@ -56,6 +58,8 @@ export interface SvcBuilt {
   bodyLimit: number;
   /** The clock, in milliseconds. */
   now: () => number;
+  /** How the revocation feed's retry delays are waited. */
+  sleep: Sleep;
   /** Aborted when the app closes (the manifest upload stops retrying). */
   closing: AbortSignal;
   /** Refused credentials per client address, when limited. */
@@ -74,6 +78,8 @@ export interface OpenedSvc {
   keys: KeyService;
   /** The revocation feed's follower, in hybrid and cloud modes. */
   follower: RevocationFollower | undefined;
+  /** What refuses agent routes and mints while revocations cannot be heard, in hybrid and cloud modes. */
+  guard: CloudGuard | undefined;
   /** The last-used mirror of hybrid mode. */
   lastUsed: LastUsedMirror | undefined;
   /** The purge of old rows. */
@@ -91,7 +97,7 @@ export interface OpenedSvc {
  * @returns The parts, for the handler's dependencies and for {@linkcode closeSvc}.
  */
 export async function openSvc(built: SvcBuilt): Promise<OpenedSvc> {
-  const { config, mode, cloudConfig, cloud, policy, intents, log, bodyLimit, now, refusalsPerAddress } = built;
+  const { config, mode, cloudConfig, cloud, policy, intents, log, bodyLimit, now, sleep, refusalsPerAddress } = built;
   const storage = await openAppStorage(config.storage ?? ":memory:", { authToken: config.storageAuthToken, now });
   try {
     if (mode === "hybrid" && await storage.inMemory()) throw new Error(HYBRID_IN_MEMORY); // an injected Client
@@ -120,14 +126,17 @@ export async function openSvc(built: SvcBuilt): Promise<OpenedSvc> {
       ? cloudKeys(cloud, { sharedInbox, cacheTtlMs: config.cloud.keyCacheTtlMs, now })
       : undefined;
     const keys = inCloud ?? localKeys(storage, { sharedInbox, log, mirror, onQueued: kick, now });
+    // Cloud mode checks each key at the cloud: the feed only drops cached verifications, so it has no bound.
+    const maxLagMs = mode === "hybrid" ? cloudConfig?.maxRevocationLagMs ?? DEFAULT_MAX_REVOCATION_LAG_MS : false;
     const follower = cloud && followRevocations({
       cloud,
       storage,
       log,
-      retryMinMs,
-      retryMaxMs,
+      retryMinMs, // not retryMaxMs, the outbox's: the feed keeps its own cap (about 1 s)
       waitSeconds: FEED_WAIT_SECONDS,
+      maxLagMs,
       now,
+      sleep,
       onRevoked: (revocations) => revocations.forEach((r) => inCloud?.dropRevoked(r.keyId, r.revokedAt)),
     });
     const lastUsed = mode === "hybrid" && cloud ? mirrorLastUsed({ cloud, log, now }) : undefined;
@@ -191,6 +200,8 @@ export async function openSvc(built: SvcBuilt): Promise<OpenedSvc> {
       repeatViolation: recorder.repeat,
     });
     const acceptsOtherIntents = !config.strictIntents && config.onAgentIntent !== undefined;
+    const guard = cloud && follower && cloudConfig &&
+      startCloudGuard({ cloud, follower, maxLagMs, endpoint: cloudConfig.endpoint, log, now });
     const deps: AppDeps = {
       keys,
       runner,
@@ -210,15 +221,13 @@ export async function openSvc(built: SvcBuilt): Promise<OpenedSvc> {
       repeatViolation: recorder.repeat,
       now,
       addressWaitMs: refusalsPerAddress && ((req) => refusalsPerAddress.waitMs(req)),
-      revocationsHeard: cloud && revocationGuard({
-        cloud,
-        follower: mode === "hybrid" ? follower : undefined,
-        maxLagMs: cloudConfig?.maxRevocationLagMs ?? DEFAULT_MAX_REVOCATION_LAG_MS,
-      }),
+      revocationsHeard: guard?.check,
+      credentialsAccepted: guard?.checkCredentials,
+      linkHealth: () => guard ? { mode, ...guard.health() } : { ok: true, mode, cloud: null },
       autoRevoked: cloudAutoRevoke?.refused,
       used: lastUsed && ((keyId) => lastUsed.used(keyId)),
     };
-    return { storage, outbox, keys, follower, lastUsed, retention, recorder, deps };
+    return { storage, outbox, keys, follower, guard, lastUsed, retention, recorder, deps };
   } catch (error) {
     await storage.close();
     throw error;
@@ -226,8 +235,8 @@ export async function openSvc(built: SvcBuilt): Promise<OpenedSvc> {
 }
 
 /**
- * Closes what {@linkcode openSvc} built, in reverse order: retention, pending violations, the feed's follower, the
- * last-used mirror, the outbox, the keys, the last violations, then the storage.
+ * Closes what {@linkcode openSvc} built, in reverse order: retention, pending violations, the cloud guard, the feed's
+ * follower, the last-used mirror, the outbox, the keys, the last violations, then the storage.
  *
  * @param parts What was opened.
  * @returns When all is closed.
@@ -235,6 +244,7 @@ export async function openSvc(built: SvcBuilt): Promise<OpenedSvc> {
 export async function closeSvc(parts: OpenedSvc): Promise<void> {
   await parts.retention.close();
   await parts.recorder.settle();
+  await parts.guard?.close();
   await parts.follower?.close();
   await parts.lastUsed?.close();
   await parts.outbox?.close();

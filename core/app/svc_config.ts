@@ -11,7 +11,7 @@ import type { IntentRegistry } from "../intents/mod.ts";
 import type { FallbackHandler } from "../intents/mod.ts";
 import type { RateLimits } from "../abuse/mod.ts";
 import type { Violation } from "../contract/mod.ts";
-import type { AutoRevokePolicy } from "../contract/mod.ts";
+import type { AutoRevokePolicy, CloudLinkState } from "../contract/mod.ts";
 import type { RevocationFeedHealth } from "./cloud_link/mod.ts";
 import type { OAuthConfig } from "./oauth/mod.ts";
 
@@ -26,7 +26,7 @@ export type SvcMode = "local" | "hybrid" | "cloud";
 export interface SvcCloudConfig extends CloudConfig {
   /** First retry delay of the outbox and the manifest upload, in milliseconds. Default 500. */
   retryMinMs?: number;
-  /** Longest retry delay, in milliseconds. Default 30000. */
+  /** Longest retry delay of the outbox and the manifest upload, in milliseconds (the feed's is about 1 s). Default 30000. */
   retryMaxMs?: number;
   /** How long cloud mode trusts a key verification, in milliseconds. Default 2000. */
   keyCacheTtlMs?: number;
@@ -42,11 +42,18 @@ export interface SvcCloudConfig extends CloudConfig {
    */
   outboxLimit?: number;
   /**
-   * How long a hybrid app serves agent keys without a completed poll of the revocation feed, in milliseconds;
-   * past it the agent routes answer `503 REVOCATION_FEED_STALE` until the feed is caught up. `false`: no bound.
-   * Default 600000 (10 minutes).
+   * How long a hybrid app serves agent keys without hearing the revocation feed, in milliseconds: counted from the
+   * START of the last feed poll that completed (a poll in flight, stalled or slow, never counts). Past it the agent
+   * routes answer `503 REVOCATION_FEED_STALE` until a poll completes; the feed's long polls are held a quarter of it
+   * at most. `false`: no bound. Default 600000 (10 minutes).
    */
   maxRevocationLagMs?: number | false;
+  /**
+   * `true`: `ready` rejects (naming the endpoint and the fix) instead of serving when the first poll of the cloud
+   * fails: the cloud cannot be reached, or it refuses the app's credentials. Default `false`: the app starts, serves
+   * within `maxRevocationLagMs`, and logs an error every 30 s until it reaches the cloud.
+   */
+  requireAtStart?: boolean;
 }
 
 /** The names of the app's rate limits. */
@@ -170,8 +177,15 @@ export type SvcConfig = LocalSvcConfig | HybridSvcConfig | CloudSvcConfig;
 
 /** What `svc.health()` reports, for an operator's alerts. */
 export interface SvcHealth {
+  /** `false` while the agent routes refuse (`REVOCATION_FEED_STALE`, `CLOUD_CREDENTIALS_REFUSED`): `GET /svc/health`'s. */
+  ok: boolean;
   /** The mode. */
   mode: SvcMode;
+  /**
+   * The link to the cloud, as `GET /svc/health` names it (`null` in local mode): `following`, `connecting`,
+   * `never_connected`, `stale` or `refused`.
+   */
+  cloud: CloudLinkState | null;
   /** How the cloud's revocation feed is followed (hybrid and cloud modes), or `null` in local mode. */
   revocationFeed: RevocationFeedHealth | null;
   /** Items waiting to reach the cloud (key mirrors, violations); 0 in local mode. Set-aside items are not counted. */
@@ -210,8 +224,9 @@ export interface Svc {
   /** Posts up to 500 events in one request, stored atomically. */
   emitMany: (events: EventInput[]) => Promise<EmitResult[]>;
   /**
-   * The toolkit's health: in hybrid and cloud modes, whether the revocation feed is followed and how far
-   * behind it may be (`revocationFeed.lagMs`: 0 while connected), and the outbox's backlog.
+   * The toolkit's health: whether the agent routes serve and the cloud link's state (what `GET /svc/health`
+   * answers); in hybrid and cloud modes, whether the revocation feed is followed and how far behind it may be
+   * (`revocationFeed.lagMs`: since the start of the last completed poll), and the outbox's backlog.
    */
   health: () => Promise<SvcHealth>;
   /**

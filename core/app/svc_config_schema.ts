@@ -146,6 +146,7 @@ function cloudSchema(mode: "hybrid" | "cloud") {
     maxRevocationLagMs: z.union([positive("cloud.maxRevocationLagMs", "milliseconds"), z.literal(false)], {
       error: "cloud.maxRevocationLagMs must be a positive number of milliseconds, or false for no bound",
     }).optional(),
+    requireAtStart: z.boolean({ error: "cloud.requireAtStart must be true or false" }).optional(),
     timeoutMs: positive("cloud.timeoutMs", "milliseconds").optional(),
     retryMinMs: positive("cloud.retryMinMs", "milliseconds").optional(),
     retryMaxMs: positive("cloud.retryMaxMs", "milliseconds").optional(),

@@ -8,7 +8,7 @@
 import type { Route } from "../http/mod.ts";
 import { agentRoutes } from "./routes/mod.ts";
 import type { AppSide } from "./routes/mod.ts";
-import { keyRoutes } from "./routes/mod.ts";
+import { healthRoute, keyRoutes } from "./routes/mod.ts";
 import { mcpRoute } from "./mcp/mod.ts";
 import { svcOpenApiRoute } from "./routes/mod.ts";
 
@@ -27,7 +27,7 @@ export interface SvcRoutesOptions {
  * @returns Every `/svc` route.
  */
 export function svcRoutes(options: SvcRoutesOptions): Route<AppSide>[] {
-  const routes = [...keyRoutes, ...agentRoutes, ...(options.mcp ? [mcpRoute()] : [])];
+  const routes = [...keyRoutes, ...agentRoutes, healthRoute, ...(options.mcp ? [mcpRoute()] : [])];
   if (options.openapi) routes.push(svcOpenApiRoute(routes));
   return routes;
 }

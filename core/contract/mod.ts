@@ -5,6 +5,7 @@
  * @module
  */
 export * from "./agent_keys.ts";
+export * from "./app_health.ts";
 export * from "./auto_revoke.ts";
 export * from "./error_envelope.ts";
 export * from "./event.ts";

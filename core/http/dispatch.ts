@@ -73,6 +73,7 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
   const ready = options.deps.then((value) => {
     deps = value;
   }, (cause) => {
+    if (isSvcError(cause)) throw cause; // the side said why it cannot serve
     throw new SvcError("STORAGE_UNAVAILABLE", "The database cannot be opened or reached", {
       cause,
       headers: { "retry-after": "5" },

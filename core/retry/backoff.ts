@@ -19,6 +19,9 @@ export function backoffDelay(attempt: number, min: number, max: number): number 
   return Math.min(min * 2 ** Math.min(attempt, 30), max) * (0.5 + Math.random());
 }
 
+/** How a retry loop waits: {@linkcode sleep}, or a test's scheduler that records each delay. */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
 /**
  * Waits `ms` milliseconds, or less if `signal` aborts (it then resolves, not rejects).
  *

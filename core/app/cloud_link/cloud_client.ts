@@ -137,10 +137,14 @@ export interface CloudClient {
    * work: set by a `401`, cleared by the next call that succeeds.
    */
   refusedSince(): number | null;
-  /** `GET /v1/sdk/keys/revocations`: the feed after `after`, held open up to `waitSeconds` when empty. */
-  revocations(after: number, options: { limit: number; waitSeconds: number; signal?: AbortSignal }): Promise<
-    RevocationPage
-  >;
+  /**
+   * `GET /v1/sdk/keys/revocations`: the feed after `after`, held open up to `waitSeconds` when empty; given up
+   * `graceMs` after the hold (default, and at most, `timeoutMs`) when no answer came.
+   */
+  revocations(
+    after: number,
+    options: { limit: number; waitSeconds: number; graceMs?: number; signal?: AbortSignal },
+  ): Promise<RevocationPage>;
 }
 
 /**
@@ -189,7 +193,7 @@ export function createCloudClient(
     path: string,
     answer: z.ZodType<T>,
     body?: unknown,
-    poll?: { waitMs: number; signal?: AbortSignal },
+    poll?: { waitMs: number; graceMs?: number; signal?: AbortSignal },
   ): Promise<T> {
     let res: Response;
     let headers: Record<string, string>;
@@ -198,7 +202,7 @@ export function createCloudClient(
     } catch (cause) {
       throw unavailable("The app's cloud.sdkSecret function failed", cause);
     }
-    const timeout = AbortSignal.timeout(timeoutMs + (poll?.waitMs ?? 0));
+    const timeout = AbortSignal.timeout(Math.min(timeoutMs, poll?.graceMs ?? timeoutMs) + (poll?.waitMs ?? 0));
     try {
       res = await fetch(base + path, {
         method,
@@ -314,10 +318,11 @@ export function createCloudClient(
       return (await call("POST", "/v1/sdk/keys/used", keysUsedSchema, { keys })).updated;
     },
     refusedSince: () => refusedAt,
-    revocations(after, { limit, waitSeconds, signal }) {
+    revocations(after, { limit, waitSeconds, graceMs, signal }) {
       const query = `after=${after}&limit=${limit}&wait=${waitSeconds}`;
       return call("GET", `/v1/sdk/keys/revocations?${query}`, revocationPageSchema, undefined, {
         waitMs: waitSeconds * 1000,
+        graceMs,
         signal,
       });
     },

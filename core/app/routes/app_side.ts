@@ -10,7 +10,7 @@ import type { ErrorLogger } from "../../logging/mod.ts";
 import type { CompiledIntent } from "../../intents/mod.ts";
 import type { IntentRunner } from "../../intents/mod.ts";
 import type { KeyLifetime, KeyService, VerifiedKey } from "../../keys/mod.ts";
-import type { Violation, ViolationKind } from "../../contract/mod.ts";
+import type { AppHealth, Violation, ViolationKind } from "../../contract/mod.ts";
 
 /** The prefix of every app route. */
 export const SVC_PREFIX = "/svc";
@@ -52,6 +52,13 @@ export interface AppDeps {
    * `CLOUD_CREDENTIALS_REFUSED` or `REVOCATION_FEED_STALE`.
    */
   revocationsHeard?: () => void;
+  /**
+   * Throws `503 CLOUD_CREDENTIALS_REFUSED` while the cloud refuses the app's credentials (hybrid and cloud modes):
+   * no key is minted then.
+   */
+  credentialsAccepted?: () => void;
+  /** What `GET /svc/health` answers. */
+  linkHealth: () => AppHealth;
   /** Whether a key reached the project's auto-revoke threshold here (refused before its revoke is written). */
   autoRevoked?: (keyId: string) => boolean;
   /** Notes an agent key's use, for the cloud's `lastUsedAt` (hybrid mode). */

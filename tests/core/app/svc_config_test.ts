@@ -69,6 +69,16 @@ describe("createSvc refuses a configuration mistake at once, naming the option a
     assertRefused({ ...base, mode: "cloud", cloud: { ...cloud, sdkSecret: 42 } }, "cloud.sdkSecret", "a function");
   });
 
+  test("cloud.requireAtStart that is not a boolean", () => {
+    const storage = "file:./never-opened.db";
+    for (const requireAtStart of ["yes", 1]) {
+      assertRefused(
+        { ...base, mode: "hybrid", storage, cloud: { ...cloud, requireAtStart } },
+        "cloud.requireAtStart must be true or false",
+      );
+    }
+  });
+
   test("accepts sdkSecret as a function and maxRevocationLagMs false", async () => {
     const svc = createSvc({
       ...base,

@@ -9,6 +9,7 @@ import { type AnswerChecker, answerChecker, expectedStatuses } from "../../../fi
 import { BASE, mint, notesSvc, SCOPES } from "../../../fixtures/notes_svc.ts";
 import { ROUTES, setThrowawayKeyId } from "../../../fixtures/route_samples.ts";
 import { oauthAccessToken } from "../../../fixtures/oauth_app.ts";
+import { tempDir } from "../../../fixtures/temp_dir.ts";
 
 const BODY_LIMIT = 64_000;
 const MCP_ACCEPT = "application/json, text/event-stream";
@@ -157,6 +158,27 @@ test("401, 400, 406, 413 and 429 answers of every /svc route match the document"
     const statuses = [(await send(limited, id, { ...sample(id), key })).status];
     statuses.push((await send(limited, id, { ...sample(id), key })).status);
     assert.equal(statuses.at(-1), 429, `${id}: ${statuses}`);
+  }
+});
+
+test("GET /svc/health answers 503 with the documented health while the agent routes refuse", async () => {
+  const dir = tempDir("svc-health-answer-");
+  let now = Date.now();
+  const stale = notesSvc({
+    mode: "hybrid",
+    storage: `file:${dir.file("app.db")}`,
+    // Nothing listens on port 9 here: the feed is never heard, and the clock passes the bound.
+    cloud: { endpoint: "http://127.0.0.1:9", projectId: "prj_x", sdkSecret: "svcs_x", maxRevocationLagMs: 1000 },
+  }, () => now);
+  try {
+    await stale.ready;
+    now += 1001;
+    const answer = await send(stale, "GET /svc/health", sample("GET /svc/health"));
+    assert.equal(answer.status, 503, JSON.stringify(answer.body));
+    assert.equal((answer.body as { ok: boolean }).ok, false);
+  } finally {
+    await stale.close();
+    dir.remove();
   }
 });
 
