@@ -19,7 +19,7 @@ import type { Route } from "../../http/mod.ts";
 import { type AppDeps, type AppSide, defineRoute, stepUpRefusal } from "../routes/mod.ts";
 import type { VerifiedKey } from "../../keys/mod.ts";
 import { checkToolCalls, INVALID_PARAMS } from "./mcp_calls.ts";
-import { answerModern, isModernRequest, MODERN_ERRORS, MODERN_PROTOCOL_VERSION } from "./mcp_modern.ts";
+import { answerModern, conflictingEra, eraOf, MODERN_ERRORS, MODERN_PROTOCOL_VERSION } from "./mcp_modern.ts";
 import { intentTool, type McpTool, type McpToolResult, toolError, toolResult } from "./mcp_tools.ts";
 import { answerDirectly, JsonRpcError, type ToolAnswers } from "./mcp_direct.ts";
 
@@ -105,7 +105,7 @@ export function mcpRoute(): Route<AppSide> {
   }
 
   async function answer(req: Request, body: unknown, answers: ToolAnswers, deps: AppDeps): Promise<Response> {
-    if (isModernRequest(req, body)) return await answerModern(req, body, await supportedVersions(), answers);
+    if (eraOf(req, body) === "modern") return await answerModern(req, body, await supportedVersions(), answers);
     const { Server, Transport, ListTools, CallTool, versions } = await loadSdk();
     const direct = await answerDirectly(req, body, versions, answers);
     if (direct !== undefined) return direct;
@@ -133,7 +133,9 @@ export function mcpRoute(): Route<AppSide> {
     deps: AppDeps,
   ): Promise<Response> {
     // A 2026-07-28 request is one message, checked (headers first) by answerModern.
-    if (isModernRequest(req, body)) return await transport(req, body, caller, deps);
+    const era = eraOf(req, body);
+    if (era === "conflict") return conflictingEra(body);
+    if (era === "modern") return await transport(req, body, caller, deps);
     const batch = Array.isArray(body);
     const { calls, passed, refused } = checkToolCalls(batch ? body : [body as Record<string, unknown>]);
     for (let call = 1; call < calls; call++) takeToken();
