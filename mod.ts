@@ -36,6 +36,7 @@ export type {
   HybridSvcConfig,
   KeyLifetimeConfig,
   LocalSvcConfig,
+  McpOptions,
   Svc,
   SvcCloudConfig,
   SvcConfig,

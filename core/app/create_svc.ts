@@ -18,7 +18,8 @@ import { authenticateAgent, limitRate, resolveUser } from "./app_callers.ts";
 import type { Svc, SvcCloudConfig, SvcConfig, SvcMode, SvcRateLimitName } from "./svc_config.ts";
 import { checkSvcConfig } from "./svc_config_schema.ts";
 import { svcRoutes } from "./svc_routes.ts";
-import { createOAuthServer, oauthStorage, withOAuth } from "./oauth/mod.ts";
+import { createOAuthServer, isOAuthPath, oauthStorage, withOAuth } from "./oauth/mod.ts";
+import { withMcpFront } from "./mcp/mod.ts";
 import { appLabel, credentialsState } from "./cloud_guard.ts";
 import { closeSvc, openSvc } from "./open_svc.ts";
 
@@ -164,8 +165,15 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     now,
   });
 
+  const mcpOptions = typeof config.mcp === "object" ? config.mcp : {};
+  const served = withMcpFront(oauth ? withOAuth(handle, oauth) : handle, {
+    publicUrl: oauthConfig?.publicUrl,
+    allowedOrigins: mcpOptions.allowedOrigins,
+    isOAuthPath: (path) => oauth !== undefined && isOAuthPath(path),
+  });
+
   return {
-    handle: oauth ? withOAuth(handle, oauth) : handle,
+    handle: served,
     ready,
     async violations(options = {}) {
       const { storage, recorder } = await opened;

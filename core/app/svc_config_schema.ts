@@ -113,7 +113,18 @@ const optionsShape = {
   bodyLimit: positive("bodyLimit", "bytes").optional(),
   rateLimit: rateLimitSchema.optional(),
   logger: fn<SvcConfig["logger"]>("`logger` must be a function (message, cause)").optional(),
-  mcp: z.boolean().optional(),
+  mcp: z.union([
+    z.boolean(),
+    z.strictObject({
+      listTools: z.enum(["granted", "all"]).optional(),
+      allowedOrigins: z.array(z.url({
+        protocol: /^https?$/,
+        error: 'each of mcp.allowedOrigins must be an origin such as "https://chat.example.com"',
+      })).optional(),
+    }),
+  ], {
+    error: 'mcp must be true, false or { listTools?: "granted" | "all", allowedOrigins?: ["https://…"] }',
+  }).optional(),
   openapi: z.boolean().optional(),
 };
 

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Svc } from "../../../../mod.ts";
-import { asAgent, BASE, errorOf, mint, notesSvc, run } from "../../../fixtures/notes_svc.ts";
+import { asAgent, BASE, errorOf, mcpRefusalOf, mint, notesSvc, run } from "../../../fixtures/notes_svc.ts";
 import { oauthAccessToken } from "../../../fixtures/oauth_app.ts";
 
 /** An access token of alice's, granted `granted` by consent. */
@@ -44,7 +44,8 @@ test("tools/call of an OAuth token without the intent's scope is 403 insufficien
     // Every scope admin.wipe needs (admin, notes:write) and the one the token holds, in the app's order.
     assert.equal(challenge.scope, "notes:read notes:write admin");
     assert.equal(challenge.resource_metadata, `${BASE}/.well-known/oauth-protected-resource/svc/mcp`);
-    const error = await errorOf(res);
+    // The body is a JSON-RPC error a client can show; error.data keeps the contract's code and details.
+    const error = await mcpRefusalOf(res);
     assert.equal(error.code, "FORBIDDEN_SCOPE");
     assert.deepEqual(error.details, { missingScopes: ["admin", "notes:write"] });
     const violations = await svc.violations();
