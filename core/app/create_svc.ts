@@ -141,7 +141,11 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
 
   const handle = createHandler<AppSide>({
     prefix: SVC_PREFIX,
-    routes: svcRoutes({ mcp: config.mcp !== false, openapi: config.openapi !== false }),
+    routes: svcRoutes({
+      mcp: config.mcp !== false,
+      listTools: typeof config.mcp === "object" ? config.mcp.listTools : undefined,
+      openapi: config.openapi !== false,
+    }),
     authenticate: { user: (req) => resolveUser(config.userResolver, req), agent: authenticateAgent, none: () => null },
     limits: { perKey: perKey && ((key, deps) => limitRate(key, perKey.take(key.id), deps)) },
     refusalsPerAddress: refusalsPerAddress && { limit: refusalsPerAddress, counted: ["agent"] },

@@ -50,9 +50,12 @@ const jsonRpcBody = z.union([jsonRpcMessage, z.array(jsonRpcMessage).min(1)]);
 /**
  * The MCP route.
  *
+ * @param options `listTools`: `granted` (default) lists the intents the key may call; `all` lists every intent, a
+ * call beyond the grant then meeting the step-up (OAuth) or a `FORBIDDEN_SCOPE` tool error (a pasted key).
  * @returns `POST /svc/mcp`. Other methods answer 405: no server-initiated stream, no sessions.
  */
-export function mcpRoute(): Route<AppSide> {
+export function mcpRoute(options: { listTools?: "granted" | "all" } = {}): Route<AppSide> {
+  const listed = options.listTools === "all" ? () => true : (entry: { allowed: boolean }) => entry.allowed;
   const tools = new Map<string, McpTool>();
   const toolOf = (entry: Parameters<typeof intentTool>[0]): McpTool => {
     let tool = tools.get(entry.name);
@@ -68,7 +71,7 @@ export function mcpRoute(): Route<AppSide> {
   function answersFor(req: Request, key: VerifiedKey, deps: AppDeps): ToolAnswers & { stepUp?: unknown } {
     const { runner, log } = deps;
     const answers: ToolAnswers & { stepUp?: unknown } = {
-      listTools: () => runner.manifestFor(key).filter((entry) => entry.allowed).map(toolOf).sort(byName),
+      listTools: () => runner.manifestFor(key).filter(listed).map(toolOf).sort(byName),
       async callTool(name: string, args: unknown): Promise<McpToolResult> {
         try {
           return toolResult(await runner.run(key, name, args));

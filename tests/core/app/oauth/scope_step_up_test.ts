@@ -141,3 +141,28 @@ test("a pasted key keeps its refusals: a tool error at /svc/mcp, a 403 without a
     await svc.close();
   }
 });
+
+test('mcp.listTools "all" lists every intent with its required scopes, so a call beyond the grant meets the step-up', async () => {
+  const svc = notesSvc({ oauth: {}, mcp: { listTools: "all" } });
+  try {
+    const token = await accessToken(svc, ["notes:read"]);
+    const listed = await (await mcp(svc, token, "tools/list")).json();
+    const tools = listed.result.tools as { name: string; description: string; _meta: Record<string, string[]> }[];
+    const wipe = tools.find((t) => t.name === "admin.wipe");
+    assert.ok(wipe, "an intent the grant does not cover is listed");
+    assert.deepEqual(wipe._meta["svc/requiredScopes"], ["admin", "notes:write"]);
+    assert.match(wipe.description, /Requires scopes: admin, notes:write/);
+    const res = await mcp(svc, token, "tools/call", { name: "admin.wipe", arguments: { confirm: true } });
+    assert.equal(res.status, 403, "an OAuth token: the step-up");
+    assert.equal(challengeOf(res).error, "insufficient_scope");
+
+    const { key } = await mint(svc, "alice", ["notes:read"]);
+    const pasted = await mcp(svc, key, "tools/call", { name: "admin.wipe", arguments: { confirm: true } });
+    assert.equal(pasted.status, 200, "a pasted key cannot be re-authorized: a tool error");
+    const { result } = await pasted.json();
+    assert.equal(result.isError, true);
+    assert.equal(JSON.parse(result.content[0].text).error.code, "FORBIDDEN_SCOPE");
+  } finally {
+    await svc.close();
+  }
+});
