@@ -37,6 +37,8 @@ export type {
   KeyLifetimeConfig,
   LocalSvcConfig,
   McpOptions,
+  ScopeDefinition,
+  ScopeList,
   Svc,
   SvcCloudConfig,
   SvcConfig,

@@ -20,6 +20,9 @@ import { checkSvcConfig } from "./svc_config_schema.ts";
 import { svcRoutes } from "./svc_routes.ts";
 import { createOAuthServer, isOAuthPath, oauthStorage, withOAuth } from "./oauth/mod.ts";
 import { withMcpFront } from "./mcp/mod.ts";
+import { scopeDefinitions, scopeNames } from "./scope_list.ts";
+import type { ScopeAbout } from "./oauth/mod.ts";
+import type { ManifestEntry } from "../intents/mod.ts";
 import { appLabel, credentialsState } from "./cloud_guard.ts";
 import { closeSvc, openSvc } from "./open_svc.ts";
 
@@ -104,7 +107,8 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
   const perKey = perKeyRate ? createRateLimiter(perKeyRate, now) : undefined;
   const perAddressRate = rateOf(config.rateLimit, DEFAULT_SVC_RATE_LIMITS, "refusalsPerAddress");
   const refusalsPerAddress = perAddressRate ? createRefusalsPerAddress(perAddressRate, now) : undefined;
-  const intents = compileIntents(config.intents ?? {}, config.scopes);
+  const scopes = scopeNames(config.scopes);
+  const intents = compileIntents(config.intents ?? {}, scopes);
   const cloud: CloudClient | undefined = cloudConfig && createCloudClient(cloudConfig, {
     instanceId: ulid(),
     label: appLabel(cloudConfig.label),
@@ -158,7 +162,8 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
   const oauthConfig = config.oauth;
   const oauth = oauthConfig && createOAuthServer({
     config: oauthConfig,
-    scopes: config.scopes,
+    scopes,
+    scopeAbout: scopeAbout(scopeDefinitions(config.scopes), [...intents.values()].map((i) => i.manifest)),
     userResolver: config.userResolver,
     services: opened.then(({ keys, storage, recorder }) => ({
       keys,
@@ -212,4 +217,15 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
       await closeSvc(parts);
     },
   };
+}
+
+/** What each scope allows, for the consent page: its description and the titles of the intents that need it. */
+function scopeAbout(
+  scopes: readonly { name: string; description?: string }[],
+  entries: readonly ManifestEntry[],
+): Record<string, ScopeAbout> {
+  return Object.fromEntries(scopes.map(({ name, description }) => [name, {
+    description,
+    intents: entries.filter((e) => e.requiredScopes.includes(name)).map((e) => e.title || e.name),
+  }]));
 }

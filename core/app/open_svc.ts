@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { scopeNames } from "./scope_list.ts";
 import type { PurgeSchedule } from "../db/mod.ts";
 import type { RefusalsPerAddress } from "../abuse/mod.ts";
 import { type CompiledIntent, createIntentRunner } from "../intents/mod.ts";
@@ -143,7 +144,7 @@ export async function openSvc(built: SvcBuilt): Promise<OpenedSvc> {
       uploadManifest({
         cloud,
         entries,
-        scopes: config.scopes,
+        scopes: scopeNames(config.scopes),
         retryMinMs,
         retryMaxMs,
         log,
@@ -182,7 +183,7 @@ export async function openSvc(built: SvcBuilt): Promise<OpenedSvc> {
     const deps: AppDeps = {
       keys,
       runner,
-      scopes: config.scopes,
+      scopes: scopeNames(config.scopes),
       // Cloud mode: the cloud applies the project's policy to the keys it mints.
       keyLifetime: () =>
         joinLifetimes(

@@ -14,6 +14,7 @@ import type { Violation } from "../contract/mod.ts";
 import type { AutoRevokePolicy } from "../contract/mod.ts";
 import type { RevocationFeedHealth } from "./cloud_link/mod.ts";
 import type { OAuthConfig } from "./oauth/mod.ts";
+import type { ScopeList } from "./scope_list.ts";
 
 /**
  * Where keys live and whether the cloud is used: `local` (keys in `storage`, no
@@ -56,8 +57,11 @@ export type SvcRateLimitName = "perKey" | "refusalsPerAddress";
 export interface SvcOptions {
   /** The signed-in user of a request, from the app's own session; `null` when signed out. */
   userResolver: (req: Request) => string | null | undefined | Promise<string | null | undefined>;
-  /** The scope names the app supports. */
-  scopes: readonly string[];
+  /**
+   * The scopes the app supports: names (`["notes:read", "notes:write"]`), or with what each allows, shown on the
+   * OAuth consent page (`{ "notes:write": "Create and change your notes" }`, or `[{ name, description }]`).
+   */
+  scopes: ScopeList;
   /** The intents, keyed by name (or an array): the source of truth. */
   intents?: IntentRegistry;
   /** Refuse intents outside the registry even when `onAgentIntent` is set. Default `false`. */
