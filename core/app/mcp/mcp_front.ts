@@ -47,7 +47,8 @@ export function isLoopbackOrigin(origin: string): boolean {
 
 /**
  * Puts the checks in front of a handler: a request to `/svc/mcp` or an OAuth path whose `Origin` is not one of the
- * app's origins (`publicUrl`, `allowedOrigins`; with neither, any loopback origin) is `403`, and so is one whose
+ * app's origins (`publicUrl`, `allowedOrigins`; with neither, any loopback origin, and on the OAuth routes the
+ * request's own origin) is `403`, and so is one whose
  * `Host` is not one of those origins' hosts (checked only when origins are configured: without them the app does
  * not know its own name, and a reverse proxy may rewrite `Host`). A request without `Origin` (a non-browser
  * client) passes. Then `/svc/mcp`'s `401`, `403` and `429` carry a JSON-RPC error.
@@ -74,17 +75,27 @@ export function withMcpFront(
     const path = pathnameOf(req.url);
     const mcp = path === "/svc/mcp";
     if (!mcp && !options.isOAuthPath(path)) return await handle(req);
-    const refusal = originRefusal(req, origins, hosts);
+    const refusal = originRefusal(req, origins, hosts, !mcp);
     if (refusal !== undefined) return refused(mcp, refusal);
     const res = await handle(req);
     return mcp ? await jsonRpcRefusal(res) : res;
   };
 }
 
-function originRefusal(req: Request, origins: ReadonlySet<string>, hosts: ReadonlySet<string>): string | undefined {
+/**
+ * Why a request is refused, or `undefined`. Without configured origins, an OAuth route also takes its own origin: the
+ * consent form posts from the app's page (a rebinding page has none of the app's cookies, and the form its token).
+ */
+function originRefusal(
+  req: Request,
+  origins: ReadonlySet<string>,
+  hosts: ReadonlySet<string>,
+  ownOriginServed: boolean,
+): string | undefined {
   const origin = req.headers.get("origin");
   if (origin !== null) {
-    const allowed = origins.size ? origins.has(origin) : isLoopbackOrigin(origin);
+    const own = ownOriginServed && origin === new URL(req.url).origin;
+    const allowed = origins.size ? origins.has(origin) : own || isLoopbackOrigin(origin);
     if (!allowed) {
       return origins.size
         ? "Forbidden: this Origin is not one of the app's origins (oauth.publicUrl, mcp.allowedOrigins)"

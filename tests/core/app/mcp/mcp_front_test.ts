@@ -152,3 +152,47 @@ test("mcp.allowedOrigins must be http(s) URLs", () => {
     /mcp\.allowedOrigins\.0: each of mcp\.allowedOrigins must be an origin/,
   );
 });
+
+test("without configured origins, the consent form's post from the app's own origin reaches the OAuth server", async () => {
+  const svc = notesSvc({ oauth: {} });
+  try {
+    const post = (origin: string) =>
+      svc.handle(
+        new Request("https://notes.example.com/svc/oauth/authorize", {
+          method: "POST",
+          headers: { origin, "content-type": "application/x-www-form-urlencoded", "x-user": "alice" },
+          body: "client_id=unknown",
+        }),
+      );
+    const own = await post("https://notes.example.com");
+    assert.notEqual(own.status, 403, "the app's own page");
+    assert.match(own.headers.get("content-type") ?? "", /text\/html/, "answered by the authorization endpoint");
+    assert.equal((await post("https://evil.example.com")).status, 403);
+    // /svc/mcp takes no such exception: a rebinding page's Origin is its own.
+    const { key } = await mint(svc, "alice", ["notes:read"]);
+    const mcp = await initialize(svc.handle, "https://notes.example.com/svc/mcp", key, {
+      origin: "https://notes.example.com",
+    });
+    assert.equal(mcp.status, 403);
+  } finally {
+    await svc.close();
+  }
+});
+
+test("a 429 at /svc/mcp keeps its Retry-After and carries a JSON-RPC error", async () => {
+  const svc = notesSvc({ rateLimit: { perKey: { limit: 1, windowMs: 60_000 } } });
+  try {
+    const { key } = await mint(svc, "alice", ["notes:read"]);
+    assert.equal((await initialize(svc.handle, "http://127.0.0.1:8000/svc/mcp", key)).status, 200);
+    const limited = await initialize(svc.handle, "http://127.0.0.1:8000/svc/mcp", key);
+    assert.equal(limited.status, 429);
+    assert.ok(Number(limited.headers.get("retry-after")) > 0);
+    const body = await limited.json();
+    assert.equal(body.jsonrpc, "2.0");
+    assert.equal(body.error.code, -32029);
+    assert.match(body.error.message, /^Too many requests to this MCP server: retry in \d+ seconds\.$/);
+    assert.equal(body.error.data.code, "RATE_LIMITED");
+  } finally {
+    await svc.close();
+  }
+});
