@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { z } from "zod";
 import { json } from "../../http/mod.ts";
 import { pathnameOf } from "../../http/mod.ts";
 
@@ -18,6 +19,24 @@ export interface McpFrontOptions {
   /** Whether `path` is an OAuth route or discovery URL of the app (checked like `/svc/mcp`). */
   isOAuthPath(path: string): boolean;
 }
+
+/**
+ * The body of a `401`, `403` or `429` at `/svc/mcp`: a JSON-RPC error whose message the client shows its user, and
+ * whose `data` holds the contract's error (absent for a refused `Origin` or `Host`, answered before any route).
+ */
+export const mcpRefusalSchema: z.ZodType<{
+  jsonrpc: "2.0";
+  id: null;
+  error: { code: number; message: string; data?: { code: string; message: string; details?: unknown } };
+}> = z.strictObject({
+  jsonrpc: z.literal("2.0"),
+  id: z.null(),
+  error: z.strictObject({
+    code: z.number().int(),
+    message: z.string(),
+    data: z.strictObject({ code: z.string(), message: z.string(), details: z.unknown().optional() }).optional(),
+  }),
+}).describe("A JSON-RPC error: what the user reads in error.message, the contract's error in error.data");
 
 /** The JSON-RPC error codes of the refusals at `/svc/mcp` (implementation-defined server errors, -32000..-32099). */
 export const MCP_REFUSAL_CODES = { 401: -32001, 403: -32003, 429: -32029 } as const;

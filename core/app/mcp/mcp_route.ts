@@ -13,7 +13,7 @@
 import { z } from "zod";
 import { isSvcError } from "../../errors/mod.ts";
 import { redactSecrets } from "../../contract/mod.ts";
-import { errorEnvelopeSchema, PACKAGE_NAME, PACKAGE_VERSION } from "../../contract/mod.ts";
+import { PACKAGE_NAME, PACKAGE_VERSION } from "../../contract/mod.ts";
 import { json } from "../../http/mod.ts";
 import type { Route } from "../../http/mod.ts";
 import { type AppDeps, type AppSide, defineRoute, stepUpRefusal } from "../routes/mod.ts";
@@ -22,6 +22,7 @@ import { checkToolCalls, INVALID_PARAMS } from "./mcp_calls.ts";
 import { answerModern, conflictingEra, eraOf, MODERN_ERRORS, MODERN_PROTOCOL_VERSION } from "./mcp_modern.ts";
 import { intentTool, type McpTool, type McpToolResult, toolError, toolResult } from "./mcp_tools.ts";
 import { answerDirectly, JsonRpcError, type ToolAnswers } from "./mcp_direct.ts";
+import { mcpRefusalSchema } from "./mcp_front.ts";
 
 type Sdk = Awaited<ReturnType<typeof importSdk>>;
 let sdk: Promise<Sdk> | undefined;
@@ -167,9 +168,15 @@ export function mcpRoute(options: { listTools?: "granted" | "all" } = {}): Route
         "A JSON-RPC error: parse error (-32700), invalid request (-32600), header mismatch (-32020) or unsupported " +
           "protocol version (-32022)",
       ),
-      403: errorEnvelopeSchema.describe(
-        "FORBIDDEN_SCOPE for an OAuth access token: WWW-Authenticate names the scopes to authorize again with",
+      401: mcpRefusalSchema.describe(
+        "No valid agent key (error.data.code UNAUTHORIZED), as a JSON-RPC error -32001; WWW-Authenticate points to " +
+          "the resource metadata when OAuth is on",
       ),
+      403: mcpRefusalSchema.describe(
+        "FORBIDDEN_SCOPE for an OAuth access token (-32003): WWW-Authenticate names the scopes to authorize again " +
+          "with; also an Origin or Host outside the app's origins",
+      ),
+      429: mcpRefusalSchema.describe("RATE_LIMITED (-32029), Retry-After set"),
       404: jsonRpcMessage.describe("A JSON-RPC error -32601: a method of the 2026-07-28 revision this server lacks"),
       406: jsonRpcMessage.describe("A JSON-RPC error: the client must accept application/json and text/event-stream"),
     },
