@@ -7,7 +7,7 @@ import { createClient } from "@libsql/client";
 import {
   createSvc,
   defineIntent,
-  type Intent,
+  type IntentRegistry,
   isOAuthReturnUrl,
   type LocalSvcConfig,
   type Svc,
@@ -94,7 +94,7 @@ export interface NotesAppOptions {
   /** When given, the app runs in hybrid mode against this cloud and emits `note.created` events. */
   cloud?: SvcCloudConfig;
   /** More intents beside the notes ones (the MCP conformance test adds the two tools its suite calls by name). */
-  moreIntents?: Intent[];
+  moreIntents?: Extract<IntentRegistry, readonly unknown[]>;
 }
 
 /** Builds the notes app. */

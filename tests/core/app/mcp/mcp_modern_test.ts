@@ -240,7 +240,11 @@ test("the revision follows what the client sends: an initialize with an Mcp-Meth
       jsonrpc: "2.0",
       id: 0,
       method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "mcp-remote", version: "0.15.1" } },
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "mcp-remote", version: "0.15.1" },
+      },
     });
     assert.equal(init.status, 200);
     assert.equal((await init.json()).result.protocolVersion, "2025-11-25");
