@@ -36,7 +36,7 @@ function claudeDesktop(withHeader: boolean): { args: string[]; env: Record<strin
 
 const linux = process.platform === "linux" ? false : "the headless browser goes through xdg-open (Linux)";
 
-describe("README's MCP clients against the example app", () => {
+describe("README's MCP clients against the example app", { timeout: 120_000 }, () => {
   let app: NotesAppServer;
   let dir: ReturnType<typeof tempDir>;
 
