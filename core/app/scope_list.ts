@@ -25,7 +25,7 @@ export type ScopeList = readonly (string | ScopeDefinition)[] | Readonly<Record<
  * @param scopes The `scopes` option.
  * @returns The definitions.
  *
- * @example
+ * @example Descriptions keyed by name
  * ```ts
  * import { scopeDefinitions } from "./scope_list.ts";
  * scopeDefinitions({ "notes:write": "Create and change your notes" });
@@ -45,7 +45,7 @@ export function scopeDefinitions(scopes: ScopeList): ScopeDefinition[] {
  * @param scopes The `scopes` option.
  * @returns The names, in the order given.
  *
- * @example
+ * @example Names of a mixed list
  * ```ts
  * import { scopeNames } from "./scope_list.ts";
  * scopeNames(["notes:read", { name: "notes:write", description: "Create notes" }]); // ["notes:read", "notes:write"]

@@ -49,7 +49,7 @@ const LOOPBACK_HOST = /^(localhost|[^.]+\.localhost|127(\.\d{1,3}){3}|\[::1\])$/
  * @param origin An origin or URL.
  * @returns `true` for a loopback origin.
  *
- * @example
+ * @example Loopback or not
  * ```ts
  * import { isLoopbackOrigin } from "./mcp_front.ts";
  * isLoopbackOrigin("http://127.0.0.1:8000"); // true

@@ -92,7 +92,7 @@ export function isOAuthDiscoveryPath(path: string): boolean {
  * @param path A request's pathname.
  * @returns `true` for the OAuth routes.
  *
- * @example
+ * @example The token endpoint
  * ```ts
  * import { isOAuthPath } from "./discovery.ts";
  * isOAuthPath("/svc/oauth/token"); // true
