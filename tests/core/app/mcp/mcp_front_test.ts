@@ -3,7 +3,9 @@
 // probes of an app without OAuth answered with JSON.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { Elysia } from "elysia";
 import { withSvc } from "../../../../mod.ts";
+import { svcPlugin } from "../../../../adapters/elysia.ts";
 import { mint, notesSvc } from "../../../fixtures/notes_svc.ts";
 
 const INIT = {
@@ -124,22 +126,26 @@ test("the origin's root discovery documents answer 404: their identifiers would 
   }
 });
 
-test("withSvc answers an MCP client's discovery probes with a JSON 404 when OAuth is off", async () => {
+test("withSvc and svcPlugin answer an MCP client's discovery probes with a JSON 404 when OAuth is off", async () => {
   const svc = notesSvc();
   try {
-    const handler = withSvc(svc, () => new Response("app"));
-    for (
-      const path of [
-        "/.well-known/oauth-protected-resource/svc/mcp",
-        "/.well-known/oauth-protected-resource",
-        "/.well-known/oauth-authorization-server",
-        "/.well-known/openid-configuration",
-      ]
-    ) {
-      const res = await handler(new Request(`http://127.0.0.1:8000${path}`));
-      assert.equal(res.status, 404, path);
-      assert.equal(res.headers.get("content-type"), "application/json", path);
-      assert.equal((await res.json()).ok, false, path);
+    const withSvcHandler = withSvc(svc, () => new Response("app"));
+    const plugin = new Elysia().use(svcPlugin(svc)).get("/", () => "app");
+    const handlers = [withSvcHandler, (req: Request) => plugin.handle(req)];
+    for (const handler of handlers) {
+      for (
+        const path of [
+          "/.well-known/oauth-protected-resource/svc/mcp",
+          "/.well-known/oauth-protected-resource",
+          "/.well-known/oauth-authorization-server",
+          "/.well-known/openid-configuration",
+        ]
+      ) {
+        const res = await handler(new Request(`http://127.0.0.1:8000${path}`));
+        assert.equal(res.status, 404, path);
+        assert.equal(res.headers.get("content-type"), "application/json", path);
+        assert.equal((await res.json()).ok, false, path);
+      }
     }
   } finally {
     await svc.close();
