@@ -7,6 +7,7 @@ import { createClient } from "@libsql/client";
 import {
   createSvc,
   defineIntent,
+  type IntentRegistry,
   isOAuthReturnUrl,
   type LocalSvcConfig,
   type Svc,
@@ -17,8 +18,15 @@ import {
 
 const note = z.object({ id: z.string(), title: z.string(), body: z.string(), createdAt: z.string() });
 
+/** The scopes the notes app supports, with what each allows (the OAuth consent page shows it). */
+export const NOTES_SCOPE_DESCRIPTIONS: Record<string, string> = {
+  "notes:read": "Read your notes",
+  "notes:write": "Create notes in your name",
+  "notes:delete": "Delete your notes",
+};
+
 /** The scopes the notes app supports. */
-export const NOTES_SCOPES = ["notes:read", "notes:write", "notes:delete"];
+export const NOTES_SCOPES: string[] = Object.keys(NOTES_SCOPE_DESCRIPTIONS);
 
 /** The demo sign-in: `Cookie: session=<user>`. */
 export function demoUser(req: Request): string | null {
@@ -85,6 +93,8 @@ export interface NotesAppOptions {
   db: string;
   /** When given, the app runs in hybrid mode against this cloud and emits `note.created` events. */
   cloud?: SvcCloudConfig;
+  /** More intents beside the notes ones (the MCP conformance test adds the two tools its suite calls by name). */
+  moreIntents?: Extract<IntentRegistry, readonly unknown[]>;
 }
 
 /** Builds the notes app. */
@@ -106,7 +116,7 @@ export async function createNotesApp(
 
   const settings: LocalSvcConfig = {
     userResolver: demoUser,
-    scopes: NOTES_SCOPES,
+    scopes: NOTES_SCOPE_DESCRIPTIONS,
     storage: db,
     validateResults: true,
     // MCP clients connect with the URL alone: the app is their OAuth server, and a signed-out user signs in here.
@@ -153,6 +163,7 @@ export async function createNotesApp(
           return { deleted: true as const };
         },
       }),
+      ...(options.moreIntents ?? []),
     ],
   };
   // Hybrid mode with a cloud: keys stay in `db`, mirrored to the cloud; `emit` reaches agents' inboxes.

@@ -19,7 +19,11 @@ import { authenticateAgent, limitRate, resolveUser } from "./app_callers.ts";
 import type { Svc, SvcCloudConfig, SvcConfig, SvcMode, SvcRateLimitName } from "./svc_config.ts";
 import { checkSvcConfig } from "./svc_config_schema.ts";
 import { svcRoutes } from "./svc_routes.ts";
-import { createOAuthServer, type OAuthServerOptions, oauthStorage, withOAuth } from "./oauth/mod.ts";
+import { createOAuthServer, isOAuthPath, type OAuthServerOptions, oauthStorage, withOAuth } from "./oauth/mod.ts";
+import { withMcpFront } from "./mcp/mod.ts";
+import { scopeDefinitions, scopeNames } from "./scope_list.ts";
+import type { ScopeAbout } from "./oauth/mod.ts";
+import type { ManifestEntry } from "../intents/mod.ts";
 import { appLabel, cloudAtStartError, credentialsState } from "./cloud_guard.ts";
 import { type Sleep, sleep } from "../retry/mod.ts";
 import { isSvcError, SvcError } from "../errors/mod.ts";
@@ -119,7 +123,8 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
   const perKey = perKeyRate ? createRateLimiter(perKeyRate, now) : undefined;
   const perAddressRate = rateOf(config.rateLimit, DEFAULT_SVC_RATE_LIMITS, "refusalsPerAddress");
   const refusalsPerAddress = perAddressRate ? createRefusalsPerAddress(perAddressRate, now) : undefined;
-  const intents = compileIntents(config.intents ?? {}, config.scopes);
+  const scopes = scopeNames(config.scopes);
+  const intents = compileIntents(config.intents ?? {}, scopes);
   const cloud: CloudClient | undefined = cloudConfig && createCloudClient(cloudConfig, {
     instanceId: ulid(),
     label: appLabel(cloudConfig.label),
@@ -174,7 +179,11 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
 
   const handle = createHandler<AppSide>({
     prefix: SVC_PREFIX,
-    routes: svcRoutes({ mcp: config.mcp !== false, openapi: config.openapi !== false }),
+    routes: svcRoutes({
+      mcp: config.mcp !== false,
+      listTools: typeof config.mcp === "object" ? config.mcp.listTools : undefined,
+      openapi: config.openapi !== false,
+    }),
     authenticate: { user: (req) => resolveUser(config.userResolver, req), agent: authenticateAgent, none: () => null },
     limits: { perKey: perKey && ((key, deps) => limitRate(key, perKey.take(key.grantId ?? key.id), deps)) },
     refusalsPerAddress: refusalsPerAddress && { limit: refusalsPerAddress, counted: ["agent"] },
@@ -197,7 +206,8 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
   const oauthConfig = config.oauth;
   const oauth = oauthConfig && createOAuthServer({
     config: oauthConfig,
-    scopes: config.scopes,
+    scopes,
+    scopeAbout: scopeAbout(scopeDefinitions(config.scopes), [...intents.values()].map((i) => i.manifest)),
     userResolver: config.userResolver,
     services: opened.then(({ keys, storage, recorder }) => ({
       keys,
@@ -210,8 +220,15 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     clientDocuments: internals.clientDocuments,
   });
 
+  const mcpOptions = typeof config.mcp === "object" ? config.mcp : {};
+  const served = withMcpFront(oauth ? withOAuth(handle, oauth) : handle, {
+    publicUrl: oauthConfig?.publicUrl,
+    allowedOrigins: mcpOptions.allowedOrigins,
+    isOAuthPath: (path) => oauth !== undefined && isOAuthPath(path),
+  });
+
   return {
-    handle: oauth ? withOAuth(handle, oauth) : handle,
+    handle: served,
     ready,
     async violations(options = {}) {
       const { storage, recorder } = await opened;
@@ -257,4 +274,15 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
       await closeSvc(parts);
     },
   };
+}
+
+/** What each scope allows, for the consent page: its description and the titles of the intents that need it. */
+function scopeAbout(
+  scopes: readonly { name: string; description?: string }[],
+  entries: readonly ManifestEntry[],
+): Record<string, ScopeAbout> {
+  return Object.fromEntries(scopes.map(({ name, description }) => [name, {
+    description,
+    intents: entries.filter((e) => e.requiredScopes.includes(name)).map((e) => e.title || e.name),
+  }]));
 }

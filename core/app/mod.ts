@@ -10,6 +10,7 @@ export * from "./create_svc.ts";
 export * from "./local_keys.ts";
 export * from "./mount.ts";
 export * from "./oauth/mod.ts";
+export * from "./scope_list.ts";
 export * from "./svc_config.ts";
 export * from "./svc_config_schema.ts";
 export * from "./svc_routes.ts";

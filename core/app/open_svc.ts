@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { scopeNames } from "./scope_list.ts";
 import type { PurgeSchedule } from "../db/mod.ts";
 import type { RefusalsPerAddress } from "../abuse/mod.ts";
 import { type CompiledIntent, createIntentRunner } from "../intents/mod.ts";
@@ -162,7 +163,7 @@ export async function openSvc(built: SvcBuilt): Promise<OpenedSvc> {
       uploadManifest({
         cloud,
         entries,
-        scopes: config.scopes,
+        scopes: scopeNames(config.scopes),
         retryMinMs,
         retryMaxMs,
         log,
@@ -205,7 +206,7 @@ export async function openSvc(built: SvcBuilt): Promise<OpenedSvc> {
     const deps: AppDeps = {
       keys,
       runner,
-      scopes: config.scopes,
+      scopes: scopeNames(config.scopes),
       // Cloud mode: the cloud applies the project's policy to the keys it mints. Hybrid: none is minted until the
       // project's policy is known (read, or kept from an earlier run).
       keyLifetime: async () =>

@@ -14,6 +14,7 @@ import type { Violation } from "../contract/mod.ts";
 import type { AutoRevokePolicy, CloudLinkState } from "../contract/mod.ts";
 import type { RevocationFeedHealth } from "./cloud_link/mod.ts";
 import type { OAuthConfig } from "./oauth/mod.ts";
+import type { ScopeList } from "./scope_list.ts";
 
 /**
  * Where keys live and whether the cloud is used: `local` (keys in `storage`, no
@@ -63,8 +64,11 @@ export type SvcRateLimitName = "perKey" | "refusalsPerAddress";
 export interface SvcOptions {
   /** The signed-in user of a request, from the app's own session; `null` when signed out. */
   userResolver: (req: Request) => string | null | undefined | Promise<string | null | undefined>;
-  /** The scope names the app supports. */
-  scopes: readonly string[];
+  /**
+   * The scopes the app supports: names (`["notes:read", "notes:write"]`), or with what each allows, shown on the
+   * OAuth consent page (`{ "notes:write": "Create and change your notes" }`, or `[{ name, description }]`).
+   */
+  scopes: ScopeList;
   /** The intents, keyed by name (or an array): the source of truth. */
   intents?: IntentRegistry;
   /** Refuse intents outside the registry even when `onAgentIntent` is set. Default `false`. */
@@ -112,10 +116,31 @@ export interface SvcOptions {
   rateLimit?: RateLimits<SvcRateLimitName>;
   /** Where causes of 5xx answers and background failures are logged. Default `console.error`. */
   logger?: ErrorLogger;
-  /** Serve the Model Context Protocol at `POST /svc/mcp` (agent key). Default `true`. */
-  mcp?: boolean;
+  /**
+   * Serve the Model Context Protocol at `POST /svc/mcp` (agent key). Default `true`; `false` removes the route; an
+   * object keeps it with {@linkcode McpOptions}.
+   */
+  mcp?: boolean | McpOptions;
   /** Serve the OpenAPI 3.1 document at `GET /svc/openapi.json`, without auth. Default `true`. */
   openapi?: boolean;
+}
+
+/** The `mcp` option of {@linkcode SvcOptions} as an object: how `/svc/mcp` lists tools and whom it serves. */
+export interface McpOptions {
+  /**
+   * What `tools/list` shows: `"granted"` (default) the intents the key holds every scope of; `"all"` every intent,
+   * each with its required scopes in `_meta["svc/requiredScopes"]` and its description, so a client (or a model)
+   * can call one beyond its grant and meet the step-up (`403` for an OAuth token, a `FORBIDDEN_SCOPE` tool error
+   * for a pasted key).
+   */
+  listTools?: "granted" | "all";
+  /**
+   * Origins (`https://chat.example.com`) whose browser pages may call `/svc/mcp` and the OAuth routes, beside the
+   * app's own `oauth.publicUrl`. A request with an `Origin` header outside them gets `403`; with neither this nor
+   * `publicUrl`, only loopback origins (`http://localhost:…`, `http://127.0.0.1:…`) are served (the MCP spec's
+   * DNS-rebinding defence). When either is set, the request's `Host` must also be one of these origins' hosts.
+   */
+  allowedOrigins?: string[];
 }
 
 /** The `keys` option of {@linkcode SvcOptions}. */

@@ -93,8 +93,15 @@ const optionsShape = {
     "`userResolver` is required: a function (req) => userId | null that reads your app's session " +
       "(null when signed out), such as (req) => mySession(req)?.userId ?? null",
   ),
-  scopes: z.array(z.string({ error: "every scope must be a string" }), {
-    error: '`scopes` is required: the scope names your intents may require, such as ["notes:read", "notes:write"]',
+  scopes: z.union([
+    z.array(z.union([
+      z.string({ error: "every scope must be a string" }),
+      z.strictObject({ name: z.string(), description: z.string().min(1).max(300).optional() }),
+    ], { error: "every scope must be a name or { name, description }" })),
+    z.record(z.string(), z.string().min(1).max(300)),
+  ], {
+    error: '`scopes` is required: the scope names your intents may require, such as ["notes:read", "notes:write"], ' +
+      'or their descriptions keyed by name, such as { "notes:write": "Create and change your notes" }',
   }),
   intents: z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())], {
     error: "`intents` must be an array of defineIntent(…) or an object of them keyed by name",
@@ -113,7 +120,18 @@ const optionsShape = {
   bodyLimit: positive("bodyLimit", "bytes").optional(),
   rateLimit: rateLimitSchema.optional(),
   logger: fn<SvcConfig["logger"]>("`logger` must be a function (message, cause)").optional(),
-  mcp: z.boolean().optional(),
+  mcp: z.union([
+    z.boolean(),
+    z.strictObject({
+      listTools: z.enum(["granted", "all"]).optional(),
+      allowedOrigins: z.array(z.url({
+        protocol: /^https?$/,
+        error: 'each of mcp.allowedOrigins must be an origin such as "https://chat.example.com"',
+      })).optional(),
+    }),
+  ], {
+    error: 'mcp must be true, false or { listTools?: "granted" | "all", allowedOrigins?: ["https://…"] }',
+  }).optional(),
   openapi: z.boolean().optional(),
 };
 

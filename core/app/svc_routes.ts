@@ -16,6 +16,8 @@ import { svcOpenApiRoute } from "./routes/mod.ts";
 export interface SvcRoutesOptions {
   /** Serve `POST /svc/mcp`. */
   mcp: boolean;
+  /** What its `tools/list` shows (`mcp.listTools`). Default `granted`. */
+  listTools?: "granted" | "all";
   /** Serve `GET /svc/openapi.json`. */
   openapi: boolean;
 }
@@ -27,7 +29,12 @@ export interface SvcRoutesOptions {
  * @returns Every `/svc` route.
  */
 export function svcRoutes(options: SvcRoutesOptions): Route<AppSide>[] {
-  const routes = [...keyRoutes, ...agentRoutes, healthRoute, ...(options.mcp ? [mcpRoute()] : [])];
+  const routes = [
+    ...keyRoutes,
+    ...agentRoutes,
+    healthRoute,
+    ...(options.mcp ? [mcpRoute({ listTools: options.listTools })] : []),
+  ];
   if (options.openapi) routes.push(svcOpenApiRoute(routes));
   return routes;
 }

@@ -41,9 +41,11 @@ async function expectOutcome(
     assert.equal(res.status, sample.status, `${route.id} with ${caseName}: ${JSON.stringify(res.body)}`);
   } else {
     assert.equal(res.status, 401, `${route.id} with ${caseName}: ${JSON.stringify(res.body)}`);
-    assert.equal(res.body.ok, false);
-    assert.equal(res.body.error.code, "UNAUTHORIZED");
-    assert.equal(typeof res.body.error.message, "string");
+    // /svc/mcp answers its 401 as a JSON-RPC error holding the contract's error in error.data.
+    const error = route.id === "POST /svc/mcp" ? res.body.error.data : res.body.error;
+    if (route.id !== "POST /svc/mcp") assert.equal(res.body.ok, false);
+    assert.equal(error.code, "UNAUTHORIZED");
+    assert.equal(typeof error.message, "string");
   }
   return res;
 }

@@ -37,28 +37,61 @@ const TTL_MS = 60_000;
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
+/** Which revision a request is served in, or `conflict` when what it sends names both. */
+export type McpEra = "legacy" | "modern" | "conflict";
+
 /**
- * Whether a request is of the modern revision: it has an `Mcp-Method` header, a protocol version in `_meta`, an
- * `MCP-Protocol-Version` header of the modern revision, or asks `server/discover` (no legacy method). A legacy
- * client sends none of these, so its requests still reach the MCP SDK.
+ * The revision a request asks for, from what it sends (the versioning page's dual-era server), never from a
+ * header's mere presence: an `initialize` (alone or in a batch) is 2025-11-25 whatever the headers say; an
+ * `MCP-Protocol-Version` of 2025-11-25 or older is 2025-11-25 too, unless the body's `_meta` names the modern
+ * revision (then `conflict`: a `400` HeaderMismatch); a protocol version in `_meta`, a `server/discover`, or an
+ * `MCP-Protocol-Version` of 2026-07-28 or later is the modern revision. Anything else (no version anywhere, as a
+ * legacy client's first requests) is 2025-11-25. `Mcp-Method` alone decides nothing: mcp-remote 0.15.1 sends it on
+ * its 2025-11-25 `initialize`.
  *
  * @param req The request.
  * @param body The parsed body.
- * @returns `true` for a 2026-07-28 request.
+ * @returns `legacy`, `modern` or `conflict`.
  *
- * @example A modern tools/list
+ * @example An initialize with an Mcp-Method header is legacy
  * ```ts
- * import { isModernRequest } from "./mcp_modern.ts";
- * const req = new Request("https://app.example.com/svc/mcp", { method: "POST", headers: { "mcp-method": "tools/list" } });
- * isModernRequest(req, { jsonrpc: "2.0", id: 1, method: "tools/list" }); // true
+ * import { eraOf } from "./mcp_modern.ts";
+ * const req = new Request("https://app.example.com/svc/mcp", { method: "POST", headers: { "mcp-method": "initialize" } });
+ * eraOf(req, { jsonrpc: "2.0", id: 1, method: "initialize", params: {} }); // "legacy"
  * ```
  */
-export function isModernRequest(req: Request, body: unknown): boolean {
-  if (req.headers.has("mcp-method")) return true;
-  if (req.headers.get("mcp-protocol-version") === MODERN_PROTOCOL_VERSION) return true;
-  if (!isObject(body)) return false;
-  if (body.method === "server/discover") return true;
-  return isObject(body.params) && isObject(body.params._meta) && META_PROTOCOL_VERSION in body.params._meta;
+export function eraOf(req: Request, body: unknown): McpEra {
+  const messages = Array.isArray(body) ? body : [body];
+  if (messages.some((m) => isObject(m) && m.method === "initialize")) return "legacy";
+  const header = req.headers.get("mcp-protocol-version");
+  const metaVersion = isObject(body) && isObject(body.params) && isObject(body.params._meta)
+    ? body.params._meta[META_PROTOCOL_VERSION]
+    : undefined;
+  const legacyHeader = header !== null && isLegacyVersion(header);
+  if (legacyHeader) return typeof metaVersion === "string" && !isLegacyVersion(metaVersion) ? "conflict" : "legacy";
+  if (metaVersion !== undefined) return "modern";
+  if (isObject(body) && body.method === "server/discover") return "modern";
+  return header !== null && /^\d{4}-\d{2}-\d{2}$/.test(header) ? "modern" : "legacy";
+}
+
+/** Whether a protocol version is of the handshake revisions (2025-11-25 or older, or not a date at all). */
+const isLegacyVersion = (version: string): boolean =>
+  !/^\d{4}-\d{2}-\d{2}$/.test(version) || version < MODERN_PROTOCOL_VERSION;
+
+/**
+ * The answer to a request whose signals name both revisions (`eraOf` says `conflict`): `400` and `-32020`.
+ *
+ * @param body The parsed body (its id is echoed when it has one).
+ * @returns The JSON-RPC error response.
+ */
+export function conflictingEra(body: unknown): Response {
+  const id = isObject(body) && (typeof body.id === "string" || typeof body.id === "number") ? body.id : null;
+  return refuse(id, {
+    status: 400,
+    code: MODERN_ERRORS.headerMismatch,
+    message: "Header mismatch: MCP-Protocol-Version names a 2025-11-25 (or older) revision but _meta names " +
+      `${MODERN_PROTOCOL_VERSION}; send one revision`,
+  });
 }
 
 /** A refusal: its HTTP status and JSON-RPC error. */
@@ -75,7 +108,7 @@ type Refusal = { status: number; code: number; message: string; data?: unknown }
  *
  * @example Answer a request at the route
  * ```ts ignore
- * if (isModernRequest(req, body)) return await answerModern(req, body, versions, answers);
+ * if (eraOf(req, body) === "modern") return await answerModern(req, body, versions, answers);
  * ```
  */
 export async function answerModern(

@@ -13,15 +13,16 @@
 import { z } from "zod";
 import { isSvcError } from "../../errors/mod.ts";
 import { redactSecrets } from "../../contract/mod.ts";
-import { errorEnvelopeSchema, PACKAGE_NAME, PACKAGE_VERSION } from "../../contract/mod.ts";
+import { PACKAGE_NAME, PACKAGE_VERSION } from "../../contract/mod.ts";
 import { json } from "../../http/mod.ts";
 import type { Route } from "../../http/mod.ts";
 import { type AppDeps, type AppSide, defineRoute, stepUpRefusal } from "../routes/mod.ts";
 import type { VerifiedKey } from "../../keys/mod.ts";
 import { checkToolCalls, INVALID_PARAMS } from "./mcp_calls.ts";
-import { answerModern, isModernRequest, MODERN_ERRORS, MODERN_PROTOCOL_VERSION } from "./mcp_modern.ts";
+import { answerModern, conflictingEra, eraOf, MODERN_ERRORS, MODERN_PROTOCOL_VERSION } from "./mcp_modern.ts";
 import { intentTool, type McpTool, type McpToolResult, toolError, toolResult } from "./mcp_tools.ts";
 import { answerDirectly, JsonRpcError, type ToolAnswers } from "./mcp_direct.ts";
+import { mcpRefusalSchema } from "./mcp_front.ts";
 
 type Sdk = Awaited<ReturnType<typeof importSdk>>;
 let sdk: Promise<Sdk> | undefined;
@@ -50,9 +51,12 @@ const jsonRpcBody = z.union([jsonRpcMessage, z.array(jsonRpcMessage).min(1)]);
 /**
  * The MCP route.
  *
+ * @param options `listTools`: `granted` (default) lists the intents the key may call; `all` lists every intent, a
+ * call beyond the grant then meeting the step-up (OAuth) or a `FORBIDDEN_SCOPE` tool error (a pasted key).
  * @returns `POST /svc/mcp`. Other methods answer 405: no server-initiated stream, no sessions.
  */
-export function mcpRoute(): Route<AppSide> {
+export function mcpRoute(options: { listTools?: "granted" | "all" } = {}): Route<AppSide> {
+  const listed = options.listTools === "all" ? () => true : (entry: { allowed: boolean }) => entry.allowed;
   const tools = new Map<string, McpTool>();
   const toolOf = (entry: Parameters<typeof intentTool>[0]): McpTool => {
     let tool = tools.get(entry.name);
@@ -68,7 +72,7 @@ export function mcpRoute(): Route<AppSide> {
   function answersFor(req: Request, key: VerifiedKey, deps: AppDeps): ToolAnswers & { stepUp?: unknown } {
     const { runner, log } = deps;
     const answers: ToolAnswers & { stepUp?: unknown } = {
-      listTools: () => runner.manifestFor(key).filter((entry) => entry.allowed).map(toolOf).sort(byName),
+      listTools: () => runner.manifestFor(key).filter(listed).map(toolOf).sort(byName),
       async callTool(name: string, args: unknown): Promise<McpToolResult> {
         try {
           return toolResult(await runner.run(key, name, args));
@@ -105,7 +109,7 @@ export function mcpRoute(): Route<AppSide> {
   }
 
   async function answer(req: Request, body: unknown, answers: ToolAnswers, deps: AppDeps): Promise<Response> {
-    if (isModernRequest(req, body)) return await answerModern(req, body, await supportedVersions(), answers);
+    if (eraOf(req, body) === "modern") return await answerModern(req, body, await supportedVersions(), answers);
     const { Server, Transport, ListTools, CallTool, versions } = await loadSdk();
     const direct = await answerDirectly(req, body, versions, answers);
     if (direct !== undefined) return direct;
@@ -133,7 +137,9 @@ export function mcpRoute(): Route<AppSide> {
     deps: AppDeps,
   ): Promise<Response> {
     // A 2026-07-28 request is one message, checked (headers first) by answerModern.
-    if (isModernRequest(req, body)) return await transport(req, body, caller, deps);
+    const era = eraOf(req, body);
+    if (era === "conflict") return conflictingEra(body);
+    if (era === "modern") return await transport(req, body, caller, deps);
     const batch = Array.isArray(body);
     const { calls, passed, refused } = checkToolCalls(batch ? body : [body as Record<string, unknown>]);
     for (let call = 1; call < calls; call++) takeToken();
@@ -162,9 +168,15 @@ export function mcpRoute(): Route<AppSide> {
         "A JSON-RPC error: parse error (-32700), invalid request (-32600), header mismatch (-32020) or unsupported " +
           "protocol version (-32022)",
       ),
-      403: errorEnvelopeSchema.describe(
-        "FORBIDDEN_SCOPE for an OAuth access token: WWW-Authenticate names the scopes to authorize again with",
+      401: mcpRefusalSchema.describe(
+        "No valid agent key (error.data.code UNAUTHORIZED), as a JSON-RPC error -32001; WWW-Authenticate points to " +
+          "the resource metadata when OAuth is on",
       ),
+      403: mcpRefusalSchema.describe(
+        "FORBIDDEN_SCOPE for an OAuth access token (-32003): WWW-Authenticate names the scopes to authorize again " +
+          "with; also an Origin or Host outside the app's origins",
+      ),
+      429: mcpRefusalSchema.describe("RATE_LIMITED (-32029), Retry-After set"),
       404: jsonRpcMessage.describe("A JSON-RPC error -32601: a method of the 2026-07-28 revision this server lacks"),
       406: jsonRpcMessage.describe("A JSON-RPC error: the client must accept application/json and text/event-stream"),
     },

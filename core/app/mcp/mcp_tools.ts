@@ -22,7 +22,12 @@ export interface McpTool {
   inputSchema: JsonSchema;
   /** JSON Schema of `structuredContent`, when the intent's output is an object. */
   outputSchema?: JsonSchema;
+  /** `svc/requiredScopes`: the scopes a call needs, for a client that asks for them before calling. */
+  _meta: { [REQUIRED_SCOPES_META]: string[] };
 }
+
+/** The `_meta` key of a tool's required scopes. */
+export const REQUIRED_SCOPES_META = "svc/requiredScopes";
 
 /** What `tools/call` answers. */
 export interface McpToolResult {
@@ -49,6 +54,7 @@ export function intentTool(entry: AllowedEntry): McpTool {
     title: entry.title,
     description: [entry.title, scopes].filter(Boolean).join(". "),
     inputSchema: entry.input.type === "object" ? entry.input : objectRoot(entry.input),
+    _meta: { [REQUIRED_SCOPES_META]: [...entry.requiredScopes] },
   };
   if (entry.output.type === "object") tool.outputSchema = entry.output;
   return tool;

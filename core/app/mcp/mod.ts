@@ -4,5 +4,6 @@
  * @module
  */
 export * from "./mcp_calls.ts";
+export * from "./mcp_front.ts";
 export * from "./mcp_route.ts";
 export * from "./mcp_tools.ts";

@@ -71,7 +71,7 @@ export async function authorizeEndpoint(req: Request, ctx: OAuthContext, origin:
   if (req.method !== "POST") {
     if (user === null) return signIn(ctx, origin, request);
     const csrf = await ctx.consent.issue(user, request.params, ctx.now());
-    return await pageResponse(consentPage(request, csrf, OAUTH_PATHS.authorize));
+    return await pageResponse(consentPage(request, csrf, OAUTH_PATHS.authorize, { user, scopes: ctx.scopeAbout }));
   }
   if (user === null) return await pageResponse(signInFirstPage(), 401);
   if (!await ctx.consent.check(input.get("csrf") ?? "", user, request.params, ctx.now())) {

@@ -27,19 +27,49 @@ const STYLE = `
     background: #fff; color: #1a1a1a; cursor: pointer; min-height: 44px; }
   button:focus-visible, input:focus-visible { outline: 3px solid #0b57d0; outline-offset: 2px; }
   .note { color: #444; font-size: .9rem; }
+  .about { color: #444; font-size: .9rem; margin: 0 0 .5rem 1.75rem; }
   @media (max-width: 30rem) { main { margin: 0; border: 0; border-radius: 0; } }
 `;
 
+/** What a scope allows, as the consent page says it. */
+export interface ScopeAbout {
+  /** The app's description of the scope, when it gave one. */
+  description?: string;
+  /** The titles of the intents that need the scope. */
+  intents: string[];
+}
+
+/** Who decides and what each scope allows. */
+export interface ConsentContext {
+  /** The signed-in user (the app's user id). */
+  user: string;
+  /** What each scope allows, by name. */
+  scopes: Readonly<Record<string, ScopeAbout>>;
+}
+
 /**
- * The consent page.
+ * The consent page: the client's name and where the user is sent back to, the signed-in user, and one checkbox per
+ * requested scope labelled with the scope's name, described by what the app says it allows and the intents it
+ * opens.
  *
  * @param request The checked authorization request.
  * @param csrf The consent token.
  * @param formAction The authorization endpoint's path.
+ * @param context The signed-in user and what each scope allows.
  * @returns The page and the origins the form may be sent on to (for `form-action`).
  */
-export function consentPage(request: AuthorizationRequest, csrf: string, formAction: string): Page {
+export function consentPage(
+  request: AuthorizationRequest,
+  csrf: string,
+  formAction: string,
+  context: ConsentContext = { user: "", scopes: {} },
+): Page {
   const { client, redirectUri, scopes, params } = request;
+  const about = (scope: string) => {
+    const { description, intents = [] } = context.scopes[scope] ?? {};
+    const opens = intents.length ? html`It allows: ${intents.join(", ")}.` : html``;
+    return description === undefined ? opens : html`${description}. ${opens}`;
+  };
   const target = redirectTarget(redirectUri);
   const identity = client.source === "metadata-document"
     ? html`Its identity is published at <strong>${new URL(client.clientId).host}</strong>.`
@@ -48,6 +78,7 @@ export function consentPage(request: AuthorizationRequest, csrf: string, formAct
     : html`This app registered it.`;
   const body = html`<main>
   <h1>Allow <strong>${client.name}</strong> to act for you?</h1>
+  ${context.user ? html`<p>You are signed in as <strong>${context.user}</strong>.</p>` : html``}
   <p>${identity} After you decide, you are sent back to <strong>${target.host}</strong>.</p>
   <form method="post" action="${formAction}">
     ${Object.entries(params).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
@@ -57,8 +88,11 @@ export function consentPage(request: AuthorizationRequest, csrf: string, formAct
       ${
     scopes.length
       ? scopes.map((scope, i) =>
-        html`<div class="scope"><input type="checkbox" id="scope-${i}" name="granted_scope" value="${scope}" checked>
-        <label for="scope-${i}">${scope}</label></div>`
+        html`
+          <div class="scope"><input type="checkbox" id="scope-${i}" name="granted_scope" value="${scope}" checked>
+                  <label for="scope-${i}">${scope}</label></div>
+          <p class="about" id="scope-${i}-about">${about(scope)}</p>
+        `
       )
       : html`<p>Only what needs no permission.</p>`
   }

@@ -5,10 +5,12 @@
  * challenge that points to them.
  *
  * The issuer is `ORIGIN/svc`. The MCP SDK client, given `ORIGIN/svc/mcp`, asks
- * `/.well-known/oauth-protected-resource/svc/mcp` and then
- * `/.well-known/oauth-protected-resource`; for the issuer it asks
- * `/.well-known/oauth-authorization-server/svc`, then the OpenID Connect forms,
- * which are not served: the app issues no ID tokens.
+ * `/.well-known/oauth-protected-resource/svc/mcp` (also named by the 401's
+ * `resource_metadata`); for the issuer it asks
+ * `/.well-known/oauth-authorization-server/svc`. The origin's root documents and
+ * the OpenID Connect forms answer a JSON `404`: a root document would have to
+ * name the origin as its identifier, and the app issues no ID tokens. Every URL
+ * is built from `oauth.publicUrl` when set, else from the request's origin.
  *
  * @module
  */
@@ -27,7 +29,13 @@ const ASM = "/.well-known/oauth-authorization-server";
 /** The protected paths whose metadata is served path-aware (RFC 9728 §3.1): `/svc` and what lies under it. */
 const PROTECTED = /^\/svc(\/mcp|\/agent\/intents|\/agent\/run)?$/;
 
-/** The discovery URLs, for a router that lists paths (the Elysia plugin); `svc.handle` answers each. */
+const OIDC = "/.well-known/openid-configuration";
+
+/**
+ * The discovery URLs sent to the toolkit, for a router that lists paths (the Elysia plugin); `svc.handle` answers
+ * each. The path-aware ones (`…/svc`, `…/svc/mcp`) hold the documents; the origin's root ones and the OpenID
+ * Connect forms are answered with a JSON `404`, so a client probing them reads JSON, not the app's own pages.
+ */
 export const OAUTH_DISCOVERY_ROUTES: readonly string[] = [
   PRM,
   PRM + "/svc",
@@ -36,24 +44,27 @@ export const OAUTH_DISCOVERY_ROUTES: readonly string[] = [
   PRM + "/svc/agent/run",
   ASM,
   ASM + "/svc",
+  OIDC,
+  OIDC + "/svc",
 ];
 
 /** What a discovery path asks for. */
 export type DiscoveryDocument = { kind: "resource"; resourcePath: string } | { kind: "server" };
 
 /**
- * The document a path asks for, or `null` when the path is not a discovery URL the app serves.
+ * The document a path asks for, or `null` when the app serves none there. Only the path-aware URLs hold one: a
+ * document at the origin's root would have to name the origin itself as its issuer or resource (RFC 8414 §3.3,
+ * RFC 9728 §3.3), and the app's issuer and resources are under `/svc`, so the root URLs answer `404`.
  *
  * @param path A request's pathname.
  * @returns What to serve.
  */
 export function discoveryDocumentOf(path: string): DiscoveryDocument | null {
-  if (path === PRM) return { kind: "resource", resourcePath: "/svc" };
   if (path.startsWith(PRM + "/")) {
     const resourcePath = path.slice(PRM.length);
     return PROTECTED.test(resourcePath) ? { kind: "resource", resourcePath } : null;
   }
-  if (path === ASM || path === ASM + "/svc") return { kind: "server" };
+  if (path === ASM + "/svc") return { kind: "server" };
   return null;
 }
 
@@ -72,7 +83,23 @@ export function discoveryDocumentOf(path: string): DiscoveryDocument | null {
  * ```
  */
 export function isOAuthDiscoveryPath(path: string): boolean {
-  return discoveryDocumentOf(path) !== null;
+  return discoveryDocumentOf(path) !== null || OAUTH_DISCOVERY_ROUTES.includes(path);
+}
+
+/**
+ * Whether a path is a discovery URL or an endpoint of the OAuth server (`/svc/oauth/…`).
+ *
+ * @param path A request's pathname.
+ * @returns `true` for the OAuth routes.
+ *
+ * @example The token endpoint
+ * ```ts
+ * import { isOAuthPath } from "./discovery.ts";
+ * isOAuthPath("/svc/oauth/token"); // true
+ * ```
+ */
+export function isOAuthPath(path: string): boolean {
+  return isOAuthDiscoveryPath(path) || (Object.values(OAUTH_PATHS) as string[]).includes(path);
 }
 
 /**

@@ -4,6 +4,7 @@
  * @module
  */
 import type { RateLimiter, RefusalsPerAddress } from "../../abuse/mod.ts";
+import type { ScopeAbout } from "./consent_page.ts";
 import type { ErrorLogger } from "../../logging/mod.ts";
 import { newViolation, type Violation } from "../../contract/mod.ts";
 import type { KeyService, MintResult } from "../../keys/mod.ts";
@@ -18,6 +19,8 @@ export interface OAuthContext {
   config: OAuthConfig;
   /** The app's scopes. */
   scopes: readonly string[];
+  /** What each scope allows (its description, the intents that need it), for the consent page. */
+  scopeAbout: Readonly<Record<string, ScopeAbout>>;
   /** The signed-in user of a request, or `null`. */
   userOf(req: Request): Promise<string | null>;
   /** The app's keys: access tokens are keys. */

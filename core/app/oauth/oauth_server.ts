@@ -31,6 +31,7 @@ import {
 } from "./discovery.ts";
 import { OAUTH_DEFAULTS, type OAuthConfig } from "./oauth_config.ts";
 import type { OAuthContext } from "./oauth_context.ts";
+import type { ScopeAbout } from "./consent_page.ts";
 import { OAUTH_JSON_HEADERS, OAuthError, oauthErrorResponse, oauthJson } from "./oauth_error.ts";
 import type { OAuthStorage } from "./oauth_storage.ts";
 import { mintSecret, type Violation } from "../../contract/mod.ts";
@@ -43,6 +44,8 @@ export interface OAuthServerOptions {
   config: OAuthConfig;
   /** The app's scopes. */
   scopes: readonly string[];
+  /** What each scope allows, for the consent page. */
+  scopeAbout?: Readonly<Record<string, ScopeAbout>>;
   /** The app's `userResolver`. */
   userResolver: (req: Request) => string | null | undefined | Promise<string | null | undefined>;
   /** The keys, the OAuth storage and the violation recorder, once the app's storage is open. */
@@ -106,6 +109,7 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
   const context: Promise<OAuthContext> = options.services.then(({ keys, storage, recordViolation }) => ({
     config: options.config,
     scopes: options.scopes,
+    scopeAbout: options.scopeAbout ?? {},
     async userOf(req) {
       const user = await options.userResolver(req);
       if (typeof user !== "string" || user.length === 0) return null;

@@ -106,7 +106,7 @@ test("a JSON-RPC batch of N tools/call takes N rate-limit tokens", async () => {
     assert.equal(ran, 3);
     const over = await rpc(svc, key, batch(3));
     assert.equal(over.status, 429);
-    assert.equal((over.body as { error: { code: string } }).error.code, "RATE_LIMITED");
+    assert.equal((over.body as { error: { data: { code: string } } }).error.data.code, "RATE_LIMITED");
     assert.equal(ran, 3, "no call of a refused batch runs");
     const flood = await rpc(svc, key, batch(100));
     assert.equal(flood.status, 429);

@@ -216,3 +216,46 @@ test("a 2025-11-25 client on the same endpoint still initializes and gets the to
     }
   });
 });
+
+/** A request with these headers (beside the key and content type) and body. */
+function raw(svc: Svc, key: string, headers: Record<string, string>, body: unknown): Promise<Response> {
+  return svc.handle(
+    new Request(`${BASE}/svc/mcp`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${key}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        ...headers,
+      },
+      body: JSON.stringify(body),
+    }),
+  );
+}
+
+test("the revision follows what the client sends: an initialize with an Mcp-Method header is 2025-11-25", async () => {
+  await withKey(["notes:read"], async (svc, key) => {
+    // mcp-remote 0.15.1's first request.
+    const init = await raw(svc, key, { "mcp-method": "initialize" }, {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "mcp-remote", version: "0.15.1" },
+      },
+    });
+    assert.equal(init.status, 200);
+    assert.equal((await init.json()).result.protocolVersion, "2025-11-25");
+    const list = await raw(svc, key, { "mcp-protocol-version": "2025-11-25", "mcp-method": "tools/list" }, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/list",
+    });
+    assert.equal(list.status, 200);
+    const { result } = await list.json();
+    assert.ok(result.tools.some((t: { name: string }) => t.name === "notes.list"));
+    assert.equal(result.resultType, undefined, "a 2025-11-25 answer, not a 2026-07-28 one");
+  });
+});

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Svc } from "../../../../mod.ts";
 import { intentTool } from "../../../../core/app/mcp/mod.ts";
-import { asAgent, asUser, BASE, errorOf, mint, notesSvc } from "../../../fixtures/notes_svc.ts";
+import { asAgent, asUser, BASE, errorOf, mcpRefusalOf, mint, notesSvc } from "../../../fixtures/notes_svc.ts";
 import { codeOf, connectMcp, textOf } from "../../../fixtures/mcp_client.ts";
 
 const inProcess = (svc: Svc) => (url: string | URL, init?: RequestInit) => svc.handle(new Request(url, init));
@@ -115,7 +115,7 @@ test("with validateResults a result that breaks its output schema is a RESULT_VA
   }, { validateResults: true });
 });
 
-test("POST /svc/mcp without a key answers 401 with WWW-Authenticate and the error envelope", async () => {
+test("POST /svc/mcp without a key answers 401 with WWW-Authenticate and a JSON-RPC error a user can read", async () => {
   const svc = notesSvc();
   try {
     const res = await svc.handle(
@@ -127,8 +127,10 @@ test("POST /svc/mcp without a key answers 401 with WWW-Authenticate and the erro
     );
     assert.equal(res.status, 401);
     assert.match(res.headers.get("www-authenticate") ?? "", /^Bearer\b/);
-    assert.equal((await errorOf(res)).code, "UNAUTHORIZED");
-    await assert.rejects(connectMcp(BASE, null, inProcess(svc)));
+    const said = (await res.clone().json()).error.message;
+    assert.match(said, /^Not signed in to this MCP server \(An agent key is required/);
+    assert.equal((await mcpRefusalOf(res)).code, "UNAUTHORIZED");
+    await assert.rejects(connectMcp(BASE, null, inProcess(svc)), /Not signed in to this MCP server/);
   } finally {
     await svc.close();
   }

