@@ -24,6 +24,7 @@ import { appLabel, cloudAtStartError, credentialsState } from "./cloud_guard.ts"
 import { type Sleep, sleep } from "../retry/mod.ts";
 import { isSvcError, SvcError } from "../errors/mod.ts";
 import { closeSvc, openSvc } from "./open_svc.ts";
+import { appMetrics } from "./app_metrics.ts";
 
 /**
  * The app's rate limits when `rateLimit` is not given: each agent key may call
@@ -172,6 +173,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     return await emitEvents(cloud, events, { retryMinMs: cloudConfig?.retryMinMs, signal: closing.signal });
   }
 
+  const metrics = appMetrics(opened, mode);
   const handle = createHandler<AppSide>({
     prefix: SVC_PREFIX,
     routes: svcRoutes({ mcp: config.mcp !== false, openapi: config.openapi !== false }),
@@ -192,6 +194,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     }),
     bodyLimit,
     log,
+    observe: (route, status, seconds) => metrics.observeRequest(route, status, seconds),
   });
 
   const oauthConfig = config.oauth;
@@ -222,6 +225,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
       return (await emitMany([event]))[0];
     },
     emitMany,
+    metrics: () => metrics.text(),
     async health() {
       await ready; // one turn later than `opened`: the revocation follower has read its stored cursor
       const { storage, outbox, follower, deps } = await opened;
