@@ -22,6 +22,13 @@ const SECURITY = {
     agentKey: { type: "http", scheme: "bearer", bearerFormat: "svc_live_…", description: "An agent key" },
   },
   none: {},
+  metrics: {
+    metricsToken: {
+      type: "http",
+      scheme: "bearer",
+      description: "The cloud's --metrics-token; without one, only callers on the cloud's machine are served",
+    },
+  },
 };
 
 /**

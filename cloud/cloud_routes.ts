@@ -18,6 +18,7 @@ import { revocationRoutes } from "./keys/mod.ts";
 import { policyRoutes } from "./violations/mod.ts";
 import { auditRoutes } from "./audit/mod.ts";
 import { appRoutes } from "./apps/mod.ts";
+import { operationsRoutes } from "./operations/mod.ts";
 
 export { CLOUD_PREFIX, type CloudLimit, cloudLimits, type CloudSide } from "./routes/mod.ts";
 export type { CloudDeps } from "./cloud_services.ts";
@@ -33,6 +34,7 @@ const resources: Route<CloudSide<CloudDeps>>[] = [
   ...policyRoutes,
   ...auditRoutes,
   ...appRoutes,
+  ...operationsRoutes,
 ];
 
 /** Every `/v1` route, its OpenAPI document included. */

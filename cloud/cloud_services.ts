@@ -7,6 +7,7 @@
 import { type AppServiceOptions, createAppService } from "./apps/mod.ts";
 import { createAuditService } from "./audit/mod.ts";
 import type { DashboardServices } from "./dashboard/mod.ts";
+import type { OperationsDeps } from "./operations/mod.ts";
 import type { CloudRepositories } from "./open_cloud_storage.ts";
 import { createInboxService, type InboxWaiters } from "./inbox/mod.ts";
 import { createKeyService } from "./keys/mod.ts";
@@ -23,7 +24,7 @@ import type { ErrorLogger } from "../core/logging/mod.ts";
 export type CloudServices = DashboardServices;
 
 /** What every `/v1` route is given: every feature's service, the repositories, the wake-ups and the refusals. */
-export interface CloudDeps extends CloudServices, CloudRouteDeps {
+export interface CloudDeps extends CloudServices, CloudRouteDeps, OperationsDeps {
   /** The features' repositories, read by authentication. */
   storage: CloudRepositories;
   /** Long-poll wake-ups. */

@@ -37,9 +37,12 @@ import {
   MAX_PURGE_INTERVAL_MS,
   type PurgeSchedule,
   schedulePurge,
+  STORAGE_FAILURE_LOG_MS,
+  storageFailure,
   storageFailureLogger,
 } from "../core/db/mod.ts";
 import { APP_RETENTION_MS } from "./apps/mod.ts";
+import { authenticateMetrics, cloudMetrics } from "./operations/mod.ts";
 
 /** How long acknowledged items are kept by default: 7 days. */
 export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -103,6 +106,11 @@ export interface CloudOptions {
    * (`publicUrl` behind a TLS proxy, session lifetimes, sign-in limits).
    */
   dashboard?: boolean | DashboardSettings;
+  /**
+   * The bearer token `GET /v1/metrics` asks for (`serve --metrics-token`, or `SVC_METRICS_TOKEN`). Without one, the
+   * metrics are served to callers on this machine only (a loopback address, as the adapters record it).
+   */
+  metricsToken?: string;
 }
 
 /** A running cloud. */
@@ -166,7 +174,15 @@ export interface CloudSeams {
  */
 export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = {}): Cloud {
   // A full disk or a locked database: one line with the fix, at most once a minute per kind.
-  const log = storageFailureLogger(redactingLogger(options.logger ?? defaultLogger), databaseName(options.db));
+  // The health check says `full` while a write failed for want of space within the last minute.
+  let fullAt = -Infinity;
+  const clock = seams.now ?? Date.now;
+  const failures = storageFailureLogger(redactingLogger(options.logger ?? defaultLogger), databaseName(options.db));
+  const log: ErrorLogger = (message, cause) => {
+    if (storageFailure(cause) === "full") fullAt = clock();
+    failures(message, cause);
+  };
+  const operations = cloudMetrics(clock);
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
   const violationRetentionMs = options.violationRetentionMs ?? DEFAULT_VIOLATION_RETENTION_MS;
@@ -187,7 +203,9 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
     authToken: options.authToken,
     secretKey: options.secretKey,
     busyTimeoutMs: seams.busyTimeoutMs,
+    observeDatabase: operations.observeDatabase,
   });
+  operations.readFrom(opened);
   const ready = opened.then(async (storage) => {
     if (closing) return;
     const purge = async () => {
@@ -215,6 +233,15 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
     recheckMs: options.recheckMs ?? 500,
     closing: () => closing,
     log,
+    metrics: operations.metrics,
+    async storageHealth() {
+      try {
+        await storage.ping();
+      } catch {
+        return "unreachable" as const;
+      }
+      return clock() - fullAt < STORAGE_FAILURE_LOG_MS ? "full" as const : "ok" as const;
+    },
   }));
   const dashboard = dash === false ? undefined : createDashboard({
     ...dashboardSettings,
@@ -232,6 +259,7 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
       sdk: (req, { storage }) => authenticateSdk(req, storage),
       agent: (req, { storage }) => authenticateAgent(req, storage, seams.now, log),
       none: () => null,
+      metrics: (req) => authenticateMetrics(req, options.metricsToken),
     },
     limits: {
       projectWrites: takeProjectWrite,
@@ -242,6 +270,7 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
     deps,
     bodyLimit,
     log,
+    observe: (route, status, seconds) => operations.metrics.observeRequest(route, status, seconds),
   });
   function serve(req: Request): Promise<Response> {
     const path = pathnameOf(req.url);

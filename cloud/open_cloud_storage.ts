@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type DatabaseInput, migrate, openDatabase } from "../core/db/mod.ts";
+import { type DatabaseInput, type DatabaseOperation, migrate, openDatabase, timedExecutor } from "../core/db/mod.ts";
 import { createGroupCommit } from "../core/db/mod.ts";
 import { CLOUD_MIGRATIONS_TABLE, cloudMigrations } from "./database/mod.ts";
 import { eventStorage, INBOX_TABLES, inboxReads, type InboxRepository } from "./inbox/mod.ts";
@@ -45,6 +45,8 @@ export interface CloudRepositories {
   audit: AuditRepository;
   /** Connected apps. */
   apps: AppRepository;
+  /** Reads nothing but proves the database answers (the health check); throws when it does not. */
+  ping(): Promise<void>;
   /** Writes what is pending and closes the database when it was opened here. */
   close(): Promise<void>;
 }
@@ -60,6 +62,8 @@ export interface CloudStorageOptions {
   secretKey?: string;
   /** How long a write waits for another connection's lock on a `file:` database, in milliseconds (default 5000). */
   busyTimeoutMs?: number;
+  /** Told how long each statement, batch and transaction took (the database latency metric). */
+  observeDatabase?: (operation: DatabaseOperation, seconds: number) => void;
 }
 
 /**
@@ -74,7 +78,8 @@ export async function openCloudStorage(
   db: DatabaseInput,
   options: CloudStorageOptions = {},
 ): Promise<CloudRepositories> {
-  const executor = await openDatabase(db, { authToken: options.authToken, busyTimeoutMs: options.busyTimeoutMs });
+  const opened = await openDatabase(db, { authToken: options.authToken, busyTimeoutMs: options.busyTimeoutMs });
+  const executor = options.observeDatabase ? timedExecutor(opened, options.observeDatabase) : opened;
   try {
     await migrate(executor, CLOUD_MIGRATIONS_TABLE, cloudMigrations);
   } catch (error) {
@@ -118,6 +123,9 @@ export async function openCloudStorage(
     operators: { ...operators, ...operatorAdministration(executor) },
     audit: auditStorage(executor),
     apps: appStorage(executor),
+    async ping() {
+      await executor.execute("SELECT 1");
+    },
     async close() {
       await events.flushDeliveries();
       await group.flush();

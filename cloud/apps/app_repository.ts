@@ -27,6 +27,8 @@ export interface AppRepository {
   recordAppPoll(projectId: string, app: AppIdentity, cursor: number, at: string): Promise<void>;
   /** The project's app instances, most recently seen first. */
   listApps(projectId: string): Promise<StoredApp[]>;
+  /** Every project's app instances (the metrics' feed followers), with their project. */
+  listAllApps(): Promise<(StoredApp & { projectId: string })[]>;
   /** Deletes the app instances (of every project) not seen since `before`; the count deleted. */
   purgeApps(before: string): Promise<number>;
 }
@@ -49,6 +51,10 @@ export function appStorage(db: Executor): AppRepository {
                 last_seen_at = MAX(last_seen_at, excluded.last_seen_at)`,
         args: [projectId, app.instanceId, app.label, app.mode, app.sdkVersion, at, at, cursor],
       });
+    },
+    async listAllApps() {
+      const rs = await db.execute("SELECT * FROM cloud_apps");
+      return rs.rows.map((row) => ({ ...toApp(row), projectId: text(row, "project_id") }));
     },
     async listApps(projectId) {
       const rs = await db.execute({

@@ -41,6 +41,8 @@ export interface ServeOptions {
   signInWaitMs?: number;
   /** How long a stop on SIGTERM or SIGINT may take before the process exits anyway, in milliseconds (default 10 s). */
   shutdownTimeoutMs?: number;
+  /** The bearer token of `GET /v1/metrics`; without one, callers on this machine only. */
+  metricsToken?: string;
 }
 
 /** The longest `--shutdown-timeout`, in seconds: an hour. */
@@ -88,9 +90,18 @@ export function serveOptions(line: CommandLine): ServeOptions {
       `--shutdown-timeout must be a whole number of seconds, 1 to ${MAX_SHUTDOWN_TIMEOUT_SECONDS}`,
     );
   }
+  const metricsToken = line.metricsToken ?? (process.env.SVC_METRICS_TOKEN || undefined);
+  if (metricsToken !== undefined && !/^[\x21-\x7e]{16,200}$/.test(metricsToken)) {
+    throw new CommandError(
+      "USAGE",
+      "--metrics-token (or SVC_METRICS_TOKEN) must be 16 to 200 printable characters without spaces " +
+        "(openssl rand -hex 32 makes one)",
+    );
+  }
   return {
     port,
     host: line.host ?? DEFAULT_HOST,
+    metricsToken,
     shutdownTimeoutMs: shutdownTimeout * 1000,
     signInWaitMs: signInWait === undefined ? undefined : signInWait * 1000,
     dashboard: !line.noDashboard,
@@ -134,6 +145,7 @@ export async function runServe(target: DatabaseTarget, options: ServeOptions): P
     // Encrypts operators' TOTP secrets at rest when set (32 bytes in base64).
     secretKey: process.env.SVC_SECRET_KEY || undefined,
     rateLimit: options.rateLimit,
+    metricsToken: options.metricsToken,
     dashboard: dashboard && { publicUrl: options.publicUrl, signInLimits: { baseDelayMs: options.signInWaitMs } },
   });
   await cloud.ready;

@@ -52,6 +52,8 @@ Options:
                     https://svc.example.com: Origin check, Secure cookies and HSTS (X-Forwarded-Proto is never trusted)
   --sign-in-wait S  The first wait after 5 failed sign-ins, in seconds (default 1, at least 1, at most 900),
                     doubled with each further failure up to 15 minutes
+  --metrics-token T  The bearer token GET /v1/metrics asks for (16+ characters; also SVC_METRICS_TOKEN); without
+                    one, /v1/metrics answers callers on this machine only
   --shutdown-timeout S  On SIGTERM or SIGINT: held long polls are answered at once, kept-alive connections closed,
                     in-flight requests given up to S seconds (default 10), then the process exits whatever clients
                     do; a second signal exits at once
@@ -59,6 +61,7 @@ Options:
 Environment:
   SVC_DB_URL         Database URL when --db is not given
   SVC_DB_AUTH_TOKEN  Auth token of a remote database (Turso)
+  SVC_METRICS_TOKEN  The bearer token of GET /v1/metrics when --metrics-token is not given (serve)
   SVC_SECRET_KEY     32 bytes in base64 (openssl rand -base64 32) that encrypt operators' TOTP secrets (serve)
 `;
 
@@ -130,6 +133,8 @@ export interface CommandLine {
   force: boolean;
   /** `--shutdown-timeout`. */
   shutdownTimeout?: string;
+  /** `--metrics-token`. */
+  metricsToken?: string;
 }
 
 /**
@@ -176,6 +181,7 @@ export function parseCommandLine(args: string[]): CommandLine {
       from: { type: "string" },
       force: { type: "boolean", default: false },
       "shutdown-timeout": { type: "string" },
+      "metrics-token": { type: "string" },
     },
   });
   return {
@@ -212,5 +218,6 @@ export function parseCommandLine(args: string[]): CommandLine {
     from: values.from,
     force: values.force ?? false,
     shutdownTimeout: values["shutdown-timeout"],
+    metricsToken: values["metrics-token"],
   };
 }

@@ -52,6 +52,8 @@ export interface InboxPage {
 export interface InboxReads {
   /** Every inbox of the project with waiting items, the oldest backlog first. */
   inboxBacklog(projectId: string): Promise<InboxBacklog[]>;
+  /** The waiting items of every project that has any, and the oldest one's time (the metrics' inbox depth). */
+  waitingByProject(): Promise<{ projectId: string; waiting: number; oldestAt: string }[]>;
   /** Items of one inbox (waiting, acknowledged and not yet purged, or both), without counting a delivery. */
   peekInbox(projectId: string, agentId: string, query: InboxQuery): Promise<InboxPage>;
   /**

@@ -18,6 +18,18 @@ import type { InboxReads } from "./inbox_query.ts";
  */
 export function inboxReads(db: Executor, settle: () => Promise<void>): InboxReads {
   return {
+    async waitingByProject() {
+      await settle();
+      const rs = await db.execute(
+        `SELECT project_id, COUNT(*) AS waiting, MIN(created_at) AS oldest_at
+         FROM cloud_events WHERE acked_at IS NULL GROUP BY project_id`,
+      );
+      return rs.rows.map((row) => ({
+        projectId: text(row, "project_id"),
+        waiting: integer(row, "waiting"),
+        oldestAt: text(row, "oldest_at"),
+      }));
+    },
     async inboxBacklog(projectId) {
       await settle();
       const rs = await db.execute({

@@ -21,6 +21,20 @@ export function revocationStorage(db: Executor): RevocationStorage {
       const rs = await db.execute("SELECT COALESCE(MAX(seq), 0) AS latest FROM cloud_revocations");
       return integer(rs.rows[0], "latest");
     },
+    async revocationsByReason() {
+      const rs = await db.execute(
+        `SELECT r.project_id, r.reason, COUNT(*) AS n, p.latest FROM cloud_revocations r
+         JOIN (SELECT project_id, MAX(seq) AS latest FROM cloud_revocations GROUP BY project_id) p
+           ON p.project_id = r.project_id
+         GROUP BY r.project_id, r.reason`,
+      );
+      return rs.rows.map((row) => ({
+        projectId: text(row, "project_id"),
+        reason: text(row, "reason"),
+        count: integer(row, "n"),
+        latestSeq: integer(row, "latest"),
+      }));
+    },
     async projectRevocationSeq(projectId) {
       const rs = await db.execute({
         sql: "SELECT COALESCE(MAX(seq), 0) AS latest FROM cloud_revocations WHERE project_id = ?",

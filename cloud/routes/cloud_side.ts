@@ -24,12 +24,13 @@ export interface CloudRouteDeps {
 }
 
 /**
- * The cloud side: SDK auth (a project's sdkSecret), agent auth (an agent key), or none; `D` is what its routes are
+ * The cloud side: SDK auth (a project's sdkSecret), agent auth (an agent key), a metrics scrape (the metrics token, or
+ * a caller on this machine), or none; `D` is what its routes are
  * given (a feature's routes name the services they call; the cloud gives every route all of them).
  */
 export interface CloudSide<D = CloudRouteDeps> {
   /** The caller each auth kind yields. */
-  callers: { sdk: SdkCaller; agent: AgentCaller; none: null };
+  callers: { sdk: SdkCaller; agent: AgentCaller; none: null; metrics: null };
   /**
    * Its rate limits: `projectWrites` counts a project, `projectViolations` a project's violation reports (a
    * bucket of their own, so that a flood of emits never delays the reports that auto-revoke counts), `agentKey`

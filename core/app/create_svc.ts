@@ -28,6 +28,7 @@ import { appLabel, cloudAtStartError, credentialsState } from "./cloud_guard.ts"
 import { type Sleep, sleep } from "../retry/mod.ts";
 import { isSvcError, SvcError } from "../errors/mod.ts";
 import { closeSvc, openSvc } from "./open_svc.ts";
+import { appMetrics } from "./app_metrics.ts";
 
 /**
  * The app's rate limits when `rateLimit` is not given: each agent key may call
@@ -177,6 +178,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     return await emitEvents(cloud, events, { retryMinMs: cloudConfig?.retryMinMs, signal: closing.signal });
   }
 
+  const metrics = appMetrics(opened, mode);
   const handle = createHandler<AppSide>({
     prefix: SVC_PREFIX,
     routes: svcRoutes({
@@ -201,6 +203,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     }),
     bodyLimit,
     log,
+    observe: (route, status, seconds) => metrics.observeRequest(route, status, seconds),
   });
 
   const oauthConfig = config.oauth;
@@ -239,6 +242,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
       return (await emitMany([event]))[0];
     },
     emitMany,
+    metrics: () => metrics.text(),
     async health() {
       await ready; // one turn later than `opened`: the revocation follower has read its stored cursor
       const { storage, outbox, follower, deps } = await opened;

@@ -260,6 +260,12 @@ export interface Svc {
    * `health().outboxSetAside` tells them).
    */
   sync: () => Promise<number>;
+  /**
+   * The app's metrics in the Prometheus text exposition (content type `text/plain; version=0.0.4`), for the app to
+   * serve where its scraper reads (behind its own auth): requests by route and status with their durations, the
+   * outbox's items, the revocation feed's lag and the cloud link's state.
+   */
+  metrics: () => Promise<string>;
   /** Writes what is pending and closes storage the toolkit opened. */
   close: () => Promise<void>;
 }

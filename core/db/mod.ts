@@ -10,4 +10,5 @@ export * from "./rows.ts";
 export * from "./change_cache.ts";
 export * from "./group_commit.ts";
 export * from "./purge_schedule.ts";
+export * from "./timed_executor.ts";
 export * from "./storage_failure.ts";

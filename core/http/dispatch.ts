@@ -55,6 +55,11 @@ export interface HandlerOptions<S extends Side> {
   bodyLimit: number;
   /** Where the causes of 5xx answers go. */
   log?: ErrorLogger;
+  /**
+   * Told of every answer: the route it matched (`null`: none), its status and the seconds it took to answer (its
+   * status and headers; a streamed body goes on after). Metrics count requests here.
+   */
+  observe?: (route: { method: string; path: string } | null, status: number, seconds: number) => void;
 }
 
 /**
@@ -81,9 +86,21 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
   });
   ready.catch(() => {}); // surfaced by every request's answer
 
+  const observe = options.observe;
+  if (observe === undefined) return (req) => answer(req, null);
   return async function handle(req: Request): Promise<Response> {
+    const started = performance.now();
+    const seen: { route: Route<S> | null } = { route: null };
+    const response = await answer(req, seen);
+    observe(seen.route, response.status, (performance.now() - started) / 1000);
+    return response;
+  };
+
+  /** Answers a request; `seen.route` is set to the route it matched, when one is asked for. */
+  async function answer(req: Request, seen: { route: Route<S> | null } | null): Promise<Response> {
     try {
       const { route, params } = match(req.method, pathnameOf(req.url));
+      if (seen !== null) seen.route = route;
       if (deps === undefined) await ready;
       const services = deps as S["deps"];
       let caller: unknown;
@@ -119,7 +136,7 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
     } catch (error) {
       return errorResponse(error, log);
     }
-  };
+  }
 }
 
 function queryOf(url: string): Record<string, string> {

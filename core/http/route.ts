@@ -77,6 +77,8 @@ export interface Route<S extends Side = Side> extends RoutePattern {
   params?: z.ZodType;
   /** Every status it answers with and its body schema. */
   responses: Responses;
+  /** The media type of its success answers, when not JSON (`/v1/metrics`: the Prometheus text exposition). */
+  mediaType?: string;
   /** A rate limit of the side, taken after authentication and before the body is read. */
   limit?: LimitOf<S>;
   /**

@@ -90,7 +90,8 @@ function operation(
     else {
       const description = schema.description ?? route.summary;
       const ref = components.add(`${id}.${status}`, toJsonSchema(schema, "output"));
-      responses[status] = { description, content: { "application/json": { schema: ref } } };
+      const media = Number(status) < 400 && route.mediaType ? route.mediaType : "application/json";
+      responses[status] = { description, content: { [media]: { schema: ref } } };
     }
   }
   const secured = Object.keys(schemes).length > 0;

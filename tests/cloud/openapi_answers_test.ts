@@ -8,7 +8,15 @@ import { hashSecret } from "../../core/contract/mod.ts";
 import { deleteProject } from "../../cloud/projects/projects.ts";
 import { type AnswerChecker, answerChecker, expectedStatuses } from "../fixtures/openapi_answers.ts";
 import { ROUTES, setThrowawayKeyId } from "../fixtures/route_samples.ts";
-import { type Answer, event, type Project, startTestCloud, type TestCloud, violation } from "../fixtures/test_cloud.ts";
+import {
+  type Answer,
+  event,
+  type Project,
+  startTestCloud,
+  TEST_METRICS_TOKEN,
+  type TestCloud,
+  violation,
+} from "../fixtures/test_cloud.ts";
 
 const BODY_LIMIT = 64_000;
 
@@ -46,6 +54,8 @@ async function send(
     ? await cloud.sdk(method, path, call)
     : auth === "agent"
     ? await cloud.agent(options.key ?? agentKey, method, path, call)
+    : auth === "metrics"
+    ? await cloud.raw(method, path, { ...call, headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` } })
     : await cloud.raw(method, path, call);
   checker.check(method, pattern, answer.status, answer.body);
   return answer;
@@ -71,6 +81,17 @@ test("every /v1 route's success answer matches the document", async () => {
     const id = `${route.method} ${route.path}`;
     const answer = await send(t, id, sample(id));
     assert.equal(answer.status, ROUTES[id].status, `${id}: ${JSON.stringify(answer.body)}`);
+  }
+});
+
+test("a cloud whose database does not answer is 503 at /v1/health, as documented", async () => {
+  const down = await startTestCloud();
+  try {
+    down.client.close();
+    const answer = await send(down, "GET /v1/health", sample("GET /v1/health"));
+    assert.deepEqual([answer.status, answer.body.storage], [503, "unreachable"]);
+  } finally {
+    await down.close().catch(() => {});
   }
 });
 

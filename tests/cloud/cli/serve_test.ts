@@ -130,3 +130,14 @@ test("--sign-in-wait takes whole seconds from 1 to 900 (it can only lengthen the
     }, bad);
   }
 });
+
+test("--metrics-token takes 16 to 200 printable characters without spaces, else a usage error", () => {
+  const token = "0123456789abcdef0123";
+  assert.equal(serveOptions(parseCommandLine(["serve", "--metrics-token", token])).metricsToken, token);
+  for (const bad of ["short", "has a space in it here", "x".repeat(201)]) {
+    assert.throws(() => serveOptions(parseCommandLine(["serve", "--metrics-token", bad])), {
+      code: "USAGE",
+      message: /^--metrics-token \(or SVC_METRICS_TOKEN\) must be 16 to 200 printable characters/,
+    }, bad);
+  }
+});

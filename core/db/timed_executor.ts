@@ -1,0 +1,50 @@
+/**
+ * An executor that tells how long each of its calls took, for the database latency metric: one statement, one batch,
+ * or one transaction from its start to its commit (the wait for the connection included). It changes nothing else.
+ *
+ * @module
+ */
+import type { Executor } from "./executor.ts";
+
+/** What a timed call was. */
+export type DatabaseOperation = "execute" | "batch" | "transaction";
+
+/**
+ * Wraps an executor so that `observe` is told the duration of every call, failed ones too.
+ *
+ * @example Count the time spent in the database
+ * ```ts
+ * import { openDatabase, timedExecutor } from "./mod.ts";
+ *
+ * let total = 0;
+ * const db = timedExecutor(await openDatabase(":memory:"), (_operation, seconds) => total += seconds);
+ * await db.execute("SELECT 1");
+ * console.log(total > 0); // true
+ * db.close();
+ * ```
+ *
+ * @param db The executor.
+ * @param observe Told of each call: what it was and how many seconds it took.
+ * @returns The timed executor.
+ */
+export function timedExecutor(
+  db: Executor,
+  observe: (operation: DatabaseOperation, seconds: number) => void,
+): Executor {
+  const timed = async <T>(operation: DatabaseOperation, call: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    try {
+      return await call();
+    } finally {
+      observe(operation, (performance.now() - started) / 1000);
+    }
+  };
+  return {
+    engine: db.engine,
+    execute: (statement) => timed("execute", () => db.execute(statement)),
+    batch: (statements, mode) => timed("batch", () => db.batch(statements, mode)),
+    transaction: (work, mode) => timed("transaction", () => db.transaction(work, mode)),
+    dataVersion: () => db.dataVersion(),
+    close: () => db.close(),
+  };
+}
