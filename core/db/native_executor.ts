@@ -91,6 +91,23 @@ export function openNativeExecutor(url: string, options: NativeExecutorOptions):
  */
 const connections = new Map<string, Set<NativeExecutor>>();
 
+/** Every open connection of this isolate (files and `:memory:`), closed when the isolate unloads. */
+const openExecutors = new Set<NativeExecutor>();
+
+/**
+ * When the isolate unloads, every connection is closed while its native handle is still valid. Deno's test runner
+ * finalizes a test file's native objects right after its `unload` event and then keeps running the file's event
+ * loop for a while: a timer still using a database (a retry loop, a test that never closed its app) would then call
+ * into freed memory and crash the process (SIGSEGV). Closed here, such a call fails with "The database is closed"
+ * instead, without reaching the binding. Registered once, where the runtime has `addEventListener` (Deno, browsers).
+ */
+(globalThis as { addEventListener?: (type: string, listener: () => void) => void }).addEventListener?.(
+  "unload",
+  () => {
+    for (const executor of [...openExecutors]) executor.close();
+  },
+);
+
 class NativeExecutor implements Executor {
   readonly engine = "native";
   #db: Connection;
@@ -101,6 +118,8 @@ class NativeExecutor implements Executor {
   #seen: number | undefined;
   /** Settles when the open transaction ends; `undefined` when none is open. */
   #transaction: Promise<unknown> | undefined;
+  /** Set by {@linkcode close}: from then on nothing reaches the binding. */
+  #closed = false;
 
   #path: string;
 
@@ -108,10 +127,25 @@ class NativeExecutor implements Executor {
     this.#db = db;
     this.#memory = memory;
     this.#path = path;
+    openExecutors.add(this);
     if (memory) return;
     let set = connections.get(path);
     if (set === undefined) connections.set(path, set = new Set());
     set.add(this);
+  }
+
+  /**
+   * The native connection, or an error once {@linkcode close} ran: a statement, a batch or a transaction that
+   * arrives (or resumes) after the close never calls into the binding, whose handle may already be finalized.
+   */
+  get #binding(): Connection {
+    if (this.#closed) throw new Error("The database is closed");
+    return this.#db;
+  }
+
+  /** Whether a transaction is open on a connection that is still open. */
+  get #inTransaction(): boolean {
+    return !this.#closed && this.#db.inTransaction;
   }
 
   /** Forgets this turn's `data_version`, so the next look reads it. */
@@ -135,21 +169,21 @@ class NativeExecutor implements Executor {
 
   async batch(statements: readonly (string | Statement)[], mode: TransactionMode = "deferred"): Promise<ResultSet[]> {
     while (this.#transaction !== undefined) await this.#transaction.catch(() => {});
-    this.#db.exec(beginStatement(mode));
+    this.#binding.exec(beginStatement(mode));
     try {
       const results = statements.map((s) => this.#run(s));
-      this.#db.exec("COMMIT");
+      this.#binding.exec("COMMIT");
       this.#committed();
       return results;
     } catch (error) {
-      if (this.#db.inTransaction) this.#db.exec("ROLLBACK");
+      if (this.#inTransaction) this.#db.exec("ROLLBACK");
       throw error;
     }
   }
 
   async transaction<T>(work: (tx: Transaction) => Promise<T>, mode: TransactionMode = "write"): Promise<T> {
     while (this.#transaction !== undefined) await this.#transaction.catch(() => {});
-    this.#db.exec(beginStatement(mode));
+    this.#binding.exec(beginStatement(mode));
     let open = true;
     const tx: Transaction = {
       execute: (statement) => {
@@ -164,11 +198,11 @@ class NativeExecutor implements Executor {
     const running = (async () => {
       try {
         const result = await work(tx);
-        this.#db.exec("COMMIT");
+        this.#binding.exec("COMMIT");
         this.#committed();
         return result;
       } catch (error) {
-        if (this.#db.inTransaction) this.#db.exec("ROLLBACK");
+        if (this.#inTransaction) this.#db.exec("ROLLBACK");
         throw error;
       } finally {
         open = false;
@@ -193,7 +227,7 @@ class NativeExecutor implements Executor {
   dataVersion(): number | null {
     if (this.#memory) return 0;
     if (this.#seen !== undefined) return this.#seen;
-    this.#version ??= this.#db.prepare("PRAGMA data_version").raw(true);
+    this.#version ??= this.#binding.prepare("PRAGMA data_version").raw(true);
     const seen = Number((this.#version.get([]) as [number])[0]);
     this.#seen = seen;
     nextTurn(() => this.#seen = undefined);
@@ -201,13 +235,18 @@ class NativeExecutor implements Executor {
   }
 
   close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    openExecutors.delete(this);
     connections.get(this.#path)?.delete(this);
     if (connections.get(this.#path)?.size === 0) connections.delete(this.#path);
     this.#cache.clear();
+    this.#version = undefined;
     this.#db.close();
   }
 
   #run(statement: string | Statement): ResultSet {
+    if (this.#closed) throw new Error("The database is closed");
     const { sql, args } = statementOf(statement);
     const prepared = this.#prepare(sql);
     const values = args as SqlValue[];
@@ -222,7 +261,7 @@ class NativeExecutor implements Executor {
   #prepare(sql: string): Prepared {
     const cached = this.#cache.get(sql);
     if (cached !== undefined) return cached;
-    const statement = this.#db.prepare(sql);
+    const statement = this.#binding.prepare(sql);
     const prepared = { statement, reader: statement.reader };
     this.#cache.set(sql, prepared);
     return prepared;
