@@ -242,7 +242,13 @@ class NativeExecutor implements Executor {
     if (connections.get(this.#path)?.size === 0) connections.delete(this.#path);
     this.#cache.clear();
     this.#version = undefined;
-    this.#db.close();
+    try {
+      // The binding closes a connection only once its last statement is collected: a transaction left open here would
+      // hold the file's write lock until then.
+      if (this.#db.inTransaction) this.#db.exec("ROLLBACK");
+    } finally {
+      this.#db.close();
+    }
   }
 
   #run(statement: string | Statement): ResultSet {
