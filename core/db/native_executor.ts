@@ -23,6 +23,7 @@ import {
   type TransactionMode,
 } from "./executor.ts";
 import type { NativeDatabase, NativeStatement } from "./libsql_binding.d.ts";
+import { atIsolateEnd } from "./isolate_end.ts";
 
 /** Prepared statements kept per connection, least recently used dropped first. */
 export const STATEMENT_CACHE_SIZE = 256;
@@ -91,23 +92,6 @@ export function openNativeExecutor(url: string, options: NativeExecutorOptions):
  */
 const connections = new Map<string, Set<NativeExecutor>>();
 
-/** Every open connection of this isolate (files and `:memory:`), closed when the isolate unloads. */
-const openExecutors = new Set<NativeExecutor>();
-
-/**
- * When the isolate unloads, every connection is closed while its native handle is still valid. Deno's test runner
- * finalizes a test file's native objects right after its `unload` event and then keeps running the file's event
- * loop for a while: a timer still using a database (a retry loop, a test that never closed its app) would then call
- * into freed memory and crash the process (SIGSEGV). Closed here, such a call fails with "The database is closed"
- * instead, without reaching the binding. Registered once, where the runtime has `addEventListener` (Deno, browsers).
- */
-(globalThis as { addEventListener?: (type: string, listener: () => void) => void }).addEventListener?.(
-  "unload",
-  () => {
-    for (const executor of [...openExecutors]) executor.close();
-  },
-);
-
 class NativeExecutor implements Executor {
   readonly engine = "native";
   #db: Connection;
@@ -120,6 +104,8 @@ class NativeExecutor implements Executor {
   #transaction: Promise<unknown> | undefined;
   /** Set by {@linkcode close}: from then on nothing reaches the binding. */
   #closed = false;
+  /** Cancels the close at the isolate's end (see `isolate_end.ts`): a timer that outlives it gets an error, not a crash. */
+  #forgetIsolateEnd: () => void;
 
   #path: string;
 
@@ -127,7 +113,7 @@ class NativeExecutor implements Executor {
     this.#db = db;
     this.#memory = memory;
     this.#path = path;
-    openExecutors.add(this);
+    this.#forgetIsolateEnd = atIsolateEnd(() => this.close());
     if (memory) return;
     let set = connections.get(path);
     if (set === undefined) connections.set(path, set = new Set());
@@ -237,7 +223,7 @@ class NativeExecutor implements Executor {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    openExecutors.delete(this);
+    this.#forgetIsolateEnd();
     connections.get(this.#path)?.delete(this);
     if (connections.get(this.#path)?.size === 0) connections.delete(this.#path);
     this.#cache.clear();
