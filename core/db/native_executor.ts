@@ -113,7 +113,8 @@ class NativeExecutor implements Executor {
     this.#db = db;
     this.#memory = memory;
     this.#path = path;
-    this.#forgetIsolateEnd = atIsolateEnd(() => this.close());
+    const self = new WeakRef(this); // an executor nobody closes can still be collected
+    this.#forgetIsolateEnd = atIsolateEnd(() => self.deref()?.close());
     if (memory) return;
     let set = connections.get(path);
     if (set === undefined) connections.set(path, set = new Set());
