@@ -2,7 +2,8 @@
 // No native crash when a database is used after its isolate's end (issue 33, item 11). Deno's test runner finalizes
 // a test file's native objects right after its `unload` event, then keeps running the file's timers; a timer that
 // still used a database (a retry loop after close(), a test that never closed its app) called into freed memory and
-// killed the whole run with SIGSEGV, 10 runs in 10 before the executor closed its connections at unload.
+// killed the whole run with SIGSEGV, 10 runs in 10 before the executors (native, and injected @libsql/client ones)
+// stopped reaching the binding at unload.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
