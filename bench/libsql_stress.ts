@@ -9,9 +9,9 @@
 // file whose timers use the project's executor after its tests ended: the pattern that crashed the suite), and, only
 // when named, upstream (the same with the bare `libsql` binding: the reproduction for the upstream report).
 // Options: --only=a,b (scenarios, default all but upstream), --children=N processes per scenario (default 6),
-// --rounds=N inside a child (default 30), --seconds=S for the whole run (default 240; no child starts after it, and a child still running
-// at the end is killed and counted as a timeout). Children run with --expose-gc so the scenarios can force
-// collections while statements are alive.
+// --rounds=N inside a child (default 30), --seconds=S for the whole run (default 240; no child starts after it, and a
+// child still running at the end, or after 60 s, is killed and counted as a timeout). Children run with --expose-gc
+// so the scenarios can force collections while statements are alive.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -225,7 +225,7 @@ async function workerMain(data: { dir: string; index: number; close: boolean; sl
   if (data.slow) {
     parentPort?.postMessage("running");
     db.prepare(
-      "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 100000000) SELECT count(*) FROM c",
+      "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 20000000) SELECT count(*) FROM c",
     ).get([]);
     return;
   }
@@ -286,18 +286,25 @@ function childCommand(scenario: string, rounds: number): string[] {
   return [process.execPath, self, ...args];
 }
 
+/** The longest one child may run, in milliseconds: past it, it is killed and counted as timed out. */
+const CHILD_MS = 60_000;
+
 function runChild(
   cmd: string[],
   deadline: number,
-): Promise<{ code: number | null; signal: string | null; err: string }> {
+): Promise<{ code: number | null; signal: string | null; err: string; timedOut: boolean }> {
   return new Promise((resolve) => {
     const child = spawn(cmd[0], cmd.slice(1), { cwd: repoRoot, stdio: ["ignore", "ignore", "pipe"] });
     let err = "";
+    let timedOut = false;
     child.stderr.on("data", (chunk) => err = (err + chunk).slice(-2000));
-    const timer = setTimeout(() => child.kill("SIGKILL"), Math.max(1000, deadline - Date.now()));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGKILL");
+    }, Math.max(1000, Math.min(CHILD_MS, deadline - Date.now())));
     child.on("close", (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, signal, err });
+      resolve({ code, signal, err, timedOut });
     });
   });
 }
@@ -320,8 +327,8 @@ async function parent(): Promise<void> {
     }
     const tally: Tally = results[name] = { ok: 0, failed: 0, signals: {}, timeouts: 0 };
     for (let i = 0; i < children && Date.now() < deadline; i++) {
-      const { code, signal, err } = await runChild(childCommand(name, rounds), deadline);
-      if (signal === "SIGKILL" && Date.now() >= deadline) tally.timeouts++;
+      const { code, signal, err, timedOut } = await runChild(childCommand(name, rounds), deadline);
+      if (timedOut) tally.timeouts++;
       else if (signal !== null) {
         tally.signals[signal] = (tally.signals[signal] ?? 0) + 1;
         crashes++;
