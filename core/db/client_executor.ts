@@ -14,6 +14,7 @@ import {
   type Transaction,
   type TransactionMode,
 } from "./executor.ts";
+import { isolateEnded } from "./isolate_end.ts";
 
 /**
  * Runs statements through a `@libsql/client` Client.
@@ -26,31 +27,48 @@ export function clientExecutor(client: Client, owned: boolean): Executor {
   return {
     engine: "client",
     async execute(statement) {
+      ensureOpen();
       return resultOf(await client.execute(inStatement(statement)));
     },
     async batch(statements, mode: TransactionMode = "deferred") {
+      ensureOpen();
       return (await client.batch(statements.map(inStatement), mode)).map(resultOf);
     },
     async transaction<T>(work: (tx: Transaction) => Promise<T>, mode: TransactionMode = "write"): Promise<T> {
+      ensureOpen();
       const tx = await client.transaction(mode);
       try {
-        const result = await work({ execute: async (s) => resultOf(await tx.execute(inStatement(s))) });
+        const result = await work({
+          execute: async (s) => {
+            ensureOpen();
+            return resultOf(await tx.execute(inStatement(s)));
+          },
+        });
+        ensureOpen();
         await tx.commit();
         return result;
       } catch (error) {
-        if (!tx.closed) await tx.rollback();
+        if (!isolateEnded() && !tx.closed) await tx.rollback();
         throw error;
       } finally {
-        tx.close();
+        if (!isolateEnded()) tx.close();
       }
     },
     dataVersion() {
       return null;
     },
     close() {
-      if (owned) client.close();
+      if (owned && !isolateEnded()) client.close();
     },
   };
+}
+
+/**
+ * Refuses a statement once the isolate has unloaded: an injected local Client runs on libSQL's native module, whose
+ * objects may then be finalized (see `isolate_end.ts`).
+ */
+function ensureOpen(): void {
+  if (isolateEnded()) throw new Error("The database is closed");
 }
 
 function inStatement(statement: string | Statement): InStatement {

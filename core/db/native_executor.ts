@@ -23,6 +23,7 @@ import {
   type TransactionMode,
 } from "./executor.ts";
 import type { NativeDatabase, NativeStatement } from "./libsql_binding.d.ts";
+import { atIsolateEnd } from "./isolate_end.ts";
 
 /** Prepared statements kept per connection, least recently used dropped first. */
 export const STATEMENT_CACHE_SIZE = 256;
@@ -101,6 +102,10 @@ class NativeExecutor implements Executor {
   #seen: number | undefined;
   /** Settles when the open transaction ends; `undefined` when none is open. */
   #transaction: Promise<unknown> | undefined;
+  /** Set by {@linkcode close}: from then on nothing reaches the binding. */
+  #closed = false;
+  /** Cancels the close at the isolate's end (see `isolate_end.ts`): a timer that outlives it gets an error, not a crash. */
+  #forgetIsolateEnd: () => void;
 
   #path: string;
 
@@ -108,10 +113,26 @@ class NativeExecutor implements Executor {
     this.#db = db;
     this.#memory = memory;
     this.#path = path;
+    const self = new WeakRef(this); // an executor nobody closes can still be collected
+    this.#forgetIsolateEnd = atIsolateEnd(() => self.deref()?.close());
     if (memory) return;
     let set = connections.get(path);
     if (set === undefined) connections.set(path, set = new Set());
     set.add(this);
+  }
+
+  /**
+   * The native connection, or an error once {@linkcode close} ran: a statement, a batch or a transaction that
+   * arrives (or resumes) after the close never calls into the binding, whose handle may already be finalized.
+   */
+  get #binding(): Connection {
+    if (this.#closed) throw new Error("The database is closed");
+    return this.#db;
+  }
+
+  /** Whether a transaction is open on a connection that is still open. */
+  get #inTransaction(): boolean {
+    return !this.#closed && this.#db.inTransaction;
   }
 
   /** Forgets this turn's `data_version`, so the next look reads it. */
@@ -135,21 +156,21 @@ class NativeExecutor implements Executor {
 
   async batch(statements: readonly (string | Statement)[], mode: TransactionMode = "deferred"): Promise<ResultSet[]> {
     while (this.#transaction !== undefined) await this.#transaction.catch(() => {});
-    this.#db.exec(beginStatement(mode));
+    this.#binding.exec(beginStatement(mode));
     try {
       const results = statements.map((s) => this.#run(s));
-      this.#db.exec("COMMIT");
+      this.#binding.exec("COMMIT");
       this.#committed();
       return results;
     } catch (error) {
-      if (this.#db.inTransaction) this.#db.exec("ROLLBACK");
+      if (this.#inTransaction) this.#db.exec("ROLLBACK");
       throw error;
     }
   }
 
   async transaction<T>(work: (tx: Transaction) => Promise<T>, mode: TransactionMode = "write"): Promise<T> {
     while (this.#transaction !== undefined) await this.#transaction.catch(() => {});
-    this.#db.exec(beginStatement(mode));
+    this.#binding.exec(beginStatement(mode));
     let open = true;
     const tx: Transaction = {
       execute: (statement) => {
@@ -164,11 +185,11 @@ class NativeExecutor implements Executor {
     const running = (async () => {
       try {
         const result = await work(tx);
-        this.#db.exec("COMMIT");
+        this.#binding.exec("COMMIT");
         this.#committed();
         return result;
       } catch (error) {
-        if (this.#db.inTransaction) this.#db.exec("ROLLBACK");
+        if (this.#inTransaction) this.#db.exec("ROLLBACK");
         throw error;
       } finally {
         open = false;
@@ -193,7 +214,7 @@ class NativeExecutor implements Executor {
   dataVersion(): number | null {
     if (this.#memory) return 0;
     if (this.#seen !== undefined) return this.#seen;
-    this.#version ??= this.#db.prepare("PRAGMA data_version").raw(true);
+    this.#version ??= this.#binding.prepare("PRAGMA data_version").raw(true);
     const seen = Number((this.#version.get([]) as [number])[0]);
     this.#seen = seen;
     nextTurn(() => this.#seen = undefined);
@@ -201,13 +222,24 @@ class NativeExecutor implements Executor {
   }
 
   close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#forgetIsolateEnd();
     connections.get(this.#path)?.delete(this);
     if (connections.get(this.#path)?.size === 0) connections.delete(this.#path);
     this.#cache.clear();
-    this.#db.close();
+    this.#version = undefined;
+    try {
+      // The binding closes a connection only once its last statement is collected: a transaction left open here would
+      // hold the file's write lock until then.
+      if (this.#db.inTransaction) this.#db.exec("ROLLBACK");
+    } finally {
+      this.#db.close();
+    }
   }
 
   #run(statement: string | Statement): ResultSet {
+    if (this.#closed) throw new Error("The database is closed");
     const { sql, args } = statementOf(statement);
     const prepared = this.#prepare(sql);
     const values = args as SqlValue[];
@@ -222,7 +254,7 @@ class NativeExecutor implements Executor {
   #prepare(sql: string): Prepared {
     const cached = this.#cache.get(sql);
     if (cached !== undefined) return cached;
-    const statement = this.#db.prepare(sql);
+    const statement = this.#binding.prepare(sql);
     const prepared = { statement, reader: statement.reader };
     this.#cache.set(sql, prepared);
     return prepared;

@@ -69,7 +69,7 @@ describe("handle()", () => {
     assert.equal(names.size, cloudRoutes.length);
     for (const route of cloudRoutes) {
       assert.match(route.path, /^\/v1\//);
-      assert.ok(["sdk", "agent", "none"].includes(route.auth));
+      assert.ok(["sdk", "agent", "none", "metrics"].includes(route.auth));
     }
     const agentRoutes = cloudRoutes.filter((r) => r.auth === "agent").map((r) => `${r.method} ${r.path}`);
     assert.deepEqual(agentRoutes, ["GET /v1/agent/inbox", "POST /v1/agent/ack"]);

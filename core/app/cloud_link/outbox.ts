@@ -214,6 +214,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
   }
 
   function run(): Promise<void> {
+    if (closed) return Promise.resolve(); // a timer that fires after close() reads nothing
     if (running) {
       again = true;
       return running;
@@ -229,6 +230,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
         }
         if (empty) backoff.reset();
         else if (!closed) {
+          // sync() may have started this run while an earlier one had set its timer: one timer, the handle kept.
+          if (timer !== undefined) clearTimeout(timer);
           timer = setTimeout(() => {
             timer = undefined;
             run();
