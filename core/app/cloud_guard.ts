@@ -209,7 +209,7 @@ export function cloudAtStartError(endpoint: string, failure: unknown): Error {
   const reason = expectedFailure(failure) ?? (failure instanceof Error ? failure.message : String(failure));
   const message = refused
     ? `createSvc: cloud.requireAtStart: the cloud at ${shown} refused this app's credentials: set cloud.projectId ` +
-      "and cloud.sdkSecret to the project's current values (the dashboard's Settings, or `project rotate-secret`)"
+      "and cloud.sdkSecret to the project's current values (the dashboard's Settings, or `svc-cloud project rotate-secret`)"
     : `createSvc: cloud.requireAtStart: the cloud at ${shown} could not be reached (${reason}): check cloud.endpoint ` +
       "(the cloud's base URL, such as https://svc.example.com) and that the cloud is running and reachable from here";
   return new Error(message, { cause: failure });

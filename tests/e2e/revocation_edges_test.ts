@@ -144,7 +144,7 @@ describe("a rotated sdkSecret fails the agent routes closed", () => {
       const minted = await mintOverHttp(app.url, "bob", ["notes:read"]);
       await connected(svc);
       assert.equal((await runAt(app.url, minted.key, "notes.list")).status, 200);
-      // Another client on the cloud's database, as `project rotate` in another process would be.
+      // Another client on the cloud's database, as `project rotate-secret` in another process would be.
       const client = createClient({ url: cloudDb });
       const rotated = await rotateSdkSecret(await openCloudStorage(client), cloud.projectId);
       client.close();

@@ -77,7 +77,7 @@ export const REFUSED_CREDENTIALS_LOG_MS = 60_000;
 export const REFUSED_CREDENTIALS_MESSAGE =
   "THE CLOUD REFUSED THIS APP'S CREDENTIALS (cloud.sdkSecret rotated, or the project deleted): revocations cannot be heard, " +
   "so /svc/agent/run, /svc/mcp and /svc/agent/intents answer 503 CLOUD_CREDENTIALS_REFUSED. Set the project's new " +
-  "sdkSecret (the dashboard's Settings, or `project rotate`) in the app's secret storage and redeploy, or give " +
+  "sdkSecret (the dashboard's Settings, or `svc-cloud project rotate-secret`) in the app's secret storage and redeploy, or give " +
   "cloud.sdkSecret as a function that reads it; the app serves again at its next poll";
 
 /** A running follower. */
