@@ -113,8 +113,11 @@ function originRefusal(
 ): string | undefined {
   const origin = req.headers.get("origin");
   if (origin !== null) {
+    // The consent page sends no referrer, so a browser posts its form with `Origin: null`: an OAuth route takes it
+    // (its form carries a consent token bound to the signed-in user), configured origins or not; /svc/mcp never does.
+    const opaqueForm = ownOriginServed && origin === "null";
     const own = ownOriginServed && origin === new URL(req.url).origin;
-    const allowed = origins.size ? origins.has(origin) : own || isLoopbackOrigin(origin);
+    const allowed = opaqueForm || (origins.size ? origins.has(origin) : own || isLoopbackOrigin(origin));
     if (!allowed) {
       return origins.size
         ? "Forbidden: this Origin is not one of the app's origins (oauth.publicUrl, mcp.allowedOrigins)"

@@ -101,9 +101,12 @@ describe("GET /v1/metrics", () => {
   test("refuses a missing or wrong token with 401, and never counts a secret", async () => {
     const t = await startTestCloud();
     try {
-      for (
-        const headers of [{}, { authorization: "Bearer wrong-token-0123456789" }, { authorization: TEST_METRICS_TOKEN }]
-      ) {
+      const refused: Record<string, string>[] = [
+        {},
+        { authorization: "Bearer wrong-token-0123456789" },
+        { authorization: TEST_METRICS_TOKEN },
+      ];
+      for (const headers of refused) {
         const res = await t.raw("GET", "/v1/metrics", { headers });
         assert.equal(res.status, 401);
         assert.equal((res.body as { error: { code: string } }).error.code, "UNAUTHORIZED");

@@ -159,7 +159,7 @@ test("mcp.allowedOrigins must be http(s) URLs", () => {
   );
 });
 
-test("without configured origins, the consent form's post from the app's own origin reaches the OAuth server", async () => {
+test("without configured origins, the consent form's post from the app's own origin (or Origin: null) reaches the OAuth server", async () => {
   const svc = notesSvc({ oauth: {} });
   try {
     const post = (origin: string) =>
@@ -174,12 +174,35 @@ test("without configured origins, the consent form's post from the app's own ori
     assert.notEqual(own.status, 403, "the app's own page");
     assert.match(own.headers.get("content-type") ?? "", /text\/html/, "answered by the authorization endpoint");
     assert.equal((await post("https://evil.example.com")).status, 403);
+    // The consent page sends no referrer, so browsers post its form with `Origin: null` (Chromium does).
+    const opaque = await post("null");
+    assert.notEqual(opaque.status, 403, "a form post from a no-referrer page");
+    assert.match(opaque.headers.get("content-type") ?? "", /text\/html/);
     // /svc/mcp takes no such exception: a rebinding page's Origin is its own.
     const { key } = await mint(svc, "alice", ["notes:read"]);
     const mcp = await initialize(svc.handle, "https://notes.example.com/svc/mcp", key, {
       origin: "https://notes.example.com",
     });
     assert.equal(mcp.status, 403);
+    const opaqueMcp = await initialize(svc.handle, "https://notes.example.com/svc/mcp", key, { origin: "null" });
+    assert.equal(opaqueMcp.status, 403);
+  } finally {
+    await svc.close();
+  }
+});
+
+test("with publicUrl set, the consent form's post with Origin: null still reaches the OAuth server", async () => {
+  const svc = notesSvc({ oauth: { publicUrl: "https://notes.example.com" } });
+  try {
+    const res = await svc.handle(
+      new Request("https://notes.example.com/svc/oauth/authorize", {
+        method: "POST",
+        headers: { origin: "null", "content-type": "application/x-www-form-urlencoded", "x-user": "alice" },
+        body: "client_id=unknown",
+      }),
+    );
+    assert.notEqual(res.status, 403);
+    assert.match(res.headers.get("content-type") ?? "", /text\/html/);
   } finally {
     await svc.close();
   }
