@@ -1,11 +1,14 @@
 /**
- * OAuth grants at the cloud (cloud mode keeps a grant's keys here): revoking a key of a grant for any reason but
- * `oauth` (the app's OAuth server, which ends its grants itself) ends the grant and revokes its keys still active
- * (reason `oauth`, each in the feed), in the revoking transaction; no key is minted for an ended grant again.
+ * OAuth grants at the cloud (cloud mode keeps a grant's keys here; a hybrid app mirrors them with their grant):
+ * revoking a key of a grant for any reason but `oauth` (the app's OAuth server, which ends its grants itself) ends
+ * the grant and revokes its keys still active (reason `oauth`, each in the feed), in the revoking transaction; no key
+ * is minted for an ended grant again, and one mirrored for it is stored revoked. A revoke of a key the grant already
+ * replaced (revoked) writes a feed row all the same, with the revoke's reason: a hybrid app ends the grant on it.
  *
  * @module
  */
 import type { SqlValue, Statement } from "../../core/db/mod.ts";
+import type { RevocationReason } from "../../core/contract/mod.ts";
 
 /** Which of a project's keys were revoked: a condition on `cloud_keys` and its arguments. */
 export interface RevokedKeys {
@@ -38,6 +41,45 @@ export function endGrantsOfKeys(projectId: string, keys: RevokedKeys, at: string
       args: [at, projectId, projectId, ...keys.args],
     },
   ];
+}
+
+/**
+ * The statement that writes a feed row, with the revoke's reason, for each key of the condition that belongs to a grant
+ * and is revoked already (run before the revoking update: the trigger writes the rows of the keys it revokes).
+ *
+ * @param projectId The project.
+ * @param keys The keys revoked.
+ * @param at ISO 8601.
+ * @param reason Why (never `oauth`: the app's own).
+ * @returns The statement.
+ */
+export function feedRevokedGrantKeys(
+  projectId: string,
+  keys: RevokedKeys,
+  at: string,
+  reason: Exclude<RevocationReason, "oauth">,
+): Statement {
+  return {
+    sql: `INSERT INTO cloud_revocations (project_id, seq, key_id, revoked_at, reason)
+          SELECT ?, COALESCE((SELECT MAX(seq) FROM cloud_revocations WHERE project_id = ?), 0)
+            + ROW_NUMBER() OVER (ORDER BY id), id, ?, ?
+          FROM cloud_keys WHERE project_id = ? AND grant_id IS NOT NULL AND revoked_at IS NOT NULL AND ${keys.sql}`,
+    args: [projectId, projectId, at, reason, projectId, ...keys.args],
+  };
+}
+
+/**
+ * The grant a key is mirrored for, when it has ended here (`ended_at`), else no row.
+ *
+ * @param projectId The project.
+ * @param grantId The grant.
+ * @returns The statement.
+ */
+export function endedGrant(projectId: string, grantId: string): Statement {
+  return {
+    sql: "SELECT ended_at FROM cloud_ended_grants WHERE project_id = ? AND grant_id = ?",
+    args: [projectId, grantId],
+  };
 }
 
 /**

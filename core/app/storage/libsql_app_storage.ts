@@ -200,7 +200,7 @@ class LibsqlAppStorage implements AppStorage {
 
   async findKeyById(id: string): Promise<(KeyRecord & { revokeReason?: "oauth" }) | null> {
     const rs = await this.#db.execute({
-      sql: `SELECT ${KEY_COLUMNS}, revoke_reason FROM app_keys WHERE id = ?`,
+      sql: `SELECT ${KEY_COLUMNS}, revoke_reason, grant_id FROM app_keys WHERE id = ?`,
       args: [id],
     });
     if (rs.rows.length === 0) return null;
