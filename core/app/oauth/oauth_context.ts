@@ -68,7 +68,8 @@ export function mintAccessToken(
 
 /**
  * Ends a grant: its refresh tokens stop working, no rotation replaces its key from then on, and its access token in
- * force at that moment is revoked (a rotation under way loses, and revokes the key it minted).
+ * force at that moment is revoked (a rotation under way loses, and revokes the key it minted). Idempotent: on a grant
+ * ended already it revokes that key again, so a revoke the cloud did not hear (cloud mode) is done by a retry.
  *
  * @param ctx The context.
  * @param grant The grant.

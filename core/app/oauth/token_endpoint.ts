@@ -126,7 +126,11 @@ async function refresh(ctx: OAuthContext, clientId: string, field: Field): Promi
   limit(ctx.tokenLimits.perGrant, grant.id, "for this grant");
   // The grant row is the truth: every revoke of one of its keys ends it (where the keys live, in the same
   // transaction; in cloud mode the cloud refuses to mint for a grant it ended): no key is read here.
-  if (grant.revokedAt !== null) throw new OAuthError("invalid_grant", "The grant has ended");
+  if (grant.revokedAt !== null) {
+    // Its key is revoked again (idempotent): the end may have been written while the cloud could not be reached.
+    await endGrant(ctx, grant);
+    throw new OAuthError("invalid_grant", "The grant has ended");
+  }
   const now = ctx.now();
   if (stored.usedAt !== null) {
     recordReplay(ctx, grant, await endGrant(ctx, grant), "refresh_token");

@@ -137,9 +137,10 @@ class LibsqlAppStorage implements AppStorage {
       revoke,
       ...options.mirror
         ? [{
-          sql:
-            "INSERT INTO app_outbox (kind, ref, created_at) SELECT 'key', id, ? FROM app_keys WHERE id = ? AND user_id = ?",
-          args: [at, id, userId],
+          // Only when this call revoked it: the OAuth server revokes an ended grant's key again on each retry.
+          sql: `INSERT INTO app_outbox (kind, ref, created_at) SELECT 'key', id, ? FROM app_keys
+                WHERE id = ? AND user_id = ? AND revoked_at = ?`,
+          args: [at, id, userId, at],
         }]
         : [],
     ], "write");
