@@ -10,8 +10,8 @@ import { countTowardAutoRevoke, insertViolation, type ViolationTable } from "../
 import type { FeedRevocation } from "./app_storage.ts";
 import { endGrantOfKey } from "./libsql_grant_keys.ts";
 
-/** The app's violations. */
-const VIOLATIONS: ViolationTable = { table: "app_violations" };
+/** The app's violations; a grant's keys count together toward auto-revoke. */
+const VIOLATIONS: ViolationTable = { table: "app_violations", keys: "app_keys" };
 
 /**
  * The last applied seq of the feed.

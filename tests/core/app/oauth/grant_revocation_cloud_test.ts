@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Svc } from "../../../../mod.ts";
-import { asAgent, asUser, notesSvc } from "../../../fixtures/notes_svc.ts";
+import { asAgent, asUser, notesSvc, run } from "../../../fixtures/notes_svc.ts";
 import { type CloudServer, startCloudServer } from "../../../fixtures/servers.ts";
 import { grantOf, refreshOnce, tokenRequest } from "../../../fixtures/oauth_app.ts";
 import { waitFor } from "../../../fixtures/wait_for.ts";
@@ -136,6 +136,29 @@ describe("OAuth grants in cloud mode", () => {
       assert.equal(Number(rows.rows[0].n), 2, "the new key and the one it replaced; the ten before are deleted");
     } finally {
       db.close();
+    }
+  });
+
+  test("the cloud's auto-revoke counts a grant's keys together: refreshing between refused calls does not escape it", async () => {
+    const policy = { autoRevoke: { threshold: 3, windowMinutes: 10, kinds: ["FORBIDDEN_SCOPE"] } };
+    assert.equal((await cloud.sdk("PUT", "/v1/sdk/policy", policy)).status, 200);
+    try {
+      let tokens = await grantOf(handle, "gina", ["notes:read"]);
+      let refreshed = 0;
+      for (let round = 0; round < 5; round++) {
+        for (let i = 0; i < 2; i++) {
+          assert.equal((await run(svc, tokens.access, "notes.create", { title: "x" })).status, 403);
+        }
+        await waitFor("the violations to reach the cloud", async () => await svc.sync() === 0);
+        const next = await refreshOnce(handle, tokens.clientId, tokens.refresh);
+        if (next.status !== 200) break;
+        refreshed++;
+        tokens = { ...tokens, access: next.access!, refresh: next.refresh! };
+      }
+      assert.equal(refreshed, 1, "the grant ended at its third refused call, in its second key");
+      await refused(tokens.access);
+    } finally {
+      await cloud.sdk("PUT", "/v1/sdk/policy", { autoRevoke: null });
     }
   });
 });

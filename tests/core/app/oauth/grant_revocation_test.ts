@@ -234,6 +234,31 @@ describe("OAuth grants own their keys (local mode)", () => {
     }
   });
 
+  test("auto-revoke counts a grant's keys together: refreshing between refused calls does not escape it", async () => {
+    const svc = notesSvc({ ...unlimited, autoRevoke: { threshold: 3, windowMinutes: 10 } });
+    try {
+      let tokens = await grantOf(svc.handle, "alice", ["notes:read"]);
+      let forbidden = 0;
+      let refreshed = 0;
+      for (let round = 0; round < 5; round++) {
+        for (let i = 0; i < 2; i++) {
+          if ((await run(svc, tokens.access, "notes.create", { title: "x" })).status === 403) forbidden++;
+        }
+        await svc.violations(); // stored, and counted
+        const next = await refreshOnce(svc.handle, tokens.clientId, tokens.refresh);
+        if (next.status !== 200) break;
+        refreshed++;
+        tokens = { ...tokens, access: next.access!, refresh: next.refresh! };
+      }
+      const auto = (await svc.violations()).filter((v) => v.kind === "AUTO_REVOKED");
+      assert.equal(auto.length, 1, `${forbidden} refused calls over ${refreshed + 1} keys`);
+      assert.equal(refreshed, 1, "the grant ended at its third refused call, in its second key");
+      assert.equal((await run(svc, tokens.access, "notes.list")).status, 401);
+    } finally {
+      await svc.close();
+    }
+  });
+
   test("hybrid: a feed revoke of a key the grant replaced ends the grant and revokes its key in force, for the cloud too", async () => {
     const app = await oauthApp({ tokenRequestsPerGrant: false });
     try {
