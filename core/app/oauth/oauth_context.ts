@@ -36,7 +36,7 @@ export interface OAuthContext {
   recordViolation(violation: Violation): void;
   /** The app's limit on refused agent keys per client address, when limited. */
   refusalsPerAddress?: RefusalsPerAddress;
-  /** Token requests per client address and per grant (`undefined`: off). */
+  /** Refused token requests per client address (IPv6 per /64), and refreshes per grant (`undefined`: off). */
   tokenLimits: { perAddress?: RateLimiter; perGrant?: RateLimiter };
 }
 

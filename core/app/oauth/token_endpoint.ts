@@ -3,8 +3,8 @@
  * refresh token for an access token, which is an agent key. Refresh tokens
  * rotate: each is good once, and a second use ends the grant (OAuth 2.1 §4.3.1,
  * the sign of a stolen token). Bad input is refused with the RFC's error and
- * changes nothing. Requests are limited per client address and, for a refresh,
- * per grant (429 with `Retry-After`, in the RFC's error shape).
+ * changes nothing. Refused requests are limited per client address (IPv6 per /64)
+ * and refreshes per grant (429 with `Retry-After`, in the RFC's error shape).
  *
  * @module
  */
@@ -13,7 +13,7 @@ import { readForm } from "./form_body.ts";
 import { OAUTH_DEFAULTS } from "./oauth_config.ts";
 import { endGrant, mintAccessToken, type OAuthContext, recordReplay } from "./oauth_context.ts";
 import { clientAddress } from "../../http/mod.ts";
-import type { RateLimiter } from "../../abuse/mod.ts";
+import { addressKey, type RateLimiter } from "../../abuse/mod.ts";
 import { isSvcError } from "../../errors/mod.ts";
 import { OAuthError, oauthJson } from "./oauth_error.ts";
 import type { Grant, RefreshToken } from "./oauth_storage.ts";
@@ -31,8 +31,20 @@ export const REFRESH_TOKEN_PREFIX = "svcr_";
  * @throws {OAuthError} For every refusal.
  */
 export async function tokenEndpoint(req: Request, ctx: OAuthContext): Promise<Response> {
-  const address = clientAddress(req);
-  if (address !== null) limit(ctx.tokenLimits.perAddress, address, "from this address");
+  try {
+    return await answer(req, ctx);
+  } catch (error) {
+    // Only refused requests count against their address (per /64 for IPv6): the clients behind one proxy never lock
+    // each other out with junk, and a valid refresh is bounded per grant. Past the budget, 429 instead of the refusal.
+    const address = clientAddress(req);
+    if (error instanceof OAuthError && error.status < 429 && address !== null) {
+      limit(ctx.tokenLimits.perAddress, addressKey(address), "refused from this address");
+    }
+    throw error;
+  }
+}
+
+async function answer(req: Request, ctx: OAuthContext): Promise<Response> {
   const form = await readForm(req);
   if (form === null) {
     throw new OAuthError("invalid_request", "The body must be an application/x-www-form-urlencoded form");

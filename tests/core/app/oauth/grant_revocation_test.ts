@@ -154,6 +154,44 @@ describe("OAuth grants own their keys (local mode)", () => {
     }
   });
 
+  test("only refused token requests count against an address, and an IPv6 address counts by its /64", async () => {
+    const app = await oauthApp({
+      tokenRequestsPerGrant: false,
+      tokenRequestsPerAddress: { limit: 5, windowMs: 60_000 },
+    });
+    try {
+      const junk = (address: string) =>
+        app.handle(withClientAddress(
+          new Request("http://app.test/svc/oauth/token", {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body: new URLSearchParams({ grant_type: "refresh_token", client_id: "x", refresh_token: "svcr_x" }),
+          }),
+          address,
+        ));
+      // A client behind a proxy, and a stranger behind the same proxy who sends junk past the budget.
+      const viaProxy = (req: Request) => app.handle(withClientAddress(req, "192.0.2.1"));
+      const granted = await grantOf(viaProxy);
+      let refresh = granted.refresh;
+      for (let i = 0; i < 7; i++) {
+        const next = await refreshOnce(viaProxy, granted.clientId, refresh);
+        assert.equal(next.status, 200, "valid refreshes never count against the address");
+        refresh = next.refresh!;
+      }
+      const statuses = [];
+      for (let i = 0; i < 6; i++) statuses.push((await junk("192.0.2.1")).status);
+      assert.deepEqual(statuses, [401, 401, 401, 401, 401, 429]);
+      assert.equal((await refreshOnce(viaProxy, granted.clientId, refresh)).status, 200, "the client still refreshes");
+      // One /64, a new address each time: one budget.
+      const fromOne64 = [];
+      for (let i = 1; i <= 6; i++) fromOne64.push((await junk(`2001:db8:1:2::${i.toString(16)}`)).status);
+      assert.deepEqual(fromOne64, [401, 401, 401, 401, 401, 429]);
+      assert.equal((await junk("2001:db8:1:3::1")).status, 401, "another /64 has its own budget");
+    } finally {
+      await app.close();
+    }
+  });
+
   test("a grant's successive keys share one rate bucket: refreshing on a 429 gains nothing", async () => {
     const svc = notesSvc({ ...unlimited, rateLimit: { perKey: { limit: 3, windowMs: 60_000 } } });
     try {
