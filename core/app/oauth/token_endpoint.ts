@@ -106,7 +106,6 @@ async function exchangeCode(ctx: OAuthContext, clientId: string, clientName: str
   if (resource !== undefined && resource !== stored.resource) {
     throw new OAuthError("invalid_target", "resource differs from the authorization request's");
   }
-  if (!await ctx.storage.useCode(hash, now)) throw new OAuthError("invalid_grant", "The code was already used");
   const ttl = ctx.config.accessTokenTtlSeconds ?? OAUTH_DEFAULTS.accessTokenTtlSeconds;
   const grant: Grant = {
     id: crypto.randomUUID(),
@@ -119,10 +118,20 @@ async function exchangeCode(ctx: OAuthContext, clientId: string, clientName: str
     createdAt: new Date(now).toISOString(),
     revokedAt: null,
   };
+  // The grant is stored with the code's use, in one write: a concurrent use of the same code that loses finds it.
+  if (!await ctx.storage.useCode(hash, now, grant)) {
+    const used = await ctx.storage.findCode(hash);
+    const winner = used?.grantId ? await ctx.storage.findGrant(used.grantId) : null;
+    if (winner !== null) recordReplay(ctx, winner, await endGrant(ctx, winner), "authorization_code");
+    throw new OAuthError("invalid_grant", "The code was already used");
+  }
   const minted = await mintAccessToken(ctx, grant, grant.scopes, ttl);
-  grant.keyId = minted.key.id;
   const { refresh, token } = await newRefreshToken(ctx, grant.id, now);
-  await ctx.storage.insertGrant(grant, refresh, hash);
+  // Only while the grant holds: a replay of the code meanwhile ended it, and the key just minted never serves.
+  if (!await ctx.storage.rotate(grant.id, null, minted.key.id, refresh)) {
+    await ctx.keys.revoke(grant.userId, minted.key.id, "oauth");
+    throw new OAuthError("invalid_grant", "The code was already used; the grant has ended");
+  }
   return tokens(minted.secret, ttl, token, grant.scopes);
 }
 

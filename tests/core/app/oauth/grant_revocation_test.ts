@@ -6,7 +6,18 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Svc } from "../../../../mod.ts";
 import { asAgent, asUser, notesSvc, type NotesSvcOverrides, run } from "../../../fixtures/notes_svc.ts";
-import { authorizeAndExchange, grantOf, oauthApp, refreshOnce, tokenRequest } from "../../../fixtures/oauth_app.ts";
+import {
+  authorizeAndExchange,
+  authorizeParams,
+  consent,
+  grantOf,
+  oauthApp,
+  pkce,
+  REDIRECT,
+  refreshOnce,
+  register,
+  tokenRequest,
+} from "../../../fixtures/oauth_app.ts";
 import { withClientAddress } from "../../../../core/http/mod.ts";
 import { newViolation } from "../../../../core/contract/mod.ts";
 
@@ -101,6 +112,34 @@ describe("OAuth grants own their keys (local mode)", () => {
           String(grant.rows[0].key_id),
           `round ${round}: the violation names the key in force`,
         );
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
+  test("two exchanges of one code at once leave no working token (the grant exists before either mints)", async () => {
+    const app = await oauthApp({ tokenRequestsPerGrant: false });
+    try {
+      for (let round = 0; round < 20; round++) {
+        const clientId = await register(app.handle);
+        const { verifier, challenge } = await pkce();
+        const back = await consent(app.handle, "alice", authorizeParams(clientId, challenge));
+        const form = {
+          grant_type: "authorization_code",
+          code: back.searchParams.get("code")!,
+          redirect_uri: REDIRECT,
+          code_verifier: verifier,
+          client_id: clientId,
+        };
+        const answers = await Promise.all([tokenRequest(app.handle, form), tokenRequest(app.handle, form)]);
+        const bodies = await Promise.all(answers.map((res) => res.json()));
+        assert.ok(answers.some((res) => res.status === 400), `round ${round}: one exchange is refused`);
+        for (const body of bodies.filter((b) => b.access_token)) {
+          const key = await app.keys.verify(body.access_token);
+          assert.ok(key === null || key.revokedAt !== null, `round ${round}: the winner's access token is revoked`);
+          assert.equal((await refreshOnce(app.handle, clientId, body.refresh_token)).error, "invalid_grant");
+        }
       }
     } finally {
       await app.close();
