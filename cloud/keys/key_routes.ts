@@ -156,7 +156,7 @@ export const keyRoutes = [
     limit: "projectWrites",
     summary: "Replace a user's key in force with a new one (same name, scopes and agentId; shown once); the old " +
       "key keeps working for the grace, then is revoked (reason reroll, through the feed). A key that is unknown, " +
-      "another user's, revoked or expired is not found",
+      "another user's, revoked, expired or an OAuth grant's (which rotates its own key) is not found",
     params: anyKeyId,
     body: z.object({
       userId,

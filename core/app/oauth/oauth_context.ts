@@ -68,8 +68,9 @@ export function mintAccessToken(
 
 /**
  * Ends a grant: its refresh tokens stop working, no rotation replaces its key from then on, and its access token in
- * force at that moment is revoked (a rotation under way loses, and revokes the key it minted). Idempotent: on a grant
- * ended already it revokes that key again, so a revoke the cloud did not hear (cloud mode) is done by a retry.
+ * force at that moment is revoked, with any other key of the grant still active (a rotation under way loses, and
+ * revokes the key it minted). Idempotent: on a grant ended already it revokes that key again, so a revoke the cloud
+ * did not hear (cloud mode) is done by a retry.
  *
  * @param ctx The context.
  * @param grant The grant.
@@ -77,7 +78,12 @@ export function mintAccessToken(
  */
 export async function endGrant(ctx: OAuthContext, grant: Grant): Promise<string | null> {
   const keyId = await ctx.storage.revokeGrant(grant.id, new Date(ctx.now()).toISOString());
-  if (keyId !== null) await ctx.keys.revoke(grant.userId, keyId, "oauth");
+  // Every key of the grant still active, not only the one in force: one a rotation minted and could not revoke (it
+  // lost, and the process stopped before its revoke) or replaced and could not revoke yet.
+  const others = await ctx.storage.activeKeysOfGrant(grant.id);
+  for (const id of new Set([...keyId === null ? [] : [keyId], ...others])) {
+    await ctx.keys.revoke(grant.userId, id, "oauth");
+  }
   return keyId;
 }
 

@@ -102,6 +102,8 @@ export interface OAuthStorage {
    * key from then on. The id of its key in force at that moment (`null`: none, or no such grant).
    */
   revokeGrant(id: string, at: string): Promise<string | null>;
+  /** The ids of the grant's keys still active in the app's own key table (none in cloud mode, where the cloud keeps them). */
+  activeKeysOfGrant(id: string): Promise<string[]>;
   /** The refresh token with this hash, used or not. */
   findRefreshToken(hash: string): Promise<RefreshToken | null>;
   /** Marks a refresh token used, once: `false` when it already was. */
@@ -224,6 +226,13 @@ export function oauthStorage(db: Executor): OAuthStorage {
         args: [at, id],
       });
       return rs.rows.length && rs.rows[0].key_id !== null ? String(rs.rows[0].key_id) : null;
+    },
+    async activeKeysOfGrant(id) {
+      const rs = await db.execute({
+        sql: "SELECT id FROM app_keys WHERE grant_id = ? AND revoked_at IS NULL",
+        args: [id],
+      });
+      return rs.rows.map((row) => String(row.id));
     },
     findRefreshToken(hash) {
       return one("SELECT * FROM app_oauth_refresh_tokens WHERE hash = ?", [hash], (r) => ({

@@ -176,7 +176,8 @@ class LibsqlAppStorage implements AppStorage {
     options: MirrorOption = {},
   ): Promise<boolean> {
     const inForce = {
-      sql: `EXISTS (SELECT 1 FROM app_keys WHERE id = ? AND user_id = ? AND revoked_at IS NULL
+      // Never a key of an OAuth grant: a successor outside the grant would outlive its end.
+      sql: `EXISTS (SELECT 1 FROM app_keys WHERE id = ? AND user_id = ? AND revoked_at IS NULL AND grant_id IS NULL
               AND (revokes_at IS NULL OR revokes_at > ?) AND (expires_at IS NULL OR expires_at > ?))`,
       args: [id, userId, now, now],
     };

@@ -103,6 +103,13 @@ describe("OAuth grants in cloud mode", () => {
     }
   });
 
+  test("an OAuth grant's key is not rerolled at the cloud (404): the grant rotates its own key", async () => {
+    await grantOf(handle, "hank");
+    const [seen] = await listed("hank");
+    assert.equal((await asUser(svc, "hank", "POST", `/svc/keys/${seen.id}/reroll`, {})).status, 404);
+    assert.equal((await cloud.sdk("GET", "/v1/sdk/keys?userId=hank").then((r) => r.json())).keys.length, 1);
+  });
+
   test("cloud mode's keys revoke by id, the cloud checking the owner, and never list the user's keys", async () => {
     const real = createCloudClient(cloud.appConfig());
     let listings = 0;

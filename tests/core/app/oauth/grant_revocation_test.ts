@@ -146,6 +146,40 @@ describe("OAuth grants own their keys (local mode)", () => {
     }
   });
 
+  test("ending a grant revokes every key of it still active, not only its key in force", async () => {
+    const app = await oauthApp({ tokenRequestsPerGrant: false });
+    try {
+      const { clientId, tokens } = await authorizeAndExchange(app);
+      const grantId = (await app.keys.verify(String(tokens.access_token)))!.grantId!;
+      // A key a rotation minted and never revoked (its process stopped after losing).
+      const stray = await app.keys.mint("alice", { name: "stray", scopes: ["notes:read"], grantId });
+      const revoke = await tokenRequest(
+        app.handle,
+        { token: String(tokens.refresh_token), client_id: clientId },
+        "/svc/oauth/revoke",
+      );
+      assert.equal(revoke.status, 200);
+      assert.notEqual((await app.keys.verify(stray.secret))!.revokedAt, null, "the stray key of the grant is revoked");
+      assert.notEqual((await app.keys.verify(String(tokens.access_token)))!.revokedAt, null);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test("an OAuth grant's key is not rerolled (404): the grant rotates its own key", async () => {
+    const svc = notesSvc(unlimited);
+    try {
+      const granted = await grantOf(svc.handle);
+      const [listed] = await keysOf(svc);
+      const reroll = await asUser(svc, "alice", "POST", `/svc/keys/${listed.id}/reroll`, {});
+      assert.equal(reroll.status, 404);
+      assert.equal((await keysOf(svc)).length, 1, "no key outside the grant");
+      assert.equal((await refreshOnce(svc.handle, granted.clientId, granted.refresh)).status, 200);
+    } finally {
+      await svc.close();
+    }
+  });
+
   test("the token endpoint answers 429 with Retry-After, in OAuth's error shape, per grant and per address", async () => {
     const app = await oauthApp({
       tokenRequestsPerGrant: { limit: 2, windowMs: 60_000 },
