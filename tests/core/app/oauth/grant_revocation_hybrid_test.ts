@@ -10,7 +10,7 @@ import { asAgent, asUser, notesSvc } from "../../../fixtures/notes_svc.ts";
 import { type CloudServer, startCloudServer } from "../../../fixtures/servers.ts";
 import { type FaultProxy, startFaultProxy } from "../../../fixtures/fault_proxy.ts";
 import { grantOf, refreshOnce } from "../../../fixtures/oauth_app.ts";
-import { type TempDir, tempDir } from "../../../fixtures/temp_dir.ts";
+import { tempDir } from "../../../fixtures/temp_dir.ts";
 import { waitFor } from "../../../fixtures/wait_for.ts";
 import { openDatabase } from "../../../../core/db/mod.ts";
 
@@ -23,7 +23,7 @@ interface Listed {
 }
 
 describe("OAuth grants of a hybrid app at the cloud", () => {
-  let dir: TempDir;
+  let dir: ReturnType<typeof tempDir>;
   let cloud: CloudServer;
   let proxy: FaultProxy;
   let svc: Svc;
