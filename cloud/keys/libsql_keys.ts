@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Executor, ResultSet, SqlRow, Statement } from "../../core/db/mod.ts";
+import type { Executor, ResultSet, Statement } from "../../core/db/mod.ts";
 import type { KeyRecord } from "../../core/contract/mod.ts";
 import { KEY_TOUCH_INTERVAL_MS, type KeyAuth } from "../routes/mod.ts";
 import type { KeyRepository, MirroredKey, MirrorOutcome, MirrorReason } from "./key_repository.ts";
@@ -24,7 +24,15 @@ import { keyCreated, keyInForce, scheduledRevocations, writeDueRevocation } from
 import type { GroupCommit } from "../../core/db/mod.ts";
 import type { BulkRevocationStorage } from "./bulk_revocation_storage.ts";
 import { bulkRevocationStorage } from "./libsql_bulk_revocations.ts";
-import { endedGrant, endGrantsOfKeys, feedRevokedGrantKeys, grantHolds, grantKeyInserted } from "./grant_revocation.ts";
+import {
+  endedGrant,
+  endGrantsOfKeys,
+  feedRevokedGrantKeys,
+  grantHolds,
+  grantKeyInserted,
+  heldByGrant,
+  mirroredGrantKey,
+} from "./grant_revocation.ts";
 
 /** Keys whose auth state is kept in process. */
 const AUTH_CACHE_SIZE = 50_000;
@@ -214,24 +222,10 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
           }));
         }
         if (grantId !== null) {
-          for (const statement of grantKeyInserted(projectId, record.id, grantId, record.createdAt)) {
-            await tx.execute(statement);
-          }
-          const mark = watermark.rows[0];
-          if (mark !== undefined && mirrored.createdAt <= text(mark, "revoked_at")) {
-            // The grant was alive at its user's revoke-all: it ends, whatever state this key arrives in (one
-            // it replaced, minted during an outage and refreshed since, comes revoked by the app's own rotation).
-            const reason = text(mark, "reason") as Exclude<MirrorReason, "oauth">;
-            if (before.rows.length === 0 && mirrored.revokedAt !== null) {
-              await tx.execute(feedRevokedGrantKeys(projectId, { sql: "id = ?", args: [record.id] }, at, reason));
-              outcome = "revoked";
-            }
-            const [end, revoke] = endGrantsOfKeys(projectId, { sql: "id = ?", args: [record.id] }, at);
-            await tx.execute(end);
-            const revoked = await tx.execute(revoke);
-            for (const row of revoked.rows) forget.push(text(row, "hash"));
-            if (revoked.rows.length > 0) outcome = "revoked";
-          }
+          const key = { ...mirrored, grantId, stored: before.rows.length === 0 };
+          const grant = await mirroredGrantKey(tx, projectId, key, watermark.rows[0], at);
+          forget.push(...grant.hashes);
+          if (grant.fed) outcome = "revoked";
         }
         return outcome;
       }, "write");
@@ -340,16 +334,6 @@ async function readKeyAuth(db: Executor, hash: string): Promise<KeyAuth | null> 
 
 function touchedKey(projectId: string, id: string): string {
   return `${projectId}\u0000${id}`;
-}
-
-/**
- * A mirrored record of a grant's key as it is stored: active, for a grant ended here, it is revoked (reason `oauth`)
- * when the grant ended, or at its creation if that came later.
- */
-function heldByGrant<T extends MirroredKey & { revokeReason: MirrorReason }>(record: T, ended: SqlRow | undefined): T {
-  if (ended === undefined || record.revokedAt !== null) return record;
-  const endedAt = text(ended, "ended_at");
-  return { ...record, revokedAt: endedAt > record.createdAt ? endedAt : record.createdAt, revokeReason: "oauth" };
 }
 
 /** The statement that reads a user's revoke-all watermark (no row when none). */
