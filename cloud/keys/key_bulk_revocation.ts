@@ -53,7 +53,8 @@ export async function revokeSelectedKeys(
     reason,
     (keyId) => revocationAudit(projectId, keyId, reason, by, now),
   );
-  if (revoked.length) notifyRevocation(services.waiters, projectId);
+  // Also when none was active: a grant's replaced key among them is in the feed again.
+  notifyRevocation(services.waiters, projectId);
   return revoked;
 }
 

@@ -81,14 +81,19 @@ export interface KeyRepository extends RevocationStorage, KeyReads, KeyLabelRead
    * project: what other projects hold never changes the outcome. In the same transaction, when stored: the
    * audit entry `revoked` when the mirror revokes the key, `created` when it stores the key for the first time,
    * and `rerolled` (a `key.reroll`) unless the log already has that reroll (same key and successor). Its expiry
-   * and scheduled revocation are kept (an earlier expiry or schedule wins).
+   * and scheduled revocation are kept (an earlier expiry or schedule wins). A key of an OAuth grant (`grantId`) gets
+   * its grant: it is stored revoked (`oauth`) when the grant ended here; when it was created at or before the
+   * watermark, in whatever state it arrives, the grant ends at `at` (its keys still active revoked) and the feed
+   * carries the key with the revoke-all's reason; the grant's keys revoked an hour before this one's creation are
+   * deleted. `revoked` then says the feed has a new row.
    */
-  mirrorKey(projectId: string, record: MirroredKey, audit?: MirrorAudit): Promise<MirrorOutcome>;
+  mirrorKey(projectId: string, record: MirroredKey, audit?: MirrorAudit, at?: string): Promise<MirrorOutcome>;
   /** A user's keys, oldest first. */
   listKeys(projectId: string, userId: string): Promise<KeyRecord[]>;
   /**
    * Revokes a key (keeping the first revocation time and reason) and, when it was active, appends it to
-   * the project's revocation feed and appends `audit` to the audit log, in the same transaction; its
+   * the project's revocation feed and appends `audit` to the audit log, in the same transaction (a key of an OAuth
+   * grant revoked already, by any reason but `oauth`, is appended to the feed again, with this reason); its
    * `revokedAt` (equal to `at` when this call revoked it), or `null` when not the project's.
    */
   revokeKey(

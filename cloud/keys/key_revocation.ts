@@ -70,8 +70,7 @@ export function revocationAudit(
 
 /**
  * Revokes a key of a project and appends its audit entry in the same
- * transaction; only the first revoke is announced and audited, a repeat
- * keeps the first time.
+ * transaction; only the first revoke is audited, a repeat keeps the first time.
  *
  * @param services The storage and wake-ups.
  * @param projectId The project.
@@ -92,6 +91,7 @@ export async function revokeProjectKey(
   const at = new Date(now).toISOString();
   const audit = revocationAudit(projectId, keyId, reason, by, now);
   const revokedAt = await services.storage.keys.revokeKey(projectId, keyId, at, reason, audit);
-  if (revokedAt === at) notifyRevocation(services.waiters, projectId);
+  // A repeat wakes the polls too: the revoke of a grant's replaced key is in the feed again (see revokeKey).
+  if (revokedAt !== null) notifyRevocation(services.waiters, projectId);
   return revokedAt;
 }

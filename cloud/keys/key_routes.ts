@@ -98,6 +98,11 @@ export const mirrorKeyBody = mintKeyFields.pick({ name: true, scopes: true }).ex
     .describe("When its scheduled revocation (a reroll's grace end) takes effect; an earlier one already kept wins"),
   revokeReason: z.enum(["app", "oauth"]).optional()
     .describe("Why a revoked record was revoked: app (its user, the default) or oauth (its grant ended)"),
+  grantId: storedText(1, 100).optional()
+    .describe(
+      "The app's OAuth grant the key is the access token of: a revoke of any key of the grant at the cloud ends " +
+        "it (through the feed), and a key mirrored for a grant ended here is stored revoked",
+    ),
   reroll: z.object({
     at: timestampInput.describe("When the user rerolled the key, at the app"),
     successor: z.uuid().describe("The id of the key that replaces it"),
@@ -151,7 +156,7 @@ export const keyRoutes = [
     limit: "projectWrites",
     summary: "Replace a user's key in force with a new one (same name, scopes and agentId; shown once); the old " +
       "key keeps working for the grace, then is revoked (reason reroll, through the feed). A key that is unknown, " +
-      "another user's, revoked or expired is not found",
+      "another user's, revoked, expired or an OAuth grant's (which rotates its own key) is not found",
     params: anyKeyId,
     body: z.object({
       userId,

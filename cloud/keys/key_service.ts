@@ -168,7 +168,12 @@ export function createKeyService(
         at: appTime(reroll.at),
         receivedAt,
       });
-      const outcome = await storage.keys.mirrorKey(projectId, record, { revoked, created: creation, rerolled });
+      const outcome = await storage.keys.mirrorKey(
+        projectId,
+        record,
+        { revoked, created: creation, rerolled },
+        received,
+      );
       if (outcome === "revoked") notifyRevocation(waiters, projectId);
       return outcome;
     },

@@ -9,7 +9,7 @@ import { placeholders, text } from "../../core/db/mod.ts";
 import type { RevocationReason } from "../../core/contract/mod.ts";
 import { type AuditEntryInput, auditInsert } from "../audit/mod.ts";
 import type { BulkRevocationStorage } from "./bulk_revocation_storage.ts";
-import { endGrantsOfKeys } from "./grant_revocation.ts";
+import { endGrantsOfKeys, feedRevokedGrantKeys } from "./grant_revocation.ts";
 
 /**
  * The bulk revokes on an executor.
@@ -53,7 +53,10 @@ export function bulkRevocationStorage(db: Executor, forget: (hash: string) => vo
   return {
     revokeKeys(projectId, ids, at, reason, audit) {
       if (ids.length === 0) return Promise.resolve([]);
-      return revokeWhere(projectId, { sql: `id IN (${placeholders(ids.length)})`, args: [...ids] }, at, reason, audit);
+      const selected = { sql: `id IN (${placeholders(ids.length)})`, args: [...ids] };
+      // The keys of grants among them revoked already (replaced) reach the feed again: a hybrid app ends the grants.
+      const fed = reason === "oauth" ? undefined : feedRevokedGrantKeys(projectId, selected, at, reason);
+      return revokeWhere(projectId, selected, at, reason, audit, undefined, fed);
     },
     revokeUserKeys(projectId, userId, at, reason, audit, action) {
       // The user's watermark, in the same transaction: a mirror of an older key arriving later is stored revoked.

@@ -35,8 +35,9 @@ export function keyCreated(projectId: string, keyId: string, audit: AuditEntryIn
  */
 export function keyInForce(projectId: string, userId: string, id: string, now: string): Condition {
   return {
+    // Never a key of an OAuth grant: a successor outside the grant would outlive its end.
     sql: `EXISTS (SELECT 1 FROM cloud_keys WHERE project_id = ? AND id = ? AND user_id = ? AND revoked_at IS NULL
-            AND (revokes_at IS NULL OR revokes_at > ?) AND (expires_at IS NULL OR expires_at > ?))`,
+            AND grant_id IS NULL AND (revokes_at IS NULL OR revokes_at > ?) AND (expires_at IS NULL OR expires_at > ?))`,
     args: [projectId, id, userId, now, now],
   };
 }

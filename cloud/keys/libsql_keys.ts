@@ -24,7 +24,15 @@ import { keyCreated, keyInForce, scheduledRevocations, writeDueRevocation } from
 import type { GroupCommit } from "../../core/db/mod.ts";
 import type { BulkRevocationStorage } from "./bulk_revocation_storage.ts";
 import { bulkRevocationStorage } from "./libsql_bulk_revocations.ts";
-import { endGrantsOfKeys, grantHolds, grantKeyInserted } from "./grant_revocation.ts";
+import {
+  endedGrant,
+  endGrantsOfKeys,
+  feedRevokedGrantKeys,
+  grantHolds,
+  grantKeyInserted,
+  heldByGrant,
+  mirroredGrantKey,
+} from "./grant_revocation.ts";
 
 /** Keys whose auth state is kept in process. */
 const AUTH_CACHE_SIZE = 50_000;
@@ -160,12 +168,16 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
       for (const row of due) auth.delete(text(row, "hash"));
       return { written, next: upcoming };
     },
-    async mirrorKey(projectId, mirrored, audit = {}) {
+    async mirrorKey(projectId, mirrored, audit = {}, at = mirrored.createdAt) {
       const claims = mirrored.agentId.startsWith("agt_");
+      const grantId = mirrored.grantId ?? null;
+      const forget: string[] = [];
       // One write transaction: the user's watermark read, the mirror and, when it revoked the key, its audit entry.
       const stored = await db.transaction(async (tx) => {
         if (claims) await tx.execute(claim(projectId, mirrored));
-        const record = heldByWatermark(mirrored, await tx.execute(userWatermark(projectId, mirrored.userId)));
+        const watermark = await tx.execute(userWatermark(projectId, mirrored.userId));
+        const ended = grantId === null ? undefined : (await tx.execute(endedGrant(projectId, grantId))).rows[0];
+        const record = heldByGrant(heldByWatermark(mirrored, watermark), ended);
         // Read the revocation in the same write transaction, to tell whether this mirror revoked the key.
         const before = await tx.execute(selectKeyById(keysOf(projectId), record.id));
         const upsert = await tx.execute({
@@ -196,7 +208,7 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
         });
         if (upsert.rowsAffected !== 1) return null;
         const wasActive = before.rows.length === 0 || before.rows[0].revoked_at === null;
-        const outcome: MirrorOutcome = wasActive && record.revokedAt !== null ? "revoked" : "stored";
+        let outcome: MirrorOutcome = wasActive && record.revokedAt !== null ? "revoked" : "stored";
         if (before.rows.length === 0 && audit.created) await tx.execute(auditInsert(audit.created));
         if (outcome === "revoked" && audit.revoked) {
           await tx.execute(auditInsert(audit.revoked(record.revokeReason ?? "app")));
@@ -209,8 +221,15 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
             args: [projectId, record.id, String(audit.rerolled.detail.successor)],
           }));
         }
+        if (grantId !== null) {
+          const key = { ...mirrored, grantId, stored: before.rows.length === 0 };
+          const grant = await mirroredGrantKey(tx, projectId, key, watermark.rows[0], at);
+          forget.push(...grant.hashes);
+          if (grant.fed) outcome = "revoked";
+        }
         return outcome;
       }, "write");
+      for (const hash of forget) auth.delete(hash);
       auth.delete(mirrored.hash);
       if (stored !== null) return stored;
       // Nothing stored: this project has the id with another hash, or the hash under another id, or
@@ -234,8 +253,14 @@ export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
       };
       // Any revoke but the OAuth server's own ends the key's grant, if it has one, in the same transaction.
       const grant = reason === "oauth" ? [] : endGrantsOfKeys(projectId, { sql: "id = ?", args: [id] }, at);
+      // A key the grant replaced (revoked already): the feed carries this revoke all the same, so a hybrid app,
+      // which alone knows the grant's key in force, ends the grant.
+      const fed = reason === "oauth"
+        ? []
+        : [feedRevokedGrantKeys(projectId, { sql: "id = ?", args: [id] }, at, reason)];
       const results = await db.batch([
         ...audit ? [auditInsert(audit, active)] : [],
+        ...fed,
         {
           sql: `UPDATE cloud_keys SET revoke_reason = CASE WHEN revoked_at IS NULL THEN ? ELSE revoke_reason END,
                 revoked_at = COALESCE(revoked_at, ?)

@@ -22,7 +22,8 @@ import type { AutoRevoking } from "./auto_revoke_storage.ts";
 export function autoRevoking(db: Executor): AutoRevoking {
   return {
     autoRevoke(projectId, keyId, policy, at) {
-      const violations = { table: "cloud_violations", projectId };
+      // A grant's keys count together: each refresh mints a new key.
+      const violations = { table: "cloud_violations", projectId, keys: "cloud_keys" };
       return db.transaction(async (tx) => {
         const key = await tx.execute(activeKeyUser(projectId, keyId));
         if (key.rows.length === 0) return null;

@@ -15,6 +15,11 @@ export interface ViolationTable {
   table: string;
   /** The project of a `project_id` column; absent for a table of one app. */
   projectId?: string;
+  /**
+   * The keys' table (with `grant_id`), when the keys of an OAuth grant count together toward auto-revoke (a refresh
+   * mints a new key: counted per key, a client refreshing would never reach the threshold).
+   */
+  keys?: string;
 }
 
 /**
@@ -110,8 +115,9 @@ export function selectLatestViolations(t: ViolationTable, options: { limit: numb
 
 /**
  * The one auto-revoke counting rule, for both sides: the weight ({@linkcode VIOLATION_WEIGHT_SQL}) of the key's
- * violations the policy counts (by kind or severity, `AUTO_REVOKED` never) made within its window before `at`.
- * The row has one column, `n`.
+ * violations the policy counts (by kind or severity, `AUTO_REVOKED` never) made within its window before `at`. With
+ * `t.keys`, a key of an OAuth grant counts with the grant's other keys, for what they did while in force (a use of a
+ * replaced or expired key, `REVOKED_KEY` or `EXPIRED_KEY`, is not the grant's). The row has one column, `n`.
  *
  * @example The count for the app's table
  * ```ts
@@ -139,10 +145,21 @@ export function countTowardAutoRevoke(
   const since = new Date(Date.parse(at) - policy.windowMinutes * 60_000).toISOString();
   const { kinds, severities } = countedBy(policy);
   const s = scope(t);
+  const counted = `created_at >= ?${s.and} AND kind != 'AUTO_REVOKED'
+            AND (kind IN (${placeholders(kinds.length)}) OR severity IN (${placeholders(severities.length)}))`;
+  const countedArgs = [since, ...s.args, ...kinds, ...severities];
+  if (t.keys === undefined) {
+    return {
+      sql: `SELECT COALESCE(SUM(${VIOLATION_WEIGHT_SQL}), 0) AS n FROM ${t.table} WHERE key_id = ? AND ${counted}`,
+      args: [keyId, ...countedArgs],
+    };
+  }
+  const sameProject = t.projectId === undefined ? "" : " AND g.project_id = v.project_id";
+  const ofProject = t.projectId === undefined ? "" : " AND project_id = ?";
   return {
-    sql: `SELECT COALESCE(SUM(${VIOLATION_WEIGHT_SQL}), 0) AS n FROM ${t.table}
-          WHERE key_id = ? AND created_at >= ?${s.and} AND kind != 'AUTO_REVOKED'
-            AND (kind IN (${placeholders(kinds.length)}) OR severity IN (${placeholders(severities.length)}))`,
-    args: [keyId, since, ...s.args, ...kinds, ...severities],
+    sql: `SELECT COALESCE(SUM(${VIOLATION_WEIGHT_SQL}), 0) AS n FROM ${t.table} v WHERE ${counted}
+          AND (key_id = ? OR kind NOT IN ('REVOKED_KEY', 'EXPIRED_KEY') AND EXISTS (SELECT 1 FROM ${t.keys} g
+            WHERE g.id = v.key_id${sameProject} AND g.grant_id = (SELECT grant_id FROM ${t.keys} WHERE id = ?${ofProject})))`,
+    args: [...countedArgs, keyId, keyId, ...s.args],
   };
 }

@@ -97,8 +97,9 @@ export interface CloudClient {
   /** `POST /v1/sdk/violations/batch`: up to 500 at once, stored together. */
   reportViolations(violations: readonly Violation[]): Promise<void>;
   /**
-   * `PUT /v1/sdk/keys/:id`: the hybrid mirror of a key record (`revokeReason` `oauth`: its grant ended), with the
-   * reroll that scheduled its revocation, for the cloud's audit log.
+   * `PUT /v1/sdk/keys/:id`: the hybrid mirror of a key record (`revokeReason` `oauth`: its grant ended; `grantId`:
+   * the OAuth grant it is the access token of), with the reroll that scheduled its revocation, for the cloud's audit
+   * log.
    */
   mirrorKey(record: KeyRecord & { revokeReason?: "oauth" }, reroll?: KeyReroll): Promise<void>;
   /** `POST /v1/sdk/keys` (`expiresAt` absent: the project's default lifetime applies). */
@@ -272,6 +273,7 @@ export function createCloudClient(
         expiresAt: r.expiresAt ?? null,
         revokesAt: r.revokesAt ?? null,
         ...r.revokedAt !== null && r.revokeReason ? { revokeReason: r.revokeReason } : {},
+        ...r.grantId ? { grantId: r.grantId } : {},
         ...reroll ? { reroll } : {},
       });
     },

@@ -6,10 +6,11 @@
  * it (`allowLoopbackClientIds`). Fetched documents are kept a few minutes.
  *
  * Anyone may name a document, signed out, at the authorization and token
- * endpoints, so fetches are bounded: a few at once (past them a request is
- * refused at once, never queued), a few a minute per client address (IPv6 per
- * /64), one fetch per URL however many ask at once, and a refused or failed
- * document is remembered a minute. They go through their own `fetch`, so that
+ * endpoints, so fetches are bounded: a few at once and two per host (past them
+ * a request is refused at once, never queued), a few a minute per client address
+ * (IPv6 per /64), one fetch per URL however many ask at once, and a refused or
+ * failed document is remembered a minute. A refusal never tells the status a
+ * host answered. They go through their own `fetch`, so that
  * what an outsider triggers can never hold the HTTP client the cloud link's
  * revocations travel on.
  *
@@ -43,6 +44,8 @@ export interface ClientDocumentLimits {
   timeoutMs: number;
   /** Fetches in flight at once; past them a request naming an unknown document is refused at once. */
   inFlight: number;
+  /** Fetches in flight at once from one host (its name and port), so that one host that never answers holds few. */
+  perHost: number;
   /** Fetches per client address (an IPv6 /64). */
   perAddress: RateLimit;
   /** How long a refused or failed document is remembered (refused again without a fetch), in milliseconds. */
@@ -53,6 +56,7 @@ export interface ClientDocumentLimits {
 export const CLIENT_DOCUMENT_LIMITS: Readonly<ClientDocumentLimits> = {
   timeoutMs: 3_000,
   inFlight: 4,
+  perHost: 2,
   perAddress: { limit: 10, windowMs: 60_000, maxEntries: 10_000 },
   refusalMs: 60_000,
 };
@@ -128,6 +132,8 @@ export function clientDocuments(options: ClientDocumentsOptions): ClientDocument
   const perAddress = createRateLimiter(limits.perAddress, options.now);
   /** The fetch of each URL in flight: whoever names it meanwhile waits for the same one. */
   const pending = new Map<string, Promise<DocumentClient>>();
+  /** Fetches in flight by host. */
+  const hosts = new Map<string, number>();
 
   function checkedUrl(clientId: string): URL {
     let url: URL;
@@ -155,7 +161,7 @@ export function clientDocuments(options: ClientDocumentsOptions): ClientDocument
     }
     if (res.status !== 200) {
       await res.body?.cancel();
-      throw refused(`answered ${res.status}`);
+      throw refused("could not be fetched"); // never the status: the caller learns nothing of other hosts
     }
     let text: string;
     try {
@@ -187,6 +193,9 @@ export function clientDocuments(options: ClientDocumentsOptions): ClientDocument
       throw error;
     } finally {
       pending.delete(clientId);
+      const left = (hosts.get(url.host) ?? 1) - 1;
+      if (left > 0) hosts.set(url.host, left);
+      else hosts.delete(url.host);
     }
   }
 
@@ -207,10 +216,15 @@ export function clientDocuments(options: ClientDocumentsOptions): ClientDocument
       if (pending.size >= limits.inFlight) {
         return Promise.reject(refused("cannot be fetched now: too many documents are being fetched; try again"));
       }
+      const fromHost = hosts.get(url.host) ?? 0;
+      if (fromHost >= limits.perHost) {
+        return Promise.reject(refused("cannot be fetched now: too many documents are being fetched from its host"));
+      }
       const address = from === undefined ? null : clientAddress(from);
       if (address !== null && !perAddress.take(addressKey(address)).allowed) {
         return Promise.reject(refused("cannot be fetched now: too many documents fetched for this address"));
       }
+      hosts.set(url.host, fromHost + 1);
       const fetching = fetchOnce(clientId, url);
       pending.set(clientId, fetching);
       return fetching;

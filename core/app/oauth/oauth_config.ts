@@ -44,8 +44,10 @@ export interface OAuthConfig {
    */
   registrationsPerAddress?: { limit: number; windowMs: number } | false;
   /**
-   * Token requests (`POST /svc/oauth/token`) each client address may make: default 60 a minute, then `429` with
-   * `Retry-After`; `false` turns the limit off. A request with no known address is not limited by it.
+   * Refused token requests (`POST /svc/oauth/token` answered 400 or 401) each client address may make: default 60 a
+   * minute, then `429` with `Retry-After` instead of the refusal; `false` turns the limit off. Valid requests never
+   * count (a refresh is bounded per grant). An IPv6 address counts by its /64; a request with no known address is not
+   * limited by it.
    */
   tokenRequestsPerAddress?: { limit: number; windowMs: number } | false;
   /**

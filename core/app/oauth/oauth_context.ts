@@ -39,7 +39,7 @@ export interface OAuthContext {
   recordViolation(violation: Violation): void;
   /** The app's limit on refused agent keys per client address, when limited. */
   refusalsPerAddress?: RefusalsPerAddress;
-  /** Token requests per client address and per grant (`undefined`: off). */
+  /** Refused token requests per client address (IPv6 per /64), and refreshes per grant (`undefined`: off). */
   tokenLimits: { perAddress?: RateLimiter; perGrant?: RateLimiter };
 }
 
@@ -71,7 +71,9 @@ export function mintAccessToken(
 
 /**
  * Ends a grant: its refresh tokens stop working, no rotation replaces its key from then on, and its access token in
- * force at that moment is revoked (a rotation under way loses, and revokes the key it minted).
+ * force at that moment is revoked, with any other key of the grant still active (a rotation under way loses, and
+ * revokes the key it minted). Idempotent: on a grant ended already it revokes that key again, so a revoke the cloud
+ * did not hear (cloud mode) is done by a retry.
  *
  * @param ctx The context.
  * @param grant The grant.
@@ -79,7 +81,12 @@ export function mintAccessToken(
  */
 export async function endGrant(ctx: OAuthContext, grant: Grant): Promise<string | null> {
   const keyId = await ctx.storage.revokeGrant(grant.id, new Date(ctx.now()).toISOString());
-  if (keyId !== null) await ctx.keys.revoke(grant.userId, keyId, "oauth");
+  // Every key of the grant still active, not only the one in force: one a rotation minted and could not revoke (it
+  // lost, and the process stopped before its revoke) or replaced and could not revoke yet.
+  const others = await ctx.storage.activeKeysOfGrant(grant.id);
+  for (const id of new Set([...keyId === null ? [] : [keyId], ...others])) {
+    await ctx.keys.revoke(grant.userId, id, "oauth");
+  }
   return keyId;
 }
 

@@ -87,10 +87,12 @@ export interface OAuthStorage {
   insertCode(code: AuthorizationCode, now: number): Promise<void>;
   /** The code with this hash, used or not. */
   findCode(hash: string): Promise<AuthorizationCode | null>;
-  /** Marks a code used, once: `false` when it already was. */
-  useCode(hash: string, now: number): Promise<boolean>;
-  /** Stores a grant, its first refresh token, and the code it came from, in one write. */
-  insertGrant(grant: Grant, refresh: RefreshToken, codeHash: string): Promise<void>;
+  /**
+   * Marks a code used, once, and stores the grant it produces (with no key yet) linked to it, in one write: `false`
+   * when it was used already (nothing stored). A concurrent second use then finds the grant and ends it; the grant's
+   * first key and refresh token are stored by {@linkcode OAuthStorage.rotate} from `null`.
+   */
+  useCode(hash: string, now: number, grant: Grant): Promise<boolean>;
   /** A grant, or `null`. */
   findGrant(id: string): Promise<Grant | null>;
   /** The grant whose access token in force is this key, or `null`. */
@@ -100,6 +102,8 @@ export interface OAuthStorage {
    * key from then on. The id of its key in force at that moment (`null`: none, or no such grant).
    */
   revokeGrant(id: string, at: string): Promise<string | null>;
+  /** The ids of the grant's keys still active in the app's own key table (none in cloud mode, where the cloud keeps them). */
+  activeKeysOfGrant(id: string): Promise<string[]>;
   /** The refresh token with this hash, used or not. */
   findRefreshToken(hash: string): Promise<RefreshToken | null>;
   /** Marks a refresh token used, once: `false` when it already was. */
@@ -185,17 +189,30 @@ export function oauthStorage(db: Executor): OAuthStorage {
     findCode(hash) {
       return one("SELECT * FROM app_oauth_codes WHERE hash = ?", [hash], toCode);
     },
-    useCode: (hash, now) => spend("app_oauth_codes", hash, now),
-    async insertGrant(g, refresh, codeHash) {
-      await db.batch([
+    async useCode(hash, now, g) {
+      const [used] = await db.batch([
         {
-          sql: `INSERT INTO app_oauth_grants (id, client_id, client_name, user_id, scopes, resource, key_id, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-          args: [g.id, g.clientId, g.clientName, g.userId, JSON.stringify(g.scopes), g.resource, g.keyId, g.createdAt],
+          sql: "UPDATE app_oauth_codes SET used_at = ?, grant_id = ? WHERE hash = ? AND used_at IS NULL",
+          args: [now, g.id, hash],
         },
-        insertRefresh(refresh),
-        { sql: "UPDATE app_oauth_codes SET grant_id = ? WHERE hash = ?", args: [g.id, codeHash] },
+        {
+          // Only for the use that won.
+          sql: `INSERT INTO app_oauth_grants (id, client_id, client_name, user_id, scopes, resource, key_id, created_at)
+                SELECT ?, ?, ?, ?, ?, ?, NULL, ? WHERE EXISTS (SELECT 1 FROM app_oauth_codes WHERE hash = ? AND grant_id = ?)`,
+          args: [
+            g.id,
+            g.clientId,
+            g.clientName,
+            g.userId,
+            JSON.stringify(g.scopes),
+            g.resource,
+            g.createdAt,
+            hash,
+            g.id,
+          ],
+        },
       ], "write");
+      return used.rowsAffected === 1;
     },
     findGrant(id) {
       return one("SELECT * FROM app_oauth_grants WHERE id = ?", [id], toGrant);
@@ -209,6 +226,13 @@ export function oauthStorage(db: Executor): OAuthStorage {
         args: [at, id],
       });
       return rs.rows.length && rs.rows[0].key_id !== null ? String(rs.rows[0].key_id) : null;
+    },
+    async activeKeysOfGrant(id) {
+      const rs = await db.execute({
+        sql: "SELECT id FROM app_keys WHERE grant_id = ? AND revoked_at IS NULL",
+        args: [id],
+      });
+      return rs.rows.map((row) => String(row.id));
     },
     findRefreshToken(hash) {
       return one("SELECT * FROM app_oauth_refresh_tokens WHERE hash = ?", [hash], (r) => ({

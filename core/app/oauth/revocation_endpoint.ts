@@ -42,8 +42,9 @@ export async function revocationEndpoint(req: Request, ctx: OAuthContext): Promi
     const stored = await ctx.storage.findRefreshToken(await hashSecret(token));
     grant = stored && await ctx.storage.findGrant(stored.grantId);
   }
-  // A token of another client's grant is left alone (RFC 7009 §2.1), and answered like an unknown one.
-  if (grant !== null && grant.clientId === clientId && grant.revokedAt === null) await endGrant(ctx, grant);
+  // A token of another client's grant is left alone (RFC 7009 §2.1), and answered like an unknown one. An ended grant
+  // has its key revoked again: the end may have been written while the cloud could not be reached (a retry ends it).
+  if (grant !== null && grant.clientId === clientId) await endGrant(ctx, grant);
   return new Response(null, { status: 200, headers: OAUTH_JSON_HEADERS });
 }
 

@@ -3,8 +3,8 @@
  * refresh token for an access token, which is an agent key. Refresh tokens
  * rotate: each is good once, and a second use ends the grant (OAuth 2.1 §4.3.1,
  * the sign of a stolen token). Bad input is refused with the RFC's error and
- * changes nothing. Requests are limited per client address and, for a refresh,
- * per grant (429 with `Retry-After`, in the RFC's error shape).
+ * changes nothing. Refused requests are limited per client address (IPv6 per /64)
+ * and refreshes per grant (429 with `Retry-After`, in the RFC's error shape).
  *
  * @module
  */
@@ -13,7 +13,7 @@ import { readForm } from "./form_body.ts";
 import { OAUTH_DEFAULTS } from "./oauth_config.ts";
 import { endGrant, mintAccessToken, type OAuthContext, recordReplay } from "./oauth_context.ts";
 import { clientAddress } from "../../http/mod.ts";
-import type { RateLimiter } from "../../abuse/mod.ts";
+import { addressKey, type RateLimiter } from "../../abuse/mod.ts";
 import { isSvcError } from "../../errors/mod.ts";
 import { OAuthError, oauthJson } from "./oauth_error.ts";
 import type { Grant, RefreshToken } from "./oauth_storage.ts";
@@ -31,8 +31,20 @@ export const REFRESH_TOKEN_PREFIX = "svcr_";
  * @throws {OAuthError} For every refusal.
  */
 export async function tokenEndpoint(req: Request, ctx: OAuthContext): Promise<Response> {
-  const address = clientAddress(req);
-  if (address !== null) limit(ctx.tokenLimits.perAddress, address, "from this address");
+  try {
+    return await answer(req, ctx);
+  } catch (error) {
+    // Only refused requests count against their address (per /64 for IPv6): the clients behind one proxy never lock
+    // each other out with junk, and a valid refresh is bounded per grant. Past the budget, 429 instead of the refusal.
+    const address = clientAddress(req);
+    if (error instanceof OAuthError && error.status < 429 && address !== null) {
+      limit(ctx.tokenLimits.perAddress, addressKey(address), "refused from this address");
+    }
+    throw error;
+  }
+}
+
+async function answer(req: Request, ctx: OAuthContext): Promise<Response> {
   const form = await readForm(req);
   if (form === null) {
     throw new OAuthError("invalid_request", "The body must be an application/x-www-form-urlencoded form");
@@ -94,7 +106,6 @@ async function exchangeCode(ctx: OAuthContext, clientId: string, clientName: str
   if (resource !== undefined && resource !== stored.resource) {
     throw new OAuthError("invalid_target", "resource differs from the authorization request's");
   }
-  if (!await ctx.storage.useCode(hash, now)) throw new OAuthError("invalid_grant", "The code was already used");
   const ttl = ctx.config.accessTokenTtlSeconds ?? OAUTH_DEFAULTS.accessTokenTtlSeconds;
   const grant: Grant = {
     id: crypto.randomUUID(),
@@ -107,10 +118,20 @@ async function exchangeCode(ctx: OAuthContext, clientId: string, clientName: str
     createdAt: new Date(now).toISOString(),
     revokedAt: null,
   };
+  // The grant is stored with the code's use, in one write: a concurrent use of the same code that loses finds it.
+  if (!await ctx.storage.useCode(hash, now, grant)) {
+    const used = await ctx.storage.findCode(hash);
+    const winner = used?.grantId ? await ctx.storage.findGrant(used.grantId) : null;
+    if (winner !== null) recordReplay(ctx, winner, await endGrant(ctx, winner), "authorization_code");
+    throw new OAuthError("invalid_grant", "The code was already used");
+  }
   const minted = await mintAccessToken(ctx, grant, grant.scopes, ttl);
-  grant.keyId = minted.key.id;
   const { refresh, token } = await newRefreshToken(ctx, grant.id, now);
-  await ctx.storage.insertGrant(grant, refresh, hash);
+  // Only while the grant holds: a replay of the code meanwhile ended it, and the key just minted never serves.
+  if (!await ctx.storage.rotate(grant.id, null, minted.key.id, refresh)) {
+    await ctx.keys.revoke(grant.userId, minted.key.id, "oauth");
+    throw new OAuthError("invalid_grant", "The code was already used; the grant has ended");
+  }
   return tokens(minted.secret, ttl, token, grant.scopes);
 }
 
@@ -126,7 +147,11 @@ async function refresh(ctx: OAuthContext, clientId: string, field: Field): Promi
   limit(ctx.tokenLimits.perGrant, grant.id, "for this grant");
   // The grant row is the truth: every revoke of one of its keys ends it (where the keys live, in the same
   // transaction; in cloud mode the cloud refuses to mint for a grant it ended): no key is read here.
-  if (grant.revokedAt !== null) throw new OAuthError("invalid_grant", "The grant has ended");
+  if (grant.revokedAt !== null) {
+    // Its key is revoked again (idempotent): the end may have been written while the cloud could not be reached.
+    await endGrant(ctx, grant);
+    throw new OAuthError("invalid_grant", "The grant has ended");
+  }
   const now = ctx.now();
   if (stored.usedAt !== null) {
     recordReplay(ctx, grant, await endGrant(ctx, grant), "refresh_token");

@@ -69,7 +69,8 @@ export const keyRoutes = [
     auth: "user",
     summary: "Replace one of the signed-in user's keys in force with a new one (same name, scopes and agentId; " +
       "shown once); the old key keeps working for the grace, then is revoked (reason reroll). A key that is " +
-      "unknown, another user's, revoked or expired is not found",
+      "unknown, another user's, revoked or expired is not found, and so is an OAuth grant's key (the grant " +
+      "rotates its own key)",
     params: anyKeyId,
     body: rerollKeyBody,
     responses: { 201: mintedKeySchema, 404: errorEnvelopeSchema },

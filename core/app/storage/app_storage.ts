@@ -99,7 +99,7 @@ export interface AppStorage {
     now: string,
     options?: MirrorOption,
   ): Promise<boolean>;
-  /** The key with this id, and why it was revoked when that was not its user (`oauth`). */
+  /** The key with this id (with its OAuth grant's id), and why it was revoked when that was not its user (`oauth`). */
   findKeyById(id: string): Promise<(KeyRecord & { revokeReason?: "oauth" }) | null>;
   /** Records when keys were last used, in one write. */
   touchKeys(usedAt: ReadonlyMap<string, string>): Promise<void>;

@@ -137,9 +137,10 @@ class LibsqlAppStorage implements AppStorage {
       revoke,
       ...options.mirror
         ? [{
-          sql:
-            "INSERT INTO app_outbox (kind, ref, created_at) SELECT 'key', id, ? FROM app_keys WHERE id = ? AND user_id = ?",
-          args: [at, id, userId],
+          // Only when this call revoked it: the OAuth server revokes an ended grant's key again on each retry.
+          sql: `INSERT INTO app_outbox (kind, ref, created_at) SELECT 'key', id, ? FROM app_keys
+                WHERE id = ? AND user_id = ? AND revoked_at = ?`,
+          args: [at, id, userId, at],
         }]
         : [],
     ], "write");
@@ -175,7 +176,8 @@ class LibsqlAppStorage implements AppStorage {
     options: MirrorOption = {},
   ): Promise<boolean> {
     const inForce = {
-      sql: `EXISTS (SELECT 1 FROM app_keys WHERE id = ? AND user_id = ? AND revoked_at IS NULL
+      // Never a key of an OAuth grant: a successor outside the grant would outlive its end.
+      sql: `EXISTS (SELECT 1 FROM app_keys WHERE id = ? AND user_id = ? AND revoked_at IS NULL AND grant_id IS NULL
               AND (revokes_at IS NULL OR revokes_at > ?) AND (expires_at IS NULL OR expires_at > ?))`,
       args: [id, userId, now, now],
     };
@@ -200,7 +202,7 @@ class LibsqlAppStorage implements AppStorage {
 
   async findKeyById(id: string): Promise<(KeyRecord & { revokeReason?: "oauth" }) | null> {
     const rs = await this.#db.execute({
-      sql: `SELECT ${KEY_COLUMNS}, revoke_reason FROM app_keys WHERE id = ?`,
+      sql: `SELECT ${KEY_COLUMNS}, revoke_reason, grant_id FROM app_keys WHERE id = ?`,
       args: [id],
     });
     if (rs.rows.length === 0) return null;

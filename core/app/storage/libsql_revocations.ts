@@ -10,8 +10,8 @@ import { countTowardAutoRevoke, insertViolation, type ViolationTable } from "../
 import type { FeedRevocation } from "./app_storage.ts";
 import { endGrantOfKey } from "./libsql_grant_keys.ts";
 
-/** The app's violations. */
-const VIOLATIONS: ViolationTable = { table: "app_violations" };
+/** The app's violations; a grant's keys count together toward auto-revoke. */
+const VIOLATIONS: ViolationTable = { table: "app_violations", keys: "app_keys" };
 
 /**
  * The last applied seq of the feed.
@@ -42,13 +42,15 @@ export function writeRevocations(
     const hashes: string[] = [];
     for (const r of revocations) {
       const rs = await tx.execute({
-        sql: "UPDATE app_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? RETURNING hash",
+        sql: "UPDATE app_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING hash",
         args: [r.revokedAt, r.keyId],
       });
       hashes.push(...rs.rows.map((row) => String(row.hash)));
       // An operator's, auto-revoke's or another node's revoke of a grant's key ends the grant (hybrid: the keys it
-      // revokes here are queued for the cloud; in cloud mode this store holds no keys, and the cloud ends it).
-      if (r.reason !== "oauth") {
+      // revokes here are queued for the cloud; in cloud mode this store holds no keys, and the cloud ends it); so
+      // does an `oauth` revoke of a key still active here: the cloud ended its grant (the app's own are revoked here
+      // before they are mirrored).
+      if (r.reason !== "oauth" || rs.rows.length > 0) {
         hashes.push(...await endGrantOfKey(tx, r.keyId, r.revokedAt, true));
         // Cloud mode keeps no key here: the grant whose key in force it is ends (the cloud ended it already).
         await tx.execute({

@@ -151,7 +151,10 @@ async function signedOut(
 test("document fetches in flight are capped: past the cap a request is refused at once, never queued", async () => {
   const silent = await startSilentServer();
   // A long timeout: the fetches that got through hang until the host is closed, not until a timer runs out.
-  const app = await oauthApp({ allowLoopbackClientIds: true }, { clientDocuments: { limits: { timeoutMs: 600_000 } } });
+  // One host here: its own cap (two) is lifted to show the overall one.
+  const app = await oauthApp({ allowLoopbackClientIds: true }, {
+    clientDocuments: { limits: { timeoutMs: 600_000, perHost: 200 } },
+  });
   const answers: Response[] = [];
   try {
     const pending = Array.from(
@@ -177,6 +180,41 @@ test("document fetches in flight are capped: past the cap a request is refused a
     assert.equal(silent.accepted(), 4);
   } finally {
     await silent.close();
+    await app.close();
+  }
+});
+
+test("a host that never answers holds two fetches at most: another client's document is still fetched", async () => {
+  const good = "https://good.example/client.json";
+  let fetches = 0;
+  const fetchDocument = (input: URL | string, init?: RequestInit) => {
+    fetches++;
+    if (String(input) === good) {
+      return Promise.resolve(Response.json({ client_id: good, client_name: "Good", redirect_uris: [REDIRECT] }));
+    }
+    // The host never answers: the fetch ends only when the reader gives up.
+    return new Promise<Response>((_, reject) => init?.signal?.addEventListener("abort", () => reject(new Error("x"))));
+  };
+  const app = await oauthApp({}, {
+    clientDocuments: { fetch: fetchDocument as typeof fetch, limits: { timeoutMs: 600_000 } },
+  });
+  try {
+    // Whichever two reach the reader last are refused; the other two hang on the host.
+    const refused: Response[] = [];
+    for (let i = 0; i < 4; i++) {
+      void signedOut(app.handle, `https://blackhole.example/c${i}`, `198.51.100.${i + 1}`).then((r) => refused.push(r));
+    }
+    await waitFor("two requests past the host's cap to be refused", () => refused.length === 2);
+    for (const res of refused) {
+      assert.equal(res.status, 400);
+      assert.match(await res.text(), /too many documents are being fetched from its host/);
+    }
+    assert.equal(fetches, 2, "two fetches hang on the host");
+    const legit = await signedOut(app.handle, good, "203.0.113.9");
+    assert.doesNotMatch(await legit.text(), /too many documents/);
+    assert.notEqual(legit.status, 400, "the good client's document was fetched");
+    assert.equal(fetches, 3);
+  } finally {
     await app.close();
   }
 });
@@ -219,7 +257,9 @@ test("a refused or failed document is remembered a minute: named again meanwhile
     for (let i = 0; i < 5; i++) {
       const res = await signedOut(app.handle, doc.url, `198.51.100.${i + 1}`);
       assert.equal(res.status, 400);
-      assert.match(await res.text(), /answered 404/);
+      const text = await res.text();
+      assert.match(text, /could not be fetched/);
+      assert.doesNotMatch(text, /404/, "the host's status is not told");
     }
     assert.equal(doc.hits(), 1, "before: 5, one per request");
     app.advance(60_000);

@@ -2,17 +2,19 @@
 // OAuth grants in cloud mode, where the cloud keeps a grant's keys: a revoke of any key of a grant (the user's, at
 // the app; an operator's, at the cloud) ends the grant, so within a second the client can neither call nor refresh,
 // even while it refreshes back to back; two refreshes of one token at once leave no working token; the user's
-// listing shows a grant once, and the cloud deletes the keys a grant replaced after an hour.
+// listing shows a grant once, and the cloud deletes the keys a grant replaced after an hour. A grant ended while the
+// cloud could not be reached has its key revoked by the client's retry.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Svc } from "../../../../mod.ts";
-import { asAgent, asUser, notesSvc } from "../../../fixtures/notes_svc.ts";
+import { asAgent, asUser, notesSvc, run } from "../../../fixtures/notes_svc.ts";
 import { type CloudServer, startCloudServer } from "../../../fixtures/servers.ts";
 import { grantOf, refreshOnce, tokenRequest } from "../../../fixtures/oauth_app.ts";
 import { waitFor } from "../../../fixtures/wait_for.ts";
+import { type FaultProxy, startFaultProxy } from "../../../fixtures/fault_proxy.ts";
 import { openDatabase } from "../../../../core/db/mod.ts";
 import { cloudKeys, createCloudClient } from "../../../../core/app/cloud_link/mod.ts";
 
@@ -101,6 +103,13 @@ describe("OAuth grants in cloud mode", () => {
     }
   });
 
+  test("an OAuth grant's key is not rerolled at the cloud (404): the grant rotates its own key", async () => {
+    await grantOf(handle, "hank");
+    const [seen] = await listed("hank");
+    assert.equal((await asUser(svc, "hank", "POST", `/svc/keys/${seen.id}/reroll`, {})).status, 404);
+    assert.equal((await cloud.sdk("GET", "/v1/sdk/keys?userId=hank").then((r) => r.json())).keys.length, 1);
+  });
+
   test("cloud mode's keys revoke by id, the cloud checking the owner, and never list the user's keys", async () => {
     const real = createCloudClient(cloud.appConfig());
     let listings = 0;
@@ -135,6 +144,94 @@ describe("OAuth grants in cloud mode", () => {
     } finally {
       db.close();
     }
+  });
+
+  test("the cloud's auto-revoke counts a grant's keys together: refreshing between refused calls does not escape it", async () => {
+    const policy = { autoRevoke: { threshold: 3, windowMinutes: 10, kinds: ["FORBIDDEN_SCOPE"] } };
+    assert.equal((await cloud.sdk("PUT", "/v1/sdk/policy", policy)).status, 200);
+    try {
+      let tokens = await grantOf(handle, "gina", ["notes:read"]);
+      let refreshed = 0;
+      for (let round = 0; round < 5; round++) {
+        for (let i = 0; i < 2; i++) {
+          assert.equal((await run(svc, tokens.access, "notes.create", { title: "x" })).status, 403);
+        }
+        await waitFor("the violations to reach the cloud", async () => await svc.sync() === 0);
+        const next = await refreshOnce(handle, tokens.clientId, tokens.refresh);
+        if (next.status !== 200) break;
+        refreshed++;
+        tokens = { ...tokens, access: next.access!, refresh: next.refresh! };
+      }
+      assert.equal(refreshed, 1, "the grant ended at its third refused call, in its second key");
+      await refused(tokens.access);
+    } finally {
+      await cloud.sdk("PUT", "/v1/sdk/policy", { autoRevoke: null });
+    }
+  });
+});
+
+describe("OAuth grants in cloud mode while the cloud link fails", () => {
+  let dir: string;
+  let cloud: CloudServer;
+  let proxy: FaultProxy;
+  let svc: Svc;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), "svc-grants-cloud-outage-"));
+    cloud = await startCloudServer(`file:${join(dir, "cloud.db")}`);
+    proxy = await startFaultProxy(cloud.url);
+    svc = notesSvc({
+      mode: "cloud",
+      storage: `file:${join(dir, "app.db")}`,
+      cloud: cloud.appConfig({ endpoint: proxy.url }),
+      oauth: { tokenRequestsPerGrant: false },
+    });
+    await svc.ready;
+  });
+  after(async () => {
+    await svc.close();
+    await proxy.close();
+    await cloud.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const handle = (req: Request) => svc.handle(req);
+  const verified = async (key: string) =>
+    (await (await cloud.sdk("POST", "/v1/sdk/keys/verify", { key })).json()).valid;
+
+  test("a revoke the cloud did not hear is done by the client's retry", async () => {
+    const granted = await grantOf(handle, "erin");
+    proxy.setMode("reset");
+    const failed = await tokenRequest(
+      handle,
+      { token: granted.refresh, client_id: granted.clientId },
+      "/svc/oauth/revoke",
+    );
+    proxy.setMode("pass");
+    assert.equal(failed.status >= 500, true, "the revoke could not be done");
+    assert.equal(await verified(granted.access), true);
+    const retried = await tokenRequest(
+      handle,
+      { token: granted.refresh, client_id: granted.clientId },
+      "/svc/oauth/revoke",
+    );
+    assert.equal(retried.status, 200);
+    assert.equal(await verified(granted.access), false, "the retry revoked the grant's key at the cloud");
+    assert.equal((await asAgent(svc, granted.access, "GET", "/svc/agent/intents")).status, 401);
+    assert.equal((await refreshOnce(handle, granted.clientId, granted.refresh)).error, "invalid_grant");
+  });
+
+  test("a replayed refresh token that ended the grant during the outage revokes the key when presented again", async () => {
+    const granted = await grantOf(handle, "frank");
+    const next = await refreshOnce(handle, granted.clientId, granted.refresh);
+    assert.equal(next.status, 200);
+    proxy.setMode("reset");
+    const replayed = await refreshOnce(handle, granted.clientId, granted.refresh);
+    proxy.setMode("pass");
+    assert.ok(replayed.status >= 500, "the grant's key could not be revoked");
+    assert.equal(await verified(next.access!), true);
+    assert.equal((await refreshOnce(handle, granted.clientId, granted.refresh)).error, "invalid_grant");
+    assert.equal(await verified(next.access!), false, "the second presentation revoked the grant's key");
   });
 });
 

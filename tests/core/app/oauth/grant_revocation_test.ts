@@ -6,7 +6,18 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Svc } from "../../../../mod.ts";
 import { asAgent, asUser, notesSvc, type NotesSvcOverrides, run } from "../../../fixtures/notes_svc.ts";
-import { authorizeAndExchange, grantOf, oauthApp, refreshOnce, tokenRequest } from "../../../fixtures/oauth_app.ts";
+import {
+  authorizeAndExchange,
+  authorizeParams,
+  consent,
+  grantOf,
+  oauthApp,
+  pkce,
+  REDIRECT,
+  refreshOnce,
+  register,
+  tokenRequest,
+} from "../../../fixtures/oauth_app.ts";
 import { withClientAddress } from "../../../../core/http/mod.ts";
 import { newViolation } from "../../../../core/contract/mod.ts";
 
@@ -107,6 +118,68 @@ describe("OAuth grants own their keys (local mode)", () => {
     }
   });
 
+  test("two exchanges of one code at once leave no working token (the grant exists before either mints)", async () => {
+    const app = await oauthApp({ tokenRequestsPerGrant: false });
+    try {
+      for (let round = 0; round < 20; round++) {
+        const clientId = await register(app.handle);
+        const { verifier, challenge } = await pkce();
+        const back = await consent(app.handle, "alice", authorizeParams(clientId, challenge));
+        const form = {
+          grant_type: "authorization_code",
+          code: back.searchParams.get("code")!,
+          redirect_uri: REDIRECT,
+          code_verifier: verifier,
+          client_id: clientId,
+        };
+        const answers = await Promise.all([tokenRequest(app.handle, form), tokenRequest(app.handle, form)]);
+        const bodies = await Promise.all(answers.map((res) => res.json()));
+        assert.ok(answers.some((res) => res.status === 400), `round ${round}: one exchange is refused`);
+        for (const body of bodies.filter((b) => b.access_token)) {
+          const key = await app.keys.verify(body.access_token);
+          assert.ok(key === null || key.revokedAt !== null, `round ${round}: the winner's access token is revoked`);
+          assert.equal((await refreshOnce(app.handle, clientId, body.refresh_token)).error, "invalid_grant");
+        }
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
+  test("ending a grant revokes every key of it still active, not only its key in force", async () => {
+    const app = await oauthApp({ tokenRequestsPerGrant: false });
+    try {
+      const { clientId, tokens } = await authorizeAndExchange(app);
+      const grantId = (await app.keys.verify(String(tokens.access_token)))!.grantId!;
+      // A key a rotation minted and never revoked (its process stopped after losing).
+      const stray = await app.keys.mint("alice", { name: "stray", scopes: ["notes:read"], grantId });
+      const revoke = await tokenRequest(
+        app.handle,
+        { token: String(tokens.refresh_token), client_id: clientId },
+        "/svc/oauth/revoke",
+      );
+      assert.equal(revoke.status, 200);
+      assert.notEqual((await app.keys.verify(stray.secret))!.revokedAt, null, "the stray key of the grant is revoked");
+      assert.notEqual((await app.keys.verify(String(tokens.access_token)))!.revokedAt, null);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test("an OAuth grant's key is not rerolled (404): the grant rotates its own key", async () => {
+    const svc = notesSvc(unlimited);
+    try {
+      const granted = await grantOf(svc.handle);
+      const [listed] = await keysOf(svc);
+      const reroll = await asUser(svc, "alice", "POST", `/svc/keys/${listed.id}/reroll`, {});
+      assert.equal(reroll.status, 404);
+      assert.equal((await keysOf(svc)).length, 1, "no key outside the grant");
+      assert.equal((await refreshOnce(svc.handle, granted.clientId, granted.refresh)).status, 200);
+    } finally {
+      await svc.close();
+    }
+  });
+
   test("the token endpoint answers 429 with Retry-After, in OAuth's error shape, per grant and per address", async () => {
     const app = await oauthApp({
       tokenRequestsPerGrant: { limit: 2, windowMs: 60_000 },
@@ -149,6 +222,44 @@ describe("OAuth grants own their keys (local mode)", () => {
       assert.ok(Number(refused.headers.get("retry-after")) >= 1);
       assert.match((await refused.json()).error_description, /address/);
       assert.equal((await from("203.0.113.8")).status, 400, "another address has its own budget");
+    } finally {
+      await app.close();
+    }
+  });
+
+  test("only refused token requests count against an address, and an IPv6 address counts by its /64", async () => {
+    const app = await oauthApp({
+      tokenRequestsPerGrant: false,
+      tokenRequestsPerAddress: { limit: 5, windowMs: 60_000 },
+    });
+    try {
+      const junk = (address: string) =>
+        app.handle(withClientAddress(
+          new Request("http://app.test/svc/oauth/token", {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body: new URLSearchParams({ grant_type: "refresh_token", client_id: "x", refresh_token: "svcr_x" }),
+          }),
+          address,
+        ));
+      // A client behind a proxy, and a stranger behind the same proxy who sends junk past the budget.
+      const viaProxy = (req: Request) => app.handle(withClientAddress(req, "192.0.2.1"));
+      const granted = await grantOf(viaProxy);
+      let refresh = granted.refresh;
+      for (let i = 0; i < 7; i++) {
+        const next = await refreshOnce(viaProxy, granted.clientId, refresh);
+        assert.equal(next.status, 200, "valid refreshes never count against the address");
+        refresh = next.refresh!;
+      }
+      const statuses = [];
+      for (let i = 0; i < 6; i++) statuses.push((await junk("192.0.2.1")).status);
+      assert.deepEqual(statuses, [401, 401, 401, 401, 401, 429]);
+      assert.equal((await refreshOnce(viaProxy, granted.clientId, refresh)).status, 200, "the client still refreshes");
+      // One /64, a new address each time: one budget.
+      const fromOne64 = [];
+      for (let i = 1; i <= 6; i++) fromOne64.push((await junk(`2001:db8:1:2::${i.toString(16)}`)).status);
+      assert.deepEqual(fromOne64, [401, 401, 401, 401, 401, 429]);
+      assert.equal((await junk("2001:db8:1:3::1")).status, 401, "another /64 has its own budget");
     } finally {
       await app.close();
     }
@@ -231,6 +342,31 @@ describe("OAuth grants own their keys (local mode)", () => {
       assert.equal((await refreshOnce(app.handle, clientId, String(tokens.refresh_token))).error, "invalid_grant");
     } finally {
       await app.close();
+    }
+  });
+
+  test("auto-revoke counts a grant's keys together: refreshing between refused calls does not escape it", async () => {
+    const svc = notesSvc({ ...unlimited, autoRevoke: { threshold: 3, windowMinutes: 10 } });
+    try {
+      let tokens = await grantOf(svc.handle, "alice", ["notes:read"]);
+      let forbidden = 0;
+      let refreshed = 0;
+      for (let round = 0; round < 5; round++) {
+        for (let i = 0; i < 2; i++) {
+          if ((await run(svc, tokens.access, "notes.create", { title: "x" })).status === 403) forbidden++;
+        }
+        await svc.violations(); // stored, and counted
+        const next = await refreshOnce(svc.handle, tokens.clientId, tokens.refresh);
+        if (next.status !== 200) break;
+        refreshed++;
+        tokens = { ...tokens, access: next.access!, refresh: next.refresh! };
+      }
+      const auto = (await svc.violations()).filter((v) => v.kind === "AUTO_REVOKED");
+      assert.equal(auto.length, 1, `${forbidden} refused calls over ${refreshed + 1} keys`);
+      assert.equal(refreshed, 1, "the grant ended at its third refused call, in its second key");
+      assert.equal((await run(svc, tokens.access, "notes.list")).status, 401);
+    } finally {
+      await svc.close();
     }
   });
 
