@@ -294,13 +294,6 @@ export function oauthStorage(db: Executor): OAuthStorage {
 
 const DAY_MS = 86_400_000;
 
-function insertRefresh(r: RefreshToken): { sql: string; args: (string | number)[] } {
-  return {
-    sql: "INSERT INTO app_oauth_refresh_tokens (hash, grant_id, expires_at) VALUES (?, ?, ?)",
-    args: [r.hash, r.grantId, r.expiresAt],
-  };
-}
-
 function toCode(r: SqlRow): AuthorizationCode {
   return {
     hash: String(r.hash),
