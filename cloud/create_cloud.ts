@@ -174,7 +174,8 @@ export interface CloudSeams {
  */
 export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = {}): Cloud {
   // A full disk or a locked database: one line with the fix, at most once a minute per kind.
-  // The health check says `full` while a write failed for want of space within the last minute.
+  // The health check says `full` while a write failed for want of space within the last minute, and no write
+  // succeeded since.
   let fullAt = -Infinity;
   const clock = seams.now ?? Date.now;
   const failures = storageFailureLogger(redactingLogger(options.logger ?? defaultLogger), databaseName(options.db));
@@ -270,7 +271,11 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
     deps,
     bodyLimit,
     log,
-    observe: (route, status, seconds) => operations.metrics.observeRequest(route, status, seconds),
+    observe(route, status, seconds) {
+      operations.metrics.observeRequest(route, status, seconds);
+      // A write that succeeds proves there is room again: the health check stops saying `full`.
+      if (status < 400 && route !== null && route.method !== "GET") fullAt = -Infinity;
+    },
   });
   function serve(req: Request): Promise<Response> {
     const path = pathnameOf(req.url);

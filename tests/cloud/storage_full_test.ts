@@ -67,6 +67,11 @@ test("on a full disk writes answer 507 STORAGE_FULL with Retry-After, reads and 
       assert.match(withHeaders.headers.get("retry-after") ?? "", /^\d+$/);
       await withHeaders.body?.cancel();
 
+      // The health check says so, for a load balancer to take this node out of rotation.
+      const health = await request(cloud.url, "GET", "/v1/health", {});
+      assert.equal(health.status, 503, health.text);
+      assert.deepEqual([health.body.ok, health.body.storage], [false, "full"]);
+
       // Reads: the SDK's list, and a key's first use (its last-used write is best-effort).
       assert.equal((await request(cloud.url, "GET", "/v1/sdk/keys?userId=u1", sdk)).status, 200);
       const firstUse = await request(cloud.url, "GET", "/v1/agent/inbox", { authorization: `Bearer ${unused}` });
@@ -91,6 +96,7 @@ test("on a full disk writes answer 507 STORAGE_FULL with Retry-After, reads and 
         return res.status === 200 && res;
       });
       assert.equal(again.body.ok, true);
+      assert.equal((await request(cloud.url, "GET", "/v1/health", {})).body.storage, "ok", "a write succeeded since");
       assert.equal((await request(cloud.url, "POST", "/v1/events", sdk, event("after"))).status, 202);
       assert.equal(
         (await request(cloud.url, "GET", "/v1/agent/inbox", { authorization: `Bearer ${toRevoke}` })).status,
