@@ -27,7 +27,8 @@ export const cloudHealthSchema: z.ZodType<{ ok: boolean; version: string; storag
   ok: z.boolean().describe("Whether the cloud serves: its database answers and has room"),
   version: z.string().describe("The package version the cloud runs"),
   storage: z.enum(["ok", "full", "unreachable"]).describe(
-    "`full`: a write failed for want of disk space within the last minute; `unreachable`: the database does not answer",
+    "`full`: a write failed for want of disk space within the last minute and none succeeded since; " +
+      "`unreachable`: the database does not answer",
   ),
 }).meta({ id: "CloudHealth" });
 
