@@ -86,7 +86,7 @@ export async function revokeProjectKey(
   keyId: string,
   reason: "tooling" | "dashboard" | "app" | "oauth",
   by: AuditActor,
-  now: number = Date.now(),
+  now: number,
 ): Promise<string | null> {
   const at = new Date(now).toISOString();
   const audit = revocationAudit(projectId, keyId, reason, by, now);
