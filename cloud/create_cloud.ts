@@ -12,7 +12,7 @@ import { defaultLogger, type ErrorLogger, redactingLogger } from "../core/loggin
 import { createRateLimiter, type RateLimit, rateLimited, type RateLimiter } from "../core/abuse/mod.ts";
 import { createRefusalsPerAddress } from "../core/abuse/mod.ts";
 import { authenticateAgent, authenticateSdk } from "./routes/mod.ts";
-import { createInboxWaiters, type InboxWaitersOptions } from "./inbox/mod.ts";
+import { createInboxWaiters, type InboxWaitersOptions } from "./feed/mod.ts";
 import { createCloudRefusals } from "./violations/mod.ts";
 import { createCloudServices } from "./cloud_services.ts";
 import {

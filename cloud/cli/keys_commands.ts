@@ -7,7 +7,7 @@
  * @module
  */
 import { CLI_ACTOR } from "../audit/mod.ts";
-import { createInboxWaiters } from "../inbox/mod.ts";
+import { createInboxWaiters } from "../feed/mod.ts";
 import { createKeyService } from "../keys/mod.ts";
 import { createProjectService } from "../projects/mod.ts";
 import type { DatabaseTarget } from "./database_url.ts";

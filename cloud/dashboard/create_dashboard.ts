@@ -6,7 +6,7 @@
  * @module
  */
 import type { ErrorLogger } from "../../core/logging/mod.ts";
-import type { InboxWaiters } from "../inbox/mod.ts";
+import type { InboxWaiters } from "../feed/mod.ts";
 import type { DashboardServices } from "./dashboard_deps.ts";
 import { trustedPost } from "./csrf.ts";
 import { messagePage } from "./fragments.ts";

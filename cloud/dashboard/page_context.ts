@@ -6,7 +6,7 @@
  */
 import type { ProjectRecord } from "../projects/mod.ts";
 import type { DashboardServices } from "./dashboard_deps.ts";
-import type { InboxWaiters } from "../inbox/mod.ts";
+import type { InboxWaiters } from "../feed/mod.ts";
 import type { Reveals } from "./reveals.ts";
 import type { Session } from "../operators/mod.ts";
 import { type AuditActor, type AuditEntryInput, auditRecord } from "../audit/mod.ts";

@@ -9,11 +9,9 @@ import { acknowledgedSchema, type InboxItem, inboxPageSchema } from "../../core/
 import { storedText } from "../../core/contract/mod.ts";
 import { MAX_BATCH, pageSize, queryInteger, waitSeconds } from "../../core/contract/mod.ts";
 import { json } from "../../core/http/mod.ts";
-import { readOrWait } from "./long_poll.ts";
-import { watchedStorage } from "./inbox_waiters.ts";
+import { type InboxWaiters, readOrWait, type RevocationSequence, watchedStorage } from "../feed/mod.ts";
 import { type AuthStorage, cloudRouteDefiner, type CloudRouteDeps, reauthenticate } from "../routes/mod.ts";
 import type { InboxService } from "./inbox_service.ts";
-import type { InboxWaiters, RevocationSequence } from "./inbox_waiters.ts";
 import type { InboxRepository } from "./inbox_repository.ts";
 
 /** What the inbox routes are given. */

@@ -6,7 +6,7 @@
  */
 import type { InboxItem, PostedEvent } from "../../core/contract/mod.ts";
 import type { AppendResult, InboxRepository } from "./inbox_repository.ts";
-import type { InboxWaiters } from "./inbox_waiters.ts";
+import type { InboxWaiters } from "../feed/mod.ts";
 import type { InboxBacklog, InboxPage, InboxQuery } from "./inbox_query.ts";
 import type { AuditEntryInput } from "../audit/mod.ts";
 

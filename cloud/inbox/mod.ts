@@ -1,5 +1,6 @@
 /**
- * Events and agent inboxes: storing events, delivering and acknowledging items, waiters and long polls.
+ * Events and agent inboxes: storing events, delivering and acknowledging items (their long polls wait on
+ * `cloud/feed/`).
  *
  * @module
  */
@@ -8,7 +9,5 @@ export * from "./inbox_query.ts";
 export * from "./inbox_repository.ts";
 export * from "./inbox_routes.ts";
 export * from "./inbox_service.ts";
-export * from "./inbox_waiters.ts";
 export * from "./libsql_events.ts";
 export * from "./libsql_inbox_reads.ts";
-export * from "./long_poll.ts";

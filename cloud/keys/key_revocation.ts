@@ -9,7 +9,7 @@
  */
 import type { RevocationReason } from "../../core/contract/mod.ts";
 import { type AuditActor, type AuditEntryInput, auditRecord } from "../audit/mod.ts";
-import { type InboxSubscription, type InboxWaiters, REVOCATION_FEED } from "../inbox/mod.ts";
+import { type InboxSubscription, type InboxWaiters, REVOCATION_FEED } from "../feed/mod.ts";
 import type { KeyRepository } from "./key_repository.ts";
 
 /**

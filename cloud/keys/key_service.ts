@@ -10,7 +10,7 @@ import { type AuditActor, auditRecord } from "../audit/mod.ts";
 import type { KeyRepository, MirroredKey, MirrorOutcome, MirrorReason, ProjectKey } from "./key_repository.ts";
 import type { KeyCounts, KeyPage, KeyQuery } from "./key_query.ts";
 import type { KeyLabel, KeyRef } from "./key_labels.ts";
-import type { InboxSubscription, InboxWaiters } from "../inbox/mod.ts";
+import type { InboxSubscription, InboxWaiters } from "../feed/mod.ts";
 import { type BulkRevokeReason, revokeSelectedKeys, revokeUserKeys } from "./key_bulk_revocation.ts";
 import { notifyRevocation, revocationAudit, revokeProjectKey, subscribeToRevocations } from "./key_revocation.ts";
 

@@ -9,15 +9,20 @@ import { type Revocation, revocationPageSchema } from "../../core/contract/mod.t
 import { pageSize, queryInteger, waitSeconds } from "../../core/contract/mod.ts";
 import { json } from "../../core/http/mod.ts";
 import type { ErrorLogger } from "../../core/logging/mod.ts";
-import { readOrWait, watchedStorage } from "../inbox/mod.ts";
+import {
+  type InboxChanges,
+  type InboxWaiters,
+  readOrWait,
+  type RevocationSequence,
+  watchedStorage,
+} from "../feed/mod.ts";
 import { type AuthStorage, cloudRouteDefiner, type CloudRouteDeps, reauthenticate } from "../routes/mod.ts";
-import type { InboxRepository, InboxWaiters, RevocationSequence } from "../inbox/mod.ts";
 import type { KeyService } from "./key_service.ts";
 
 /** What the feed's route is given. */
 export interface RevocationRouteDeps extends CloudRouteDeps {
   /** What authentication reads, and what the shared watcher reads of the inboxes and the revocation feed. */
-  storage: AuthStorage & { inbox: InboxRepository; keys: RevocationSequence };
+  storage: AuthStorage & { inbox: InboxChanges; keys: RevocationSequence };
   /** Keys and the revocation feed. */
   keys: KeyService;
   /** Long-poll wake-ups. */

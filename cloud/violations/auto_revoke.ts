@@ -7,7 +7,7 @@
  */
 import { countsToward, type Violation } from "../../core/contract/mod.ts";
 import { notifyRevocation } from "../keys/mod.ts";
-import type { InboxWaiters } from "../inbox/mod.ts";
+import type { InboxWaiters } from "../feed/mod.ts";
 import type { ProjectRepository } from "../projects/mod.ts";
 import type { ViolationRepository } from "./violation_repository.ts";
 

@@ -8,7 +8,7 @@
 import type { AuditActor } from "../audit/mod.ts";
 import type { ReportedViolation, StoredReport, ViolationPage, ViolationQuery } from "./violation_repository.ts";
 import type { BucketUnit, ViolationBucket } from "./violation_chart.ts";
-import type { InboxWaiters } from "../inbox/mod.ts";
+import type { InboxWaiters } from "../feed/mod.ts";
 import { applyAutoRevoke, type ViolationRepositories } from "./auto_revoke.ts";
 import { type PolicyChange, type PolicyView, readPolicy, updatePolicy } from "./project_policy.ts";
 

@@ -2,7 +2,7 @@
 // The revocation feed's per-project cap as the cloud ships it: feed_polls_test.ts checks the cap through the test
 // seam with 100 polls; this fills the default MAX_POLLS_PER_PROJECT.
 import { after, before, test } from "node:test";
-import { MAX_POLLS_PER_PROJECT } from "../../cloud/inbox/mod.ts";
+import { MAX_POLLS_PER_PROJECT } from "../../cloud/feed/mod.ts";
 import { startTestCloud, type TestCloud } from "../fixtures/test_cloud.ts";
 import { assertFeedPollsCapped, type CountedStatements, countStatements } from "../fixtures/feed_polls.ts";
 

@@ -4,7 +4,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startTestCloud, type TestCloud } from "../../fixtures/test_cloud.ts";
 import { createKeyService, revocationAudit, REVOKE_ALL_ACTION } from "../../../cloud/keys/mod.ts";
-import { createInboxWaiters } from "../../../cloud/inbox/mod.ts";
+import { createInboxWaiters } from "../../../cloud/feed/mod.ts";
 
 const by = { actor: "ops@example.com", sourceAddress: "192.0.2.1" };
 

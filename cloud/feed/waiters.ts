@@ -1,5 +1,5 @@
 /**
- * Wake-ups for long polls. A poller subscribes to its inbox before it reads,
+ * Wake-ups for long polls (the inboxes' and the revocation feed's). A poller subscribes to its inbox before it reads,
  * then waits without touching the database: an emit in this process wakes it
  * at once, and one shared watcher per node finds what other processes stored.
  * On a local file the watcher looks at `PRAGMA data_version` every
@@ -17,7 +17,6 @@
  *
  * @module
  */
-import type { InboxRepository } from "./inbox_repository.ts";
 import { rateLimited } from "../../core/abuse/mod.ts";
 
 /** How often the watcher looks at a local file's `data_version` while polls wait, in milliseconds. */
@@ -41,10 +40,22 @@ export interface InboxSubscription {
   cancel(): void;
 }
 
+/** The inboxes' changes the shared watcher reads (the inbox's repository has them). */
+export interface InboxChanges {
+  /**
+   * The inboxes that received items after `inboxId` (by any process), and the newest inbox id:
+   * one range read for every waiting poll of this node. Start with `inboxId` -1 to learn the newest id only.
+   */
+  inboxesFilledAfter(inboxId: number): Promise<{ latest: number; inboxes: { projectId: string; agentId: string }[] }>;
+  /**
+   * Changes when another connection may have committed (`PRAGMA data_version` on a local file; 0 for
+   * `:memory:`); `null` when it cannot tell (remote), so callers look again on a timer.
+   */
+  dataVersion(): number | null;
+}
+
 /** What the shared watcher reads. */
-export type WatchedStorage =
-  & Pick<InboxRepository, "inboxesFilledAfter" | "dataVersion">
-  & Partial<RevocationSequence>;
+export type WatchedStorage = InboxChanges & Partial<RevocationSequence>;
 
 /** The revocation feed's newest sequence number (the keys' repository has it). */
 export interface RevocationSequence {
@@ -60,7 +71,7 @@ export interface RevocationSequence {
  * @param storage The repositories.
  * @returns The watched reads.
  */
-export function watchedStorage(storage: { inbox: InboxRepository; keys: RevocationSequence }): WatchedStorage {
+export function watchedStorage(storage: { inbox: InboxChanges; keys: RevocationSequence }): WatchedStorage {
   return {
     dataVersion: () => storage.inbox.dataVersion(),
     inboxesFilledAfter: (after) => storage.inbox.inboxesFilledAfter(after),

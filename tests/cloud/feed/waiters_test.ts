@@ -4,7 +4,7 @@
 // per key and per project.
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createInboxWaiters, MAX_POLLS_PER_KEY, type WatchedStorage } from "../../../cloud/inbox/inbox_waiters.ts";
+import { createInboxWaiters, MAX_POLLS_PER_KEY, type WatchedStorage } from "../../../cloud/feed/mod.ts";
 import { openCloudStorage } from "../../../cloud/open_cloud_storage.ts";
 import { createProject } from "../../../cloud/projects/projects.ts";
 import { event, startTestCloud } from "../../fixtures/test_cloud.ts";

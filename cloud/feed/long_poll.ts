@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { InboxSubscription } from "./inbox_waiters.ts";
+import type { InboxSubscription } from "./waiters.ts";
 
 /** When a long poll stops waiting. */
 export interface PollLimits {
