@@ -8,3 +8,4 @@ export * from "./app_identity.ts";
 export * from "./app_repository.ts";
 export * from "./app_routes.ts";
 export * from "./app_service.ts";
+export { appMigrationSteps } from "./app_migrations.ts";

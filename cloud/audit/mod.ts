@@ -10,3 +10,4 @@ export * from "./audit_routes.ts";
 export * from "./audit_service.ts";
 export * from "./audit_storage.ts";
 export * from "./libsql_audit.ts";
+export { auditMigrationSteps } from "./audit_migrations.ts";

@@ -20,3 +20,4 @@ export {
   watchedStorage,
 } from "./waiters.ts";
 export { type PollLimits, readOrWait } from "./long_poll.ts";
+export { feedMigrationSteps } from "./feed_migrations.ts";

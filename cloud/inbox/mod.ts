@@ -11,3 +11,4 @@ export * from "./inbox_routes.ts";
 export * from "./inbox_service.ts";
 export * from "./libsql_events.ts";
 export * from "./libsql_inbox_reads.ts";
+export { inboxMigrationSteps } from "./inbox_migrations.ts";

@@ -17,3 +17,4 @@ export * from "./libsql_keys.ts";
 export * from "./libsql_revocations.ts";
 export * from "./revocation_routes.ts";
 export * from "./revocation_storage.ts";
+export { keyMigrationSteps } from "./key_migrations.ts";

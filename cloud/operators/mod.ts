@@ -18,3 +18,4 @@ export * from "./setup_link.ts";
 export * from "./sign_in_limiter.ts";
 export * from "./hash_gate.ts";
 export * from "./sealed_totp_secrets.ts";
+export { operatorMigrationSteps } from "./operator_migrations.ts";

@@ -12,3 +12,4 @@ export * from "./project_repository.ts";
 export * from "./project_service.ts";
 export * from "./project_settings.ts";
 export * from "./projects.ts";
+export { projectMigrationSteps } from "./project_migrations.ts";

@@ -17,3 +17,4 @@ export * from "./violation_query.ts";
 export * from "./violation_repository.ts";
 export * from "./violation_routes.ts";
 export * from "./violation_service.ts";
+export { violationMigrationSteps } from "./violation_migrations.ts";

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { cliCommand, printed, run, serve } from "../fixtures/subprocess.ts";
 import { formClient } from "./dashboard/form_client.ts";
 import { settlesWithin, waitFor } from "../fixtures/wait_for.ts";
-import { cloudMigrations } from "../../cloud/database/cloud_migrations.ts";
+import { cloudMigrations } from "../../cloud/database/mod.ts";
 import { tempDir } from "../fixtures/temp_dir.ts";
 
 describe("cloud/main.ts", () => {

@@ -4,7 +4,12 @@ import { type Client, createClient } from "@libsql/client";
 import { migrate, schemaVersion } from "../../../core/db/mod.ts";
 import { createCloud } from "../../../cloud/mod.ts";
 import { openCloudStorage } from "../../../cloud/open_cloud_storage.ts";
-import { CLOUD_MIGRATIONS_TABLE, cloudMigrations } from "../../../cloud/database/cloud_migrations.ts";
+import {
+  CLOUD_FEATURE_MIGRATIONS,
+  CLOUD_MIGRATION_ORDER,
+  CLOUD_MIGRATIONS_TABLE,
+  cloudMigrations,
+} from "../../../cloud/database/mod.ts";
 import { createProject } from "../../../cloud/projects/projects.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
 import { storageBackends } from "./storage_backends.ts";
@@ -265,4 +270,25 @@ for (const [name, open] of clients.list) {
 
 test("migration 7 really ran over Hrana HTTP", () => {
   assert.ok(clients.remoteRequests() > 10);
+});
+
+describe("each cloud feature owns its migration steps", () => {
+  test("every step a feature owns is applied by the one ordered list, versions 1 to n in order", () => {
+    assert.deepEqual(cloudMigrations.map((m) => m.version), cloudMigrations.map((_, i) => i + 1));
+    for (const [feature, steps] of Object.entries(CLOUD_FEATURE_MIGRATIONS)) {
+      for (const version of Object.keys(steps).map(Number)) {
+        const order = CLOUD_MIGRATION_ORDER.find((m) => m.version === version);
+        assert.ok(order?.features.includes(feature as never), `${feature}'s steps of version ${version} are applied`);
+      }
+    }
+    const owned = Object.values(CLOUD_FEATURE_MIGRATIONS).flatMap((steps) => Object.values(steps).flat());
+    assert.equal(cloudMigrations.flatMap((m) => m.statements).length, owned.length);
+  });
+
+  test("the feed's table and triggers come from cloud/feed, the keys' table from cloud/keys", () => {
+    const sqlOf = (steps: Readonly<Record<number, readonly string[]>>) => Object.values(steps).flat().join("\n");
+    assert.match(sqlOf(CLOUD_FEATURE_MIGRATIONS.feed), /CREATE TRIGGER cloud_keys_revoked/);
+    assert.doesNotMatch(sqlOf(CLOUD_FEATURE_MIGRATIONS.keys), /cloud_revocations/);
+    assert.match(sqlOf(CLOUD_FEATURE_MIGRATIONS.keys), /CREATE TABLE cloud_keys \(/);
+  });
 });

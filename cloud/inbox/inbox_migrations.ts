@@ -1,0 +1,34 @@
+/**
+ * The events and inboxes' table: its steps of each of the cloud's migrations, by version. `cloud/database` applies
+ * them in its one ordered list; never edit a step that has shipped: add one to a new version.
+ *
+ * @module
+ */
+
+/** The events and inboxes' table: the statements of each cloud migration that has some, by version. */
+export const inboxMigrationSteps: Readonly<Record<number, readonly string[]>> = {
+  3: [
+    // Each event goes to exactly one inbox, so an event and its inbox item are
+    // one row; AUTOINCREMENT keeps inbox ids (the cursors) from ever being reused.
+    `CREATE TABLE cloud_events (
+        inbox_id INTEGER PRIMARY KEY AUTOINCREMENT,
+        project_id TEXT NOT NULL REFERENCES cloud_projects (id),
+        event_id TEXT NOT NULL,
+        type TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        deliveries INTEGER NOT NULL DEFAULT 0,
+        acked_at TEXT,
+        UNIQUE (project_id, event_id)
+      )`,
+    "CREATE INDEX cloud_events_waiting ON cloud_events (project_id, agent_id, inbox_id) WHERE acked_at IS NULL",
+    "CREATE INDEX cloud_events_acknowledged ON cloud_events (acked_at) WHERE acked_at IS NOT NULL",
+  ],
+  8: [
+    // The dashboard's view of one inbox's acknowledged items, newest first, and their count; partial like
+    // cloud_events_waiting, so the agents' polls keep the small index of waiting items to themselves.
+    `CREATE INDEX cloud_events_acknowledged_by_agent ON cloud_events (project_id, agent_id, inbox_id)
+        WHERE acked_at IS NOT NULL`,
+  ],
+};
