@@ -8,12 +8,15 @@
  * The rules, over every relative `import … from`, `export … from`, `import "…"` and `import("…")`:
  * - **door**: a file may import another room's files only through that room's `mod.ts`;
  * - **layer**: nothing under `core/` imports from `cloud/` or `adapters/`;
- * - **cycle**: no two rooms import each other, directly or through other rooms.
+ * - **cycle**: no two rooms import each other, directly or through other rooms;
+ * - **cloud layer**: a cloud feature folder (`cloud/NAME/`) imports only the feature folders
+ *   {@linkcode CLOUD_LAYERS} allows it (`cloud_layers.ts`).
  *
  * @module
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, posix } from "node:path";
+import { CLOUD_LAYERS } from "./cloud_layers.ts";
 
 /**
  * Whether what breaks a rule under `cloud/` is only reported, not failed: `false` since the cloud's feature modules
@@ -37,7 +40,7 @@ export interface ImportEdge {
 /** A broken rule. */
 export interface RuleBreak {
   /** Which rule. */
-  rule: "door" | "layer" | "cycle";
+  rule: "door" | "layer" | "cycle" | "cloud layer";
   /** What is wrong, with the file and line (or the rooms of the cycle). */
   message: string;
   /** Whether it is only reported (a cloud file while {@linkcode CLOUD_RULES_REPORT_ONLY}). */
@@ -54,12 +57,16 @@ export interface GraphReport {
   rooms: string[];
   /** Every relative import found. */
   edges: ImportEdge[];
+  /** The rooms each room imports (through any of its files). */
+  roomImports: Map<string, Set<string>>;
 }
 
 /** Options of {@linkcode checkImportGraph}. */
 export interface CheckOptions {
   /** Report, without failing, what breaks a rule under `cloud/`. Default {@linkcode CLOUD_RULES_REPORT_ONLY}. */
   cloudReportOnly?: boolean;
+  /** Which cloud feature folder may import which, by folder name. Default {@linkcode CLOUD_LAYERS}. */
+  cloudLayers?: Readonly<Record<string, readonly string[]>>;
 }
 
 const IMPORT_LINE = /^\s*(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']|^\s*import\s*["']([^"']+)["']/gm;
@@ -106,6 +113,29 @@ function isCloud(path: string): boolean {
   return path === "cloud" || path.startsWith("cloud/");
 }
 
+/** The name of a cloud feature folder (`cloud/keys` → `keys`), or `null` for any other room. */
+function cloudFeature(room: string): string | null {
+  return /^cloud\/[^/]+$/.test(room) ? room.slice("cloud/".length) : null;
+}
+
+/** What breaks the declared layering in one import from one room to another, if anything. */
+function layerBreak(
+  fromRoom: string,
+  toRoom: string,
+  where: string,
+  layers: Readonly<Record<string, readonly string[]>>,
+): string | null {
+  const from = cloudFeature(fromRoom);
+  const to = cloudFeature(toRoom);
+  if (from === null || to === null) return null;
+  const allowed = layers[from];
+  if (allowed === undefined) return `${where}: cloud/${from} is not in the cloud's layering (cloud_layers.ts)`;
+  if (!allowed.includes(to)) {
+    return `${where}: cloud/${from} may not import cloud/${to} (the cloud's layering, cloud_layers.ts)`;
+  }
+  return null;
+}
+
 /**
  * Checks the rooms' rules over a tree of sources.
  *
@@ -115,6 +145,7 @@ function isCloud(path: string): boolean {
  */
 export function checkImportGraph(sources: ReadonlyMap<string, string>, options: CheckOptions = {}): GraphReport {
   const cloudReportOnly = options.cloudReportOnly ?? CLOUD_RULES_REPORT_ONLY;
+  const layers = options.cloudLayers ?? CLOUD_LAYERS;
   const files = new Set(sources.keys());
   const rooms = [...files].filter((f) => posix.basename(f) === "mod.ts" && posix.dirname(f) !== ".")
     .map((f) => posix.dirname(f)).sort();
@@ -137,6 +168,8 @@ export function checkImportGraph(sources: ReadonlyMap<string, string>, options: 
       if (to !== `${toRoom}/mod.ts`) {
         breaks.push({ rule: "door", message: `${where}: enter ${toRoom}/ through ${toRoom}/mod.ts`, reportOnly });
       }
+      const layered = fromRoom === null ? null : layerBreak(fromRoom, toRoom, where, layers);
+      if (layered !== null) breaks.push({ rule: "cloud layer", message: layered, reportOnly });
       if (fromRoom !== null) {
         const out = roomEdges.get(fromRoom) ?? new Map<string, ImportEdge>();
         if (!out.has(toRoom)) out.set(toRoom, edge);
@@ -160,7 +193,52 @@ export function checkImportGraph(sources: ReadonlyMap<string, string>, options: 
     reported: breaks.filter((b) => b.reportOnly),
     rooms,
     edges,
+    roomImports: new Map([...roomEdges].map(([room, out]) => [room, new Set(out.keys())])),
   };
+}
+
+/**
+ * The longest chain of rooms importing each other (the floors), among the rooms a filter keeps.
+ *
+ * @param roomImports The rooms each room imports (from {@linkcode checkImportGraph}; acyclic).
+ * @param keep Which rooms count (default: all).
+ * @returns The rooms of one longest chain, from the top floor down.
+ */
+export function longestChain(
+  roomImports: ReadonlyMap<string, ReadonlySet<string>>,
+  keep: (room: string) => boolean = () => true,
+): string[] {
+  const memo = new Map<string, string[]>();
+  const chain = (room: string): string[] => {
+    let found = memo.get(room);
+    if (found !== undefined) return found;
+    let below: string[] = [];
+    for (const next of [...(roomImports.get(room) ?? [])].sort()) {
+      if (!keep(next)) continue;
+      const c = chain(next);
+      if (c.length > below.length) below = c;
+    }
+    found = [room, ...below];
+    memo.set(room, found);
+    return found;
+  };
+  let longest: string[] = [];
+  for (const room of [...roomImports.keys()].sort()) {
+    if (!keep(room)) continue;
+    const c = chain(room);
+    if (c.length > longest.length) longest = c;
+  }
+  return longest;
+}
+
+/**
+ * Whether a room is one of the cloud's feature folders (`cloud/NAME`).
+ *
+ * @param room A room.
+ * @returns `true` for `cloud/keys`, `false` for `cloud` or `core/http`.
+ */
+export function isCloudFeature(room: string): boolean {
+  return cloudFeature(room) !== null;
 }
 
 /** The strongly connected groups of more than one room (Tarjan), each in a cycle order. */

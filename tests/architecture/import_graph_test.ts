@@ -3,7 +3,15 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { checkImportGraph, readSources, relativeImports, roomOf } from "./import_graph.ts";
+import {
+  checkImportGraph,
+  isCloudFeature,
+  longestChain,
+  readSources,
+  relativeImports,
+  roomOf,
+} from "./import_graph.ts";
+import { CLOUD_LAYERS } from "./cloud_layers.ts";
 import { tempDir } from "../fixtures/temp_dir.ts";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -52,6 +60,50 @@ describe("the import graph", () => {
     );
     const report = checkImportGraph(sources);
     assert.ok(report.failures.some((f) => f.rule === "cycle" && /cloud\/audit/.test(f.message)));
+  });
+
+  test("an import between two cloud features that the layering does not declare fails (keys → inbox)", () => {
+    const sources = readSources(REPO);
+    sources.set(
+      "cloud/keys/planted.ts",
+      `import type { InboxService } from "../inbox/mod.ts";\nexport type { InboxService };\n`,
+    );
+    const report = checkImportGraph(sources);
+    assert.deepEqual(report.failures.map((f) => `${f.rule}: ${f.message}`), [
+      "cloud layer: cloud/keys/planted.ts:1 imports cloud/inbox/mod.ts: cloud/keys may not import cloud/inbox " +
+      "(the cloud's layering, cloud_layers.ts)",
+    ]);
+  });
+
+  test("a cloud feature folder missing from the layering fails", () => {
+    const sources = readSources(REPO);
+    sources.set(
+      "cloud/planted/mod.ts",
+      `import type { AuditActor } from "../audit/mod.ts";\nexport type { AuditActor };\n`,
+    );
+    const report = checkImportGraph(sources);
+    assert.ok(report.failures.some((f) => f.rule === "cloud layer" && /cloud\/planted is not in/.test(f.message)));
+  });
+
+  test("the declared layering names every cloud feature folder and stands on 5 floors, as the imports do", () => {
+    const report = checkImportGraph(readSources(REPO));
+    const features = report.rooms.filter(isCloudFeature).map((room) => room.slice("cloud/".length)).sort();
+    assert.deepEqual(Object.keys(CLOUD_LAYERS).sort(), features);
+    const declared = new Map(
+      Object.entries(CLOUD_LAYERS).map(([from, to]) => [`cloud/${from}`, new Set(to.map((t) => `cloud/${t}`))]),
+    );
+    assert.equal(longestChain(declared).length, 5, longestChain(declared).join(" -> "));
+    // Measured from the imports: the cloud's features 5 floors deep (7 before cloud/feed), the whole chain from
+    // cloud/ down through core 10 (12 before).
+    assert.deepEqual(longestChain(report.roomImports, isCloudFeature).length, 5);
+    const whole = longestChain(report.roomImports);
+    assert.ok(whole.length <= 10, whole.join(" -> "));
+  });
+
+  test("a chain's length counts the rooms on it, and a filter leaves rooms out", () => {
+    const imports = new Map([["a", new Set(["b", "c"])], ["b", new Set(["c"])], ["c", new Set<string>()]]);
+    assert.deepEqual(longestChain(imports), ["a", "b", "c"]);
+    assert.deepEqual(longestChain(imports, (room) => room !== "b"), ["a", "c"]);
   });
 
   test("the dashboard going around the cloud's door fails", () => {
