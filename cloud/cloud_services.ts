@@ -9,7 +9,7 @@ import { createAuditService } from "./audit/mod.ts";
 import type { DashboardServices } from "./dashboard/mod.ts";
 import type { OperationsDeps } from "./operations/mod.ts";
 import type { CloudRepositories } from "./open_cloud_storage.ts";
-import { type InboxWaiters } from "./feed/mod.ts";
+import type { InboxWaiters } from "./feed/mod.ts";
 import { createInboxService } from "./inbox/mod.ts";
 import { createKeyService } from "./keys/mod.ts";
 import { createProjectService } from "./projects/mod.ts";
