@@ -11,6 +11,9 @@
  * - **cycle**: no two rooms import each other, directly or through other rooms;
  * - **cloud layer**: a cloud feature folder (`cloud/NAME/`) imports only the feature folders
  *   {@linkcode CLOUD_LAYERS} allows it (`cloud_layers.ts`).
+ * - **named door**: a `mod.ts` names what it exports (no `export *`);
+ * - **owner**: a room's `mod.ts` exports only what its own files declare, so a symbol is imported from the room that
+ *   owns it, never through a neighbour (the package's public entries, {@linkcode PUBLIC_DOORS}, gather from many rooms).
  *
  * @module
  */
@@ -27,6 +30,9 @@ export const CLOUD_RULES_REPORT_ONLY = false;
 /** The folders and files whose imports are checked. */
 export const CHECKED_ROOTS: readonly string[] = ["core", "cloud", "adapters", "testing", "mod.ts"];
 
+/** The doors that are public entry points of the package (`jsr.json`'s exports): they re-export from many rooms. */
+export const PUBLIC_DOORS: readonly string[] = ["cloud/mod.ts", "testing/mod.ts"];
+
 /** One relative import: the importing file, the imported file (both repository paths) and the line. */
 export interface ImportEdge {
   /** The importing file. */
@@ -40,7 +46,7 @@ export interface ImportEdge {
 /** A broken rule. */
 export interface RuleBreak {
   /** Which rule. */
-  rule: "door" | "layer" | "cycle" | "cloud layer";
+  rule: "door" | "layer" | "cycle" | "cloud layer" | "named door" | "owner";
   /** What is wrong, with the file and line (or the rooms of the cycle). */
   message: string;
   /** Whether it is only reported (a cloud file while {@linkcode CLOUD_RULES_REPORT_ONLY}). */
@@ -177,6 +183,10 @@ export function checkImportGraph(sources: ReadonlyMap<string, string>, options: 
       }
     }
   }
+  for (const [door, source] of sources) {
+    if (posix.basename(door) !== "mod.ts" || posix.dirname(door) === ".") continue;
+    breaks.push(...doorBreaks(door, source, sources, files, cloudReportOnly && isCloud(door)));
+  }
   for (const cycle of roomCycles(rooms, roomEdges)) {
     const through = cycle.map((room, i) => {
       const edge = roomEdges.get(room)?.get(cycle[(i + 1) % cycle.length]);
@@ -239,6 +249,60 @@ export function longestChain(
  */
 export function isCloudFeature(room: string): boolean {
   return cloudFeature(room) !== null;
+}
+
+const STAR_EXPORT = /^\s*export\s*\*/m;
+const NAMED_EXPORT = /^\s*export\s+(?:type\s+)?\{([^}]*)\}\s*from\s*["']([^"']+)["']/gm;
+
+/** What a room's `mod.ts` breaks: an `export *`, or a re-export of what another room (or another file) declares. */
+function doorBreaks(
+  door: string,
+  source: string,
+  sources: ReadonlyMap<string, string>,
+  files: ReadonlySet<string>,
+  reportOnly: boolean,
+): RuleBreak[] {
+  const breaks: RuleBreak[] = [];
+  if (STAR_EXPORT.test(source)) {
+    breaks.push({ rule: "named door", message: `${door}: name what the door exports (no export *)`, reportOnly });
+  }
+  if (PUBLIC_DOORS.includes(door)) return breaks;
+  const room = posix.dirname(door);
+  for (const m of source.matchAll(NAMED_EXPORT)) {
+    const to = posix.normalize(posix.join(room, m[2]));
+    if (!files.has(to) || roomOf(to, files) !== room) {
+      breaks.push({
+        rule: "owner",
+        message: `${door} re-exports ${to}: import it from the room that owns it`,
+        reportOnly,
+      });
+      continue;
+    }
+    const target = sources.get(to) ?? "";
+    for (const item of m[1].split(",")) {
+      const name = item.replace(/^\s*type\s+/, "").split(/\s+as\s+/)[0].trim();
+      if (name !== "" && !declares(target, name)) {
+        breaks.push({
+          rule: "owner",
+          message: `${door} exports ${name} from ${to}, which does not declare it: import it from its owner`,
+          reportOnly,
+        });
+      }
+    }
+  }
+  return breaks;
+}
+
+/** Whether a source declares an exported name itself (not a re-export of an import). */
+function declares(source: string, name: string): boolean {
+  const declared = new RegExp(
+    `^export\\s+(?:declare\\s+)?(?:async\\s+)?(?:abstract\\s+)?(?:function\\*?|class|const|let|interface|type|enum)\\s+${name}\\b`,
+    "m",
+  );
+  if (declared.test(source)) return true;
+  const imported = new RegExp(`^import[^;]*\\b${name}\\b[^;]*from`, "m");
+  const listed = new RegExp(`^export\\s+(?:type\\s+)?\\{[^}]*\\b${name}\\b[^}]*\\}\\s*;`, "m");
+  return listed.test(source) && !imported.test(source);
 }
 
 /** The strongly connected groups of more than one room (Tarjan), each in a cycle order. */

@@ -116,6 +116,38 @@ describe("the import graph", () => {
     assert.ok(report.failures.some((f) => f.rule === "door" && f.message.startsWith("cloud/dashboard/planted.ts:1")));
   });
 
+  test("a door with export * fails (named door)", () => {
+    const sources = tree(CLEAN);
+    sources.set("core/a/mod.ts", `export * from "./inner.ts";\n`);
+    const report = checkImportGraph(sources);
+    assert.deepEqual(report.failures.map((f) => f.rule), ["named door"]);
+  });
+
+  test("a door that names what its own files declare passes", () => {
+    const sources = tree(CLEAN);
+    sources.set("core/a/mod.ts", `export { here } from "./inner.ts";\nexport type { Shape } from "./inner.ts";\n`);
+    sources.set("core/a/inner.ts", `export const here = 1;\nexport interface Shape {\n  x: number;\n}\n`);
+    assert.deepEqual(checkImportGraph(sources).failures, []);
+  });
+
+  test("a door re-exporting another room's symbol fails (owner), directly or through one of its files", () => {
+    const direct = tree(CLEAN);
+    direct.set("core/b/mod.ts", `export { here } from "../a/mod.ts";\n`);
+    assert.deepEqual(checkImportGraph(direct).failures.map((f) => f.rule), ["owner"]);
+    const through = tree(CLEAN);
+    through.set("core/b/mod.ts", `export { here } from "./user.ts";\n`);
+    through.set("core/b/user.ts", `import { here } from "../a/mod.ts";\nexport { here };\n`);
+    const report = checkImportGraph(through);
+    assert.deepEqual(report.failures.map((f) => f.rule), ["owner"]);
+    assert.match(report.failures[0].message, /exports here from core\/b\/user\.ts/);
+  });
+
+  test("the package's public doors may gather from many rooms", () => {
+    const sources = tree(CLEAN);
+    sources.set("cloud/mod.ts", `export { here } from "../core/a/mod.ts";\n`);
+    assert.deepEqual(checkImportGraph(sources).failures, []);
+  });
+
   test("a clean tree passes", () => {
     const report = checkImportGraph(tree(CLEAN));
     assert.deepEqual(report.failures, []);
