@@ -7,6 +7,7 @@
  */
 import { html } from "hono/html";
 import type { ConnectedApp } from "../apps/mod.ts";
+import { quantity } from "../violations/mod.ts";
 import { age, dataTable, time } from "./fragments.ts";
 import type { Html } from "./responses.ts";
 
@@ -57,14 +58,16 @@ ${
  * What a revoke reaches now, for its confirmation.
  *
  * @param apps The project's apps.
+ * @param keys How many keys the revoke revokes (one by default).
  * @returns One sentence.
  */
-export function revokeReach(apps: readonly ConnectedApp[]): string {
+export function revokeReach(apps: readonly ConnectedApp[], keys = 1): string {
   const following = apps.filter((app) => app.state === "following").length;
+  const which = keys === 1 ? "this key" : `these ${quantity(keys, "key")}`;
   if (following === 0) {
-    return "No app follows the revocation feed right now: an app that connects later refuses this key as it catches up.";
+    return `No app follows the revocation feed right now: an app that connects later refuses ${which} as it catches up.`;
   }
-  return `${following} connected ${following === 1 ? "app" : "apps"} will refuse this key within a second.`;
+  return `${quantity(following, "connected app")} will refuse ${which} within a second.`;
 }
 
 /**
@@ -76,7 +79,9 @@ export function revokeReach(apps: readonly ConnectedApp[]): string {
 export function rotationCutOff(apps: readonly ConnectedApp[]): Html {
   const cut = apps.filter((app) => app.state !== "rotated_out");
   if (cut.length === 0) return html`<p>No connected app uses the current secret.</p>`;
-  return html`<p>${cut.length} connected ${cut.length === 1 ? "app uses" : "apps use"} the current secret and will
+  return html`<p>${quantity(cut.length, "connected app")} ${
+    cut.length === 1 ? "uses" : "use"
+  } the current secret and will
 stop hearing revocations until given the new one:</p>
 <ul class="cut-off">${
     cut.map((app) =>

@@ -62,6 +62,21 @@ describe("connected apps in the dashboard", () => {
     assert.match(one.text, /1 connected app will refuse this key within a second\./, "a stale app is not counted");
   });
 
+  test("the revoke-all and revoke-selected confirmations say 'these 2 keys', not 'this key'", async () => {
+    const p = await t.newProject("revoke all");
+    const [a, b] = [await t.mintKey("carol", {}, p), await t.mintKey("carol", {}, p)];
+    const none = await admin.get(`/dashboard/projects/${p.id}/keys/revoke-all?user=carol`);
+    assert.match(none.text, /an app that connects later refuses these 2 keys as it catches up\./);
+    await poll(p, A, "one");
+    const all = await admin.get(`/dashboard/projects/${p.id}/keys/revoke-all?user=carol`);
+    assert.match(all.text, /1 connected app will refuse these 2 keys within a second\./);
+    assert.doesNotMatch(all.text, /this key/);
+    const selected = await admin.get(`/dashboard/projects/${p.id}/keys/revoke-selected?key=${a.id}&key=${b.id}`);
+    assert.match(selected.text, /1 connected app will refuse these 2 keys within a second\./);
+    const one = await admin.get(`/dashboard/projects/${p.id}/keys/revoke-selected?key=${a.id}`);
+    assert.match(one.text, /1 connected app will refuse this key within a second\./);
+  });
+
   test("the rotate confirmation lists the apps the rotation cuts off", async () => {
     const p = await t.newProject("rotate");
     const before = await admin.get(`/dashboard/projects/${p.id}/settings/rotate`);
