@@ -81,7 +81,7 @@ export function connectedAppsSection(apps: readonly ConnectedApp[], now: number)
     dataTable({
       label,
       caption,
-      columns: ["Label", "Mode", "SDK version", "State", "Last seen"],
+      columns: ["Label", "Mode", "SDK version", "State", "Last seen", "Outbox"],
       rows: rows.map((app) => appRow(app, now)),
     });
   return html`<h2>Connected apps</h2>
@@ -110,6 +110,9 @@ function appRow(app: FoldedApp, now: number): Html {
       <td>${app.sdkVersion ?? html`<span class="muted">unknown</span>`}</td>
       <td>${STATE_WORDS[app.state]}</td>
       <td>${time(app.lastSeenAt)} <span class="muted">(${age(now - Date.parse(app.lastSeenAt))} ago)</span></td>
+      <td>${app.outboxDepth === null
+        ? html`<span class="muted">unknown</span>`
+        : quantity(app.outboxDepth, "item")}</td>
     </tr>
   `;
 }

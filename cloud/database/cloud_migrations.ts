@@ -469,4 +469,12 @@ export const cloudMigrations: readonly Migration[] = [
       "ALTER TABLE cloud_audit ADD COLUMN received_at TEXT",
     ],
   },
+  {
+    version: 16,
+    name: "connected apps keep the outbox depth they report on their feed polls",
+    statements: [
+      // NULL for an app that does not say (older SDKs): `x-svc-outbox-depth` on its polls.
+      "ALTER TABLE cloud_apps ADD COLUMN outbox_depth INTEGER",
+    ],
+  },
 ];

@@ -124,6 +124,22 @@ describe("connected apps in the dashboard", () => {
     assert.match(later.text, /<summary>Show departed apps \(2\)<\/summary>/);
   });
 
+  test("the Overview shows the outbox depth each app reported, or unknown", async () => {
+    const p = await t.newProject("outbox");
+    await t.sdk("GET", "/v1/sdk/keys/revocations", {
+      as: p,
+      headers: { "x-svc-instance": A, "x-svc-app-label": "busy", "x-svc-outbox-depth": "42" },
+    });
+    await poll(p, B, "quiet");
+    const { present } = await overview(p);
+    assert.match(present.find((row) => row.includes("busy"))!, /<td>42 items ?<\/td>/);
+    assert.match(
+      present.find((row) => row.includes("quiet"))!,
+      /<td><span class="muted">unknown<\/span> ?<\/td> <\/tr>/,
+    );
+    assert.match((await admin.get(`/dashboard/projects/${p.id}`)).text, /<th scope="col">Outbox<\/th>/);
+  });
+
   test("the revoke confirmation says how many apps follow now, or that none does", async () => {
     const p = await t.newProject("revoke");
     const k = await t.mintKey("alice", {}, p);
