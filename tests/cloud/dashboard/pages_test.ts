@@ -332,7 +332,10 @@ describe("dashboard pages", () => {
     assert.match(shown.text, /Now: default 7 days, at most 30 days\./);
     assert.match(shown.text, /name="defaultDays" type="number" min="1" max="3650"\s+value="7"/);
     for (
-      const wrong of [{ defaultDays: "40", maxDays: "30" }, { defaultDays: "0", maxDays: "" }, { defaultDays: "1.5" }]
+      const wrong of [{ defaultDays: "40", maxDays: "30" }, { defaultDays: "0", maxDays: "" }, {
+        defaultDays: "1.5",
+        maxDays: "",
+      }]
     ) {
       const refused = await admin.post(`${settings}/key-lifetime`, wrong);
       assert.equal(refused.status, 400, JSON.stringify(wrong));
