@@ -1,7 +1,8 @@
 /**
  * Who an app instance says it is, read from the headers of its feed polls:
- * `x-svc-instance` (a ULID per instance), `x-svc-app-label`, `x-svc-mode` and
- * `x-svc-sdk-version`, each validated or clamped so that nothing unbounded is stored.
+ * `x-svc-instance` (a ULID per instance), `x-svc-app-label`, `x-svc-mode`,
+ * `x-svc-sdk-version` and `x-svc-outbox-depth`, each validated or clamped so that
+ * nothing unbounded is stored.
  *
  * @module
  */
@@ -24,6 +25,8 @@ export interface AppIdentity {
   mode: AppMode | null;
   /** The SDK's version, or `null` when it did not say (or sent something that is not a version). */
   sdkVersion: string | null;
+  /** The items its outbox held for the cloud when it polled, or `null` when it did not say (or said no count). */
+  outboxDepth: number | null;
 }
 
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -52,10 +55,12 @@ export function appIdentity(headers: Headers): AppIdentity | null {
     .slice(0, MAX_APP_LABEL).join("");
   const mode = headers.get("x-svc-mode")?.trim().toLowerCase();
   const version = headers.get("x-svc-sdk-version")?.trim() ?? "";
+  const depth = headers.get("x-svc-outbox-depth")?.trim() ?? "";
   return {
     instanceId,
     label,
     mode: mode === "hybrid" || mode === "cloud" ? mode : null,
     sdkVersion: version.length > 0 && VERSION.test(version) ? version.slice(0, MAX_SDK_VERSION) : null,
+    outboxDepth: /^\d{1,9}$/.test(depth) ? Number(depth) : null,
   };
 }

@@ -1,5 +1,5 @@
 /**
- * The connected apps' repository: every statement on `cloud_apps` (migration 9). The `lastUsedAt` a hybrid
+ * The connected apps' repository: every statement on `cloud_apps` (migration 9, its outbox depth migration 16). The `lastUsedAt` a hybrid
  * app mirrors onto its keys is written by the keys' repository, which holds the SQL of `cloud_keys`.
  *
  * @module
@@ -44,12 +44,13 @@ export function appStorage(db: Executor): AppRepository {
     async recordAppPoll(projectId, app, cursor, at) {
       await db.execute({
         sql:
-          `INSERT INTO cloud_apps (project_id, instance_id, label, mode, sdk_version, first_seen_at, last_seen_at, cursor)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+          `INSERT INTO cloud_apps (project_id, instance_id, label, mode, sdk_version, first_seen_at, last_seen_at, cursor,
+                outbox_depth)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
               ON CONFLICT (project_id, instance_id) DO UPDATE SET label = excluded.label, mode = excluded.mode,
-                sdk_version = excluded.sdk_version, cursor = excluded.cursor,
+                sdk_version = excluded.sdk_version, cursor = excluded.cursor, outbox_depth = excluded.outbox_depth,
                 last_seen_at = MAX(last_seen_at, excluded.last_seen_at)`,
-        args: [projectId, app.instanceId, app.label, app.mode, app.sdkVersion, at, at, cursor],
+        args: [projectId, app.instanceId, app.label, app.mode, app.sdkVersion, at, at, cursor, app.outboxDepth],
       });
     },
     async listAllApps() {
@@ -58,7 +59,8 @@ export function appStorage(db: Executor): AppRepository {
     },
     async listApps(projectId) {
       const rs = await db.execute({
-        sql: `SELECT instance_id, label, mode, sdk_version, first_seen_at, last_seen_at, cursor FROM cloud_apps
+        sql:
+          `SELECT instance_id, label, mode, sdk_version, first_seen_at, last_seen_at, cursor, outbox_depth FROM cloud_apps
               WHERE project_id = ? ORDER BY last_seen_at DESC, instance_id`,
         args: [projectId],
       });
@@ -80,5 +82,6 @@ function toApp(row: SqlRow): StoredApp {
     firstSeenAt: text(row, "first_seen_at"),
     lastSeenAt: text(row, "last_seen_at"),
     cursor: integer(row, "cursor"),
+    outboxDepth: row.outbox_depth === null || row.outbox_depth === undefined ? null : integer(row, "outbox_depth"),
   };
 }

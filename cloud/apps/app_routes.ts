@@ -21,6 +21,9 @@ export const connectedAppSchema = z.object({
   firstSeenAt: isoTimestamp,
   lastSeenAt: isoTimestamp,
   cursor: z.number().int().describe("The `after` of its latest recorded feed poll"),
+  outboxDepth: z.number().int().min(0).nullable().describe(
+    "The items its outbox held for the cloud at its latest recorded poll (x-svc-outbox-depth), or null",
+  ),
   state: z.enum(["following", "stale", "rotated_out"]).describe(
     "following; stale: not seen for over a minute; rotated_out: last seen before the latest secret rotation",
   ),

@@ -91,7 +91,7 @@ export function createAppService(
       if (app === null) return;
       const at = now();
       const key = `${projectId}\u0000${app.instanceId}`;
-      const same = JSON.stringify([app.label, app.mode, app.sdkVersion, cursor]);
+      const same = JSON.stringify([app.label, app.mode, app.sdkVersion, app.outboxDepth, cursor]);
       const last = written.get(key);
       if (last && last.same === same && at - last.at >= 0 && at - last.at < APP_SEEN_INTERVAL_MS) return;
       try {

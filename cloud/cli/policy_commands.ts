@@ -10,6 +10,7 @@ import { CLI_ACTOR, createAuditService } from "../audit/mod.ts";
 import { createProjectService } from "../projects/mod.ts";
 import {
   autoRevokeInWords,
+  keyLifetimeInWords,
   type PolicyChange,
   policyChangeSchema,
   type PolicyView,
@@ -113,13 +114,7 @@ function policyChange(line: CommandLine, current: PolicyView): PolicyChange {
 
 function describePolicy(projectId: string, policy: PolicyView): string {
   const retention = policy.retentionDays === null ? "the server's default" : quantity(policy.retentionDays, "day");
-  const life = policy.keyLifetime;
-  const lifetime = life === null || (life.defaultDays == null && life.maxDays == null)
-    ? "keys never expire unless asked to"
-    : [
-      life.defaultDays == null ? "no default" : `default ${quantity(life.defaultDays, "day")}`,
-      life.maxDays == null ? "no maximum" : `at most ${quantity(life.maxDays, "day")}`,
-    ].join(", ");
+  const lifetime = keyLifetimeInWords(policy.keyLifetime);
   return `Policy of ${projectId}\n  auto-revoke: ${autoRevokeInWords(policy.autoRevoke)}` +
     `\n  retention of acknowledged items: ${retention}\n  key lifetime: ${lifetime}`;
 }

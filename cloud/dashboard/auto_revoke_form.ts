@@ -1,14 +1,18 @@
 /**
  * The auto-revoke policy on a project's settings page: what it is now, the
- * form that sets it (the same policy as `PUT /v1/sdk/policy`), and reading
- * that form back into a policy or the reasons it is refused.
+ * form that sets it (the same policy as `PUT /v1/sdk/policy`, the kinds chosen
+ * from those the SDK records), and reading that form back into a policy or the
+ * reasons it is refused.
  *
  * @module
  */
 import { html } from "hono/html";
 import { type AutoRevokePolicy, autoRevokePolicySchema, countedBy } from "../../core/contract/mod.ts";
-import { SEVERITIES } from "../../core/contract/mod.ts";
+import { SEVERITIES, VIOLATION_SEVERITY } from "../../core/contract/mod.ts";
 import type { Html } from "./responses.ts";
+
+/** The kinds the form offers: those the SDK records. */
+const KNOWN_KINDS = Object.keys(VIOLATION_SEVERITY) as (keyof typeof VIOLATION_SEVERITY)[];
 
 /**
  * The form's fields, filled with the policy in force (or sensible starting values when off).
@@ -19,14 +23,25 @@ import type { Html } from "./responses.ts";
 export function policyFields(policy: AutoRevokePolicy | null): Html {
   const counted = policy === null ? null : countedBy(policy);
   const severities = counted?.severities ?? ["severe"];
+  const kinds: readonly string[] = counted?.kinds ?? ["FORBIDDEN_SCOPE"];
   return html`<div class="field"><label for="threshold">Violations that revoke a key</label>
   <input id="threshold" name="threshold" type="number" min="1" max="1000000" required
     value="${String(policy?.threshold ?? 5)}"></div>
 <div class="field"><label for="window">Within minutes</label>
   <input id="window" name="windowMinutes" type="number" min="1" required value="${String(policy?.windowMinutes ?? 60)}">
 </div>
-<div class="field"><label for="kinds">Kinds that count (comma-separated)</label>
-  <input id="kinds" name="kinds" value="${(counted?.kinds ?? ["FORBIDDEN_SCOPE"]).join(", ")}"></div>
+<fieldset class="field"><legend>Kinds that count</legend>${
+    KNOWN_KINDS.map((k) =>
+      html`
+        <label
+          class="choice"><input type="checkbox" name="kinds" value="${k}" ${kinds.includes(k)
+            ? html`
+              checked
+            `
+            : ""}> <code>${k}</code> <span class="muted">(${VIOLATION_SEVERITY[k]})</span></label>
+      `
+    )
+  }</fieldset>
 <fieldset class="field"><legend>Severities that count</legend>${
     SEVERITIES.map((s) =>
       html`
@@ -43,11 +58,13 @@ export function policyFields(policy: AutoRevokePolicy | null): Html {
 /**
  * Reads the posted form into a policy.
  *
- * @param form The form (`threshold`, `windowMinutes`, `kinds`, `severities`).
+ * @param form The form (`threshold`, `windowMinutes`, `kinds` and `severities` once per box ticked).
  * @returns The policy, or the reasons it is refused.
  */
 export function readPolicyForm(form: URLSearchParams): { policy: AutoRevokePolicy } | { problem: string } {
-  const kinds = (form.get("kinds") ?? "").split(",").map((k) => k.trim()).filter((k) => k.length > 0);
+  const kinds = [...new Set(form.getAll("kinds"))];
+  const unknown = kinds.filter((k) => !(KNOWN_KINDS as readonly string[]).includes(k));
+  if (unknown.length > 0) return { problem: `Unknown kind: ${unknown.join(", ")}. Choose kinds from the list.` };
   const parsed = autoRevokePolicySchema.safeParse({
     threshold: wholeNumber(form.get("threshold")),
     windowMinutes: wholeNumber(form.get("windowMinutes")),

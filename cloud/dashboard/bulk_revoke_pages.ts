@@ -15,6 +15,7 @@ import { csrfField, layout } from "./layout.ts";
 import { operatorActor, type ProjectContext } from "./page_context.ts";
 import { type Html, htmlPage, redirect } from "./responses.ts";
 import { revokeReach } from "./connected_apps.ts";
+import { quantity } from "../violations/mod.ts";
 import { overHttps } from "./visit.ts";
 
 const CONSEQUENCES = "Their agents are refused at the cloud on their next request, and at every connected app " +
@@ -51,7 +52,7 @@ export async function revokeSelectedPage(ctx: ProjectContext): Promise<Response>
     `
   );
   const body = html`
-    <p>Revoke ${active.length === 1 ? "this key" : `these ${active.length} keys`}? ${CONSEQUENCES}</p>
+    <p>Revoke ${active.length === 1 ? "this key" : `these ${quantity(active.length, "key")}`}? ${CONSEQUENCES}</p>
     <table>
       <caption>Keys to revoke</caption>
       <thead>
@@ -67,12 +68,12 @@ export async function revokeSelectedPage(ctx: ProjectContext): Promise<Response>
     ${active.length < ids.length
       ? html`<p>${ids.length - active.length} selected keys are already revoked or unknown.</p>`
       : ""}
-    <p id="revoke-reach">${revokeReach(apps)}</p>
+    <p id="revoke-reach">${revokeReach(apps, active.length)}</p>
     <form method="post" action="${base(ctx)}/keys/revoke-selected">
       ${csrfField(ctx)}
       ${keyFilterFields(filters)}
       ${active.map((k) => html`<input type="hidden" name="key" value="${k.id}">`)}
-      <button type="submit" class="danger">Revoke ${keyCount(active.length)}</button>
+      <button type="submit" class="danger">Revoke ${quantity(active.length, "key")}</button>
       <a href="${back}">Cancel</a>
     </form>
   `;
@@ -133,11 +134,11 @@ export async function revokeAllPage(ctx: ProjectContext): Promise<Response> {
       id="revoke-all-count">Revoke all <strong>${total}</strong> active ${total === 1
         ? "key"
         : "keys"} of user <strong>${user}</strong>? ${CONSEQUENCES}</p>
-    <p id="revoke-reach">${revokeReach(apps)}</p>
+    <p id="revoke-reach">${revokeReach(apps, total)}</p>
     <form method="post" action="${base(ctx)}/keys/revoke-all">
       ${csrfField(ctx)}
       ${keyFilterFields(filters)}
-      <button type="submit" class="danger">Revoke all ${total} ${total === 1 ? "key" : "keys"}</button>
+      <button type="submit" class="danger">Revoke all ${quantity(total, "key")}</button>
       <a href="${back}">Cancel</a>
     </form>
   `;
@@ -163,10 +164,6 @@ export async function revokeAllPost(ctx: ProjectContext): Promise<Response> {
 }
 
 /** "1 key", "3 keys". */
-function keyCount(n: number): string {
-  return `${n} ${n === 1 ? "key" : "keys"}`;
-}
-
 function base(ctx: ProjectContext): string {
   return `/dashboard/projects/${ctx.project.id}`;
 }

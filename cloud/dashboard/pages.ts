@@ -20,6 +20,7 @@ import {
   autoRevokeOffPost,
   autoRevokePost,
   deletePost,
+  keyLifetimePost,
   renamePost,
   retentionPost,
   rotatePage,
@@ -101,6 +102,7 @@ export const PAGES: readonly Page[] = [
   project("POST", "/settings/auto-revoke", autoRevokePost),
   project("POST", "/settings/auto-revoke/off", autoRevokeOffPost),
   project("POST", "/settings/retention", retentionPost),
+  project("POST", "/settings/key-lifetime", keyLifetimePost),
   project("POST", "/settings/delete", deletePost),
   project("GET", "/audit", auditPage),
 ];

@@ -1,6 +1,6 @@
 /**
  * A project's settings: rename; "Rotate secret" behind a confirmation, the
- * new sdkSecret shown once; the auto-revoke policy; the retention of
+ * new sdkSecret shown once; the auto-revoke policy; the key lifetimes; the retention of
  * acknowledged inbox items; delete behind typing the project's name. Every
  * change goes through what the command line and `/v1/sdk/policy` use, and so
  * to the audit log.
@@ -10,7 +10,8 @@
 import { html } from "hono/html";
 import { MAX_RETENTION_DAYS } from "../violations/mod.ts";
 import { policyFields, readPolicyForm } from "./auto_revoke_form.ts";
-import { autoRevokeInWords } from "../violations/mod.ts";
+import { autoRevokeInWords, keyLifetimeInWords } from "../violations/mod.ts";
+import { keyLifetimeFields, readKeyLifetimeForm } from "./key_lifetime_form.ts";
 import { rotationCutOff } from "./connected_apps.ts";
 import { field } from "./forms.ts";
 import { messagePage, notice } from "./fragments.ts";
@@ -25,6 +26,7 @@ const DONE: Record<string, string> = {
   "auto-revoke": "The auto-revoke policy is saved.",
   "auto-revoke-off": "Auto-revoke is off.",
   retention: "The retention is saved.",
+  "key-lifetime": "The key lifetimes are saved.",
 };
 
 /**
@@ -70,6 +72,13 @@ ${
   ${submit("Turn auto-revoke off")}
 </form>`
   }
+<h2>Key lifetime</h2>
+<p id="key-lifetime-state">Now: ${keyLifetimeInWords(policy.keyLifetime)}. A key minted without a lifetime gets the
+default; no key may live longer than the longest. Empty: none. Keys minted before keep their expiry.</p>
+<form method="post" action="${base}/key-lifetime">${csrfField(ctx)}
+  ${keyLifetimeFields(policy.keyLifetime)}
+  ${submit("Save key lifetimes")}
+</form>
 <h2>Retention</h2>
 <p>How long acknowledged inbox items and their events are kept. Empty: the server's default.</p>
 <form method="post" action="${base}/retention">${csrfField(ctx)}
@@ -168,6 +177,20 @@ export async function autoRevokeOffPost(ctx: ProjectContext): Promise<Response> 
     return gone(ctx);
   }
   return done(ctx, "auto-revoke-off");
+}
+
+/**
+ * Sets or clears the key lifetime policy.
+ *
+ * @param ctx The request (`defaultDays`, `maxDays`, each empty for none).
+ * @returns A redirect to the settings, or the page with the reason.
+ */
+export async function keyLifetimePost(ctx: ProjectContext): Promise<Response> {
+  const read = readKeyLifetimeForm(ctx.form);
+  if ("problem" in read) return settingsPage(ctx, read.problem);
+  const change = { keyLifetime: read.keyLifetime };
+  if (!await ctx.services.violations.changePolicy(ctx.project.id, change, operatorActor(ctx))) return gone(ctx);
+  return done(ctx, "key-lifetime");
 }
 
 /**

@@ -2,7 +2,7 @@
  * What the cloud's `/v1/metrics` exposes beyond requests by route and status: the database's latency, and gauges read
  * from the database when a scraper asks (nothing is counted on a request's path for them): each project's inbox depth
  * and its oldest waiting item, the apps following each project's revocation feed, how far each app is behind the
- * feed and how long since it was seen, and each project's revocations by reason.
+ * feed and how long since it was seen, the outbox depth each app reported, and each project's revocations by reason.
  *
  * @module
  */
@@ -125,6 +125,18 @@ export function cloudMetrics(now: () => number): CloudMetrics {
             labels: { project: app.projectId, instance: app.instanceId, app: app.label },
             value: app.silentSeconds,
           })),
+      );
+      metrics.gauge(
+        "app_outbox_items",
+        "Items an app's outbox held for the cloud at its latest recorded feed poll, as the app reported them",
+        ["project", "instance", "app"],
+        async () =>
+          (await apps()).flatMap((app) =>
+            app.outboxDepth === null ? [] : [{
+              labels: { project: app.projectId, instance: app.instanceId, app: app.label },
+              value: app.outboxDepth,
+            }]
+          ),
       );
     },
   };

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type AutoRevokePolicy, countedBy } from "../../core/contract/mod.ts";
+import { type AutoRevokePolicy, countedBy, type KeyLifetimePolicy } from "../../core/contract/mod.ts";
 
 /**
  * A count and its noun, singular for one.
@@ -46,4 +46,25 @@ export function autoRevokeInWords(policy: AutoRevokePolicy | null): string {
   const violations = quantity(policy.threshold, "counted violation");
   return `On: ${violations} of one key within ${quantity(policy.windowMinutes, "minute")} ` +
     `${policy.threshold === 1 ? "revokes" : "revoke"} it. Counted: ${counted || "nothing"}.`;
+}
+
+/**
+ * The key lifetime policy in words.
+ *
+ * @example A maximum only
+ * ```ts
+ * import { keyLifetimeInWords } from "./policy_in_words.ts";
+ *
+ * console.log(keyLifetimeInWords({ maxDays: 30 })); // "no default, at most 30 days"
+ * ```
+ *
+ * @param life The policy, or `null` when none.
+ * @returns A phrase.
+ */
+export function keyLifetimeInWords(life: KeyLifetimePolicy | null): string {
+  if (life === null || (life.defaultDays == null && life.maxDays == null)) return "keys never expire unless asked to";
+  return [
+    life.defaultDays == null ? "no default" : `default ${quantity(life.defaultDays, "day")}`,
+    life.maxDays == null ? "no maximum" : `at most ${quantity(life.maxDays, "day")}`,
+  ].join(", ");
 }

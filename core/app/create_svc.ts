@@ -131,6 +131,8 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     label: appLabel(cloudConfig.label),
     mode: mode === "cloud" ? "cloud" : "hybrid",
     sdkVersion: PACKAGE_VERSION,
+    // The storage as soon as it is open (not `opened`, which may wait for the first poll: `requireAtStart`).
+    outboxDepth: async () => (await built).storage.outboxSize(),
   }, now);
   const closing = new AbortController();
   const policy = cloud && followCloudPolicy({ cloud, log, refreshMs: internals.policyRefreshMs });
@@ -139,7 +141,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
   const requiredAtStart = cloudConfig?.requireAtStart ? cloudConfig.endpoint : undefined;
   /** Why `ready` rejected under `cloud.requireAtStart`, once the first feed poll failed. */
   let cloudAtStart: { error: Error; failure: unknown } | undefined;
-  const opened = openSvc({
+  const built = openSvc({
     config,
     mode,
     cloudConfig,
@@ -153,7 +155,8 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     closing: closing.signal,
     refusalsPerAddress,
     repeatsStoredWithinMs: internals.repeatsStoredWithinMs,
-  }).then(async (parts) => {
+  });
+  const opened = built.then(async (parts) => {
     const failure = requiredAtStart === undefined ? undefined : await parts.follower?.firstPoll;
     if (requiredAtStart === undefined || failure === undefined) return parts;
     cloudAtStart = { error: cloudAtStartError(requiredAtStart, failure), failure };

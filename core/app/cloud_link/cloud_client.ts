@@ -83,6 +83,8 @@ export interface CloudAppIdentity {
   mode: "hybrid" | "cloud";
   /** The SDK's version. */
   sdkVersion: string;
+  /** The outbox's items waiting for the cloud, sent on each poll (`x-svc-outbox-depth`); not sent when it fails. */
+  outboxDepth?: () => Promise<number>;
 }
 
 /** A key as the cloud's verify route describes it (`expiresAt`, `revokesAt`: absent from a cloud older than them). */
@@ -177,11 +179,13 @@ export function createCloudClient(
   async function headersOf(feed: boolean): Promise<Record<string, string>> {
     const secret = typeof config.sdkSecret === "function" ? await config.sdkSecret() : config.sdkSecret;
     latest = secret;
+    const depth = feed && identity?.outboxDepth ? await identity.outboxDepth().catch(() => null) : null;
     return {
       authorization: `Bearer ${secret}`,
       "x-svc-project": config.projectId,
       "content-type": "application/json",
       ...(feed ? feedHeaders : {}),
+      ...(depth === null ? {} : { "x-svc-outbox-depth": String(depth) }),
     };
   }
 

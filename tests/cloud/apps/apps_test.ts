@@ -71,6 +71,7 @@ describe("GET /v1/sdk/apps", () => {
         firstSeenAt: new Date(clock).toISOString(),
         lastSeenAt: new Date(clock).toISOString(),
         cursor: 0,
+        outboxDepth: null,
         state: "following",
       },
       {
@@ -81,10 +82,23 @@ describe("GET /v1/sdk/apps", () => {
         firstSeenAt: new Date(clock - 1000).toISOString(),
         lastSeenAt: new Date(clock - 1000).toISOString(),
         cursor: 4,
+        outboxDepth: null,
         state: "following",
       },
     ]);
     assert.deepEqual(await apps(other), []);
+  });
+
+  test("keeps the outbox depth an app reports on its polls (x-svc-outbox-depth); a count that is not one is null", async () => {
+    const p = await t.newProject("outbox depth");
+    assert.equal(await poll(p, { ...identity(A), "x-svc-outbox-depth": "12" }), 200);
+    assert.equal(await poll(p, { ...identity(B), "x-svc-outbox-depth": "-3" }), 200);
+    const depths = (list: { instanceId: string; outboxDepth: number | null }[]) =>
+      Object.fromEntries(list.map((app) => [app.instanceId, app.outboxDepth]));
+    assert.deepEqual(depths(await apps(p)), { [A]: 12, [B]: null });
+    clock += 1000; // within the interval a poll with nothing else changed is not written: a new depth is
+    assert.equal(await poll(p, { ...identity(A), "x-svc-outbox-depth": "0" }), 200);
+    assert.deepEqual(depths(await apps(p)), { [A]: 0, [B]: null });
   });
 
   test("stores nothing for a refused poll or one without a valid instance id", async () => {

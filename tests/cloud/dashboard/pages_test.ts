@@ -264,17 +264,21 @@ describe("dashboard pages", () => {
     const project = await t.newProject("Guarded");
     const settings = `/dashboard/projects/${project.id}/settings`;
     assert.match((await admin.get(settings)).text, /id="auto-revoke-state">Off/);
-    const saved = await admin.post(`${settings}/auto-revoke`, {
-      threshold: "3",
-      windowMinutes: "10",
-      kinds: "FORBIDDEN_SCOPE, SCHEMA_INVALID",
-      severities: "severe",
-    });
+    const form = (await admin.get(settings)).text;
+    assert.match(form, /<input type="checkbox" name="kinds" value="FORBIDDEN_SCOPE"\s+checked\s*>/);
+    assert.match(form, /<input type="checkbox" name="kinds" value="RATE_LIMITED"\s*>/);
+    const saved = await admin.post(`${settings}/auto-revoke`, [
+      ["threshold", "3"],
+      ["windowMinutes", "10"],
+      ["kinds", "FORBIDDEN_SCOPE"],
+      ["kinds", "RATE_LIMITED"],
+      ["severities", "severe"],
+    ]);
     assert.equal(saved.status, 303);
     const policy = {
       threshold: 3,
       windowMinutes: 10,
-      kinds: ["FORBIDDEN_SCOPE", "SCHEMA_INVALID"],
+      kinds: ["FORBIDDEN_SCOPE", "RATE_LIMITED"],
       severities: ["severe"],
     };
     assert.deepEqual((await t.sdk("GET", "/v1/sdk/policy", { as: project })).body.autoRevoke, policy);
@@ -284,8 +288,20 @@ describe("dashboard pages", () => {
     const wrong = await admin.post(`${settings}/auto-revoke`, { threshold: "0", windowMinutes: "ten" });
     assert.equal(wrong.status, 400);
     assert.match(wrong.text, /violations that revoke a key, within minutes/);
-    const nothing = await admin.post(`${settings}/auto-revoke`, { threshold: "2", windowMinutes: "5", kinds: "" });
+    const nothing = await admin.post(`${settings}/auto-revoke`, { threshold: "2", windowMinutes: "5" });
     assert.match(nothing.text, /at least one kind or severity/);
+    const typo = await admin.post(`${settings}/auto-revoke`, {
+      threshold: "2",
+      windowMinutes: "5",
+      kinds: "FORBIDEN_SCOPE",
+    });
+    assert.equal(typo.status, 400);
+    assert.match(typo.text, /Unknown kind: FORBIDEN_SCOPE\. Choose kinds from the list\./);
+    assert.match(
+      typo.text,
+      /<input type="checkbox" name="kinds" value="RATE_LIMITED"\s+checked\s*>/,
+      "the saved kinds",
+    );
     assert.deepEqual((await t.sdk("GET", "/v1/sdk/policy", { as: project })).body.autoRevoke, policy, "unchanged");
     assert.equal((await admin.post(`${settings}/auto-revoke/off`, {})).status, 303);
     assert.equal((await t.sdk("GET", "/v1/sdk/policy", { as: project })).body.autoRevoke, null);
@@ -293,6 +309,56 @@ describe("dashboard pages", () => {
     assert.deepEqual(entries.map((e) => [e.actor, e.detail.autoRevoke]), [
       ["admin@example.com", null],
       ["admin@example.com", policy],
+    ]);
+  });
+
+  test("settings: the key lifetimes are shown, set as project policy --key-lifetime-* would, refused when wrong, and cleared", async () => {
+    const project = await t.newProject("Lifetimes");
+    const settings = `/dashboard/projects/${project.id}/settings`;
+    const page = await admin.get(settings);
+    assert.match(page.text, /id="key-lifetime-state">Now: keys never expire unless asked to\./);
+    assert.match(
+      page.text,
+      /<form method="post" action="[^"]*\/settings\/key-lifetime"><input type="hidden" name="csrf"/,
+    );
+    const saved = await admin.post(`${settings}/key-lifetime`, { defaultDays: "7", maxDays: "30" });
+    assert.equal(saved.status, 303);
+    assert.deepEqual((await t.sdk("GET", "/v1/sdk/policy", { as: project })).body.keyLifetime, {
+      defaultDays: 7,
+      maxDays: 30,
+    });
+    const shown = await admin.get(saved.location!);
+    assert.match(shown.text, /The key lifetimes are saved/);
+    assert.match(shown.text, /Now: default 7 days, at most 30 days\./);
+    assert.match(shown.text, /name="defaultDays" type="number" min="1" max="3650"\s+value="7"/);
+    for (
+      const wrong of [{ defaultDays: "40", maxDays: "30" }, { defaultDays: "0", maxDays: "" }, {
+        defaultDays: "1.5",
+        maxDays: "",
+      }]
+    ) {
+      const refused = await admin.post(`${settings}/key-lifetime`, wrong);
+      assert.equal(refused.status, 400, JSON.stringify(wrong));
+      assert.match(refused.text, /Each lifetime must be a whole number of days from 1 to 3650, or empty/);
+    }
+    const noCsrf = await admin.post(`${settings}/key-lifetime`, { defaultDays: "1" }, { csrf: null });
+    assert.equal(noCsrf.status, 403);
+    const viewer = await signedIn(t, "lifetime-viewer@example.com", "viewer");
+    await viewer.get(settings);
+    assert.equal((await viewer.post(`${settings}/key-lifetime`, { defaultDays: "1" })).status, 403);
+    assert.equal((await admin.post(`${settings}/key-lifetime`, { defaultDays: "", maxDays: "1" })).status, 303);
+    assert.deepEqual((await t.sdk("GET", "/v1/sdk/policy", { as: project })).body.keyLifetime, {
+      defaultDays: null,
+      maxDays: 1,
+    });
+    assert.equal((await admin.post(`${settings}/key-lifetime`, { defaultDays: "", maxDays: "" })).status, 303);
+    assert.equal((await t.sdk("GET", "/v1/sdk/policy", { as: project })).body.keyLifetime, null);
+    assert.match((await admin.get(settings)).text, /Now: keys never expire unless asked to/);
+    const entries = (await actions("policy.key_lifetime")).filter((e) => e.projectId === project.id);
+    assert.deepEqual(entries.map((e) => [e.actor, e.detail.keyLifetime]), [
+      ["admin@example.com", null],
+      ["admin@example.com", { defaultDays: null, maxDays: 1 }],
+      ["admin@example.com", { defaultDays: 7, maxDays: 30 }],
     ]);
   });
 

@@ -64,6 +64,7 @@ describe("GET /v1/metrics", () => {
           "x-svc-instance": "01JD5Z7Q8R9S0T1V2W3X4Y5Z6A",
           "x-svc-app-label": "shop web",
           "x-svc-mode": "hybrid",
+          "x-svc-outbox-depth": "5",
         },
       });
       assert.equal(feed.status, 200);
@@ -85,6 +86,8 @@ describe("GET /v1/metrics", () => {
       const app = { project: t.project.id, instance: "01JD5Z7Q8R9S0T1V2W3X4Y5Z6A", app: "shop web" };
       // The app has read the revocation, but says so only on its next poll (after=1).
       assert.equal(valueOf(families, "svc_cloud_feed_app_behind_revocations", app), 1);
+      assert.equal(families.get("svc_cloud_app_outbox_items")?.type, "GAUGE");
+      assert.equal(valueOf(families, "svc_cloud_app_outbox_items", app), 5, "the outbox depth the app reported");
       const database = families.get("svc_cloud_db_call_duration_seconds");
       assert.ok(database?.metrics.some((m) => Number(m.buckets?.["+Inf"]) > 0), "database calls timed");
       const caughtUp = await t.sdk("GET", "/v1/sdk/keys/revocations?after=1", {
@@ -93,6 +96,11 @@ describe("GET /v1/metrics", () => {
       assert.equal(caughtUp.status, 200);
       const again = await t.raw("GET", "/v1/metrics", { headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` } });
       assert.equal(valueOf(parse(again.body as string), "svc_cloud_feed_app_behind_revocations", app), 0);
+      assert.equal(
+        valueOf(parse(again.body as string), "svc_cloud_app_outbox_items", app),
+        undefined,
+        "an app that no longer says its depth has none",
+      );
     } finally {
       await t.close();
     }

@@ -63,3 +63,25 @@ test("a hybrid app reports its outbox, its feed's lag and its link to the cloud"
     dir.remove();
   }
 });
+
+test("a hybrid app reports its outbox depth to the cloud on its feed polls (the cloud's connected apps keep it)", async () => {
+  const dir = tempDir("svc-app-outbox-depth-");
+  const cloud = await startCloudServer(`file:${dir.file("cloud.db")}`);
+  const config = cloud.appConfig();
+  const svc = notesSvc({ mode: "hybrid", storage: `file:${dir.file("app.db")}`, cloud: config });
+  try {
+    await svc.ready;
+    const depths = async (): Promise<(number | null)[]> => {
+      const res = await fetch(`${config.endpoint}/v1/sdk/apps`, {
+        headers: { authorization: `Bearer ${config.sdkSecret}`, "x-svc-project": config.projectId },
+      });
+      return (await res.json()).apps.map((app: { outboxDepth: number | null }) => app.outboxDepth);
+    };
+    await waitFor("the app to be seen with its outbox depth", async () => (await depths()).length === 1);
+    assert.deepEqual(await depths(), [0]);
+  } finally {
+    await svc.close();
+    await cloud.stop();
+    dir.remove();
+  }
+});

@@ -79,6 +79,34 @@ test("feed polls carry the app instance's id, label, mode and SDK version; other
   }
 });
 
+test("feed polls carry the outbox depth the app reports (x-svc-outbox-depth), and none when reading it fails", async () => {
+  const seen: Headers[] = [];
+  const recording = await listen((req) => {
+    seen.push(req.headers);
+    return t.cloud.handle(req);
+  });
+  try {
+    let depth: number | Error = 7;
+    const c = createCloudClient(
+      { endpoint: recording.url, projectId: t.project.id, sdkSecret: t.project.secret },
+      {
+        instanceId: "01JABCDEFGHJKMNPQRSTVWXYZ1",
+        label: "depth",
+        mode: "hybrid",
+        sdkVersion: "9.9.9",
+        outboxDepth: () => depth instanceof Error ? Promise.reject(depth) : Promise.resolve(depth),
+      },
+    );
+    await c.revocations(0, { limit: 10, waitSeconds: 0 });
+    depth = new Error("storage closed");
+    await c.revocations(0, { limit: 10, waitSeconds: 0 });
+    await c.listKeys("ann");
+    assert.deepEqual(seen.map((h) => h.get("x-svc-outbox-depth")), ["7", null, null]);
+  } finally {
+    await recording.close();
+  }
+});
+
 test("a refused sdkSecret is CLOUD_CREDENTIALS_REFUSED and remembered until a call succeeds; a function secret is read each call", async () => {
   let secret = "svcs_wrong";
   let now = 1_000;
