@@ -23,4 +23,8 @@ export const appMigrationSteps: Readonly<Record<number, readonly string[]>> = {
       ) WITHOUT ROWID`,
     "CREATE INDEX cloud_apps_by_last_seen ON cloud_apps (last_seen_at)",
   ],
+  16: [
+    // NULL for an app that does not say (older SDKs): `x-svc-outbox-depth` on its polls.
+    "ALTER TABLE cloud_apps ADD COLUMN outbox_depth INTEGER",
+  ],
 };

@@ -83,14 +83,7 @@ export const CLOUD_MIGRATION_ORDER: readonly CloudMigrationOrder[] = [
     name: "violation reports stored once per report id; audit entries keep when they were received",
     features: ["violations", "audit"],
   },
-  {
-    version: 16,
-    name: "connected apps keep the outbox depth they report on their feed polls",
-    statements: [
-      // NULL for an app that does not say (older SDKs): `x-svc-outbox-depth` on its polls.
-      "ALTER TABLE cloud_apps ADD COLUMN outbox_depth INTEGER",
-    ],
-  },
+  { version: 16, name: "connected apps keep the outbox depth they report on their feed polls", features: ["apps"] },
 ];
 
 /** The cloud's migrations, oldest first, as the runner applies them. */
