@@ -122,7 +122,7 @@ export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
     responses: { 200: null },
     run: ({ req }, deps) =>
       Promise.resolve(
-        asset(STYLESHEET, "text/css; charset=utf-8", (deps.site ?? new URL(req.url).origin).startsWith("https:")),
+        asset(STYLESHEET, "text/css; charset=utf-8", overHttps({ origin: deps.site ?? new URL(req.url).origin })),
       ),
   }),
   visitor("GET", `${D}/sign-in`, "The sign-in page", ({ visit }) => signInPage(visit)),
