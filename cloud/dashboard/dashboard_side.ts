@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { routeDefiner } from "../../core/http/mod.ts";
+import { type DefineRoute, routeDefiner } from "../../core/http/mod.ts";
 import type { ErrorLogger } from "../../core/logging/mod.ts";
 import type { InboxWaiters } from "../inbox/mod.ts";
 import type { SessionLimits, SignInLimiter } from "../operators/mod.ts";
@@ -64,7 +64,7 @@ export interface DashboardSide {
 export type DashboardAuth = keyof DashboardSide["callers"];
 
 /** Declares a row of the dashboard. */
-export const defineDashboardRoute = routeDefiner<DashboardSide>();
+export const defineDashboardRoute: DefineRoute<DashboardSide> = routeDefiner<DashboardSide>();
 
 /** A refusal that is already a page (a redirect to sign-in, a 403, a 400): thrown, answered as it is. */
 export class PageRefusal extends Error {

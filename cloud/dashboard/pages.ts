@@ -33,7 +33,7 @@ import { type DashboardSide, defineDashboardRoute, type Visitor } from "./dashbo
 import { messagePage } from "./fragments.ts";
 import { failurePage } from "./page_failures.ts";
 import { asset, redirect } from "./responses.ts";
-import { setUp, setupPage, signIn, signInPage, signOut } from "./signed_out.ts";
+import { setUp, setupPage, type SignedOutDeps, signIn, signInPage, signOut } from "./signed_out.ts";
 import { invitePage, joinPost } from "./invite_page.ts";
 import { INVITE_PATH } from "../operators/mod.ts";
 import { STYLESHEET } from "./style.ts";
@@ -50,11 +50,15 @@ const D = "/dashboard";
 const P = `${D}/projects/:projectId`;
 
 /** Runs a page, turning what it throws into the failure page (429, 507, 503, 500). */
-async function guarded(page: () => Promise<Response>, ctx: { log: DashboardSide["deps"]["log"] }, secure: boolean) {
+async function guarded(
+  page: () => Promise<Response>,
+  deps: Pick<DashboardSide["deps"], "log">,
+  secure: boolean,
+): Promise<Response> {
   try {
     return await page();
   } catch (error) {
-    return await failurePage(error, ctx.log, secure);
+    return await failurePage(error, deps.log, secure);
   }
 }
 
@@ -188,6 +192,6 @@ export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
 ];
 
 /** What the signed-out pages need, from the dashboard's deps. */
-function signedOut(deps: DashboardSide["deps"]) {
+function signedOut(deps: DashboardSide["deps"]): SignedOutDeps {
   return { operators: deps.services.operators, limiter: deps.limiter, limits: deps.limits };
 }
