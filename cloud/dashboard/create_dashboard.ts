@@ -6,27 +6,25 @@
  * @module
  */
 import type { ErrorLogger } from "../../core/logging/mod.ts";
+import { clientAddress, createHandler } from "../../core/http/mod.ts";
+import { isSvcError } from "../../core/errors/mod.ts";
 import type { InboxWaiters } from "../feed/mod.ts";
-import type { DashboardServices } from "./dashboard_deps.ts";
-import { trustedPost } from "./csrf.ts";
-import { messagePage } from "./fragments.ts";
-import { FORM_LIMIT, readForm } from "./forms.ts";
-import { isSvcError } from "../../core/agent/mod.ts";
-import { storageError } from "../../core/db/mod.ts";
-import type { SvcError } from "../../core/errors/mod.ts";
-import type { PageContext, ProjectContext } from "./page_context.ts";
-import { asset, redirect } from "./responses.ts";
-import { createReveals } from "./reveals.ts";
-import type { SessionLimits } from "../operators/mod.ts";
-import { setUp, setupPage, signIn, signInPage, signOut } from "./signed_out.ts";
-import { invitePage, joinPost } from "./invite_page.ts";
-import { INVITE_PATH } from "../operators/mod.ts";
-import type { Visit } from "./visit.ts";
 import { createSignInLimiter, type SignInLimits } from "../operators/mod.ts";
-import { csrfToken } from "./csrf.ts";
-import { STYLESHEET } from "./style.ts";
-import { type Page, PAGES } from "./pages.ts";
-import { clientAddress } from "../../core/http/mod.ts";
+import type { DashboardServices } from "./dashboard_deps.ts";
+import {
+  authenticateAdmin,
+  authenticateOperator,
+  authenticateVisitor,
+  type DashboardDeps,
+  type DashboardSide,
+  PageRefusal,
+} from "./dashboard_side.ts";
+import { messagePage } from "./fragments.ts";
+import { FORM_LIMIT } from "./forms.ts";
+import { failurePage } from "./page_failures.ts";
+import { DASHBOARD_ROUTES } from "./pages.ts";
+import { redirect } from "./responses.ts";
+import { createReveals } from "./reveals.ts";
 import { overHttps } from "./visit.ts";
 
 /** The prefix the dashboard answers under. */
@@ -91,138 +89,74 @@ export interface Dashboard {
  * ```
  */
 export function createDashboard(options: DashboardOptions): Dashboard {
-  const limits: SessionLimits = {
-    idleMs: options.sessionIdleMs ?? 30 * 60 * 1000,
-    maxMs: options.sessionMaxMs ?? 12 * 60 * 60 * 1000,
-  };
-  const limiter = createSignInLimiter(options.signInLimits);
-  const reveals = createReveals();
-  const now = options.now ?? Date.now;
-  const address = options.clientAddress ?? clientAddress;
-  /** The origin browsers post from: the public URL's, else the request's own. */
-  const site = options.site;
   const log = options.logger ?? ((message: string, cause: unknown) => console.error(`[svc] ${message}`, cause));
-
-  async function serve(visit: Visit, url: URL, secure: boolean): Promise<Response> {
-    const { req } = visit;
-    const path = url.pathname.replace(/\/+$/, "") || "/";
-    if (path === `${DASHBOARD_PREFIX}/style.css`) return asset(STYLESHEET, "text/css; charset=utf-8", secure);
-    if (req.method !== "GET" && req.method !== "POST") {
-      return messagePage(405, "Method not allowed", "Use the links and buttons of the dashboard.", secure);
-    }
-    const services = await options.services;
-    const deps = { operators: services.operators, limiter, limits };
-    const form = req.method === "POST" ? await readForm(req).catch((e) => tooLarge(e, secure)) : new URLSearchParams();
-    if (form instanceof Response) return form;
-    if (form === null) return messagePage(400, "Bad request", "The form could not be read.", secure);
-
-    if (path === `${DASHBOARD_PREFIX}/sign-in`) {
-      return req.method === "POST" ? signIn(deps, visit, form) : signInPage(visit);
-    }
-    if (path === `${DASHBOARD_PREFIX}/setup`) {
-      return req.method === "POST" ? setUp(deps, visit, form) : setupPage(deps, visit);
-    }
-    if (path === INVITE_PATH) return req.method === "POST" ? joinPost(deps, visit, form) : invitePage(deps, visit);
-    const session = await services.operators.session(req, visit.now, limits, secure);
-    if (!session) return redirect(`${DASHBOARD_PREFIX}/sign-in`, secure);
-    if (req.method === "POST" && !await trustedPost(req, form, session.token, visit.origin)) {
-      return messagePage(403, "Refused", "The form expired or came from another site. Reload the page.", secure);
-    }
-    if (path === `${DASHBOARD_PREFIX}/sign-out` && req.method === "POST") {
-      return signOut(services.operators, visit, session.operator.email, session.token);
-    }
-    const ctx: PageContext = {
-      ...visit,
-      url,
-      services,
-      waiters: options.waiters,
-      reveals,
-      session,
-      form,
-      limiter,
-      csrf: await csrfToken(session.token),
-    };
-    return await dispatch(ctx, path.slice(DASHBOARD_PREFIX.length) || "/");
-  }
-
+  const settled: Omit<DashboardDeps, "services"> = {
+    waiters: options.waiters,
+    reveals: createReveals(),
+    limiter: createSignInLimiter(options.signInLimits),
+    limits: {
+      idleMs: options.sessionIdleMs ?? 30 * 60 * 1000,
+      maxMs: options.sessionMaxMs ?? 12 * 60 * 60 * 1000,
+    },
+    now: options.now ?? Date.now,
+    site: options.site,
+    address: options.clientAddress ?? clientAddress,
+    log,
+  };
+  const deps: Promise<DashboardDeps> = Promise.resolve(options.services).then((services) => ({ ...settled, services }));
+  const secure = (req: Request) => overHttps({ origin: options.site ?? new URL(req.url).origin });
+  const handleRow = createHandler<DashboardSide>({
+    prefix: "",
+    routes: DASHBOARD_ROUTES,
+    authenticate: {
+      none: () => null,
+      visitor: authenticateVisitor,
+      operator: authenticateOperator,
+      admin: authenticateAdmin,
+    },
+    deps,
+    bodyLimit: FORM_LIMIT,
+    errorAnswer: (error, req) => refusalPage(error, req, deps, log, secure(req)),
+  });
   return {
-    async handle(req) {
-      const url = new URL(req.url);
-      const visit: Visit = { req, now: now(), origin: site ?? url.origin, address: address(req) };
-      const secure = overHttps(visit);
-      if (url.pathname !== DASHBOARD_PREFIX && !url.pathname.startsWith(`${DASHBOARD_PREFIX}/`)) {
-        return messagePage(404, "Not found", "There is no such page.", secure);
+    handle(req) {
+      const { pathname } = new URL(req.url);
+      if (pathname !== DASHBOARD_PREFIX && !pathname.startsWith(`${DASHBOARD_PREFIX}/`)) {
+        return messagePage(404, "Not found", "There is no such page.", secure(req));
       }
-      try {
-        return await serve(visit, url, secure);
-      } catch (error) {
-        if (isSvcError(error) && error.status === 429) return busy(error.headers ?? {}, secure);
-        log("A dashboard page failed", error); // a storage failure: once a minute, with the fix
-        const stored = storageError(error);
-        if (stored) return storagePage(stored, secure);
-        return messagePage(500, "Something went wrong", "The page failed; the cause is in the log.", secure);
-      }
+      return handleRow(req);
     },
   };
 }
 
-/** The answer when the database cannot take a write: 507 (disk full) or 503 (locked), with `Retry-After`. */
-async function storagePage(error: SvcError, secure: boolean): Promise<Response> {
-  const res = await messagePage(
-    error.status,
-    error.code === "STORAGE_FULL" ? "Storage full" : "Storage busy",
-    `${error.message}. Nothing was changed; try again in a moment (the cause is in the log).`,
-    secure,
-  );
-  for (const [name, value] of Object.entries(error.headers ?? {})) res.headers.set(name, value);
-  return res;
-}
-
-/** The answer when too many password hashes wait (see `hash_gate.ts`): 429 with `Retry-After`. */
-async function busy(headers: Record<string, string>, secure: boolean): Promise<Response> {
-  const res = await messagePage(429, "Busy", "Too many sign-ins at once. Try again in a moment.", secure);
-  for (const [name, value] of Object.entries(headers)) res.headers.set(name, value);
-  return res;
-}
-
-/** The answer to a form over {@linkcode FORM_LIMIT}: the connection closes, its body never read to the end. */
-async function tooLarge(error: unknown, secure: boolean): Promise<Response> {
-  if (!isSvcError(error) || error.status !== 413) throw error;
-  const res = await messagePage(413, "Form too large", `A form may hold at most ${FORM_LIMIT / 1024} KiB.`, secure);
-  for (const [name, value] of Object.entries(error.headers ?? {})) res.headers.set(name, value);
-  return res;
-}
-
-/** Finds the page of a path, checks the role, and loads the project of project pages. */
-async function dispatch(ctx: PageContext, path: string): Promise<Response> {
-  if (path === "/") return redirect(`${DASHBOARD_PREFIX}/projects`, overHttps(ctx));
-  for (const page of PAGES) {
-    const match = page.path.exec(path);
-    if (!match || !page.methods.includes(ctx.req.method as "GET" | "POST")) continue;
-    if (ctx.req.method === "POST" && page.admin && ctx.session.operator.role !== "admin") {
-      return messagePage(403, "Refused", "Viewers can read but not change anything.", overHttps(ctx));
-    }
-    const params = decodedParams(match.slice(1));
-    if (params === null) {
-      return messagePage(400, "Bad request", "The address has a malformed % escape.", overHttps(ctx));
-    }
-    return await run(page, ctx, params);
+/**
+ * The page for what the dispatcher threw: a refusal already a page (sign-in redirect, 403, 400), a method other than
+ * GET and POST (405), a path without a row (signed out: the sign-in redirect; a trailing slash: the path without it;
+ * a malformed `%` escape: 400; else 404), or a failure (413, 429, 507, 503, 500).
+ */
+async function refusalPage(
+  error: unknown,
+  req: Request,
+  deps: Promise<DashboardDeps>,
+  log: ErrorLogger,
+  secure: boolean,
+): Promise<Response> {
+  if (error instanceof PageRefusal) return await error.answer;
+  const rowless = isSvcError(error) && (error.code === "NOT_FOUND" || error.code === "METHOD_NOT_ALLOWED");
+  if (rowless && req.method !== "GET" && req.method !== "POST") {
+    return messagePage(405, "Method not allowed", "Use the links and buttons of the dashboard.", secure);
   }
-  return messagePage(404, "Not found", "There is no such page.", overHttps(ctx));
-}
-
-/** The path's parameters decoded, or `null` when one has a malformed `%` escape. */
-function decodedParams(raw: string[]): string[] | null {
+  const ready = await deps.catch(() => null);
+  if (!rowless || ready === null) return failurePage(error, log, secure);
+  // As every page: signed out, the sign-in page first (nothing tells which paths exist).
+  const signedIn = await authenticateOperator(req, ready).then(() => true, (refused) => refused);
+  if (signedIn !== true) return refusalPage(signedIn, req, deps, log, secure);
+  const url = new URL(req.url);
+  if (url.pathname.endsWith("/")) return redirect(url.pathname.replace(/\/+$/, "") + url.search, secure);
   try {
-    return raw.map(decodeURIComponent);
+    decodeURIComponent(url.pathname);
   } catch {
-    return null;
+    return messagePage(400, "Bad request", "The address has a malformed % escape.", secure);
   }
-}
-
-async function run(page: Page, ctx: PageContext, params: string[]): Promise<Response> {
-  if (!page.project) return page.handle(ctx, params);
-  const project = await ctx.services.projects.find(params[0]);
-  if (!project) return messagePage(404, "Not found", "There is no such project.", overHttps(ctx));
-  return page.handle({ ...ctx, project } as ProjectContext, params.slice(1));
+  return messagePage(404, "Not found", "There is no such page.", secure);
 }

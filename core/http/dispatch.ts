@@ -1,5 +1,5 @@
 /**
- * The one dispatcher of `/svc` and `/v1`: it matches a request to a route,
+ * The one dispatcher of `/svc`, `/v1` and the dashboard: it matches a request to a route,
  * authenticates the caller, takes the route's rate limit, validates the path,
  * query and body, runs the route, and turns anything thrown into the
  * contract's envelope. Both `createSvc` and `createCloud` are built on it.
@@ -56,6 +56,11 @@ export interface HandlerOptions<S extends Side> {
   /** Where the causes of 5xx answers go. */
   log?: ErrorLogger;
   /**
+   * The answer to anything thrown (an unknown path, a refused caller, a failed route) in the side's own form (the
+   * dashboard: an HTML page or a redirect to sign-in); default the contract's envelope.
+   */
+  errorAnswer?: (error: unknown, req: Request) => Response | Promise<Response>;
+  /**
    * Told of every answer: the route it matched (`null`: none), its status and the seconds it took to answer (its
    * status and headers; a streamed body goes on after). Metrics count requests here.
    */
@@ -70,6 +75,7 @@ export interface HandlerOptions<S extends Side> {
  */
 export function createHandler<S extends Side>(options: HandlerOptions<S>): (req: Request) => Promise<Response> {
   const { routes, authenticate, bodyLimit, log } = options;
+  const errorAnswer = options.errorAnswer ?? ((error: unknown) => errorResponse(error, log));
   const limits: Limiters<S> = options.limits ?? {};
   const perAddress = options.refusalsPerAddress?.limit;
   const counted = new Set<string>(options.refusalsPerAddress?.counted ?? []);
@@ -134,7 +140,7 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
       }
       return await route.run(input, services);
     } catch (error) {
-      return errorResponse(error, log);
+      return await errorAnswer(error, req);
     }
   }
 }

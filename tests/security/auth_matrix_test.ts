@@ -1,6 +1,7 @@
 // Every /svc and /v1 route × every credential case, generated from the route
 // tables. A route added to a table without an entry in ROUTES below fails the
-// "covers every route" test, so no route ships unattacked.
+// "covers every route" test, so no route ships unattacked. The dashboard's rows
+// (HTML for operators) are walked too: signed out, without the CSRF token, as a viewer.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { cloudRoutes } from "../../cloud/cloud_routes.ts";
@@ -11,6 +12,8 @@ import { asUser, BASE, mint, notesSvc, SCOPES } from "../fixtures/notes_svc.ts";
 import { type Answer, call, startTestCloud, TEST_METRICS_TOKEN, type TestCloud } from "../fixtures/test_cloud.ts";
 import { CREDENTIAL_CASES, type Credentials, type RouteAuth } from "../fixtures/credentials.ts";
 import { ROUTES, setThrowawayKeyId } from "../fixtures/route_samples.ts";
+import { DASHBOARD_ROUTES } from "../../cloud/dashboard/pages.ts";
+import { type FormClient, formClient, signedIn } from "../cloud/dashboard/form_client.ts";
 
 const v1Table = cloudRoutes.map((r) => ({ id: `${r.method} ${r.path}`, auth: r.auth as RouteAuth }));
 const svcTable = svcRouteTable()
@@ -141,3 +144,65 @@ function defineMatrix(
     });
   }
 }
+
+describe("the dashboard auth matrix", () => {
+  let t: TestCloud;
+  let admin: FormClient;
+  let viewer: FormClient;
+  before(async () => {
+    t = await startTestCloud();
+    admin = await signedIn(t, "matrix-admin@example.com");
+    viewer = await signedIn(t, "matrix-viewer@example.com", "viewer");
+  });
+  after(() => t.close());
+  const pathOf = (pattern: string) => pattern.replace(":projectId", t.project.id).replace(/:\w+/g, "x");
+  const signedIns = DASHBOARD_ROUTES.filter((r) => r.auth === "operator" || r.auth === "admin");
+
+  test("every dashboard row has an auth kind of the dashboard, answers a media type, and stays out of /v1", () => {
+    for (const row of DASHBOARD_ROUTES) {
+      const id = `${row.method} ${row.path}`;
+      assert.ok(["none", "visitor", "operator", "admin"].includes(row.auth), id);
+      assert.ok(row.mediaType, id);
+      assert.ok(row.path.startsWith("/dashboard"), id);
+    }
+    assert.ok(signedIns.length > 30, "the signed-in pages and posts are rows");
+    assert.ok(cloudRoutes.every((r) => !r.path.startsWith("/dashboard")));
+  });
+
+  for (const row of DASHBOARD_ROUTES) {
+    const id = `${row.method} ${row.path}`;
+    describe(id, () => {
+      if (row.auth === "none" || row.auth === "visitor") {
+        test("is answered signed out", async () => {
+          const res = await formClient(t.cloud.handle).get(pathOf(row.path));
+          assert.notEqual(res.location, "/dashboard/sign-in", id);
+          assert.match(res.headers.get("content-security-policy") ?? "", /default-src 'self'/);
+        });
+        return;
+      }
+      test("signed out: redirects to sign-in", async () => {
+        const browser = formClient(t.cloud.handle);
+        const res = row.method === "GET"
+          ? await browser.get(pathOf(row.path))
+          : await browser.post(pathOf(row.path), {}, { csrf: "x" });
+        assert.equal(res.status, 303, id);
+        assert.equal(res.location, "/dashboard/sign-in", id);
+        assert.match(res.headers.get("content-security-policy") ?? "", /default-src 'self'/);
+      });
+      if (row.method !== "POST") return;
+      test("signed in, without the CSRF token or from another site: 403", async () => {
+        await admin.get("/dashboard/projects");
+        assert.equal((await admin.post(pathOf(row.path), {}, { csrf: null })).status, 403, id);
+        const forged = await admin.post(pathOf(row.path), {}, { headers: { origin: "https://evil.example" } });
+        assert.equal(forged.status, 403, id);
+      });
+      if (row.auth !== "admin") return;
+      test("a viewer's post with its CSRF token: 403", async () => {
+        await viewer.get("/dashboard/projects");
+        const res = await viewer.post(pathOf(row.path), {});
+        assert.equal(res.status, 403, id);
+        assert.match(res.text, /Viewers can read but not change anything/);
+      });
+    });
+  }
+});

@@ -1,0 +1,52 @@
+// createHandler's errorAnswer: what is thrown (an unknown path, a refused caller) answered in the side's own form.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createHandler, routeDefiner } from "../../../core/http/mod.ts";
+import { SvcError } from "../../../core/errors/mod.ts";
+
+type Demo = { callers: { none: null; gate: string }; deps: null };
+const defineRoute = routeDefiner<Demo>();
+const routes = [
+  defineRoute({
+    method: "GET",
+    path: "/demo/page",
+    auth: "gate",
+    summary: "A page behind a gate",
+    mediaType: "text/plain",
+    responses: { 200: null },
+    run: ({ caller }) => Promise.resolve(new Response(`hello ${caller}`)),
+  }),
+];
+const authenticate = {
+  none: () => null,
+  gate: (req: Request) => {
+    if (req.headers.get("x-pass") !== "yes") throw new SvcError("UNAUTHORIZED", "No pass");
+    return "visitor";
+  },
+};
+const base = { prefix: "/demo", routes, authenticate, deps: Promise.resolve(null), bodyLimit: 1024 };
+
+test("createHandler answers what is thrown with the contract's envelope by default", async () => {
+  const handle = createHandler<Demo>(base);
+  const res = await handle(new Request("http://x/demo/nope"));
+  assert.equal(res.status, 404);
+  assert.equal((await res.json()).error.code, "NOT_FOUND");
+});
+
+test("createHandler answers an unknown path and a refused caller through errorAnswer when given", async () => {
+  const seen: string[] = [];
+  const handle = createHandler<Demo>({
+    ...base,
+    errorAnswer(error, req) {
+      seen.push(`${(error as SvcError).code} ${new URL(req.url).pathname}`);
+      return new Response("refused, in the side's own words", { status: 303, headers: { location: "/demo/in" } });
+    },
+  });
+  assert.equal((await handle(new Request("http://x/demo/nope"))).status, 303);
+  const refused = await handle(new Request("http://x/demo/page"));
+  assert.equal(refused.headers.get("location"), "/demo/in");
+  assert.equal(await refused.text(), "refused, in the side's own words");
+  assert.deepEqual(seen, ["NOT_FOUND /demo/nope", "UNAUTHORIZED /demo/page"]);
+  const served = await handle(new Request("http://x/demo/page", { headers: { "x-pass": "yes" } }));
+  assert.equal(await served.text(), "hello visitor");
+});
