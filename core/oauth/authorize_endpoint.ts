@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { hashSecret, mintSecret } from "../../contract/mod.ts";
+import { hashSecret, mintSecret } from "../contract/mod.ts";
 import {
   type AuthorizationRequest,
   checkAuthorizationRequest,

@@ -17,10 +17,10 @@
  * @module
  */
 import { z } from "zod";
-import { addressKey, createRateLimiter, type RateLimit } from "../../abuse/mod.ts";
-import { BoundedMap } from "../../cache/mod.ts";
-import { isSvcError } from "../../errors/mod.ts";
-import { clientAddress, readBody } from "../../http/mod.ts";
+import { addressKey, createRateLimiter, type RateLimit } from "../abuse/mod.ts";
+import { BoundedMap } from "../cache/mod.ts";
+import { isSvcError } from "../errors/mod.ts";
+import { clientAddress, readBody } from "../http/mod.ts";
 import { isInternalHost, isLoopbackHost } from "./network_address.ts";
 import { OAuthError } from "./oauth_error.ts";
 import { redirectUriProblem } from "./redirect_uri.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 import { z } from "zod";
-import { mintSecret } from "../../contract/mod.ts";
+import { mintSecret } from "../contract/mod.ts";
 import { clientDocuments, type ClientDocumentsOptions, isClientDocumentUrl } from "./client_metadata_document.ts";
 import type { OAuthConfig } from "./oauth_config.ts";
 import { OAuthError } from "./oauth_error.ts";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { readBody } from "../../http/mod.ts";
+import { readBody } from "../http/mod.ts";
 
 /** The largest form read. */
 export const FORM_LIMIT = 64 * 1024;

@@ -3,11 +3,11 @@
  *
  * @module
  */
-import type { RateLimiter, RefusalsPerAddress } from "../../abuse/mod.ts";
+import type { RateLimiter, RefusalsPerAddress } from "../abuse/mod.ts";
 import type { ScopeAbout } from "./consent_page.ts";
-import type { ErrorLogger } from "../../logging/mod.ts";
-import { newViolation, type Violation } from "../../contract/mod.ts";
-import type { KeyService, MintResult } from "../../keys/mod.ts";
+import type { ErrorLogger } from "../logging/mod.ts";
+import { newViolation, type Violation } from "../contract/mod.ts";
+import type { KeyService, MintResult } from "../keys/mod.ts";
 import type { ClientRegistry } from "./clients.ts";
 import type { ConsentTokens } from "./consent_token.ts";
 import type { OAuthConfig } from "./oauth_config.ts";

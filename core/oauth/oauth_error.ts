@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { isSvcError } from "../../errors/mod.ts";
+import { isSvcError } from "../errors/mod.ts";
 
 /** An OAuth error code. */
 export type OAuthErrorCode =

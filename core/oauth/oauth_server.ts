@@ -6,17 +6,17 @@
  *
  * @module
  */
-import { clientAddress, readJson } from "../../http/mod.ts";
+import { clientAddress, readJson } from "../http/mod.ts";
 import {
   addressKey,
   createRateLimiter,
   rateLimited,
   type RateLimiter,
   type RefusalsPerAddress,
-} from "../../abuse/mod.ts";
-import { pathnameOf } from "../../http/mod.ts";
-import type { ErrorLogger } from "../../logging/mod.ts";
-import type { KeyService } from "../../keys/mod.ts";
+} from "../abuse/mod.ts";
+import { pathnameOf } from "../http/mod.ts";
+import type { ErrorLogger } from "../logging/mod.ts";
+import type { KeyService } from "../keys/mod.ts";
 import { authorizeEndpoint } from "./authorize_endpoint.ts";
 import { clientRegistry } from "./clients.ts";
 import type { ClientDocumentsOptions } from "./client_metadata_document.ts";
@@ -34,7 +34,7 @@ import type { OAuthContext } from "./oauth_context.ts";
 import type { ScopeAbout } from "./consent_page.ts";
 import { OAUTH_JSON_HEADERS, OAuthError, oauthErrorResponse, oauthJson } from "./oauth_error.ts";
 import type { OAuthStorage } from "./oauth_storage.ts";
-import { mintSecret, type Violation } from "../../contract/mod.ts";
+import { mintSecret, type Violation } from "../contract/mod.ts";
 import { revocationEndpoint } from "./revocation_endpoint.ts";
 import { tokenEndpoint } from "./token_endpoint.ts";
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { deleteInChunks, type Executor, type SqlRow } from "../../db/mod.ts";
+import { deleteInChunks, type Executor, type SqlRow } from "../db/mod.ts";
 
 /** A client registered through RFC 7591. */
 export interface RegisteredClient {

@@ -7,9 +7,9 @@
  *
  * @module
  */
-import { rateLimited } from "../../abuse/mod.ts";
-import { AGENT_KEY_PREFIX, hashSecret } from "../../contract/mod.ts";
-import type { VerifiedKey } from "../../keys/mod.ts";
+import { rateLimited } from "../abuse/mod.ts";
+import { AGENT_KEY_PREFIX, hashSecret } from "../contract/mod.ts";
+import type { VerifiedKey } from "../keys/mod.ts";
 import { readForm } from "./form_body.ts";
 import { endGrant, type OAuthContext } from "./oauth_context.ts";
 import { OAUTH_JSON_HEADERS, OAuthError } from "./oauth_error.ts";

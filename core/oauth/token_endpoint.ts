@@ -8,13 +8,13 @@
  *
  * @module
  */
-import { hashSecret, mintSecret } from "../../contract/mod.ts";
+import { hashSecret, mintSecret } from "../contract/mod.ts";
 import { readForm } from "./form_body.ts";
 import { OAUTH_DEFAULTS } from "./oauth_config.ts";
 import { endGrant, mintAccessToken, type OAuthContext, recordReplay } from "./oauth_context.ts";
-import { clientAddress } from "../../http/mod.ts";
-import { addressKey, type RateLimiter } from "../../abuse/mod.ts";
-import { isSvcError } from "../../errors/mod.ts";
+import { clientAddress } from "../http/mod.ts";
+import { addressKey, type RateLimiter } from "../abuse/mod.ts";
+import { isSvcError } from "../errors/mod.ts";
 import { OAuthError, oauthJson } from "./oauth_error.ts";
 import type { Grant, RefreshToken } from "./oauth_storage.ts";
 import { verifiesChallenge } from "./pkce.ts";

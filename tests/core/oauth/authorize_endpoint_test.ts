@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { isOAuthReturnUrl } from "../../../../mod.ts";
+import { isOAuthReturnUrl } from "../../../mod.ts";
 import {
   authorizeParams,
   consent,
@@ -14,7 +14,7 @@ import {
   REDIRECT,
   register,
   tokenRequest,
-} from "../../../fixtures/oauth_app.ts";
+} from "../../fixtures/oauth_app.ts";
 
 async function withClient(
   check: (ctx: { app: OAuthApp; clientId: string; params: Record<string, string> }) => Promise<void>,

@@ -7,12 +7,12 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { withClientAddress } from "../../../../core/http/mod.ts";
-import { asAgent, mint, notesSvc } from "../../../fixtures/notes_svc.ts";
-import { startCloudServer } from "../../../fixtures/servers.ts";
-import { authorizeParams, ORIGIN, pkce } from "../../../fixtures/oauth_app.ts";
-import { startSilentServer } from "../../../fixtures/silent_server.ts";
-import { waitFor } from "../../../fixtures/wait_for.ts";
+import { withClientAddress } from "../../../core/http/mod.ts";
+import { asAgent, mint, notesSvc } from "../../fixtures/notes_svc.ts";
+import { startCloudServer } from "../../fixtures/servers.ts";
+import { authorizeParams, ORIGIN, pkce } from "../../fixtures/oauth_app.ts";
+import { startSilentServer } from "../../fixtures/silent_server.ts";
+import { waitFor } from "../../fixtures/wait_for.ts";
 
 test("a cloud revoke reaches a hybrid app while 150 signed-out requests name documents on a host that never answers", async () => {
   const dir = mkdtempSync(join(tmpdir(), "svc-cimd-hybrid-"));

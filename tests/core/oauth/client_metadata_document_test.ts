@@ -2,11 +2,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { authorizeParams, getAuthorize, oauthApp, ORIGIN, pkce, tokenRequest } from "../../../fixtures/oauth_app.ts";
-import { isInternalHost } from "../../../../core/app/oauth/mod.ts";
-import { withClientAddress } from "../../../../core/http/mod.ts";
-import { startSilentServer } from "../../../fixtures/silent_server.ts";
-import { waitFor } from "../../../fixtures/wait_for.ts";
+import { authorizeParams, getAuthorize, oauthApp, ORIGIN, pkce, tokenRequest } from "../../fixtures/oauth_app.ts";
+import { isInternalHost } from "../../../core/oauth/mod.ts";
+import { withClientAddress } from "../../../core/http/mod.ts";
+import { startSilentServer } from "../../fixtures/silent_server.ts";
+import { waitFor } from "../../fixtures/wait_for.ts";
 
 /** Serves one client metadata document (or whatever `answer` says) on 127.0.0.1; counts the requests. */
 async function documentServer(

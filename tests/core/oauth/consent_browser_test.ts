@@ -8,14 +8,14 @@ import assert from "node:assert/strict";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
-import { createSvc, isOAuthReturnUrl, type Svc, withSvc } from "../../../../mod.ts";
-import { serve } from "../../../../adapters/node.ts";
-import type { RunningServer } from "../../../../core/http/mod.ts";
-import { axeFindings, inChromium, launchChromium } from "../../../fixtures/chromium.ts";
-import { intents } from "../../../fixtures/notes_svc.ts";
-import { pkce } from "../../../fixtures/oauth_app.ts";
+import { createSvc, isOAuthReturnUrl, type Svc, withSvc } from "../../../mod.ts";
+import { serve } from "../../../adapters/node.ts";
+import type { RunningServer } from "../../../core/http/mod.ts";
+import { axeFindings, inChromium, launchChromium } from "../../fixtures/chromium.ts";
+import { intents } from "../../fixtures/notes_svc.ts";
+import { pkce } from "../../fixtures/oauth_app.ts";
 
-const root = fileURLToPath(new URL("../../../../", import.meta.url));
+const root = fileURLToPath(new URL("../../../", import.meta.url));
 
 inChromium("the consent page in Chromium", () =>
   describe("the consent page in Chromium", () => {

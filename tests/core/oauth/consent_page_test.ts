@@ -3,8 +3,8 @@
 // accessible names (one checkbox per scope labelled with the scope's name, "Allow" and "Deny").
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { authorizeParams, getAuthorize, pkce, register } from "../../../fixtures/oauth_app.ts";
-import { intents, notesSvc } from "../../../fixtures/notes_svc.ts";
+import { authorizeParams, getAuthorize, pkce, register } from "../../fixtures/oauth_app.ts";
+import { intents, notesSvc } from "../../fixtures/notes_svc.ts";
 
 test("the consent page shows the signed-in user, each scope's description and the intents it allows", async () => {
   const svc = notesSvc({

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { isOAuthDiscoveryPath, withSvc } from "../../../../mod.ts";
-import { BASE, notesSvc, SCOPES } from "../../../fixtures/notes_svc.ts";
+import { isOAuthDiscoveryPath, withSvc } from "../../../mod.ts";
+import { BASE, notesSvc, SCOPES } from "../../fixtures/notes_svc.ts";
 
 const get = (handle: (req: Request) => Promise<Response> | Response, path: string, headers: HeadersInit = {}) =>
   handle(new Request(BASE + path, { headers }));

@@ -9,14 +9,14 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Svc } from "../../../../mod.ts";
-import { asAgent, asUser, notesSvc, run } from "../../../fixtures/notes_svc.ts";
-import { type CloudServer, startCloudServer } from "../../../fixtures/servers.ts";
-import { grantOf, refreshOnce, tokenRequest } from "../../../fixtures/oauth_app.ts";
-import { waitFor } from "../../../fixtures/wait_for.ts";
-import { type FaultProxy, startFaultProxy } from "../../../fixtures/fault_proxy.ts";
-import { openDatabase } from "../../../../core/db/mod.ts";
-import { cloudKeys, createCloudClient } from "../../../../core/app/cloud_link/mod.ts";
+import type { Svc } from "../../../mod.ts";
+import { asAgent, asUser, notesSvc, run } from "../../fixtures/notes_svc.ts";
+import { type CloudServer, startCloudServer } from "../../fixtures/servers.ts";
+import { grantOf, refreshOnce, tokenRequest } from "../../fixtures/oauth_app.ts";
+import { waitFor } from "../../fixtures/wait_for.ts";
+import { type FaultProxy, startFaultProxy } from "../../fixtures/fault_proxy.ts";
+import { openDatabase } from "../../../core/db/mod.ts";
+import { cloudKeys, createCloudClient } from "../../../core/app/cloud_link/mod.ts";
 
 /** Looks for at most about a second (the contract's bound for a revoke reaching another process). */
 const WITHIN_A_SECOND = 100;

@@ -5,14 +5,14 @@
 // already replaced (minted during an outage and refreshed before the link came back).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { Svc } from "../../../../mod.ts";
-import { asAgent, asUser, notesSvc } from "../../../fixtures/notes_svc.ts";
-import { type CloudServer, startCloudServer } from "../../../fixtures/servers.ts";
-import { type FaultProxy, startFaultProxy } from "../../../fixtures/fault_proxy.ts";
-import { grantOf, refreshOnce } from "../../../fixtures/oauth_app.ts";
-import { tempDir } from "../../../fixtures/temp_dir.ts";
-import { waitFor } from "../../../fixtures/wait_for.ts";
-import { openDatabase } from "../../../../core/db/mod.ts";
+import type { Svc } from "../../../mod.ts";
+import { asAgent, asUser, notesSvc } from "../../fixtures/notes_svc.ts";
+import { type CloudServer, startCloudServer } from "../../fixtures/servers.ts";
+import { type FaultProxy, startFaultProxy } from "../../fixtures/fault_proxy.ts";
+import { grantOf, refreshOnce } from "../../fixtures/oauth_app.ts";
+import { tempDir } from "../../fixtures/temp_dir.ts";
+import { waitFor } from "../../fixtures/wait_for.ts";
+import { openDatabase } from "../../../core/db/mod.ts";
 
 /** Looks for at most about a second (the contract's bound for a revoke reaching another process). */
 const WITHIN_A_SECOND = 100;

@@ -4,8 +4,8 @@
 // are listed once and purged after their grace; a refresh lists no keys.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { Svc } from "../../../../mod.ts";
-import { asAgent, asUser, notesSvc, type NotesSvcOverrides, run } from "../../../fixtures/notes_svc.ts";
+import type { Svc } from "../../../mod.ts";
+import { asAgent, asUser, notesSvc, type NotesSvcOverrides, run } from "../../fixtures/notes_svc.ts";
 import {
   authorizeAndExchange,
   authorizeParams,
@@ -17,9 +17,9 @@ import {
   refreshOnce,
   register,
   tokenRequest,
-} from "../../../fixtures/oauth_app.ts";
-import { withClientAddress } from "../../../../core/http/mod.ts";
-import { newViolation } from "../../../../core/contract/mod.ts";
+} from "../../fixtures/oauth_app.ts";
+import { withClientAddress } from "../../../core/http/mod.ts";
+import { newViolation } from "../../../core/contract/mod.ts";
 
 const unlimited: NotesSvcOverrides = { oauth: { tokenRequestsPerGrant: false } };
 

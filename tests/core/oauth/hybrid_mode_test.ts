@@ -6,10 +6,10 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Svc } from "../../../../mod.ts";
-import { asUser, notesSvc } from "../../../fixtures/notes_svc.ts";
-import { type CloudServer, startCloudServer } from "../../../fixtures/servers.ts";
-import { authorizeParams, consent, pkce, REDIRECT, register, tokenRequest } from "../../../fixtures/oauth_app.ts";
+import type { Svc } from "../../../mod.ts";
+import { asUser, notesSvc } from "../../fixtures/notes_svc.ts";
+import { type CloudServer, startCloudServer } from "../../fixtures/servers.ts";
+import { authorizeParams, consent, pkce, REDIRECT, register, tokenRequest } from "../../fixtures/oauth_app.ts";
 
 describe("OAuth in hybrid mode", () => {
   let dir: string;

@@ -8,12 +8,12 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { createSvc, type Svc } from "../../../../mod.ts";
-import { serve } from "../../../../adapters/node.ts";
-import type { RunningServer } from "../../../../core/http/mod.ts";
-import { intents, SCOPES } from "../../../fixtures/notes_svc.ts";
-import { oauthAccessToken } from "../../../fixtures/oauth_app.ts";
-import { repoRoot, run } from "../../../fixtures/subprocess.ts";
+import { createSvc, type Svc } from "../../../mod.ts";
+import { serve } from "../../../adapters/node.ts";
+import type { RunningServer } from "../../../core/http/mod.ts";
+import { intents, SCOPES } from "../../fixtures/notes_svc.ts";
+import { oauthAccessToken } from "../../fixtures/oauth_app.ts";
+import { repoRoot, run } from "../../fixtures/subprocess.ts";
 
 const inspector = join(repoRoot, "node_modules", ".bin", "mcp-inspector");
 const absent = existsSync(inspector)

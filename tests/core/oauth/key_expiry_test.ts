@@ -1,11 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createClient } from "@libsql/client";
-import { APP_MIGRATIONS, APP_MIGRATIONS_TABLE, openAppStorage } from "../../../../core/app/storage/mod.ts";
-import { migrate } from "../../../../core/db/mod.ts";
-import { asAgent, asUser, intents, mint, notesSvc } from "../../../fixtures/notes_svc.ts";
-import { createSvcWith } from "../../../../core/app/mod.ts";
-import { authorizeParams, consent, pkce, REDIRECT, register, tokenRequest } from "../../../fixtures/oauth_app.ts";
+import { APP_MIGRATIONS, APP_MIGRATIONS_TABLE, openAppStorage } from "../../../core/app/storage/mod.ts";
+import { migrate } from "../../../core/db/mod.ts";
+import { asAgent, asUser, intents, mint, notesSvc } from "../../fixtures/notes_svc.ts";
+import { createSvcWith } from "../../../core/app/mod.ts";
+import { authorizeParams, consent, pkce, REDIRECT, register, tokenRequest } from "../../fixtures/oauth_app.ts";
 
 test("an expired key is refused with 401 like a revoked one and recorded as EXPIRED_KEY", async () => {
   const db = createClient({ url: ":memory:" });

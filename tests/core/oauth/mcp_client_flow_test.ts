@@ -5,9 +5,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client";
-import { asUser, BASE, notesSvc } from "../../../fixtures/notes_svc.ts";
-import { hiddenFields } from "../../../fixtures/oauth_app.ts";
-import type { Svc } from "../../../../mod.ts";
+import { asUser, BASE, notesSvc } from "../../fixtures/notes_svc.ts";
+import { hiddenFields } from "../../fixtures/oauth_app.ts";
+import type { Svc } from "../../../mod.ts";
 
 // Untyped under deno check (the SDK types its subpaths through typesVersions); see tests/fixtures/mcp_client.ts.
 const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");

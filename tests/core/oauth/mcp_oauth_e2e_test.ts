@@ -18,16 +18,16 @@ import tls from "node:tls";
 import { createClient } from "@libsql/client";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { Client } from "@modelcontextprotocol/sdk/client";
-import { isOAuthReturnUrl, type Svc, withSvc } from "../../../../mod.ts";
-import type { RunningServer } from "../../../../core/http/mod.ts";
-import { openCloudStorage } from "../../../../cloud/open_cloud_storage.ts";
-import { inChromium, launchChromium } from "../../../fixtures/chromium.ts";
-import { notesSvc } from "../../../fixtures/notes_svc.ts";
-import { type CloudServer, listen, startCloudServer } from "../../../fixtures/servers.ts";
-import { tempDir } from "../../../fixtures/temp_dir.ts";
-import { waitFor } from "../../../fixtures/wait_for.ts";
-import { signIn } from "../../../cloud/dashboard/browser_sign_in.ts";
-import { createOperator, OPERATOR_PASSWORD } from "../../../cloud/dashboard/operator_fixture.ts";
+import { isOAuthReturnUrl, type Svc, withSvc } from "../../../mod.ts";
+import type { RunningServer } from "../../../core/http/mod.ts";
+import { openCloudStorage } from "../../../cloud/open_cloud_storage.ts";
+import { inChromium, launchChromium } from "../../fixtures/chromium.ts";
+import { notesSvc } from "../../fixtures/notes_svc.ts";
+import { type CloudServer, listen, startCloudServer } from "../../fixtures/servers.ts";
+import { tempDir } from "../../fixtures/temp_dir.ts";
+import { waitFor } from "../../fixtures/wait_for.ts";
+import { signIn } from "../../cloud/dashboard/browser_sign_in.ts";
+import { createOperator, OPERATOR_PASSWORD } from "../../cloud/dashboard/operator_fixture.ts";
 
 // Untyped under deno check (the SDK types its subpaths through typesVersions); see tests/fixtures/mcp_client.ts.
 const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");

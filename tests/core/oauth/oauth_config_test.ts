@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createSvc, type SvcConfig } from "../../../../mod.ts";
+import { createSvc, type SvcConfig } from "../../../mod.ts";
 
 const cloud = { endpoint: "http://127.0.0.1:1", projectId: "prj_01JABCDEFGHJKMNPQRSTVWXYZ0", sdkSecret: "svcs_x" };
 const base = { userResolver: () => null, scopes: [] as string[] };

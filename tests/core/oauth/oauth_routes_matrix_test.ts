@@ -2,8 +2,8 @@
 // never a 500, the RFC's error JSON from the JSON endpoints, `Allow` on a wrong method, and nothing stored.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { OAUTH_DISCOVERY_ROUTES, OAUTH_PATHS } from "../../../../core/app/oauth/mod.ts";
-import { oauthApp, ORIGIN } from "../../../fixtures/oauth_app.ts";
+import { OAUTH_DISCOVERY_ROUTES, OAUTH_PATHS } from "../../../core/oauth/mod.ts";
+import { oauthApp, ORIGIN } from "../../fixtures/oauth_app.ts";
 
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 const BODIES: [string | null, string][] = [

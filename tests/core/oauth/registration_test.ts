@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { withClientAddress } from "../../../../mod.ts";
-import { startRetention } from "../../../../core/app/mod.ts";
-import { oauthStorage } from "../../../../core/app/oauth/mod.ts";
+import { withClientAddress } from "../../../mod.ts";
+import { startRetention } from "../../../core/app/mod.ts";
+import { oauthStorage } from "../../../core/oauth/mod.ts";
 import {
   authorizeParams,
   consent,
@@ -12,7 +12,7 @@ import {
   pkce,
   REDIRECT,
   register,
-} from "../../../fixtures/oauth_app.ts";
+} from "../../fixtures/oauth_app.ts";
 
 const HOUR = 60 * 60 * 1000;
 

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { authorizeAndExchange, oauthApp, REDIRECT, register, tokenRequest } from "../../../fixtures/oauth_app.ts";
+import { authorizeAndExchange, oauthApp, REDIRECT, register, tokenRequest } from "../../fixtures/oauth_app.ts";
 
 const REVOKE = "/svc/oauth/revoke";
 

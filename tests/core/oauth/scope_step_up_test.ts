@@ -3,9 +3,9 @@
 // /svc/mcp and at /svc/agent/run, still recorded as a FORBIDDEN_SCOPE violation; a pasted key keeps its refusal.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { Svc } from "../../../../mod.ts";
-import { asAgent, BASE, errorOf, mcpRefusalOf, mint, notesSvc, run } from "../../../fixtures/notes_svc.ts";
-import { oauthAccessToken } from "../../../fixtures/oauth_app.ts";
+import type { Svc } from "../../../mod.ts";
+import { asAgent, BASE, errorOf, mcpRefusalOf, mint, notesSvc, run } from "../../fixtures/notes_svc.ts";
+import { oauthAccessToken } from "../../fixtures/oauth_app.ts";
 
 /** An access token of alice's, granted `granted` by consent. */
 const accessToken = (svc: Svc, granted: string[]): Promise<string> =>

@@ -4,8 +4,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as oauth from "oauth4webapi";
-import { OAUTH_DISCOVERY_ROUTES } from "../../../../core/app/oauth/mod.ts";
-import { notesSvc } from "../../../fixtures/notes_svc.ts";
+import { OAUTH_DISCOVERY_ROUTES } from "../../../core/oauth/mod.ts";
+import { notesSvc } from "../../fixtures/notes_svc.ts";
 
 const ORIGIN = "https://notes.example.com";
 const PRM = "/.well-known/oauth-protected-resource";

@@ -11,7 +11,7 @@ import {
   REDIRECT,
   register,
   tokenRequest,
-} from "../../../fixtures/oauth_app.ts";
+} from "../../fixtures/oauth_app.ts";
 
 async function withApp(check: (app: OAuthApp) => Promise<void>, config = {}): Promise<void> {
   const app = await oauthApp(config);
