@@ -178,34 +178,6 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     return await emitEvents(cloud, events, { retryMinMs: cloudConfig?.retryMinMs, signal: closing.signal });
   }
 
-  const metrics = appMetrics(opened, mode);
-  const handle = createHandler<AppSide>({
-    prefix: SVC_PREFIX,
-    routes: svcRoutes({
-      mcp: config.mcp !== false,
-      listTools: typeof config.mcp === "object" ? config.mcp.listTools : undefined,
-      openapi: config.openapi !== false,
-    }),
-    authenticate: { user: (req) => resolveUser(config.userResolver, req), agent: authenticateAgent, none: () => null },
-    limits: { perKey: perKey && ((key, deps) => limitRate(key, perKey.take(key.grantId ?? key.id), deps)) },
-    refusalsPerAddress: refusalsPerAddress && { limit: refusalsPerAddress, counted: ["agent"] },
-    // `oauth` (below) is read once the storage is open, after createSvc has returned.
-    deps: opened.then((parts) => oauth ? { ...parts.deps, scopeChallenge: oauth.scopeChallenge } : parts.deps, (e) => {
-      const refusal = cloudAtStart;
-      if (refusal === undefined || e !== refusal.error) throw e;
-      const { failure } = refusal;
-      const code = isSvcError(failure) && failure.code === "CLOUD_CREDENTIALS_REFUSED"
-        ? "CLOUD_CREDENTIALS_REFUSED"
-        : "CLOUD_UNAVAILABLE";
-      throw new SvcError(code, "This app did not start: its cloud could not be reached or refused it", {
-        headers: { "retry-after": "5" },
-      });
-    }),
-    bodyLimit,
-    log,
-    observe: (route, status, seconds) => metrics.observeRequest(route, status, seconds),
-  });
-
   const oauthConfig = config.oauth;
   const oauth = oauthConfig && createOAuthServer({
     config: oauthConfig,
@@ -221,6 +193,34 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     now,
     refusalsPerAddress,
     clientDocuments: internals.clientDocuments,
+  });
+
+  const metrics = appMetrics(opened, mode);
+  const handle = createHandler<AppSide>({
+    prefix: SVC_PREFIX,
+    routes: svcRoutes({
+      mcp: config.mcp !== false,
+      listTools: typeof config.mcp === "object" ? config.mcp.listTools : undefined,
+      openapi: config.openapi !== false,
+      oauth: oauth?.routes,
+    }),
+    authenticate: { user: (req) => resolveUser(config.userResolver, req), agent: authenticateAgent, none: () => null },
+    limits: { perKey: perKey && ((key, deps) => limitRate(key, perKey.take(key.grantId ?? key.id), deps)) },
+    refusalsPerAddress: refusalsPerAddress && { limit: refusalsPerAddress, counted: ["agent"] },
+    deps: opened.then((parts) => oauth ? { ...parts.deps, scopeChallenge: oauth.scopeChallenge } : parts.deps, (e) => {
+      const refusal = cloudAtStart;
+      if (refusal === undefined || e !== refusal.error) throw e;
+      const { failure } = refusal;
+      const code = isSvcError(failure) && failure.code === "CLOUD_CREDENTIALS_REFUSED"
+        ? "CLOUD_CREDENTIALS_REFUSED"
+        : "CLOUD_UNAVAILABLE";
+      throw new SvcError(code, "This app did not start: its cloud could not be reached or refused it", {
+        headers: { "retry-after": "5" },
+      });
+    }),
+    bodyLimit,
+    log,
+    observe: (route, status, seconds) => metrics.observeRequest(route, status, seconds),
   });
 
   const mcpOptions = typeof config.mcp === "object" ? config.mcp : {};

@@ -71,6 +71,11 @@ export interface Route<S extends Side = Side> extends RoutePattern {
   name?: string;
   /** The JSON body schema. */
   body?: z.ZodType;
+  /**
+   * The media type of a body the route reads itself, in its own protocol (OAuth's form posts:
+   * `application/x-www-form-urlencoded`): the dispatcher leaves the body unread and `body` only describes it.
+   */
+  bodyMediaType?: string;
   /** The query schema (an object of strings on the wire). */
   query?: z.ZodType;
   /** The path parameter schema. */

@@ -23,3 +23,4 @@ export * from "./pkce.ts";
 export * from "./redirect_uri.ts";
 export * from "./revocation_endpoint.ts";
 export * from "./token_endpoint.ts";
+export * from "./oauth_routes.ts";

@@ -1,42 +1,26 @@
 /**
- * The app as the OAuth 2.1 authorization server of its own `/svc`: discovery,
- * `/svc/oauth/{authorize,token,register,revoke}`, and the `WWW-Authenticate`
- * challenge on the 401s of the agent routes. {@linkcode withOAuth} puts it in
- * front of the `/svc` handler.
+ * The app as the OAuth 2.1 authorization server of its own `/svc`: its rows of
+ * the `/svc` route table (discovery, `/svc/oauth/{authorize,token,register,revoke}`)
+ * and the `WWW-Authenticate` challenge on the 401s of the agent routes.
+ * {@linkcode withOAuth} adds what is no row to the `/svc` handler.
  *
  * @module
  */
-import { clientAddress, readJson } from "../http/mod.ts";
-import {
-  addressKey,
-  createRateLimiter,
-  rateLimited,
-  type RateLimiter,
-  type RefusalsPerAddress,
-} from "../abuse/mod.ts";
-import { pathnameOf } from "../http/mod.ts";
+import { pathnameOf, type Route } from "../http/mod.ts";
+import { createRateLimiter, type RateLimiter, type RefusalsPerAddress } from "../abuse/mod.ts";
 import type { ErrorLogger } from "../logging/mod.ts";
 import type { KeyService } from "../keys/mod.ts";
-import { authorizeEndpoint } from "./authorize_endpoint.ts";
 import { clientRegistry } from "./clients.ts";
 import type { ClientDocumentsOptions } from "./client_metadata_document.ts";
 import { consentTokens } from "./consent_token.ts";
-import {
-  bearerChallenge,
-  discoveryDocumentOf,
-  OAUTH_PATHS,
-  resourceMetadata,
-  serverMetadata,
-  stepUpChallenge,
-} from "./discovery.ts";
+import { bearerChallenge, discoveryDocumentOf, OAUTH_PATHS, stepUpChallenge } from "./discovery.ts";
 import { OAUTH_DEFAULTS, type OAuthConfig } from "./oauth_config.ts";
 import type { OAuthContext } from "./oauth_context.ts";
 import type { ScopeAbout } from "./consent_page.ts";
-import { OAUTH_JSON_HEADERS, OAuthError, oauthErrorResponse, oauthJson } from "./oauth_error.ts";
+import { OAUTH_JSON_HEADERS, OAuthError } from "./oauth_error.ts";
 import type { OAuthStorage } from "./oauth_storage.ts";
 import { mintSecret, type Violation } from "../contract/mod.ts";
-import { revocationEndpoint } from "./revocation_endpoint.ts";
-import { tokenEndpoint } from "./token_endpoint.ts";
+import { oauthRoutes, type OAuthSide } from "./oauth_routes.ts";
 
 /** What the OAuth server is built from. */
 export interface OAuthServerOptions {
@@ -68,8 +52,8 @@ export interface OAuthServerOptions {
 
 /** The OAuth server. */
 export interface OAuthServer {
-  /** The answer to an OAuth or discovery request, or `null` when the request is for another route. */
-  answer(req: Request): Promise<Response | null>;
+  /** Its rows of the `/svc` route table: the discovery documents and the four endpoints. */
+  routes: Route<OAuthSide>[];
   /** The public origin of a request (the `publicUrl` option, else the request's). */
   originOf(req: Request): string;
   /** The app's scopes, for the challenge. */
@@ -83,7 +67,6 @@ export interface OAuthServer {
   >;
 }
 
-const REGISTRATION_LIMIT = 16 * 1024;
 const MAX_USER_ID = 200;
 const CORS_PREFLIGHT = {
   "access-control-allow-origin": "*",
@@ -131,53 +114,6 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
   const registrationRate = options.config.registrationsPerAddress ?? OAUTH_DEFAULTS.registrationsPerAddress;
   const registrations = registrationRate ? createRateLimiter(registrationRate, now) : undefined;
 
-  async function answer(req: Request): Promise<Response | null> {
-    const path = pathnameOf(req.url);
-    const document = discoveryDocumentOf(path);
-    const endpoint = Object.values(OAUTH_PATHS).includes(path as never);
-    if (document === null && !endpoint) return null;
-    if (req.method === "OPTIONS" && path !== OAUTH_PATHS.authorize) {
-      return new Response(null, { status: 204, headers: CORS_PREFLIGHT });
-    }
-    const origin = originOf(req);
-    if (document !== null) {
-      if (req.method !== "GET" && req.method !== "HEAD") return notAllowed("GET, HEAD");
-      const body = document.kind === "resource"
-        ? resourceMetadata(origin, document.resourcePath, options.scopes)
-        : serverMetadata(origin, options.scopes);
-      return new Response(JSON.stringify(body), {
-        headers: {
-          "content-type": "application/json",
-          "access-control-allow-origin": "*",
-          "cache-control": "public, max-age=300",
-        },
-      });
-    }
-    try {
-      const ctx = await context;
-      if (path === OAUTH_PATHS.authorize) {
-        if (req.method !== "GET" && req.method !== "POST") return notAllowed("GET, POST");
-        return await authorizeEndpoint(req, ctx, origin);
-      }
-      if (req.method !== "POST") return notAllowed("POST, OPTIONS");
-      if (path === OAUTH_PATHS.token) return await tokenEndpoint(req, ctx);
-      if (path === OAUTH_PATHS.revoke) return await revocationEndpoint(req, ctx);
-      const address = clientAddress(req);
-      // An IPv6 client counts by its /64, as one host usually holds all of it.
-      const decision = registrations && address !== null ? registrations.take(addressKey(address)) : undefined;
-      if (decision?.allowed === false) throw rateLimited(decision.retryAfterMs);
-      let body: unknown;
-      try {
-        body = await readJson(req, REGISTRATION_LIMIT);
-      } catch {
-        throw new OAuthError("invalid_client_metadata", "The body must be JSON (application/json) of at most 16 KiB");
-      }
-      return oauthJson(await ctx.clients.register(body, new Date(now()).toISOString()), 201);
-    } catch (error) {
-      return oauthErrorResponse(error, options.log);
-    }
-  }
-
   async function scopeChallenge(
     req: Request,
     key: { id: string; scopes: readonly string[] },
@@ -193,33 +129,45 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
     return stepUpChallenge(originOf(req), pathnameOf(req.url), scopes);
   }
 
-  return { answer, originOf, scopes: options.scopes, scopeChallenge };
+  const routes = oauthRoutes({ context, originOf, scopes: options.scopes, registrations, now, log: options.log });
+  return { routes, originOf, scopes: options.scopes, scopeChallenge };
 }
 
 /**
- * Puts the OAuth server in front of the `/svc` handler: it answers discovery and `/svc/oauth/*`, and adds the
- * `WWW-Authenticate: Bearer resource_metadata="…", scope="…"` challenge to the 401s of `/svc/mcp` and
- * `/svc/agent/*`.
+ * Completes the `/svc` handler serving the OAuth server's rows with what is no row: the CORS preflight (`OPTIONS`,
+ * every OAuth path but the authorization endpoint), `HEAD` of a discovery document, and the `405` of another method
+ * in RFC 6749's error JSON; and adds the `WWW-Authenticate: Bearer resource_metadata="…", scope="…"` challenge to
+ * the 401s of `/svc/mcp` and `/svc/agent/*`.
  *
- * @param handle The `/svc` handler.
+ * @param handle The `/svc` handler, whose table holds `oauth.routes`.
  * @param oauth The OAuth server.
  * @returns The combined handler.
  *
- * @example Serve the OAuth routes beside /svc (what `createSvc` does when `oauth` is set)
+ * @example Serve the OAuth routes in /svc's table (what `createSvc` does when `oauth` is set)
  * ```ts ignore
- * const served = withOAuth(handle, createOAuthServer({ config, scopes, userResolver, services, log }));
+ * const oauth = createOAuthServer({ config, scopes, userResolver, services, log });
+ * const served = withOAuth(createHandler({ ...options, routes: [...routes, ...oauth.routes] }), oauth);
  * ```
  */
 export function withOAuth(
   handle: (req: Request) => Promise<Response>,
   oauth: OAuthServer,
 ): (req: Request) => Promise<Response> {
+  const methods = new Map<string, string[]>();
+  for (const route of oauth.routes) methods.set(route.path, [...methods.get(route.path) ?? [], route.method]);
   return async (req) => {
-    const answered = await oauth.answer(req);
-    if (answered !== null) return answered;
+    const path = pathnameOf(req.url);
+    const allowed = methods.get(path);
+    if (allowed !== undefined && !allowed.includes(req.method)) {
+      const document = discoveryDocumentOf(path) !== null;
+      if (req.method === "OPTIONS" && path !== OAUTH_PATHS.authorize) {
+        return new Response(null, { status: 204, headers: CORS_PREFLIGHT });
+      }
+      if (req.method === "HEAD" && document) return await handle(new Request(req, { method: "GET" }));
+      return notAllowed(document ? "GET, HEAD" : path === OAUTH_PATHS.authorize ? "GET, POST" : "POST, OPTIONS");
+    }
     const res = await handle(req);
     if (res.status !== 401) return res;
-    const path = pathnameOf(req.url);
     if (path !== "/svc/mcp" && !path.startsWith("/svc/agent/")) return res;
     const headers = new Headers(res.headers);
     const presented = req.headers.has("authorization");
