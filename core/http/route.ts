@@ -82,7 +82,10 @@ export interface Route<S extends Side = Side> extends RoutePattern {
   params?: z.ZodType;
   /** Every status it answers with and its body schema. */
   responses: Responses;
-  /** The media type of its success answers, when not JSON (`/v1/metrics`: the Prometheus text exposition). */
+  /**
+   * The media type of the answers it lists in `responses`, when not JSON (`/v1/metrics`: the Prometheus text
+   * exposition; OAuth's authorization endpoint: HTML pages); the envelope's errors stay JSON.
+   */
   mediaType?: string;
   /** A rate limit of the side, taken after authentication and before the body is read. */
   limit?: LimitOf<S>;

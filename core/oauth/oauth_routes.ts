@@ -77,6 +77,23 @@ const serverMetadataSchema = z.looseObject({
   scopes_supported: z.array(z.string()),
 }).describe("Authorization Server Metadata (RFC 8414)");
 
+/**
+ * The authorization request in the query (RFC 6749 §4.1.1, PKCE, RFC 8707). Every field is optional here, so the
+ * dispatcher never refuses it: the endpoint checks it and answers a refusal in its own way (a page or a redirect).
+ */
+const authorizeQuerySchema = z.object({
+  response_type: z.string().optional().describe("code"),
+  client_id: z.string().optional().describe(
+    "A registered client_id, or the https URL of a Client ID Metadata Document",
+  ),
+  redirect_uri: z.string().optional().describe("One of the client's redirect URIs, exactly"),
+  code_challenge: z.string().optional().describe("PKCE: the S256 challenge"),
+  code_challenge_method: z.string().optional().describe("S256"),
+  state: z.string().optional(),
+  scope: z.string().optional().describe("The scopes asked for, space-separated"),
+  resource: z.string().optional().describe("ORIGIN/svc or ORIGIN/svc/mcp (RFC 8707)"),
+});
+
 const consentFormSchema = z.object({
   response_type: z.literal("code"),
   client_id: z.string(),
@@ -109,8 +126,20 @@ const tokenSchema = z.looseObject({
   scope: z.string(),
 }).describe("The tokens: the access token is an agent key");
 
-const registrationSchema = z.looseObject({ redirect_uris: z.array(z.string()), client_name: z.string().optional() })
-  .describe("Client metadata (RFC 7591)");
+const registrationSchema = z.looseObject({
+  redirect_uris: z.array(z.string()).min(1).max(10),
+  client_name: z.string().optional(),
+}).describe("Client metadata (RFC 7591)");
+
+const registeredSchema = z.looseObject({
+  client_id: z.string(),
+  client_id_issued_at: z.number(),
+  client_name: z.string(),
+  redirect_uris: z.array(z.string()),
+  token_endpoint_auth_method: z.literal("none"),
+  grant_types: z.array(z.string()),
+  response_types: z.array(z.string()),
+}).describe("The registered client (RFC 7591 §3.2.1): a public client, no secret");
 
 const revocationFormSchema = z.object({
   token: z.string(),
@@ -173,6 +202,7 @@ export function oauthRoutes(options: OAuthRoutesOptions): Route<OAuthSide>[] {
       auth: "none",
       summary: "The authorization endpoint: the consent page of the signed-in user, or the way to sign in",
       mediaType: "text/html; charset=utf-8",
+      query: authorizeQuerySchema,
       responses: { 200: html, 302: null, 400: html, 401: html },
       run: authorize,
     },
@@ -204,7 +234,7 @@ export function oauthRoutes(options: OAuthRoutesOptions): Route<OAuthSide>[] {
       summary: "Dynamic Client Registration (RFC 7591)",
       body: registrationSchema,
       bodyMediaType: "application/json",
-      responses: { 201: registrationSchema, 400: oauthErrorSchema, 429: oauthErrorSchema },
+      responses: { 201: registeredSchema, 400: oauthErrorSchema, 429: oauthErrorSchema },
       run: endpoint(async (req, ctx) => {
         const address = clientAddress(req);
         // An IPv6 client counts by its /64, as one host usually holds all of it.

@@ -90,7 +90,7 @@ function operation(
     else {
       const description = schema.description ?? route.summary;
       const ref = components.add(`${id}.${status}`, toJsonSchema(schema, "output"));
-      const media = Number(status) < 400 && route.mediaType ? route.mediaType : "application/json";
+      const media = route.mediaType ?? "application/json";
       responses[status] = { description, content: { [media]: { schema: ref } } };
     }
   }
