@@ -39,7 +39,7 @@
 import "../core/runtime/mod.ts"; // first: Node < 22 gets one line
 import { Elysia } from "elysia";
 import { withClientAddress } from "../core/http/mod.ts";
-import { OAUTH_DISCOVERY_ROUTES } from "../core/app/oauth/mod.ts";
+import { OAUTH_DISCOVERY_ROUTES } from "../core/oauth/mod.ts";
 
 /** What the plugin reads of Elysia's context: the request and, under `app.listen()` on Bun, the server. */
 interface ForwardContext {

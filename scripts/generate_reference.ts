@@ -23,11 +23,12 @@ type Json = Record<string, unknown>;
 /** Where the reference is written, relative to the repository root. */
 export const REFERENCE_PATH = "docs/reference.md";
 
-/** The `/svc` document of an app with one intent, the quick starts' `notes.create`. */
+/** The `/svc` document of an app with one intent, the quick starts' `notes.create`, and `oauth` on (its routes too). */
 async function svcDocument(): Promise<Json> {
   const svc = createSvc({
     userResolver: () => null,
     scopes: ["notes:read", "notes:write"],
+    oauth: {},
     intents: [defineIntent({
       name: "notes.create",
       title: "Create a note",
@@ -52,6 +53,12 @@ async function cloudDocument(): Promise<Json> {
   } finally {
     await cloud.close();
   }
+}
+
+/** The one media type of a body or an answer and its entry (`[undefined, undefined]`: none). */
+function mediaOf(owner: Json | undefined): [string, Json] | [undefined, undefined] {
+  const entry = Object.entries((owner?.content as Record<string, Json> | undefined) ?? {})[0];
+  return entry ?? [undefined, undefined];
 }
 
 /** Follows a local `$ref` (`#/components/...`). */
@@ -159,25 +166,24 @@ function operation(doc: Json, method: string, path: string, op: Json): string[] 
       lines.push(`  - \`${p.name}\`${p.required ? "" : " (optional)"}: ${type}${note}`);
     }
   }
-  const body = ((op.requestBody as Json | undefined)?.content as Json | undefined)?.["application/json"] as
-    | Json
-    | undefined;
+  const [bodyType, body] = mediaOf(op.requestBody as Json | undefined);
   if (body) {
-    lines.push(`- Body (JSON): ${typeOf(doc, body.schema as Json)}`, ...fields(doc, body.schema as Json, "  "));
+    const kind = bodyType === "application/json" ? "JSON" : bodyType;
+    lines.push(`- Body (${kind}): ${typeOf(doc, body.schema as Json)}`, ...fields(doc, body.schema as Json, "  "));
   }
   lines.push("- Responses:");
   const errors: string[] = [];
   for (const [status, raw] of Object.entries(op.responses as Record<string, Json>)) {
     const response = resolve(doc, raw);
-    const schema = ((response.content as Json | undefined)?.["application/json"] as Json | undefined)?.schema as
-      | Json
-      | undefined;
+    const [type, media] = mediaOf(response);
+    const schema = media?.schema as Json | undefined;
     if (typeof raw.$ref === "string" && raw.$ref.endsWith("/Error")) {
       errors.push(`\`${status}\``);
       continue;
     }
     const description = response.description === op.summary ? "" : `${response.description}: `;
-    lines.push(`  - \`${status}\`: ${description}${schema ? typeOf(doc, schema) : "no body"}`);
+    const as = type === "application/json" ? "" : ` (${type})`;
+    lines.push(`  - \`${status}\`: ${description}${schema ? typeOf(doc, schema) + as : "no body"}`);
     if (schema) lines.push(...fields(doc, schema, "    "));
   }
   lines.push(`  - ${errors.join(", ")}: the error envelope (the codes of each status are listed above)`);

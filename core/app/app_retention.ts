@@ -13,7 +13,7 @@ import type { ErrorLogger } from "../logging/mod.ts";
 import type { AppStorage } from "./storage/mod.ts";
 import type { Outbox } from "./cloud_link/mod.ts";
 import { MAX_PURGE_INTERVAL_MS, type PurgeSchedule, schedulePurge } from "../db/mod.ts";
-import { OAUTH_DEFAULTS, type OAuthStorage } from "./oauth/mod.ts";
+import { OAUTH_DEFAULTS, type OAuthStorage } from "../oauth/mod.ts";
 
 /** Options of {@linkcode startRetention}. */
 export interface RetentionOptions {

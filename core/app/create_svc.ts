@@ -19,10 +19,10 @@ import { authenticateAgent, limitRate, resolveUser } from "./app_callers.ts";
 import type { Svc, SvcCloudConfig, SvcConfig, SvcMode, SvcRateLimitName } from "./svc_config.ts";
 import { checkSvcConfig } from "./svc_config_schema.ts";
 import { svcRoutes } from "./svc_routes.ts";
-import { createOAuthServer, isOAuthPath, type OAuthServerOptions, oauthStorage, withOAuth } from "./oauth/mod.ts";
+import { createOAuthServer, isOAuthPath, type OAuthServerOptions, oauthStorage, withOAuth } from "../oauth/mod.ts";
 import { withMcpFront } from "./mcp/mod.ts";
 import { scopeDefinitions, scopeNames } from "./scope_list.ts";
-import type { ScopeAbout } from "./oauth/mod.ts";
+import type { ScopeAbout } from "../oauth/mod.ts";
 import type { ManifestEntry } from "../intents/mod.ts";
 import { appLabel, cloudAtStartError, credentialsState } from "./cloud_guard.ts";
 import { type Sleep, sleep } from "../retry/mod.ts";
@@ -181,34 +181,6 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     return await emitEvents(cloud, events, { retryMinMs: cloudConfig?.retryMinMs, signal: closing.signal });
   }
 
-  const metrics = appMetrics(opened, mode);
-  const handle = createHandler<AppSide>({
-    prefix: SVC_PREFIX,
-    routes: svcRoutes({
-      mcp: config.mcp !== false,
-      listTools: typeof config.mcp === "object" ? config.mcp.listTools : undefined,
-      openapi: config.openapi !== false,
-    }),
-    authenticate: { user: (req) => resolveUser(config.userResolver, req), agent: authenticateAgent, none: () => null },
-    limits: { perKey: perKey && ((key, deps) => limitRate(key, perKey.take(key.grantId ?? key.id), deps)) },
-    refusalsPerAddress: refusalsPerAddress && { limit: refusalsPerAddress, counted: ["agent"] },
-    // `oauth` (below) is read once the storage is open, after createSvc has returned.
-    deps: opened.then((parts) => oauth ? { ...parts.deps, scopeChallenge: oauth.scopeChallenge } : parts.deps, (e) => {
-      const refusal = cloudAtStart;
-      if (refusal === undefined || e !== refusal.error) throw e;
-      const { failure } = refusal;
-      const code = isSvcError(failure) && failure.code === "CLOUD_CREDENTIALS_REFUSED"
-        ? "CLOUD_CREDENTIALS_REFUSED"
-        : "CLOUD_UNAVAILABLE";
-      throw new SvcError(code, "This app did not start: its cloud could not be reached or refused it", {
-        headers: { "retry-after": "5" },
-      });
-    }),
-    bodyLimit,
-    log,
-    observe: (route, status, seconds) => metrics.observeRequest(route, status, seconds),
-  });
-
   const oauthConfig = config.oauth;
   const oauth = oauthConfig && createOAuthServer({
     config: oauthConfig,
@@ -224,6 +196,34 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     now,
     refusalsPerAddress,
     clientDocuments: internals.clientDocuments,
+  });
+
+  const metrics = appMetrics(opened, mode);
+  const handle = createHandler<AppSide>({
+    prefix: SVC_PREFIX,
+    routes: svcRoutes({
+      mcp: config.mcp !== false,
+      listTools: typeof config.mcp === "object" ? config.mcp.listTools : undefined,
+      openapi: config.openapi !== false,
+      oauth: oauth?.routes,
+    }),
+    authenticate: { user: (req) => resolveUser(config.userResolver, req), agent: authenticateAgent, none: () => null },
+    limits: { perKey: perKey && ((key, deps) => limitRate(key, perKey.take(key.grantId ?? key.id), deps)) },
+    refusalsPerAddress: refusalsPerAddress && { limit: refusalsPerAddress, counted: ["agent"] },
+    deps: opened.then((parts) => oauth ? { ...parts.deps, scopeChallenge: oauth.scopeChallenge } : parts.deps, (e) => {
+      const refusal = cloudAtStart;
+      if (refusal === undefined || e !== refusal.error) throw e;
+      const { failure } = refusal;
+      const code = isSvcError(failure) && failure.code === "CLOUD_CREDENTIALS_REFUSED"
+        ? "CLOUD_CREDENTIALS_REFUSED"
+        : "CLOUD_UNAVAILABLE";
+      throw new SvcError(code, "This app did not start: its cloud could not be reached or refused it", {
+        headers: { "retry-after": "5" },
+      });
+    }),
+    bodyLimit,
+    log,
+    observe: (route, status, seconds) => metrics.observeRequest(route, status, seconds),
   });
 
   const mcpOptions = typeof config.mcp === "object" ? config.mcp : {};

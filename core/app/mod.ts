@@ -9,7 +9,7 @@ export * from "./app_retention.ts";
 export * from "./create_svc.ts";
 export * from "./local_keys.ts";
 export * from "./mount.ts";
-export * from "./oauth/mod.ts";
+export * from "../oauth/mod.ts";
 export * from "./scope_list.ts";
 export * from "./svc_config.ts";
 export * from "./svc_config_schema.ts";

@@ -6,7 +6,7 @@
 import { errorResponse } from "../http/mod.ts";
 import { SvcError } from "../errors/mod.ts";
 import { pathnameOf } from "../http/mod.ts";
-import { isOAuthDiscoveryPath } from "./oauth/mod.ts";
+import { isOAuthDiscoveryPath } from "../oauth/mod.ts";
 
 /** A fetch handler: what Deno.serve, Bun.serve, srvx and Elysia's `mount` take. */
 export type FetchHandler = (req: Request) => Response | Promise<Response>;

@@ -27,7 +27,7 @@ import {
   uploadManifest,
 } from "./cloud_link/mod.ts";
 import { startRetention } from "./app_retention.ts";
-import { oauthStorage } from "./oauth/mod.ts";
+import { oauthStorage } from "../oauth/mod.ts";
 import { localKeys } from "./local_keys.ts";
 import type { SvcCloudConfig, SvcConfig, SvcMode } from "./svc_config.ts";
 import { HYBRID_IN_MEMORY } from "./svc_config_schema.ts";

@@ -13,7 +13,7 @@ import type { RateLimits } from "../abuse/mod.ts";
 import type { Violation } from "../contract/mod.ts";
 import type { AutoRevokePolicy, CloudLinkState } from "../contract/mod.ts";
 import type { RevocationFeedHealth } from "./cloud_link/mod.ts";
-import type { OAuthConfig } from "./oauth/mod.ts";
+import type { OAuthConfig } from "../oauth/mod.ts";
 import type { ScopeList } from "./scope_list.ts";
 
 /**

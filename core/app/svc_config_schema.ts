@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { autoRevokePolicySchema, MAX_KEY_LIFETIME_DAYS } from "../contract/mod.ts";
-import { oauthConfigSchema } from "./oauth/mod.ts";
+import { oauthConfigSchema } from "../oauth/mod.ts";
 import type { SvcConfig } from "./svc_config.ts";
 
 /** Why hybrid mode refuses an in-memory `storage` (a URL, at once; an injected Client, when `ready` settles). */

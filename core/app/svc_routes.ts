@@ -20,6 +20,8 @@ export interface SvcRoutesOptions {
   listTools?: "granted" | "all";
   /** Serve `GET /svc/openapi.json`. */
   openapi: boolean;
+  /** The OAuth server's rows (discovery and `/svc/oauth/*`), when `oauth` is set. */
+  oauth?: readonly Route<AppSide>[];
 }
 
 /**
@@ -34,6 +36,7 @@ export function svcRoutes(options: SvcRoutesOptions): Route<AppSide>[] {
     ...agentRoutes,
     healthRoute,
     ...(options.mcp ? [mcpRoute({ listTools: options.listTools })] : []),
+    ...options.oauth ?? [],
   ];
   if (options.openapi) routes.push(svcOpenApiRoute(routes));
   return routes;

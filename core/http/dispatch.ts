@@ -129,7 +129,7 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
         query: route.query ? parseOrThrow(route.query, queryOf(req.url)) : undefined,
         body: undefined,
       };
-      if (route.body) {
+      if (route.body && route.bodyMediaType === undefined) {
         try {
           input.body = parseOrThrow(route.body, await readJson(req, bodyLimit));
         } catch (error) {

@@ -71,13 +71,21 @@ export interface Route<S extends Side = Side> extends RoutePattern {
   name?: string;
   /** The JSON body schema. */
   body?: z.ZodType;
+  /**
+   * The media type of a body the route reads itself, in its own protocol (OAuth's form posts:
+   * `application/x-www-form-urlencoded`): the dispatcher leaves the body unread and `body` only describes it.
+   */
+  bodyMediaType?: string;
   /** The query schema (an object of strings on the wire). */
   query?: z.ZodType;
   /** The path parameter schema. */
   params?: z.ZodType;
   /** Every status it answers with and its body schema. */
   responses: Responses;
-  /** The media type of its success answers, when not JSON (`/v1/metrics`: the Prometheus text exposition). */
+  /**
+   * The media type of the answers it lists in `responses`, when not JSON (`/v1/metrics`: the Prometheus text
+   * exposition; OAuth's authorization endpoint: HTML pages); the envelope's errors stay JSON.
+   */
   mediaType?: string;
   /** A rate limit of the side, taken after authentication and before the body is read. */
   limit?: LimitOf<S>;

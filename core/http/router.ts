@@ -36,20 +36,19 @@ interface Compiled<R> {
  *
  * @param routes The route table.
  * @param prefix The mount prefix (such as `/svc`): a path without it is not found, so
- * a handler used as a fall-through never answers for the app's own paths.
+ * a handler used as a fall-through never answers for the app's own paths; a route outside it
+ * (OAuth's discovery documents at the origin's root) is matched by its exact path.
  * @returns `match(method, pathname)`.
  */
 export function createRouter<R extends RoutePattern>(
   routes: readonly R[],
   prefix: string,
 ): (method: string, pathname: string) => Match<R> {
-  const compiled: Compiled<R>[] = routes.map((route) => ({
-    route,
-    segments: route.path.slice(prefix.length).split("/").slice(1),
-  }));
+  const compiled: Compiled<R>[] = routes.map((route) => ({ route, segments: route.path.split("/").slice(1) }));
+  const outside = new Set(routes.map((route) => route.path).filter((path) => !path.startsWith(prefix + "/")));
   return (method, pathname) => {
-    if (!pathname.startsWith(prefix + "/")) throw new SvcError("NOT_FOUND", "Not found");
-    const parts = pathname.slice(prefix.length).split("/").slice(1);
+    if (!pathname.startsWith(prefix + "/") && !outside.has(pathname)) throw new SvcError("NOT_FOUND", "Not found");
+    const parts = pathname.split("/").slice(1);
     let allow: string[] | undefined;
     for (const { route, segments } of compiled) {
       const params = matchSegments(segments, parts);

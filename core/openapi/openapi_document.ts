@@ -90,7 +90,7 @@ function operation(
     else {
       const description = schema.description ?? route.summary;
       const ref = components.add(`${id}.${status}`, toJsonSchema(schema, "output"));
-      const media = Number(status) < 400 && route.mediaType ? route.mediaType : "application/json";
+      const media = route.mediaType ?? "application/json";
       responses[status] = { description, content: { [media]: { schema: ref } } };
     }
   }
@@ -98,7 +98,7 @@ function operation(
   // The errors that follow from the route's shape; a route lists its own (such as 403) in `responses`.
   if (route.body || route.query || parameters.length) responses["400"] ??= ERROR_RESPONSE;
   if (secured) responses["401"] ??= ERROR_RESPONSE;
-  if (route.body) responses["413"] ??= ERROR_RESPONSE;
+  if (route.body && route.bodyMediaType === undefined) responses["413"] ??= ERROR_RESPONSE;
   if (route.limit) responses["429"] ??= ERROR_RESPONSE;
   // STORAGE_UNAVAILABLE, STORAGE_BUSY (a write past the busy timeout), or CLOUD_UNAVAILABLE for a key checked at the cloud
   responses["503"] ??= ERROR_RESPONSE;
@@ -115,7 +115,11 @@ function operation(
   if (route.body) {
     op.requestBody = {
       required: true,
-      content: { "application/json": { schema: components.add(`${id}.body`, toJsonSchema(route.body, "input")) } },
+      content: {
+        [route.bodyMediaType ?? "application/json"]: {
+          schema: components.add(`${id}.body`, toJsonSchema(route.body, "input")),
+        },
+      },
     };
   }
   return op;

@@ -16,7 +16,12 @@ test("docs/reference.md is what scripts/generate_reference.ts writes from the ro
 
 test("docs/reference.md documents every route of /svc and /v1", () => {
   const text = readFileSync(REFERENCE_PATH, "utf8");
-  for (const route of ["POST /svc/keys", "POST /svc/agent/run", "GET /svc/openapi.json", "POST /v1/events"]) {
+  const oauth = [
+    "GET /svc/oauth/authorize",
+    "POST /svc/oauth/token",
+    "GET /.well-known/oauth-authorization-server/svc",
+  ];
+  for (const route of ["POST /svc/keys", "POST /svc/agent/run", "GET /svc/openapi.json", "POST /v1/events", ...oauth]) {
     assert.match(text, new RegExp(`### \`${route.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}\``), route);
   }
 });

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Migration } from "../../db/mod.ts";
-import { OAUTH_MIGRATION, OAUTH_UNUSED_CLIENTS_MIGRATION } from "../oauth/mod.ts";
+import { OAUTH_MIGRATION, OAUTH_UNUSED_CLIENTS_MIGRATION } from "../../oauth/mod.ts";
 
 /** The table recording applied app-side migrations. */
 export const APP_MIGRATIONS_TABLE = "svc_app_migrations";

@@ -55,13 +55,15 @@ test("every operation in the document is served by handle(), never answered NOT_
   }
 });
 
-test("the document is valid OpenAPI 3.1 and its references resolve", async () => {
-  const validator = new Validator();
-  const result = await validator.validate(await documentOf({ onAgentIntent: () => null }));
-  assert.deepEqual(result.errors, undefined);
-  assert.equal(result.valid, true);
-  assert.equal(validator.version, "3.1");
-  assert.doesNotThrow(() => validator.resolveRefs());
+test("the document is valid OpenAPI 3.1 and its references resolve, with oauth too", async () => {
+  for (const overrides of [{ onAgentIntent: () => null }, { oauth: {} }]) {
+    const validator = new Validator();
+    const result = await validator.validate(await documentOf(overrides));
+    assert.deepEqual(result.errors, undefined);
+    assert.equal(result.valid, true);
+    assert.equal(validator.version, "3.1");
+    assert.doesNotThrow(() => validator.resolveRefs());
+  }
 });
 
 test("each intent's payload and result are named schemas, and /svc/agent/run has one body per intent", async () => {
@@ -209,4 +211,47 @@ test("the generator keeps only the components a path reaches and only standard f
   const formats = [...generated.matchAll(/"format":"([^"]+)"/g)].map((m) => m[1]);
   assert.deepEqual(formats, ["date-time"], "starts_with and cuid are dropped; their patterns stay");
   assert.match(generated, /\^svc_live_/);
+});
+
+test("with oauth, the document holds OAuth's rows: public, form bodies as forms, OAuth's own error shape, each served", async () => {
+  const overrides = { oauth: {} };
+  const doc = await documentOf(overrides);
+  const oauth = operations(doc).filter((op) => /oauth/.test(op)).sort();
+  assert.deepEqual(oauth, [
+    "GET /.well-known/oauth-authorization-server/svc",
+    "GET /.well-known/oauth-protected-resource/svc",
+    "GET /.well-known/oauth-protected-resource/svc/agent/intents",
+    "GET /.well-known/oauth-protected-resource/svc/agent/run",
+    "GET /.well-known/oauth-protected-resource/svc/mcp",
+    "GET /svc/oauth/authorize",
+    "POST /svc/oauth/authorize",
+    "POST /svc/oauth/register",
+    "POST /svc/oauth/revoke",
+    "POST /svc/oauth/token",
+  ]);
+  const token = doc.paths["/svc/oauth/token"].post;
+  assert.deepEqual(token.security, []);
+  assert.deepEqual(Object.keys((token.requestBody as { content: object }).content), [
+    "application/x-www-form-urlencoded",
+  ]);
+  const refusal = (token.responses as Record<string, { content: Record<string, { schema: { $ref: string } }> }>)["400"];
+  const name = refusal.content["application/json"].schema.$ref.split("/").pop()!;
+  const schema = (doc.components.schemas as Record<string, { required?: string[] }>)[name];
+  assert.deepEqual(schema.required, ["error", "error_description"]);
+  const authorize = doc.paths["/svc/oauth/authorize"].get.responses as Record<string, { content?: object }>;
+  assert.deepEqual(Object.keys(authorize["200"].content!), ["text/html; charset=utf-8"]);
+  const svc = notesSvc(overrides);
+  try {
+    for (const op of oauth) {
+      const [method, path] = op.split(" ");
+      const res = await svc.handle(new Request(`http://app.test${path}`, { method }));
+      const body = await res.text();
+      assert.ok(res.status !== 405 && res.status !== 404, `${op}: ${res.status} ${body}`);
+      if (res.status >= 400 && res.headers.get("content-type") === "application/json") {
+        assert.equal(typeof JSON.parse(body).error, "string", `${op} answers OAuth's error, not the envelope`);
+      }
+    }
+  } finally {
+    await svc.close();
+  }
 });
