@@ -1,8 +1,9 @@
 /**
  * The one dispatcher of `/svc` and `/v1`: it matches a request to a route,
  * authenticates the caller, takes the route's rate limit, validates the path,
- * query and body, runs the route, and turns anything thrown into the
- * contract's envelope. Both `createSvc` and `createCloud` are built on it.
+ * query and body (strictly: an unknown field is refused, naming the closest
+ * known one), runs the route, and turns anything thrown into the contract's
+ * envelope. Both `createSvc` and `createCloud` are built on it.
  *
  * @module
  */
@@ -11,7 +12,7 @@ import { errorResponse, readJson } from "./json.ts";
 import type { ErrorLogger } from "../logging/mod.ts";
 import type { AuthOf, LimitOf, Route, RouteInput, Side } from "./route.ts";
 import { createRouter, pathnameOf } from "./router.ts";
-import { parseOrThrow } from "./validation.ts";
+import { parseBodyOrThrow, parseOrThrow } from "./validation.ts";
 
 /** Authenticates a request for one auth kind, or throws `UNAUTHORIZED`. */
 export type Authenticator<C, D> = (req: Request, deps: D) => C | Promise<C>;
@@ -125,7 +126,7 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
       };
       if (route.body) {
         try {
-          input.body = parseOrThrow(route.body, await readJson(req, bodyLimit));
+          input.body = parseBodyOrThrow(route.body, await readJson(req, bodyLimit));
         } catch (error) {
           const refusal = route.bodyRefusal?.(error, req);
           if (refusal === undefined) throw error;

@@ -267,14 +267,14 @@ describe("dashboard pages", () => {
     const saved = await admin.post(`${settings}/auto-revoke`, {
       threshold: "3",
       windowMinutes: "10",
-      kinds: "FORBIDDEN_SCOPE, SCHEMA_INVALID",
+      kinds: "FORBIDDEN_SCOPE, UNKNOWN_INTENT",
       severities: "severe",
     });
     assert.equal(saved.status, 303);
     const policy = {
       threshold: 3,
       windowMinutes: 10,
-      kinds: ["FORBIDDEN_SCOPE", "SCHEMA_INVALID"],
+      kinds: ["FORBIDDEN_SCOPE", "UNKNOWN_INTENT"],
       severities: ["severe"],
     };
     assert.deepEqual((await t.sdk("GET", "/v1/sdk/policy", { as: project })).body.autoRevoke, policy);
