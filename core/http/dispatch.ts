@@ -58,9 +58,15 @@ export interface HandlerOptions<S extends Side> {
   log?: ErrorLogger;
   /**
    * Told of every answer: the route it matched (`null`: none), its status and the seconds it took to answer (its
-   * status and headers; a streamed body goes on after). Metrics count requests here.
+   * status and headers; a streamed body goes on after), and the caller it authenticated (`undefined`: none). Metrics
+   * count requests here, and a JSON logger writes its request lines.
    */
-  observe?: (route: { method: string; path: string } | null, status: number, seconds: number) => void;
+  observe?: (
+    route: { method: string; path: string; auth: string } | null,
+    status: number,
+    seconds: number,
+    caller: unknown,
+  ) => void;
 }
 
 /**
@@ -91,14 +97,14 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
   if (observe === undefined) return (req) => answer(req, null);
   return async function handle(req: Request): Promise<Response> {
     const started = performance.now();
-    const seen: { route: Route<S> | null } = { route: null };
+    const seen: Seen<S> = { route: null, caller: undefined };
     const response = await answer(req, seen);
-    observe(seen.route, response.status, (performance.now() - started) / 1000);
+    observe(seen.route, response.status, (performance.now() - started) / 1000, seen.caller);
     return response;
   };
 
   /** Answers a request; `seen.route` is set to the route it matched, when one is asked for. */
-  async function answer(req: Request, seen: { route: Route<S> | null } | null): Promise<Response> {
+  async function answer(req: Request, seen: Seen<S> | null): Promise<Response> {
     try {
       const { route, params } = match(req.method, pathnameOf(req.url));
       if (seen !== null) seen.route = route;
@@ -107,6 +113,7 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
       let caller: unknown;
       try {
         caller = await authenticate[route.auth](req, services);
+        if (seen !== null) seen.caller = caller;
       } catch (error) {
         if (perAddress && counted.has(route.auth) && isSvcError(error) && error.code === "UNAUTHORIZED") {
           perAddress.refused(req); // past the address's budget: 429 instead of 401
@@ -138,6 +145,12 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
       return errorResponse(error, log);
     }
   }
+}
+
+/** What {@linkcode createHandler}'s observer is told of a request: the route it matched and the caller. */
+interface Seen<S extends Side> {
+  route: Route<S> | null;
+  caller: unknown;
 }
 
 function queryOf(url: string): Record<string, string> {
