@@ -8,7 +8,14 @@ import { DEFAULT_VIOLATION_RETENTION_MS } from "../core/contract/mod.ts";
 import type { DatabaseInput } from "../core/db/mod.ts";
 import { createHandler } from "../core/http/mod.ts";
 import { DEFAULT_BODY_LIMIT, errorResponse } from "../core/http/mod.ts";
-import { defaultLogger, type ErrorLogger, redactingLogger } from "../core/logging/mod.ts";
+import {
+  defaultLogger,
+  type ErrorLogger,
+  isJsonLogger,
+  jsonLogger,
+  redactingLogger,
+  requestLogFields,
+} from "../core/logging/mod.ts";
 import { createRateLimiter, type RateLimit, rateLimited, type RateLimiter } from "../core/abuse/mod.ts";
 import { createRefusalsPerAddress } from "../core/abuse/mod.ts";
 import { authenticateAgent, authenticateSdk } from "./routes/mod.ts";
@@ -85,8 +92,12 @@ export interface CloudOptions {
   bodyLimit?: number;
   /** How often a long poll re-reads the database for events of other processes, in milliseconds (default 500). */
   recheckMs?: number;
-  /** Where the causes of 5xx answers go (default `console.error`). Never given secrets. */
-  logger?: ErrorLogger;
+  /**
+   * Where the causes of 5xx answers go (default `console.error`). Never given secrets. `"json"` (or core/logging's
+   * `jsonLogger`): one JSON object a line on standard output, with `time`, `level`, `message`, and a line per
+   * answered `/v1` request with its `route`, `status`, `ms`, `project` and `keyId` (`serve --log-format json`).
+   */
+  logger?: ErrorLogger | "json";
   /**
    * Rate limits, on by default ({@linkcode DEFAULT_CLOUD_RATE_LIMITS}). `perProject` limits each
    * project's requests to the SDK write routes (manifest, events, tooling acknowledgements, minting
@@ -178,7 +189,13 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
   // succeeded since.
   let fullAt = -Infinity;
   const clock = seams.now ?? Date.now;
-  const failures = storageFailureLogger(redactingLogger(options.logger ?? defaultLogger), databaseName(options.db));
+  const requestLog = options.logger === "json"
+    ? jsonLogger({ now: clock })
+    : isJsonLogger(options.logger)
+    ? options.logger
+    : undefined;
+  const base = requestLog ?? (options.logger as ErrorLogger | undefined) ?? defaultLogger;
+  const failures = storageFailureLogger(redactingLogger(base), databaseName(options.db));
   const log: ErrorLogger = (message, cause) => {
     if (storageFailure(cause) === "full") fullAt = clock();
     failures(message, cause);
@@ -271,8 +288,13 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
     deps,
     bodyLimit,
     log,
-    observe(route, status, seconds) {
+    observe(route, status, seconds, caller) {
       operations.metrics.observeRequest(route, status, seconds);
+      if (requestLog !== undefined) {
+        // An SDK or agent caller names its project; an agent key, its id (never the key).
+        const { projectId, keyId } = (caller ?? {}) as { projectId?: string; keyId?: string };
+        requestLog.request(requestLogFields(route, status, seconds, { project: projectId, keyId }));
+      }
       // A write that succeeds proves there is room again: the health check stops saying `full`.
       if (status < 400 && route !== null && route.method !== "GET") fullAt = -Infinity;
     },

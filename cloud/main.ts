@@ -10,7 +10,7 @@ import process from "node:process";
 import { databaseTarget } from "./cli/database_url.ts";
 import { CommandError, type CommandOutput, runMigrate, runProjectCommand } from "./cli/project_commands.ts";
 import { runServe, serveOptions } from "./cli/serve.ts";
-import { PACKAGE_NAME, PACKAGE_VERSION } from "../core/contract/mod.ts";
+import { PACKAGE_NAME, PACKAGE_VERSION, redactSecrets } from "../core/contract/mod.ts";
 import { runAdminCommand } from "./cli/admin_commands.ts";
 import { readPasswordFromStdin } from "./cli/read_password.ts";
 import { runAuditList, runPolicyCommand } from "./cli/policy_commands.ts";
@@ -60,8 +60,24 @@ async function main(args: string[]): Promise<number> {
     if (command === "restore") return print(await runRestore(databaseTarget(line.db), line.from, line.force), line);
     throw new CommandError("USAGE", `Unknown command: ${command}`);
   } catch (error) {
+    if (command === "serve" && jsonLogFormat(line)) return failAsJsonLine(error);
     return fail(error, line.json);
   }
+}
+
+/** Whether `serve` was asked for JSON lines (a bad value is text: its usage error is said as text). */
+function jsonLogFormat(line: CommandLine): boolean {
+  return (line.logFormat ?? process.env.SVC_LOG_FORMAT) === "json";
+}
+
+/** `serve --log-format json` that could not start: the reason as one JSON line, like every other line it writes. */
+function failAsJsonLine(error: unknown): number {
+  const code = error instanceof CommandError ? error.code : "ERROR";
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(
+    JSON.stringify({ time: new Date().toISOString(), level: "error", message: redactSecrets(message), code }),
+  );
+  return code === "USAGE" ? 2 : 1;
 }
 
 function print(output: CommandOutput, line: CommandLine): number {

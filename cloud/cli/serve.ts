@@ -19,6 +19,7 @@ import { type CloudOptions, createCloud, DEFAULT_CLOUD_RATE_LIMITS } from "../cr
 import { reachableUrl } from "../../adapters/_reachable_url.ts";
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from "../../core/http/mod.ts";
 import { openCloudStorage } from "../open_cloud_storage.ts";
+import { jsonLogger } from "../../core/logging/mod.ts";
 import { createOperatorService } from "../operators/mod.ts";
 import { publicOrigin } from "../dashboard/mod.ts";
 import { type DatabaseTarget, displayUrl } from "./database_url.ts";
@@ -43,6 +44,26 @@ export interface ServeOptions {
   shutdownTimeoutMs?: number;
   /** The bearer token of `GET /v1/metrics`; without one, callers on this machine only. */
   metricsToken?: string;
+  /** `json`: every line the server writes is one JSON object (`--log-format`, `SVC_LOG_FORMAT`); default `text`. */
+  logFormat?: LogFormat;
+}
+
+/** How `serve` writes its lines. */
+export type LogFormat = "text" | "json";
+
+/**
+ * The log format asked for: `--log-format`, else `SVC_LOG_FORMAT`, else `text`.
+ *
+ * @param line The parsed command line.
+ * @returns The format.
+ * @throws {CommandError} `USAGE` for another value.
+ */
+export function logFormatOf(line: CommandLine): LogFormat {
+  const format = line.logFormat ?? (process.env.SVC_LOG_FORMAT || "text");
+  if (format !== "text" && format !== "json") {
+    throw new CommandError("USAGE", "--log-format (or SVC_LOG_FORMAT) must be text or json");
+  }
+  return format;
 }
 
 /** The longest `--shutdown-timeout`, in seconds: an hour. */
@@ -102,6 +123,7 @@ export function serveOptions(line: CommandLine): ServeOptions {
     port,
     host: line.host ?? DEFAULT_HOST,
     metricsToken,
+    logFormat: logFormatOf(line),
     shutdownTimeoutMs: shutdownTimeout * 1000,
     signInWaitMs: signInWait === undefined ? undefined : signInWait * 1000,
     dashboard: !line.noDashboard,
@@ -139,7 +161,11 @@ function perMinute(
  */
 export async function runServe(target: DatabaseTarget, options: ServeOptions): Promise<void> {
   const dashboard = options.dashboard ?? true;
+  // --log-format json: the cloud's lines and serve's own are JSON objects, one a line, on stdout.
+  const json = options.logFormat === "json" ? jsonLogger({ now: Date.now }) : undefined;
+  const say = json === undefined ? (message: string) => console.log(message) : json.info;
   const cloud = createCloud({
+    logger: json,
     db: target.url,
     authToken: target.authToken,
     // Encrypts operators' TOTP secrets at rest when set (32 bytes in base64).
@@ -163,14 +189,14 @@ export async function runServe(target: DatabaseTarget, options: ServeOptions): P
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) {
-      console.log(`${signal}: second signal: exiting now`);
+      say(`${signal}: second signal: exiting now`);
       process.exit(1);
     }
     stopping = true;
-    console.log(`${signal}: answering held polls, finishing in-flight requests (at most ${timeoutMs / 1000} s)…`);
+    say(`${signal}: answering held polls, finishing in-flight requests (at most ${timeoutMs / 1000} s)…`);
     // Whatever clients do (a request that never ends, a handler that never answers), the process ends here.
     const deadline = setTimeout(() => {
-      console.log(`shutdown timeout (${timeoutMs / 1000} s): exiting with requests still in flight`);
+      say(`shutdown timeout (${timeoutMs / 1000} s): exiting with requests still in flight`);
       process.exit(1);
     }, timeoutMs);
     // Stop accepting, answer long polls at once, close connections (kept-alive ones after their answer), let the
@@ -187,17 +213,17 @@ export async function runServe(target: DatabaseTarget, options: ServeOptions): P
   process.on("SIGTERM", () => stop("SIGTERM"));
   const url = reachableUrl(options.host, server.port);
   const browsers = options.publicUrl ?? url; // where browsers reach the dashboard
-  console.log(`svc cloud listening on ${url}/v1 (db: ${displayUrl(target.url)})`);
-  if (dashboard) console.log(`dashboard: ${browsers}/dashboard`);
+  say(`svc cloud listening on ${url}/v1 (db: ${displayUrl(target.url)})`);
+  if (dashboard) say(`dashboard: ${browsers}/dashboard`);
   if (setupLink) {
-    console.log(
+    say(
       `No operator yet. Create the first admin within 1 hour with this one-time link:\n  ${browsers}${setupLink}\n` +
         "or run: admin create --email YOU@EXAMPLE.COM (password on stdin)",
     );
   }
 
   await stopped.promise;
-  console.log("svc cloud stopped");
+  say("svc cloud stopped");
 }
 
 /** The one-time setup link while no operator exists (a `:memory:` database has nobody to share it with: none). */

@@ -54,6 +54,8 @@ Options:
                     doubled with each further failure up to 15 minutes
   --metrics-token T  The bearer token GET /v1/metrics asks for (16+ characters; also SVC_METRICS_TOKEN); without
                     one, /v1/metrics answers callers on this machine only
+  --log-format F  text (default: one line of text each) or json (one JSON object a line on stdout, with time, level,
+                    message, and per /v1 request its route, status, ms, project and keyId; also SVC_LOG_FORMAT)
   --shutdown-timeout S  On SIGTERM or SIGINT: held long polls are answered at once, kept-alive connections closed,
                     in-flight requests given up to S seconds (default 10), then the process exits whatever clients
                     do; a second signal exits at once
@@ -62,6 +64,7 @@ Environment:
   SVC_DB_URL         Database URL when --db is not given
   SVC_DB_AUTH_TOKEN  Auth token of a remote database (Turso)
   SVC_METRICS_TOKEN  The bearer token of GET /v1/metrics when --metrics-token is not given (serve)
+  SVC_LOG_FORMAT     text or json, when --log-format is not given (serve)
   SVC_SECRET_KEY     32 bytes in base64 (openssl rand -base64 32) that encrypt operators' TOTP secrets (serve)
 `;
 
@@ -135,6 +138,8 @@ export interface CommandLine {
   shutdownTimeout?: string;
   /** `--metrics-token`. */
   metricsToken?: string;
+  /** `--log-format` (serve): `text` or `json`. */
+  logFormat?: string;
 }
 
 /**
@@ -182,6 +187,7 @@ export function parseCommandLine(args: string[]): CommandLine {
       force: { type: "boolean", default: false },
       "shutdown-timeout": { type: "string" },
       "metrics-token": { type: "string" },
+      "log-format": { type: "string" },
     },
   });
   return {
@@ -219,5 +225,6 @@ export function parseCommandLine(args: string[]): CommandLine {
     force: values.force ?? false,
     shutdownTimeout: values["shutdown-timeout"],
     metricsToken: values["metrics-token"],
+    logFormat: values["log-format"],
   };
 }

@@ -15,8 +15,8 @@ import {
   AGENT_KEY_PREFIX,
   bearerToken,
   hashSecret,
-  isExpired,
-  isRevocationDue,
+  keyNoLongerWorks,
+  keyRefusal,
   SDK_SECRET_PREFIX,
   timingSafeEqual,
   unauthorized,
@@ -124,9 +124,10 @@ export async function authenticateAgent(
   const key = bearerToken(req, AGENT_KEY_PREFIX);
   if (key === null) throw unauthorized("Missing or invalid credentials");
   const found = await storage.keys.findKeyAuth(await hashSecret(key));
-  if (found === null || found.revokedAt !== null) throw unauthorized("Missing or invalid credentials");
-  const at = now();
-  if (isExpired(found, at) || isRevocationDue(found, at)) throw unauthorized("Missing or invalid credentials");
+  if (found === null) throw unauthorized("Missing or invalid credentials");
+  // The holder of a key that exists is told why it stopped working (revoked, expired, rerolled); never anyone else.
+  const refusal = keyRefusal(found, now());
+  if (refusal !== null) throw keyNoLongerWorks(refusal);
   await recordUse(storage, found.projectId, found.id, found.lastUsedAt, log);
   return { projectId: found.projectId, agentId: found.agentId, keyId: found.id };
 }

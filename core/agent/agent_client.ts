@@ -6,15 +6,15 @@
  *
  * @module
  */
-import { ERROR_STATUS, type ErrorCode, SvcError } from "../errors/mod.ts";
+import { ERROR_STATUS, type ErrorCode, isSvcError, SvcError } from "../errors/mod.ts";
 import { Backoff, sleep } from "../retry/mod.ts";
-import type { InboxItem } from "../contract/mod.ts";
+import type { InboxItem, KeyRefusal } from "../contract/mod.ts";
 import type { AgentClientOptions, AgentIntent, AgentKeyInfo, InboxOptions, InboxPage } from "./agent_client_options.ts";
 
 export { isSvcError, SvcError } from "../errors/mod.ts";
 export type { ErrorCode } from "../errors/mod.ts";
 export type { JsonSchema } from "../intents/mod.ts";
-export type { InboxItem } from "../contract/mod.ts";
+export type { InboxItem, KeyRefusal, KeyRefusalReason } from "../contract/mod.ts";
 export type { AgentClientOptions, AgentIntent, AgentKeyInfo, InboxOptions, InboxPage } from "./agent_client_options.ts";
 
 /**
@@ -318,4 +318,35 @@ export class AgentClient {
 function shouldRetry(error: unknown): boolean {
   if (!(error instanceof SvcError)) return true;
   return error.status === 429 || error.status >= 500;
+}
+
+const REFUSAL_REASONS = new Set(["revoked", "expired", "rerolled"]);
+
+/**
+ * Why the agent's key stopped working, from the error of a call: `{ reason, at }` on the `401` of a key that exists
+ * but was revoked, expired, or rerolled past its grace (ask for a new key, or use the reroll's); `null` for any other
+ * error, an unknown key included (a typo, or another app's key).
+ *
+ * @example Telling "ask for a new key" from a typo
+ * ```ts
+ * import { AgentClient, keyRefusalOf } from "@svc/agent-access/client";
+ *
+ * const agent = new AgentClient({ key: "svc_live_…", appUrl: "http://localhost:8000" });
+ * try {
+ *   await agent.intents();
+ * } catch (error) {
+ *   const refusal = keyRefusalOf(error);
+ *   if (refusal !== null) console.log(`key ${refusal.reason} at ${refusal.at}: ask for a new one`);
+ * }
+ * ```
+ *
+ * @param error What a call threw.
+ * @returns The reason and its time, or `null`.
+ */
+export function keyRefusalOf(error: unknown): KeyRefusal | null {
+  if (!isSvcError(error) || error.code !== "UNAUTHORIZED") return null;
+  const details = error.details as { reason?: unknown; at?: unknown } | undefined;
+  if (typeof details?.reason !== "string" || !REFUSAL_REASONS.has(details.reason)) return null;
+  if (typeof details.at !== "string") return null;
+  return { reason: details.reason as KeyRefusal["reason"], at: details.at };
 }

@@ -1,6 +1,7 @@
 /**
- * The two `401` answers of an agent route, built once and reused (core/http/prebuilt_refusals.ts):
- * an unknown or revoked key costs no error, envelope or JSON per request.
+ * The `401` answers of an agent route without a reason, built once and reused (core/http/prebuilt_refusals.ts):
+ * a missing, malformed or unknown key costs no error, envelope or JSON per request. A key that exists but no longer
+ * works gets core/contract's `keyNoLongerWorks` (its reason and time).
  *
  * @module
  */
@@ -13,5 +14,10 @@ export const MISSING_AGENT_KEY: SvcError = reusableRefusal(
   unauthorized("An agent key is required: Authorization: Bearer svc_live_…"),
 );
 
-/** A key that is unknown or revoked (the two are not told apart). */
+/** An `Authorization` header that is not `Bearer svc_live_…` with a whole key. */
+export const MALFORMED_AGENT_KEY: SvcError = reusableRefusal(
+  unauthorized("Malformed agent key: expected Authorization: Bearer svc_live_… with the whole key"),
+);
+
+/** A key no one holds (or another project's): no reason is given. */
 export const INVALID_AGENT_KEY: SvcError = reusableRefusal(unauthorized("Invalid agent key"));

@@ -6,11 +6,18 @@
  * @module
  */
 import { SvcError } from "../errors/mod.ts";
-import { AGENT_KEY_PREFIX, bearerToken, isExpired, newViolation } from "../contract/mod.ts";
+import {
+  AGENT_KEY_PREFIX,
+  bearerToken,
+  isExpired,
+  keyNoLongerWorks,
+  keyRefusal,
+  newViolation,
+} from "../contract/mod.ts";
 import { type RateDecision, rateLimited } from "../abuse/mod.ts";
 import { pathnameOf } from "../http/mod.ts";
 import type { AppDeps } from "./routes/mod.ts";
-import { INVALID_AGENT_KEY, MISSING_AGENT_KEY } from "./agent_key_refusals.ts";
+import { INVALID_AGENT_KEY, MALFORMED_AGENT_KEY, MISSING_AGENT_KEY } from "./agent_key_refusals.ts";
 import type { VerifiedKey } from "../keys/mod.ts";
 import type { SvcConfig } from "./svc_config.ts";
 
@@ -35,7 +42,8 @@ export async function resolveUser(userResolver: SvcConfig["userResolver"], req: 
 }
 
 /**
- * The agent key of a request, or `UNAUTHORIZED`; a revoked or expired key's use is recorded.
+ * The agent key of a request, or `UNAUTHORIZED` (with `details: { reason, at }` for a key that exists but no
+ * longer works); a revoked or expired key's use is recorded.
  *
  * @param req The request.
  * @param deps The keys and the recorder.
@@ -49,7 +57,7 @@ export async function authenticateAgent(
   revocationsHeard?.();
   const secret = bearerToken(req, AGENT_KEY_PREFIX);
   if (secret === null) {
-    throw MISSING_AGENT_KEY;
+    throw req.headers.has("authorization") ? MALFORMED_AGENT_KEY : MISSING_AGENT_KEY;
   }
   // An address past its budget of refused keys: answered from what is known, without a verify call at the cloud.
   const wait = addressWaitMs?.(req) ?? 0;
@@ -68,7 +76,7 @@ export async function authenticateAgent(
         metadata: { method: req.method, path: pathnameOf(req.url).slice(0, 200), expiresAt: key.expiresAt },
       }));
     }
-    throw INVALID_AGENT_KEY;
+    throw keyNoLongerWorks({ reason: "expired", at: key.expiresAt as string });
   }
   if (key === null || key.revokedAt !== null) {
     if (key !== null && !repeatViolation(key.id, "REVOKED_KEY", null)) {
@@ -79,7 +87,9 @@ export async function authenticateAgent(
         metadata: { method: req.method, path: pathnameOf(req.url).slice(0, 200) },
       }));
     }
-    throw INVALID_AGENT_KEY;
+    // The holder of a key that exists is told why it stopped working; an unknown key gets no reason.
+    const refusal = key === null ? null : keyRefusal(key, now());
+    throw refusal === null ? INVALID_AGENT_KEY : keyNoLongerWorks(refusal);
   }
   used?.(key.id);
   return key;

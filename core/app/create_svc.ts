@@ -8,7 +8,14 @@
  */
 import { ulid } from "ulid";
 import { createHandler, DEFAULT_BODY_LIMIT } from "../http/mod.ts";
-import { defaultLogger, redactingLogger } from "../logging/mod.ts";
+import {
+  defaultLogger,
+  type ErrorLogger,
+  isJsonLogger,
+  jsonLogger,
+  redactingLogger,
+  requestLogFields,
+} from "../logging/mod.ts";
 import { databaseName, storageFailureLogger } from "../db/mod.ts";
 import { createRateLimiter, createRefusalsPerAddress, type RateLimit, rateOf } from "../abuse/mod.ts";
 import { type EmitResult, type EventInput, PACKAGE_VERSION } from "../contract/mod.ts";
@@ -113,14 +120,20 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
   const cloudConfig: SvcCloudConfig | undefined = config.mode === "hybrid" || config.mode === "cloud"
     ? config.cloud
     : undefined;
+  const now = internals.now ?? Date.now;
+  // `logger: "json"`: JSON lines on standard output, one per failure and one per answered request.
+  const requestLog = config.logger === "json"
+    ? jsonLogger({ now })
+    : isJsonLogger(config.logger)
+    ? config.logger
+    : undefined;
   // A full disk or a locked database: one line with the fix, at most once a minute per kind.
   const log = storageFailureLogger(
-    redactingLogger(config.logger ?? defaultLogger),
+    redactingLogger(requestLog ?? (config.logger as ErrorLogger | undefined) ?? defaultLogger),
     databaseName(config.storage ?? ":memory:"),
   );
   const bodyLimit = config.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const perKeyRate = rateOf(config.rateLimit, DEFAULT_SVC_RATE_LIMITS, "perKey");
-  const now = internals.now ?? Date.now;
   const perKey = perKeyRate ? createRateLimiter(perKeyRate, now) : undefined;
   const perAddressRate = rateOf(config.rateLimit, DEFAULT_SVC_RATE_LIMITS, "refusalsPerAddress");
   const refusalsPerAddress = perAddressRate ? createRefusalsPerAddress(perAddressRate, now) : undefined;
@@ -223,7 +236,13 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     }),
     bodyLimit,
     log,
-    observe: (route, status, seconds) => metrics.observeRequest(route, status, seconds),
+    observe(route, status, seconds, caller) {
+      metrics.observeRequest(route, status, seconds);
+      if (requestLog === undefined) return;
+      // An agent route's caller is its verified key: its id, never the key.
+      const keyId = route?.auth === "agent" ? (caller as { id?: string } | undefined)?.id : undefined;
+      requestLog.request(requestLogFields(route, status, seconds, { project: cloudConfig?.projectId, keyId }));
+    },
   });
 
   const mcpOptions = typeof config.mcp === "object" ? config.mcp : {};

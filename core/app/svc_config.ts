@@ -114,8 +114,12 @@ export interface SvcOptions {
    * `Retry-After` instead of `401`, while its valid keys are served. `false` turns one (or both) off.
    */
   rateLimit?: RateLimits<SvcRateLimitName>;
-  /** Where causes of 5xx answers and background failures are logged. Default `console.error`. */
-  logger?: ErrorLogger;
+  /**
+   * Where causes of 5xx answers and background failures are logged. Default `console.error`, one line of text each.
+   * `"json"` (or core/logging's `jsonLogger`): one JSON object a line on standard output, with `time`, `level`,
+   * `message`, and a line per answered request with its `route`, `status`, `ms`, `project` and `keyId`.
+   */
+  logger?: ErrorLogger | "json";
   /**
    * Serve the Model Context Protocol at `POST /svc/mcp` (agent key). Default `true`; `false` removes the route; an
    * object keeps it with {@linkcode McpOptions}.

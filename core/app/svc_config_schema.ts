@@ -8,6 +8,7 @@ import { z } from "zod";
 import { autoRevokePolicySchema, MAX_KEY_LIFETIME_DAYS } from "../contract/mod.ts";
 import { oauthConfigSchema } from "../oauth/mod.ts";
 import type { SvcConfig } from "./svc_config.ts";
+import type { ErrorLogger } from "../logging/mod.ts";
 
 /** Why hybrid mode refuses an in-memory `storage` (a URL, at once; an injected Client, when `ready` settles). */
 export const HYBRID_IN_MEMORY: string =
@@ -119,7 +120,9 @@ const optionsShape = {
   keys: keysSchema.optional(),
   bodyLimit: positive("bodyLimit", "bytes").optional(),
   rateLimit: rateLimitSchema.optional(),
-  logger: fn<SvcConfig["logger"]>("`logger` must be a function (message, cause)").optional(),
+  logger: z.union([z.literal("json"), fn<ErrorLogger>("")], {
+    error: '`logger` must be a function (message, cause) or "json"',
+  }).optional(),
   mcp: z.union([
     z.boolean(),
     z.strictObject({

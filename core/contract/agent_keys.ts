@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { SvcError } from "../errors/mod.ts";
 import { storedText } from "./limits.ts";
-import { AGENT_KEY_PREFIX, hashSecret, KEY_START_LENGTH, mintSecret } from "./secrets.ts";
+import { AGENT_KEY_PREFIX, hashSecret, KEY_START_LENGTH, mintSecret, unauthorized } from "./secrets.ts";
 
 /** The inbox shared by every agent of a project, where the config allows it. */
 export const SHARED_AGENT_ID = "default";
@@ -224,6 +224,75 @@ export function isRevocationDue(key: { revokedAt: string | null; revokesAt?: str
  */
 export function keyAt<K extends { revokedAt: string | null; revokesAt?: string | null }>(key: K, now: number): K {
   return isRevocationDue(key, now) ? { ...key, revokedAt: key.revokesAt as string } : key;
+}
+
+/** Why a key that exists no longer works: the `details.reason` of its `401`. */
+export type KeyRefusalReason = "revoked" | "expired" | "rerolled";
+
+/** Why a key no longer works, and since when (ISO 8601): the `details` of its `401`. */
+export interface KeyRefusal {
+  /** `revoked`, `expired`, or `rerolled` (the grace of a reroll is over). */
+  reason: KeyRefusalReason;
+  /** When it stopped working. */
+  at: string;
+}
+
+/**
+ * Why a key that exists no longer works at a time, or `null` while it works. A revocation at or after its scheduled
+ * time (a reroll's grace end) is the reroll's; one before it, or without one, is a revocation; an expiry counts only
+ * while the key is not revoked.
+ *
+ * @example A rerolled key after its grace
+ * ```ts
+ * import { keyRefusal } from "./agent_keys.ts";
+ *
+ * const key = { revokedAt: null, revokesAt: "2026-01-01T00:00:00.000Z", expiresAt: null };
+ * console.log(keyRefusal(key, Date.parse("2026-02-01"))); // { reason: "rerolled", at: "2026-01-01T00:00:00.000Z" }
+ * ```
+ *
+ * @param key A key record (or the part of it a verification returns).
+ * @param now The time, in milliseconds since the epoch.
+ * @returns The reason and its time, or `null`.
+ */
+export function keyRefusal(
+  key: { revokedAt: string | null; revokesAt?: string | null; expiresAt?: string | null },
+  now: number,
+): KeyRefusal | null {
+  const { revokedAt, revokesAt } = keyAt(key, now);
+  if (revokedAt !== null) {
+    const rerolled = typeof revokesAt === "string" && Date.parse(revokedAt) >= Date.parse(revokesAt);
+    return { reason: rerolled ? "rerolled" : "revoked", at: revokedAt };
+  }
+  return isExpired(key, now) ? { reason: "expired", at: key.expiresAt as string } : null;
+}
+
+const REFUSAL_MESSAGES: Record<KeyRefusalReason, string> = {
+  revoked: "This agent key was revoked: ask for a new key",
+  expired: "This agent key has expired: ask for a new key",
+  rerolled: "This agent key was replaced by a reroll and its grace is over: use the new key",
+};
+
+/**
+ * The `401 UNAUTHORIZED` of a key that exists but no longer works, with `details: { reason, at }`. Told only to
+ * whoever presents the key itself: an unknown key gets no reason.
+ *
+ * @example An expired key
+ * ```ts
+ * import { keyNoLongerWorks } from "./agent_keys.ts";
+ *
+ * const error = keyNoLongerWorks({ reason: "expired", at: "2026-01-01T00:00:00.000Z" });
+ * console.log(error.status, error.details); // 401 { reason: "expired", at: "2026-01-01T00:00:00.000Z" }
+ * ```
+ *
+ * @param refusal Why, and since when.
+ * @returns The error to throw.
+ */
+export function keyNoLongerWorks(refusal: KeyRefusal): SvcError {
+  const error = unauthorized(REFUSAL_MESSAGES[refusal.reason]);
+  return new SvcError("UNAUTHORIZED", error.message, {
+    headers: error.headers,
+    details: { reason: refusal.reason, at: refusal.at },
+  });
 }
 
 /** How an `agentId` asked for at minting is to be treated. */

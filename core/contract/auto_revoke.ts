@@ -7,8 +7,7 @@
  * @module
  */
 import { z } from "zod";
-import { storedText } from "./limits.ts";
-import { type Severity, severitySchema, type Violation } from "./violation.ts";
+import { type Severity, severitySchema, type Violation, VIOLATION_SEVERITY, type ViolationKind } from "./violation.ts";
 
 /** When a key is revoked automatically. */
 export interface AutoRevokePolicy {
@@ -31,11 +30,19 @@ export const DEFAULT_COUNTED: { kinds: string[]; severities: Severity[] } = {
 /** The longest window: 30 days. */
 export const MAX_WINDOW_MINUTES = 30 * 24 * 60;
 
+/** The kinds the SDK records: a policy counting any other would never fire, so it is refused, naming these. */
+const violationKindSchema = z.enum(Object.keys(VIOLATION_SEVERITY) as [ViolationKind, ...ViolationKind[]], {
+  error: (issue) =>
+    `Unknown violation kind ${JSON.stringify(String(issue.input).slice(0, 100))}; the kinds are ${
+      Object.keys(VIOLATION_SEVERITY).join(", ")
+    }`,
+});
+
 /** {@linkcode AutoRevokePolicy}, as accepted and answered. */
 export const autoRevokePolicySchema: z.ZodType<AutoRevokePolicy> = z.object({
   threshold: z.int().min(1).max(1_000_000).describe("Counted violations that revoke the key"),
   windowMinutes: z.int().min(1).max(MAX_WINDOW_MINUTES).describe("Minutes over which violations are counted"),
-  kinds: z.array(storedText(1, 100)).max(50).optional().describe("Kinds that count"),
+  kinds: z.array(violationKindSchema).max(50).optional().describe("Kinds that count (the kinds the SDK records)"),
   severities: z.array(severitySchema).max(3).optional().describe("Severities that count"),
 });
 

@@ -7,6 +7,7 @@
 export * from "./agent_keys.ts";
 export * from "./app_health.ts";
 export * from "./auto_revoke.ts";
+export * from "./closest_name.ts";
 export * from "./error_envelope.ts";
 export * from "./event.ts";
 export * from "./inbox_item.ts";

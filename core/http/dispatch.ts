@@ -1,8 +1,9 @@
 /**
  * The one dispatcher of `/svc`, `/v1` and the dashboard: it matches a request to a route,
  * authenticates the caller, takes the route's rate limit, validates the path,
- * query and body, runs the route, and turns anything thrown into the
- * contract's envelope. Both `createSvc` and `createCloud` are built on it.
+ * query and body (strictly: an unknown field is refused, naming the closest
+ * known one), runs the route, and turns anything thrown into the contract's
+ * envelope. Both `createSvc` and `createCloud` are built on it.
  *
  * @module
  */
@@ -11,7 +12,7 @@ import { errorResponse, readJson } from "./json.ts";
 import type { ErrorLogger } from "../logging/mod.ts";
 import type { AuthOf, LimitOf, Route, RouteInput, Side } from "./route.ts";
 import { createRouter, pathnameOf } from "./router.ts";
-import { parseOrThrow } from "./validation.ts";
+import { parseBodyOrThrow, parseOrThrow } from "./validation.ts";
 
 /** Authenticates a request for one auth kind, or throws `UNAUTHORIZED`. */
 export type Authenticator<C, D> = (req: Request, deps: D) => C | Promise<C>;
@@ -62,9 +63,15 @@ export interface HandlerOptions<S extends Side> {
   errorAnswer?: (error: unknown, req: Request) => Response | Promise<Response>;
   /**
    * Told of every answer: the route it matched (`null`: none), its status and the seconds it took to answer (its
-   * status and headers; a streamed body goes on after). Metrics count requests here.
+   * status and headers; a streamed body goes on after), and the caller it authenticated (`undefined`: none). Metrics
+   * count requests here, and a JSON logger writes its request lines.
    */
-  observe?: (route: { method: string; path: string } | null, status: number, seconds: number) => void;
+  observe?: (
+    route: { method: string; path: string; auth: string } | null,
+    status: number,
+    seconds: number,
+    caller: unknown,
+  ) => void;
 }
 
 /**
@@ -96,14 +103,14 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
   if (observe === undefined) return (req) => answer(req, null);
   return async function handle(req: Request): Promise<Response> {
     const started = performance.now();
-    const seen: { route: Route<S> | null } = { route: null };
+    const seen: Seen<S> = { route: null, caller: undefined };
     const response = await answer(req, seen);
-    observe(seen.route, response.status, (performance.now() - started) / 1000);
+    observe(seen.route, response.status, (performance.now() - started) / 1000, seen.caller);
     return response;
   };
 
   /** Answers a request; `seen.route` is set to the route it matched, when one is asked for. */
-  async function answer(req: Request, seen: { route: Route<S> | null } | null): Promise<Response> {
+  async function answer(req: Request, seen: Seen<S> | null): Promise<Response> {
     try {
       const { route, params } = match(req.method, pathnameOf(req.url));
       if (seen !== null) seen.route = route;
@@ -112,6 +119,7 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
       let caller: unknown;
       try {
         caller = await authenticate[route.auth](req, services);
+        if (seen !== null) seen.caller = caller;
       } catch (error) {
         if (perAddress && counted.has(route.auth) && isSvcError(error) && error.code === "UNAUTHORIZED") {
           perAddress.refused(req); // past the address's budget: 429 instead of 401
@@ -131,7 +139,7 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
       };
       if (route.body && route.bodyMediaType === undefined) {
         try {
-          input.body = parseOrThrow(route.body, await readJson(req, bodyLimit));
+          input.body = parseBodyOrThrow(route.body, await readJson(req, bodyLimit));
         } catch (error) {
           const refusal = route.bodyRefusal?.(error, req);
           if (refusal === undefined) throw error;
@@ -143,6 +151,12 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
       return await errorAnswer(error, req);
     }
   }
+}
+
+/** What {@linkcode createHandler}'s observer is told of a request: the route it matched and the caller. */
+interface Seen<S extends Side> {
+  route: Route<S> | null;
+  caller: unknown;
 }
 
 function queryOf(url: string): Record<string, string> {

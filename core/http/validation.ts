@@ -6,6 +6,7 @@
  */
 import type { z } from "zod";
 import { type ErrorCode, SvcError } from "../errors/mod.ts";
+import { closestField } from "../contract/mod.ts";
 
 /** One validation problem: a dotted path to the value (`""` for the root) and what is wrong. */
 export interface Issue {
@@ -65,4 +66,121 @@ export function parseOrThrow<S extends z.ZodType>(
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw new SvcError(code, message, { details: { issues: toIssues(result.error.issues) } });
+}
+
+/**
+ * Validates a request body strictly: the schema's issues first, then every field it does not know
+ * ({@linkcode unknownFields}), all in one `400 VALIDATION_ERROR`.
+ *
+ * @example An unknown field
+ * ```ts
+ * import { z } from "zod";
+ * import { parseBodyOrThrow } from "./validation.ts";
+ *
+ * parseBodyOrThrow(z.object({ name: z.string() }), { name: "n", nmae: "n" }); // throws, naming "nmae" and "name"
+ * ```
+ *
+ * @param schema The body's schema.
+ * @param value The body as read.
+ * @returns The parsed body.
+ * @throws {SvcError} `VALIDATION_ERROR` with `details.issues`.
+ */
+export function parseBodyOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  const unknown = unknownFields(schema, value);
+  if (result.success && unknown.length === 0) return result.data;
+  const issues = [...result.success ? [] : toIssues(result.error.issues), ...unknown].slice(0, MAX_ISSUES);
+  throw new SvcError("VALIDATION_ERROR", "Invalid request", { details: { issues } });
+}
+
+/** The parts of a zod schema's definition the unknown-field walk reads. */
+interface WalkedDef {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  catchall?: z.ZodType;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  element?: z.ZodType;
+  options?: readonly z.ZodType[];
+  left?: z.ZodType;
+  right?: z.ZodType;
+  getter?: () => z.ZodType;
+}
+
+/** Wrappers whose value is their inner schema's. */
+const WRAPPERS = new Set(["optional", "nullable", "default", "prefault", "readonly", "nonoptional", "catch"]);
+
+/** The deepest schema walked: bodies are shallow, a lazy schema may not be. */
+const DEEPEST = 16;
+
+/**
+ * The fields of a JSON body that its schema does not know, each an issue naming it and, when one is near, the
+ * closest known field (`Unknown field "graceSeconds"; did you mean "graceMinutes"?`). Every object of the schema is
+ * strict this way, however it was declared (a `z.looseObject` or a catchall takes any field); values the schema
+ * leaves open (`z.unknown()`, a record, an intent's payload) are not looked into.
+ *
+ * @example A unit mistaken
+ * ```ts
+ * import { z } from "zod";
+ * import { unknownFields } from "./validation.ts";
+ *
+ * const reroll = z.object({ graceMinutes: z.number().optional() });
+ * console.log(unknownFields(reroll, { graceSeconds: 10 }));
+ * // [{ path: "graceSeconds", message: 'Unknown field "graceSeconds"; did you mean "graceMinutes"?' }]
+ * ```
+ *
+ * @param schema The body's schema.
+ * @param value The body as read.
+ * @returns The issues, empty when every field is known.
+ */
+export function unknownFields(schema: z.ZodType, value: unknown): Issue[] {
+  return walk(schema, value, [], 0).slice(0, MAX_ISSUES);
+}
+
+function walk(schema: z.ZodType, value: unknown, path: string[], depth: number): Issue[] {
+  if (depth > DEEPEST) return [];
+  const def = (schema as unknown as { _zod: { def: WalkedDef } })._zod.def;
+  if (WRAPPERS.has(def.type) && def.innerType) return walk(def.innerType, value, path, depth + 1);
+  if (def.type === "pipe" && def.in) return walk(def.in, value, path, depth + 1);
+  if (def.type === "lazy" && def.getter) return walk(def.getter(), value, path, depth + 1);
+  if (def.type === "intersection" && def.left && def.right) {
+    return intersectionIssues(def.left, def.right, value, path, depth);
+  }
+  if (def.type === "union" && def.options) {
+    const accepting = def.options.filter((option) => option.safeParse(value).success);
+    const each = (accepting.length > 0 ? accepting : def.options).map((option) => walk(option, value, path, depth + 1));
+    return each.reduce((best, issues) => issues.length < best.length ? issues : best);
+  }
+  if (def.type === "array" && def.element && Array.isArray(value)) {
+    const element = def.element;
+    return value.flatMap((item, i) => walk(element, item, [...path, String(i)], depth + 1));
+  }
+  if (def.type !== "object" || !def.shape || !isPlainObject(value)) return [];
+  const shape = def.shape;
+  const known = Object.keys(shape);
+  const open = def.catchall !== undefined &&
+    (def.catchall as unknown as { _zod: { def: WalkedDef } })._zod.def.type !== "never";
+  return Object.entries(value).flatMap(([key, field]) => {
+    if (Object.hasOwn(shape, key)) return walk(shape[key], field, [...path, key], depth + 1);
+    if (open) return [];
+    return [unknownField(key, known, path)];
+  });
+}
+
+/** An intersection knows the fields of both sides. */
+function intersectionIssues(left: z.ZodType, right: z.ZodType, value: unknown, path: string[], depth: number): Issue[] {
+  const fromLeft = walk(left, value, path, depth + 1);
+  const fromRight = walk(right, value, path, depth + 1);
+  return fromLeft.filter((issue) => fromRight.some((other) => other.path === issue.path));
+}
+
+function unknownField(key: string, known: readonly string[], path: readonly string[]): Issue {
+  const name = key.slice(0, 100);
+  const near = closestField(key, known);
+  const hint = near === undefined ? "" : `; did you mean "${near}"?`;
+  return { path: [...path, name].join("."), message: `Unknown field "${name}"${hint}` };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -5,5 +5,6 @@
  * @module
  */
 export * from "./error_logger.ts";
+export * from "./json_logger.ts";
 export * from "./log_line.ts";
 export * from "./redacting_logger.ts";

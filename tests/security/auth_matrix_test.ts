@@ -143,10 +143,17 @@ function defineMatrix(
           alsoCheck(await expectOutcome(send, route, creds, name));
         });
       }
-      test("gives an unknown and a revoked credential the same answer", async () => {
+      test("gives an unknown credential no reason, and a revoked one the same code, its reason told to its holder only", async () => {
         const unknown = await expectOutcome(send, route, creds, "a well-formed but unknown credential");
         const revoked = await expectOutcome(send, route, creds, "a revoked credential");
-        assert.deepEqual(revoked.body, unknown.body);
+        type Refusal = { error: { code: string; details?: { reason?: string; at?: string } } };
+        const [u, r] = [unknown.body as Refusal, revoked.body as Refusal];
+        if (u?.error === undefined) return assert.deepEqual(revoked.body, unknown.body); // a route without credentials
+        assert.equal(r.error.code, u.error.code);
+        assert.equal(u.error.details, undefined, "an unknown credential: no reason");
+        // CONTRACT: a key that exists but no longer works says so (details.reason), to whoever holds the key.
+        if (r.error.details !== undefined) assert.deepEqual(Object.keys(r.error.details).sort(), ["at", "reason"]);
+        if (r.error.details !== undefined) assert.equal(r.error.details.reason, "revoked");
       });
       // A public route has no credential to check (OAuth's carry theirs in the body, checked in their own tests).
       if (/^(POST|PUT)/.test(route.id) && route.auth !== "none") {

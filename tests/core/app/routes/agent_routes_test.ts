@@ -86,13 +86,17 @@ describe("POST /svc/agent/run", () => {
     }
   });
 
-  test("answers a revoked key exactly as an unknown one, and records REVOKED_KEY", async () => {
+  test("answers a revoked key 401 with reason revoked, an unknown one without a reason, and records REVOKED_KEY", async () => {
     const { id, key } = await mint(svc, "alice", ["notes:read"]);
-    await asUser(svc, "alice", "DELETE", `/svc/keys/${id}`);
+    const { revokedAt } = await (await asUser(svc, "alice", "DELETE", `/svc/keys/${id}`)).json();
     const revoked = await run(svc, key, "notes.list");
     const unknown = await run(svc, "svc_live_" + "x".repeat(40), "notes.list");
     assert.equal(revoked.status, 401);
-    assert.deepEqual(await revoked.json(), await unknown.json());
+    assert.deepEqual((await revoked.json()).error.details, { reason: "revoked", at: revokedAt });
+    assert.deepEqual(await unknown.json(), {
+      ok: false,
+      error: { code: "UNAUTHORIZED", message: "Invalid agent key" },
+    });
     const [violation] = await svc.violations({ keyId: id });
     assert.equal(violation.kind, "REVOKED_KEY");
     assert.equal(violation.severity, "warning");
