@@ -28,6 +28,7 @@ import { STYLESHEET } from "./style.ts";
 import { type Page, PAGES } from "./pages.ts";
 import { clientAddress } from "../../core/http/mod.ts";
 import { overHttps } from "./visit.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 /** The prefix the dashboard answers under. */
 export const DASHBOARD_PREFIX = "/dashboard";
@@ -97,7 +98,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   };
   const limiter = createSignInLimiter(options.signInLimits);
   const reveals = createReveals();
-  const now = options.now ?? Date.now;
+  const now = options.now ?? PLATFORM.now;
   const address = options.clientAddress ?? clientAddress;
   /** The origin browsers post from: the public URL's, else the request's own. */
   const site = options.site;

@@ -9,6 +9,7 @@ import type { AppendResult, InboxRepository } from "./inbox_repository.ts";
 import type { InboxWaiters } from "./inbox_waiters.ts";
 import type { InboxBacklog, InboxPage, InboxQuery } from "./inbox_query.ts";
 import type { AuditEntryInput } from "../audit/mod.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 /** What the `/v1` routes do with events and inboxes. */
 export interface InboxService {
@@ -38,7 +39,7 @@ export interface InboxService {
 export function createInboxService(storage: { inbox: InboxRepository }, waiters: InboxWaiters): InboxService {
   return {
     async append(projectId, events) {
-      const results = await storage.inbox.appendEvents(projectId, events, new Date().toISOString());
+      const results = await storage.inbox.appendEvents(projectId, events, new Date(PLATFORM.now()).toISOString());
       for (const agentId of new Set(results.filter((r) => !r.duplicate).map((r) => r.agentId))) {
         waiters.notify(projectId, agentId);
       }
@@ -46,7 +47,7 @@ export function createInboxService(storage: { inbox: InboxRepository }, waiters:
     },
     read: (projectId, agentId, cursor, limit) => storage.inbox.listInbox(projectId, agentId, cursor, limit),
     acknowledge: (projectId, agentId, inboxIds) =>
-      storage.inbox.acknowledge(projectId, agentId, inboxIds, new Date().toISOString()),
+      storage.inbox.acknowledge(projectId, agentId, inboxIds, new Date(PLATFORM.now()).toISOString()),
     waiters,
     backlog: (projectId) => storage.inbox.inboxBacklog(projectId),
     peek: (projectId, agentId, query) => storage.inbox.peekInbox(projectId, agentId, query),

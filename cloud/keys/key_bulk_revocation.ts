@@ -10,6 +10,7 @@ import { type AuditActor, auditRecord } from "../audit/mod.ts";
 import type { RevocationServices } from "./key_revocation.ts";
 import type { BulkRevocationStorage } from "./bulk_revocation_storage.ts";
 import { notifyRevocation, revocationAudit } from "./key_revocation.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 /** The most keys one bulk revoke takes (a page of the dashboard's list is far fewer). */
 export const BULK_REVOKE_LIMIT = 500;
@@ -44,7 +45,7 @@ export async function revokeSelectedKeys(
   const unique = [...new Set(ids)];
   if (unique.length === 0) return [];
   if (unique.length > BULK_REVOKE_LIMIT) throw new RangeError(`At most ${BULK_REVOKE_LIMIT} keys at once`);
-  const now = Date.now();
+  const now = PLATFORM.now();
   const at = new Date(now).toISOString();
   const revoked = await services.storage.keys.revokeKeys(
     projectId,

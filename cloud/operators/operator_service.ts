@@ -23,6 +23,7 @@ import {
   removeOperatorByAdmin,
 } from "./operator_invites.ts";
 import { type AuditActor, auditRecord, type AuditRepository, recordAudit } from "../audit/mod.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 /** What the service does with operators. */
 export interface OperatorService {
@@ -126,7 +127,7 @@ export function createOperatorService(
     list: () => repo.listOperators(),
     findByEmail: (email) => repo.findOperatorByEmail(email),
     async create(email, role, password, by) {
-      const operator = await newOperator(email, role, password, Date.now(), cost);
+      const operator = await newOperator(email, role, password, PLATFORM.now(), cost);
       const audit = auditRecord(by, { action: "operator.create", target: operator.email, detail: { role } });
       return await repo.createOperator(operator, audit) ? operator : null;
     },
@@ -145,7 +146,7 @@ export function createOperatorService(
     async setPassword(operator, password, by) {
       const passwordHash = await hashPassword(password, cost);
       const audit = auditRecord(by, { action: "operator.password", target: operator.email });
-      return repo.updateOperator(operator.id, { passwordHash }, new Date().toISOString(), audit);
+      return repo.updateOperator(operator.id, { passwordHash }, new Date(PLATFORM.now()).toISOString(), audit);
     },
     secondFactorOk: (operator, code, now) => secondFactorOk(repo, operator, code, now),
     acceptTotp: (operator, secret, code, now) => acceptTotp(repo, operator.id, secret, code, now),

@@ -8,6 +8,7 @@
 import { scryptAsync } from "@noble/hashes/scrypt.js";
 import { timingSafeEqual } from "../../core/contract/mod.ts";
 import { PASSWORD_HASHES } from "./hash_gate.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 /** scrypt's cost of every new hash: N = 2^15, r = 8, p = 1 (32 MiB), 32-byte output. */
 export const PASSWORD_COST = 15;
@@ -30,7 +31,7 @@ export const MAX_PASSWORD_LENGTH = 200;
  * @returns `scrypt$LOGN$R$P$salt$hash` with base64 salt and hash.
  */
 export async function hashPassword(password: string, cost: number = PASSWORD_COST): Promise<string> {
-  const salt = crypto.getRandomValues(new Uint8Array(16));
+  const salt = PLATFORM.randomBytes(16);
   const hash = await derive(password, salt, cost, R, P);
   return ["scrypt", cost, R, P, base64(salt), base64(hash)].join("$");
 }
@@ -62,7 +63,7 @@ const decoys = new Map<number, Promise<string>>();
 export function decoyHash(cost: number = PASSWORD_COST): Promise<string> {
   let decoy = decoys.get(cost);
   if (!decoy) {
-    decoy = hashPassword(crypto.randomUUID(), cost);
+    decoy = hashPassword(PLATFORM.randomUUID(), cost);
     decoys.set(cost, decoy);
     decoy.catch(() => decoys.delete(cost)); // refused (a flood of hashes): hashed again on the next call
   }

@@ -10,6 +10,7 @@ import { ulid } from "ulid";
 import { hashSecret, mintSecret, SDK_SECRET_PREFIX } from "../../core/contract/mod.ts";
 import { type AuditActor, auditRecord, CLI_ACTOR } from "../audit/mod.ts";
 import type { ProjectRecord, ProjectRepository } from "./project_repository.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 /** A new project and its sdkSecret, which exists only here. */
 export interface NewProject {
@@ -34,10 +35,10 @@ export async function createProject(
 ): Promise<NewProject> {
   const sdkSecret = mintSecret(SDK_SECRET_PREFIX);
   const project: ProjectRecord = {
-    id: `prj_${ulid()}`,
+    id: `prj_${ulid(PLATFORM.now())}`,
     name,
     secretHash: await hashSecret(sdkSecret),
-    createdAt: new Date().toISOString(),
+    createdAt: new Date(PLATFORM.now()).toISOString(),
     secretRotatedAt: null,
   };
   await storage.projects.createProject(

@@ -22,6 +22,7 @@ import {
   unauthorized,
 } from "../../core/contract/mod.ts";
 import { defaultLogger, type ErrorLogger } from "../../core/logging/mod.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 /** How long a key's `lastUsedAt` may lag behind its use, to spare a write on every request. */
 export const KEY_TOUCH_INTERVAL_MS = 60_000;
@@ -118,7 +119,7 @@ export async function authenticateSdk(req: Request, storage: AuthStorage): Promi
 export async function authenticateAgent(
   req: Request,
   storage: AuthStorage,
-  now: () => number = Date.now,
+  now: () => number = PLATFORM.now,
   log: ErrorLogger = defaultLogger,
 ): Promise<AgentCaller> {
   const key = bearerToken(req, AGENT_KEY_PREFIX);
@@ -149,7 +150,7 @@ export async function recordUse(
   lastUsedAt: string | null,
   log: ErrorLogger = defaultLogger,
 ): Promise<void> {
-  const now = Date.now();
+  const now = PLATFORM.now();
   if (lastUsedAt !== null && now - Date.parse(lastUsedAt) < KEY_TOUCH_INTERVAL_MS) return;
   await storage.keys.touchKey(projectId, keyId, new Date(now).toISOString())
     .catch((error) => log("Recording a key's last use failed", error));

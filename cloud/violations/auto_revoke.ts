@@ -10,6 +10,7 @@ import { notifyRevocation } from "../keys/mod.ts";
 import type { InboxWaiters } from "../inbox/mod.ts";
 import type { ProjectRepository } from "../projects/mod.ts";
 import type { ViolationRepository } from "./violation_repository.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 /** What the violations' service reads and writes: its own repository and the projects' (the policy). */
 export interface ViolationRepositories {
@@ -40,7 +41,7 @@ export async function applyAutoRevoke(
     projectId,
     violation.keyId,
     autoRevoke,
-    new Date().toISOString(),
+    new Date(PLATFORM.now()).toISOString(),
   );
   if (outcome !== null) notifyRevocation(deps.waiters, projectId);
 }

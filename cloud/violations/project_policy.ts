@@ -10,6 +10,7 @@ import { type AutoRevokePolicy, autoRevokePolicySchema } from "../../core/contra
 import { type KeyLifetimePolicy, keyLifetimePolicySchema } from "../../core/contract/mod.ts";
 import { type AuditActor, auditRecord } from "../audit/mod.ts";
 import type { ProjectRepository } from "../projects/mod.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The longest retention a policy sets: ten years. */
@@ -77,7 +78,7 @@ export async function updatePolicy(
   change: PolicyChange,
   by: AuditActor,
 ): Promise<PolicyView | null> {
-  const at = new Date().toISOString();
+  const at = new Date(PLATFORM.now()).toISOString();
   if (change.autoRevoke !== undefined) {
     const detail = { autoRevoke: change.autoRevoke };
     const audit = auditRecord(by, { projectId, action: "policy.auto_revoke", target: projectId, detail });

@@ -29,6 +29,7 @@ import { type Sleep, sleep } from "../retry/mod.ts";
 import { isSvcError, SvcError } from "../errors/mod.ts";
 import { closeSvc, openSvc } from "./open_svc.ts";
 import { appMetrics } from "./app_metrics.ts";
+import { type Runtime, runtimeWith } from "../platform/mod.ts";
 
 /**
  * The app's rate limits when `rateLimit` is not given: each agent key may call
@@ -87,6 +88,8 @@ export interface SvcInternals {
    * milliseconds since the epoch. Default `Date.now`.
    */
   now?: () => number;
+  /** The platform's parts (clock, randomness, `fetch`, `Response` class); a part left out is the platform's; `now` wins. */
+  runtime?: Partial<Runtime>;
   /** Milliseconds between two reads of the project's policy. Default 5000. */
   policyRefreshMs?: number;
   /** The HTTP client and bounds of the OAuth server's metadata document fetches. */
@@ -120,18 +123,19 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
   );
   const bodyLimit = config.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const perKeyRate = rateOf(config.rateLimit, DEFAULT_SVC_RATE_LIMITS, "perKey");
-  const now = internals.now ?? Date.now;
+  const runtime = runtimeWith({ ...internals.runtime, now: internals.now ?? internals.runtime?.now });
+  const now = runtime.now;
   const perKey = perKeyRate ? createRateLimiter(perKeyRate, now) : undefined;
   const perAddressRate = rateOf(config.rateLimit, DEFAULT_SVC_RATE_LIMITS, "refusalsPerAddress");
   const refusalsPerAddress = perAddressRate ? createRefusalsPerAddress(perAddressRate, now) : undefined;
   const scopes = scopeNames(config.scopes);
   const intents = compileIntents(config.intents ?? {}, scopes);
   const cloud: CloudClient | undefined = cloudConfig && createCloudClient(cloudConfig, {
-    instanceId: ulid(),
+    instanceId: ulid(now()),
     label: appLabel(cloudConfig.label),
     mode: mode === "cloud" ? "cloud" : "hybrid",
     sdkVersion: PACKAGE_VERSION,
-  }, now);
+  }, runtime);
   const closing = new AbortController();
   const policy = cloud && followCloudPolicy({ cloud, log, refreshMs: internals.policyRefreshMs });
 

@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { storedText } from "./limits.ts";
 import { type Severity, severitySchema, type Violation } from "./violation.ts";
+import { PLATFORM } from "../platform/mod.ts";
 
 /** When a key is revoked automatically. */
 export interface AutoRevokePolicy {
@@ -77,7 +78,7 @@ export function autoRevokedViolation(
   count: number,
 ): Violation {
   return {
-    id: crypto.randomUUID(),
+    id: PLATFORM.randomUUID(),
     keyId: key.keyId,
     userId: key.userId,
     intent: null,
@@ -88,6 +89,6 @@ export function autoRevokedViolation(
       policy: { ...countedBy(policy), threshold: policy.threshold, windowMinutes: policy.windowMinutes },
       count,
     },
-    createdAt: new Date().toISOString(),
+    createdAt: new Date(PLATFORM.now()).toISOString(),
   };
 }

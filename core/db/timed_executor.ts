@@ -5,6 +5,7 @@
  * @module
  */
 import type { Executor } from "./executor.ts";
+import { PLATFORM } from "../platform/mod.ts";
 
 /** What a timed call was. */
 export type DatabaseOperation = "execute" | "batch" | "transaction";
@@ -32,11 +33,11 @@ export function timedExecutor(
   observe: (operation: DatabaseOperation, seconds: number) => void,
 ): Executor {
   const timed = async <T>(operation: DatabaseOperation, call: () => Promise<T>): Promise<T> => {
-    const started = performance.now();
+    const started = PLATFORM.elapsed();
     try {
       return await call();
     } finally {
-      observe(operation, (performance.now() - started) / 1000);
+      observe(operation, (PLATFORM.elapsed() - started) / 1000);
     }
   };
   return {

@@ -12,6 +12,7 @@ import type { ErrorLogger } from "../logging/mod.ts";
 import type { AuthOf, LimitOf, Route, RouteInput, Side } from "./route.ts";
 import { createRouter, pathnameOf } from "./router.ts";
 import { parseOrThrow } from "./validation.ts";
+import { PLATFORM } from "../platform/mod.ts";
 
 /** Authenticates a request for one auth kind, or throws `UNAUTHORIZED`. */
 export type Authenticator<C, D> = (req: Request, deps: D) => C | Promise<C>;
@@ -89,10 +90,10 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
   const observe = options.observe;
   if (observe === undefined) return (req) => answer(req, null);
   return async function handle(req: Request): Promise<Response> {
-    const started = performance.now();
+    const started = PLATFORM.elapsed();
     const seen: { route: Route<S> | null } = { route: null };
     const response = await answer(req, seen);
-    observe(seen.route, response.status, (performance.now() - started) / 1000);
+    observe(seen.route, response.status, (PLATFORM.elapsed() - started) / 1000);
     return response;
   };
 

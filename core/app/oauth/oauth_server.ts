@@ -37,6 +37,7 @@ import type { OAuthStorage } from "./oauth_storage.ts";
 import { mintSecret, type Violation } from "../../contract/mod.ts";
 import { revocationEndpoint } from "./revocation_endpoint.ts";
 import { tokenEndpoint } from "./token_endpoint.ts";
+import { PLATFORM } from "../../platform/mod.ts";
 
 /** What the OAuth server is built from. */
 export interface OAuthServerOptions {
@@ -99,7 +100,7 @@ const CORS_PREFLIGHT = {
  * @returns The server.
  */
 export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
-  const now = options.now ?? (() => Date.now());
+  const now = options.now ?? (() => PLATFORM.now());
   const fixedOrigin = options.config.publicUrl === undefined ? undefined : new URL(options.config.publicUrl).origin;
   const originOf = (req: Request) => fixedOrigin ?? new URL(req.url).origin;
   const tokenLimits = {
