@@ -57,11 +57,11 @@ export function createCloudServices(
 ): CloudServices {
   return {
     keys: createKeyService(storage, waiters, apps.now),
-    inbox: createInboxService(storage, waiters),
+    inbox: createInboxService(storage, waiters, apps.now),
     violations: createViolationService(storage, waiters),
     projects: createProjectService(storage),
     audit: createAuditService(storage),
-    operators: createOperatorService(storage, operators),
+    operators: createOperatorService(storage, { now: apps.now, ...operators }),
     apps: createAppService(storage, apps),
   };
 }

@@ -34,12 +34,17 @@ export interface InboxService {
  *
  * @param storage The features' repositories.
  * @param waiters Long-poll wake-ups.
+ * @param now The clock of an append and an acknowledgement (default the platform's).
  * @returns The service.
  */
-export function createInboxService(storage: { inbox: InboxRepository }, waiters: InboxWaiters): InboxService {
+export function createInboxService(
+  storage: { inbox: InboxRepository },
+  waiters: InboxWaiters,
+  now: () => number = PLATFORM.now,
+): InboxService {
   return {
     async append(projectId, events) {
-      const results = await storage.inbox.appendEvents(projectId, events, new Date(PLATFORM.now()).toISOString());
+      const results = await storage.inbox.appendEvents(projectId, events, new Date(now()).toISOString());
       for (const agentId of new Set(results.filter((r) => !r.duplicate).map((r) => r.agentId))) {
         waiters.notify(projectId, agentId);
       }
@@ -47,7 +52,7 @@ export function createInboxService(storage: { inbox: InboxRepository }, waiters:
     },
     read: (projectId, agentId, cursor, limit) => storage.inbox.listInbox(projectId, agentId, cursor, limit),
     acknowledge: (projectId, agentId, inboxIds) =>
-      storage.inbox.acknowledge(projectId, agentId, inboxIds, new Date(PLATFORM.now()).toISOString()),
+      storage.inbox.acknowledge(projectId, agentId, inboxIds, new Date(now()).toISOString()),
     waiters,
     backlog: (projectId) => storage.inbox.inboxBacklog(projectId),
     peek: (projectId, agentId, query) => storage.inbox.peekInbox(projectId, agentId, query),

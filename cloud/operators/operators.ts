@@ -44,7 +44,7 @@ export async function newOperator(
 ): Promise<OperatorRecord> {
   const at = new Date(now).toISOString();
   return {
-    id: `op_${ulid(PLATFORM.now())}`,
+    id: `op_${ulid(now)}`,
     email: email.toLowerCase(),
     role,
     passwordHash: await hashPassword(password, cost),

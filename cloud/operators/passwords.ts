@@ -50,24 +50,15 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return timingSafeEqual(base64(derived), hash);
 }
 
-/** The decoy of each cost, hashed once per process. */
-const decoys = new Map<number, Promise<string>>();
-
 /**
- * A hash of a random password, checked when the email is unknown so both cases take the same time. Hashed once per
- * process and cost, on the first call: the operators' service calls it when it is built, so no sign-in waits for it.
+ * A hash of a random password, checked when the email is unknown so both cases take the same time. The operators'
+ * service hashes its own once, when it is built, so no sign-in waits for it.
  *
  * @param cost scrypt's log2 N, that of the real hashes.
  * @returns The decoy hash.
  */
 export function decoyHash(cost: number = PASSWORD_COST): Promise<string> {
-  let decoy = decoys.get(cost);
-  if (!decoy) {
-    decoy = hashPassword(PLATFORM.randomUUID(), cost);
-    decoys.set(cost, decoy);
-    decoy.catch(() => decoys.delete(cost)); // refused (a flood of hashes): hashed again on the next call
-  }
-  return decoy;
+  return hashPassword(PLATFORM.randomUUID(), cost);
 }
 
 function derive(password: string, salt: Uint8Array, logN: number, r: number, p: number): Promise<Uint8Array> {

@@ -128,7 +128,7 @@ export async function authenticateAgent(
   if (found === null || found.revokedAt !== null) throw unauthorized("Missing or invalid credentials");
   const at = now();
   if (isExpired(found, at) || isRevocationDue(found, at)) throw unauthorized("Missing or invalid credentials");
-  await recordUse(storage, found.projectId, found.id, found.lastUsedAt, log);
+  await recordUse(storage, found.projectId, found.id, found.lastUsedAt, log, now);
   return { projectId: found.projectId, agentId: found.agentId, keyId: found.id };
 }
 
@@ -141,6 +141,7 @@ export async function authenticateAgent(
  * @param keyId The key.
  * @param lastUsedAt The key's recorded last use.
  * @param log Where a failed record goes. Default the default logger.
+ * @param clock The clock, in milliseconds (default the platform's).
  * @returns When recorded, or when the record failed.
  */
 export async function recordUse(
@@ -149,8 +150,9 @@ export async function recordUse(
   keyId: string,
   lastUsedAt: string | null,
   log: ErrorLogger = defaultLogger,
+  clock: () => number = PLATFORM.now,
 ): Promise<void> {
-  const now = PLATFORM.now();
+  const now = clock();
   if (lastUsedAt !== null && now - Date.parse(lastUsedAt) < KEY_TOUCH_INTERVAL_MS) return;
   await storage.keys.touchKey(projectId, keyId, new Date(now).toISOString())
     .catch((error) => log("Recording a key's last use failed", error));

@@ -117,7 +117,7 @@ export function createViolationRecorder(options: ViolationRecorderOptions): Viol
   async function applyAutoRevoke(policy: AutoRevokePolicy, batch: readonly Violation[]): Promise<void> {
     const keyIds = new Set(batch.filter((v) => countsToward(policy, v)).map((v) => v.keyId));
     for (const keyId of keyIds) {
-      const revoked = await options.storage().autoRevoke(keyId, policy, new Date(PLATFORM.now()).toISOString(), {
+      const revoked = await options.storage().autoRevoke(keyId, policy, new Date(now()).toISOString(), {
         mirror,
       });
       if (revoked) notify(revoked);

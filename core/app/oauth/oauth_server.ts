@@ -100,7 +100,7 @@ const CORS_PREFLIGHT = {
  * @returns The server.
  */
 export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
-  const now = options.now ?? (() => PLATFORM.now());
+  const now = options.now ?? PLATFORM.now;
   const fixedOrigin = options.config.publicUrl === undefined ? undefined : new URL(options.config.publicUrl).origin;
   const originOf = (req: Request) => fixedOrigin ?? new URL(req.url).origin;
   const tokenLimits = {
