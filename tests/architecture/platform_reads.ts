@@ -61,3 +61,37 @@ export function platformReads(sources: ReadonlyMap<string, string>): PlatformRea
   }
   return found;
 }
+
+/**
+ * The module-level state that may stay, each with why: it belongs to the process or the isolate itself (not to one
+ * svc or cloud), or it caches a module import.
+ */
+export const PROCESS_STATE: Readonly<Record<string, string>> = {
+  "core/db/isolate_end.ts tasks":
+    "the isolate's unload: one event per isolate, whatever svc or cloud opened a database",
+  "core/db/isolate_end.ts ended": "the isolate's unload: one event per isolate",
+  "core/db/native_executor.ts connections":
+    "the native connections of this process to one file see each other's commits",
+  "core/app/mcp/mcp_route.ts sdk": "the MCP SDK's module, imported once on first use (a module is per process)",
+  "core/http/text_response.ts answerClass": "the Node adapter's Response class (to be taken from the Runtime)",
+};
+
+/**
+ * Module-level mutable state in library files: a top-level `let`, or a top-level `Map` or `Set` whose name is not a
+ * constant's (UPPER_CASE). A `WeakMap` keyed by its owner (a cloud, a request) is not shared state and is not listed.
+ *
+ * @param sources Repository path → text.
+ * @returns `path name` of each.
+ */
+export function moduleState(sources: ReadonlyMap<string, string>): string[] {
+  const found: string[] = [];
+  for (const [path, text] of [...sources].sort(([a], [b]) => a.localeCompare(b))) {
+    if (!isLibrary(path) && path !== DEFAULTS_FILE) continue;
+    for (const line of withoutComments(text).split("\n")) {
+      const state = line.match(/^(?:export )?let (\w+)/) ??
+        line.match(/^(?:export )?const ([a-z_$][\w$]*)\b[^=]*= new (?:Map|Set)\b/);
+      if (state) found.push(`${path} ${state[1]}`);
+    }
+  }
+  return found;
+}

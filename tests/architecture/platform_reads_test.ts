@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readSources } from "./import_graph.ts";
-import { platformReads } from "./platform_reads.ts";
+import { moduleState, platformReads, PROCESS_STATE } from "./platform_reads.ts";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -47,6 +47,39 @@ describe("direct platform reads in library code", () => {
       "core/a/x.ts:7 ulid() without a seed time",
       "core/a/x.ts:8 the global fetch",
       "core/a/x.ts:9 Date.now",
+    ]);
+  });
+
+  test("no module-level mutable state in core/ and cloud/ but the process's own, each with its reason", () => {
+    const found = moduleState(readSources(REPO, ["core", "cloud"]));
+    assert.deepEqual(found.filter((s) => !(s in PROCESS_STATE)), []);
+    assert.deepEqual(Object.keys(PROCESS_STATE).filter((s) => !found.includes(s)), [], "a listed one that is gone");
+  });
+
+  test("a module-level let, Map or Set planted in a library file is found; constants and WeakMaps are not", () => {
+    const planted = new Map([
+      [
+        "cloud/x/y.ts",
+        [
+          "let count = 0;",
+          "export let shared: string[] = [];",
+          "const seen = new Map<string, number>();",
+          "const pending = new Set<string>();",
+          'const FIELDS = new Set(["a"]);',
+          "const owners = new WeakMap<object, number>();",
+          "function f() {",
+          "  let local = 0;",
+          "  const inner = new Map();",
+          "}",
+        ].join("\n"),
+      ],
+      ["cloud/cli/z.ts", "let count = 0;"],
+    ]);
+    assert.deepEqual(moduleState(planted), [
+      "cloud/x/y.ts count",
+      "cloud/x/y.ts shared",
+      "cloud/x/y.ts seen",
+      "cloud/x/y.ts pending",
     ]);
   });
 });
