@@ -258,6 +258,7 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
   });
 
   const handleV1 = createHandler<CloudSide<CloudDeps>>({
+    elapsed: runtime.elapsed,
     prefix: CLOUD_PREFIX,
     routes: cloudRoutes,
     authenticate: {

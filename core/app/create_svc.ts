@@ -184,6 +184,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
 
   const metrics = appMetrics(opened, mode);
   const handle = createHandler<AppSide>({
+    elapsed: runtime.elapsed,
     prefix: SVC_PREFIX,
     routes: svcRoutes({
       mcp: config.mcp !== false,

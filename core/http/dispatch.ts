@@ -61,6 +61,8 @@ export interface HandlerOptions<S extends Side> {
    * status and headers; a streamed body goes on after). Metrics count requests here.
    */
   observe?: (route: { method: string; path: string } | null, status: number, seconds: number) => void;
+  /** The monotonic clock `observe`'s seconds are read from, in milliseconds (default the platform's). */
+  elapsed?: () => number;
 }
 
 /**
@@ -88,12 +90,13 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
   ready.catch(() => {}); // surfaced by every request's answer
 
   const observe = options.observe;
+  const elapsed = options.elapsed ?? PLATFORM.elapsed;
   if (observe === undefined) return (req) => answer(req, null);
   return async function handle(req: Request): Promise<Response> {
-    const started = PLATFORM.elapsed();
+    const started = elapsed();
     const seen: { route: Route<S> | null } = { route: null };
     const response = await answer(req, seen);
-    observe(seen.route, response.status, (PLATFORM.elapsed() - started) / 1000);
+    observe(seen.route, response.status, (elapsed() - started) / 1000);
     return response;
   };
 
