@@ -59,7 +59,7 @@ export function createCloudServices(
     keys: createKeyService(storage, waiters, apps.now),
     inbox: createInboxService(storage, waiters, apps.now),
     violations: createViolationService(storage, waiters),
-    projects: createProjectService(storage),
+    projects: createProjectService(storage, apps.now),
     audit: createAuditService(storage),
     operators: createOperatorService(storage, { now: apps.now, ...operators }),
     apps: createAppService(storage, apps),

@@ -15,7 +15,6 @@ import { type AuthStorage, cloudRouteDefiner, type CloudRouteDeps, reauthenticat
 import type { InboxService } from "./inbox_service.ts";
 import type { InboxWaiters, RevocationSequence } from "./inbox_waiters.ts";
 import type { InboxRepository } from "./inbox_repository.ts";
-import { PLATFORM } from "../../core/platform/mod.ts";
 
 /** What the inbox routes are given. */
 export interface InboxRouteDeps extends CloudRouteDeps {
@@ -118,7 +117,12 @@ async function poll(
     found = await readOrWait(
       () => waiters.subscribe(projectId, agentId),
       () => deps.inbox.read(projectId, agentId, query.cursor, query.limit),
-      { deadline: PLATFORM.now() + query.wait * 1000, signal: req.signal, closing: deps.closing },
+      {
+        deadline: deps.inbox.now() + query.wait * 1000,
+        now: deps.inbox.now,
+        signal: req.signal,
+        closing: deps.closing,
+      },
     );
   } finally {
     release?.();

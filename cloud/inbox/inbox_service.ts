@@ -21,6 +21,8 @@ export interface InboxService {
   acknowledge(projectId: string, agentId: string, inboxIds: number[]): Promise<number>;
   /** The long polls' wake-ups. */
   waiters: InboxWaiters;
+  /** The service's clock, in milliseconds (a long poll's deadline). */
+  now(): number;
   /** Every inbox of the project with waiting items, the oldest backlog first (the dashboard's). */
   backlog(projectId: string): Promise<InboxBacklog[]>;
   /** Items of one inbox, without counting a delivery. */
@@ -43,6 +45,7 @@ export function createInboxService(
   now: () => number = PLATFORM.now,
 ): InboxService {
   return {
+    now,
     async append(projectId, events) {
       const results = await storage.inbox.appendEvents(projectId, events, new Date(now()).toISOString());
       for (const agentId of new Set(results.filter((r) => !r.duplicate).map((r) => r.agentId))) {
