@@ -29,6 +29,7 @@ export type BulkRevokeReason = Extract<RevocationReason, "tooling" | "dashboard"
  * @param ids The keys (at most {@linkcode BULK_REVOKE_LIMIT}; duplicates count once).
  * @param reason Who asks.
  * @param by Who does it, and from where.
+ * @param now The time of the revocation, in milliseconds (default the platform's clock).
  * @returns The ids revoked now; keys already revoked or not the project's are left out.
  * @example Revoke two keys from the dashboard
  * ```ts ignore
@@ -41,11 +42,11 @@ export async function revokeSelectedKeys(
   ids: readonly string[],
   reason: BulkRevokeReason,
   by: AuditActor,
+  now: number = PLATFORM.now(),
 ): Promise<string[]> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return [];
   if (unique.length > BULK_REVOKE_LIMIT) throw new RangeError(`At most ${BULK_REVOKE_LIMIT} keys at once`);
-  const now = PLATFORM.now();
   const at = new Date(now).toISOString();
   const revoked = await services.storage.keys.revokeKeys(
     projectId,

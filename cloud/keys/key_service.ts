@@ -185,7 +185,7 @@ export function createKeyService(
     count: (projectId) => storage.keys.countKeys(projectId),
     labels: (refs) => storage.keys.keyLabels(refs),
     revokeSelected: (projectId, ids, reason, by) =>
-      revokeSelectedKeys({ storage, waiters }, projectId, ids, reason, by),
+      revokeSelectedKeys({ storage, waiters }, projectId, ids, reason, by, now()),
     revokeAllOfUser: (projectId, userId, reason, by) =>
       revokeUserKeys({ storage, waiters, now }, projectId, userId, reason, by),
   };
