@@ -58,7 +58,7 @@ export function createCloudServices(
   return {
     keys: createKeyService(storage, waiters, apps.now),
     inbox: createInboxService(storage, waiters, apps.now),
-    violations: createViolationService(storage, waiters),
+    violations: createViolationService(storage, waiters, apps.now),
     projects: createProjectService(storage, apps.now),
     audit: createAuditService(storage),
     operators: createOperatorService(storage, { now: apps.now, ...operators }),

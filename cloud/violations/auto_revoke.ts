@@ -27,12 +27,14 @@ export interface ViolationRepositories {
  * @param deps The storage and the long polls' wake-ups.
  * @param projectId The project.
  * @param violation The stored violation.
+ * @param now The time of a revocation, in milliseconds (default the platform's clock).
  * @returns When applied.
  */
 export async function applyAutoRevoke(
   deps: { storage: ViolationRepositories; waiters: InboxWaiters },
   projectId: string,
   violation: Violation,
+  now: number = PLATFORM.now(),
 ): Promise<void> {
   if (violation.kind === "AUTO_REVOKED") return;
   const { autoRevoke } = await deps.storage.projects.projectPolicy(projectId);
@@ -41,7 +43,7 @@ export async function applyAutoRevoke(
     projectId,
     violation.keyId,
     autoRevoke,
-    new Date(PLATFORM.now()).toISOString(),
+    new Date(now).toISOString(),
   );
   if (outcome !== null) notifyRevocation(deps.waiters, projectId);
 }
