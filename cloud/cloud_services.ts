@@ -58,11 +58,11 @@ export function createCloudServices(
 ): CloudServices {
   return {
     keys: createKeyService(storage, waiters, apps.now),
-    inbox: createInboxService(storage, waiters),
-    violations: createViolationService(storage, waiters),
-    projects: createProjectService(storage),
+    inbox: createInboxService(storage, waiters, apps.now),
+    violations: createViolationService(storage, waiters, apps.now),
+    projects: createProjectService(storage, apps.now),
     audit: createAuditService(storage),
-    operators: createOperatorService(storage, operators),
+    operators: createOperatorService(storage, { now: apps.now, ...operators }),
     apps: createAppService(storage, apps),
   };
 }

@@ -50,6 +50,7 @@ import {
 } from "../core/db/mod.ts";
 import { APP_RETENTION_MS } from "./apps/mod.ts";
 import { authenticateMetrics, cloudMetrics } from "./operations/mod.ts";
+import { type Runtime, runtimeWith } from "../core/platform/mod.ts";
 
 /** How long acknowledged items are kept by default: 7 days. */
 export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -160,6 +161,8 @@ export interface CloudSeams {
   dashboard?: DashboardSeams;
   /** The clock of connected apps (when they were seen, their state, their purge), in milliseconds. */
   now?: () => number;
+  /** The platform's parts (clock, randomness, `fetch`, `Response` class); a part left out is the platform's; `now` wins. */
+  runtime?: Partial<Runtime>;
   /**
    * scrypt's log2 N for new operator passwords and the sign-in decoy (default 15, `PASSWORD_COST`): tests lower it
    * so a sign-in does not spend a second hashing. Not in {@linkcode CloudOptions}: production always hashes at 15.
@@ -188,7 +191,8 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
   // The health check says `full` while a write failed for want of space within the last minute, and no write
   // succeeded since.
   let fullAt = -Infinity;
-  const clock = seams.now ?? Date.now;
+  const runtime = runtimeWith({ ...seams.runtime, now: seams.now ?? seams.runtime?.now });
+  const clock = runtime.now;
   const requestLog = options.logger === "json"
     ? jsonLogger({ now: clock })
     : isJsonLogger(options.logger)
@@ -227,14 +231,14 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
   const ready = opened.then(async (storage) => {
     if (closing) return;
     const purge = async () => {
-      const before = new Date(Date.now() - retentionMs).toISOString();
-      const violationsBefore = new Date(Date.now() - violationRetentionMs).toISOString();
+      const before = new Date(clock() - retentionMs).toISOString();
+      const violationsBefore = new Date(clock() - violationRetentionMs).toISOString();
       // One after the other: a purge holds the write lock in short chunks, never two at once.
       await storage.inbox.purgeAcknowledged(before).catch((error) => log("Purging acknowledged items failed", error));
       await storage.violations.purgeViolations(violationsBefore).catch((error) =>
         log("Purging old violations failed", error)
       );
-      const appsBefore = new Date((seams.now ?? Date.now)() - APP_RETENTION_MS).toISOString();
+      const appsBefore = new Date(clock() - APP_RETENTION_MS).toISOString();
       await storage.apps.purgeApps(appsBefore).catch((error) => log("Purging silent apps failed", error));
     };
     purges = schedulePurge(purge, options.purgeIntervalMs ?? Math.min(retentionMs, MAX_PURGE_INTERVAL_MS));
@@ -243,7 +247,7 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
   ready.catch(() => {}); // surfaced through `ready` and every request's 500
   const takeProjectWrite = limitTaker("projectWrites", perProject);
   const deps: Promise<CloudDeps> = opened.then((storage) => ({
-    ...createCloudServices(storage, waiters, { now: seams.now, logger: log }, { passwordCost: seams.passwordCost }),
+    ...createCloudServices(storage, waiters, { now: clock, logger: log }, { passwordCost: seams.passwordCost }),
     takeProjectWrite: takeProjectWrite ?? (() => {}),
     storage,
     refusals: createCloudRefusals(storage, log, { writtenWithinMs: seams.repeatsWrittenWithinMs }),
@@ -271,11 +275,12 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
   });
 
   const handleV1 = createHandler<CloudSide<CloudDeps>>({
+    elapsed: runtime.elapsed,
     prefix: CLOUD_PREFIX,
     routes: cloudRoutes,
     authenticate: {
       sdk: (req, { storage }) => authenticateSdk(req, storage),
-      agent: (req, { storage }) => authenticateAgent(req, storage, seams.now, log),
+      agent: (req, { storage }) => authenticateAgent(req, storage, clock, log),
       none: () => null,
       metrics: (req) => authenticateMetrics(req, options.metricsToken),
     },

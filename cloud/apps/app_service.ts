@@ -11,6 +11,7 @@ import type { ProjectRepository } from "../projects/mod.ts";
 import { appIdentity } from "./app_identity.ts";
 import type { KeyRepository, KeyUse } from "../keys/mod.ts";
 import type { AppRepository, StoredApp } from "./app_repository.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 /** A poll less than this long after the recorded one, with nothing else changed, is not written. */
 export const APP_SEEN_INTERVAL_MS = 5_000;
@@ -82,7 +83,7 @@ export function createAppService(
   },
   options: AppServiceOptions = {},
 ): AppService {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? PLATFORM.now;
   const log = options.logger ?? ((message, cause) => console.error(`[svc] ${message}`, cause));
   const written = new BoundedMap<string, { at: number; same: string }>({ maxEntries: REMEMBERED_APPS });
   return {

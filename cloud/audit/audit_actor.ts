@@ -7,6 +7,7 @@
 import { clientAddress } from "../../core/http/mod.ts";
 import type { AuditEntryInput } from "./audit_storage.ts";
 import type { AuditRepository } from "./audit_repository.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 /** Who did something, and from which address when known. */
 export interface AuditActor {
@@ -80,7 +81,7 @@ export function auditRecord(by: AuditActor, entry: AuditAction): AuditEntryInput
     target: entry.target ?? null,
     detail: entry.detail ?? {},
     sourceAddress: by.sourceAddress,
-    createdAt: new Date(entry.at ?? Date.now()).toISOString(),
+    createdAt: new Date(entry.at ?? PLATFORM.now()).toISOString(),
     ...entry.receivedAt === undefined ? {} : { receivedAt: new Date(entry.receivedAt).toISOString() },
   };
 }

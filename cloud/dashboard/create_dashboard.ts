@@ -26,6 +26,7 @@ import { DASHBOARD_ROUTES } from "./pages.ts";
 import { redirect } from "./responses.ts";
 import { createReveals } from "./reveals.ts";
 import { overHttps } from "./visit.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 /** The prefix the dashboard answers under. */
 export const DASHBOARD_PREFIX = "/dashboard";
@@ -98,7 +99,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       idleMs: options.sessionIdleMs ?? 30 * 60 * 1000,
       maxMs: options.sessionMaxMs ?? 12 * 60 * 60 * 1000,
     },
-    now: options.now ?? Date.now,
+    now: options.now ?? PLATFORM.now,
     site: options.site,
     address: options.clientAddress ?? clientAddress,
     log,

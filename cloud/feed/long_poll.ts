@@ -6,11 +6,14 @@
  * @module
  */
 import type { InboxSubscription } from "./waiters.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 /** When a long poll stops waiting. */
 export interface PollLimits {
-  /** When the poll's `wait` ends, in milliseconds since the epoch. */
+  /** When the poll's `wait` ends, in milliseconds since the epoch of {@linkcode PollLimits.now}. */
   deadline: number;
+  /** The clock of the deadline (default the platform's). */
+  now?: () => number;
   /** The client went away. */
   signal: AbortSignal;
   /** The cloud is closing. */
@@ -37,7 +40,7 @@ export async function readOrWait<T>(
     const subscription = subscribe();
     try {
       const rows = await read();
-      const left = limits.deadline - Date.now();
+      const left = limits.deadline - (limits.now ?? PLATFORM.now)();
       if (rows.length > 0 || left <= 0 || limits.signal.aborted || limits.closing()) return { rows, waited };
       await subscription.wait(Math.min(left, limits.sliceMs ?? left), limits.signal);
       waited = true;

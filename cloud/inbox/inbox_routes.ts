@@ -115,7 +115,12 @@ async function poll(
     found = await readOrWait(
       () => waiters.subscribe(projectId, agentId),
       () => deps.inbox.read(projectId, agentId, query.cursor, query.limit),
-      { deadline: Date.now() + query.wait * 1000, signal: req.signal, closing: deps.closing },
+      {
+        deadline: deps.inbox.now() + query.wait * 1000,
+        now: deps.inbox.now,
+        signal: req.signal,
+        closing: deps.closing,
+      },
     );
   } finally {
     release?.();

@@ -9,6 +9,7 @@ import type { AppendResult, InboxRepository } from "./inbox_repository.ts";
 import type { InboxWaiters } from "../feed/mod.ts";
 import type { InboxBacklog, InboxPage, InboxQuery } from "./inbox_query.ts";
 import type { AuditEntryInput } from "../audit/mod.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 /** What the `/v1` routes do with events and inboxes. */
 export interface InboxService {
@@ -20,6 +21,8 @@ export interface InboxService {
   acknowledge(projectId: string, agentId: string, inboxIds: number[]): Promise<number>;
   /** The long polls' wake-ups. */
   waiters: InboxWaiters;
+  /** The service's clock, in milliseconds (a long poll's deadline). */
+  now(): number;
   /** Every inbox of the project with waiting items, the oldest backlog first (the dashboard's). */
   backlog(projectId: string): Promise<InboxBacklog[]>;
   /** Items of one inbox, without counting a delivery. */
@@ -33,12 +36,18 @@ export interface InboxService {
  *
  * @param storage The features' repositories.
  * @param waiters Long-poll wake-ups.
+ * @param now The clock of an append and an acknowledgement (default the platform's).
  * @returns The service.
  */
-export function createInboxService(storage: { inbox: InboxRepository }, waiters: InboxWaiters): InboxService {
+export function createInboxService(
+  storage: { inbox: InboxRepository },
+  waiters: InboxWaiters,
+  now: () => number = PLATFORM.now,
+): InboxService {
   return {
+    now,
     async append(projectId, events) {
-      const results = await storage.inbox.appendEvents(projectId, events, new Date().toISOString());
+      const results = await storage.inbox.appendEvents(projectId, events, new Date(now()).toISOString());
       for (const agentId of new Set(results.filter((r) => !r.duplicate).map((r) => r.agentId))) {
         waiters.notify(projectId, agentId);
       }
@@ -46,7 +55,7 @@ export function createInboxService(storage: { inbox: InboxRepository }, waiters:
     },
     read: (projectId, agentId, cursor, limit) => storage.inbox.listInbox(projectId, agentId, cursor, limit),
     acknowledge: (projectId, agentId, inboxIds) =>
-      storage.inbox.acknowledge(projectId, agentId, inboxIds, new Date().toISOString()),
+      storage.inbox.acknowledge(projectId, agentId, inboxIds, new Date(now()).toISOString()),
     waiters,
     backlog: (projectId) => storage.inbox.inboxBacklog(projectId),
     peek: (projectId, agentId, query) => storage.inbox.peekInbox(projectId, agentId, query),

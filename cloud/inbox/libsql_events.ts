@@ -10,6 +10,7 @@ import { integer, parsed, placeholders, text } from "../../core/db/mod.ts";
 import type { GroupCommit } from "../../core/db/mod.ts";
 import { deleteInChunks } from "../../core/db/mod.ts";
 import { PROJECT_RETENTIONS, PROJECTS_WITH_RETENTION } from "../projects/mod.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 /** The event and inbox part of {@linkcode InboxRepository}, and the write-back of delivery counts. */
 export type EventStorage =
@@ -132,7 +133,7 @@ export function eventStorage(db: Executor, group: GroupCommit): EventStorage {
       );
       const own = await db.execute(PROJECT_RETENTIONS);
       for (const row of own.rows) {
-        const cutoff = new Date(Date.now() - integer(row, "retention_ms")).toISOString();
+        const cutoff = new Date(PLATFORM.now() - integer(row, "retention_ms")).toISOString();
         purged += await purgeChunks(db, "acked_at < ? AND project_id = ?", [cutoff, text(row, "project_id")]);
       }
       return purged;

@@ -10,6 +10,7 @@ import { type AuditActor, auditRecord } from "../audit/mod.ts";
 import type { RevocationServices } from "./key_revocation.ts";
 import type { BulkRevocationStorage } from "./bulk_revocation_storage.ts";
 import { notifyRevocation, revocationAudit } from "./key_revocation.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 /** The most keys one bulk revoke takes (a page of the dashboard's list is far fewer). */
 export const BULK_REVOKE_LIMIT = 500;
@@ -28,6 +29,7 @@ export type BulkRevokeReason = Extract<RevocationReason, "tooling" | "dashboard"
  * @param ids The keys (at most {@linkcode BULK_REVOKE_LIMIT}; duplicates count once).
  * @param reason Who asks.
  * @param by Who does it, and from where.
+ * @param now The time of the revocation, in milliseconds (default the platform's clock).
  * @returns The ids revoked now; keys already revoked or not the project's are left out.
  * @example Revoke two keys from the dashboard
  * ```ts ignore
@@ -40,11 +42,11 @@ export async function revokeSelectedKeys(
   ids: readonly string[],
   reason: BulkRevokeReason,
   by: AuditActor,
+  now: number = PLATFORM.now(),
 ): Promise<string[]> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return [];
   if (unique.length > BULK_REVOKE_LIMIT) throw new RangeError(`At most ${BULK_REVOKE_LIMIT} keys at once`);
-  const now = Date.now();
   const at = new Date(now).toISOString();
   const revoked = await services.storage.keys.revokeKeys(
     projectId,

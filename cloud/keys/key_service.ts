@@ -13,6 +13,7 @@ import type { KeyLabel, KeyRef } from "./key_labels.ts";
 import type { InboxSubscription, InboxWaiters } from "../feed/mod.ts";
 import { type BulkRevokeReason, revokeSelectedKeys, revokeUserKeys } from "./key_bulk_revocation.ts";
 import { notifyRevocation, revocationAudit, revokeProjectKey, subscribeToRevocations } from "./key_revocation.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 /** Who revokes a key at the cloud: tooling, an operator, an app for its user, or an app whose OAuth grant ended. */
 export type RevokeReason = "tooling" | "dashboard" | "app" | "oauth";
@@ -96,7 +97,7 @@ export interface KeyService {
 export function createKeyService(
   storage: { keys: KeyRepository },
   waiters: InboxWaiters,
-  now: () => number = Date.now,
+  now: () => number = PLATFORM.now,
 ): KeyService {
   const created = (by: AuditActor, projectId: string, record: KeyRecord, at = now()) =>
     auditRecord(by, { projectId, action: "key.create", target: record.id, detail: createdDetail(record), at });
@@ -184,7 +185,7 @@ export function createKeyService(
     count: (projectId) => storage.keys.countKeys(projectId),
     labels: (refs) => storage.keys.keyLabels(refs),
     revokeSelected: (projectId, ids, reason, by) =>
-      revokeSelectedKeys({ storage, waiters }, projectId, ids, reason, by),
+      revokeSelectedKeys({ storage, waiters }, projectId, ids, reason, by, now()),
     revokeAllOfUser: (projectId, userId, reason, by) =>
       revokeUserKeys({ storage, waiters, now }, projectId, userId, reason, by),
   };

@@ -83,11 +83,17 @@ export const revocationRoutes = [
           deps.log("Writing a reroll's due revocation failed", error);
           return { next: keys.now() + DUE_WRITE_RETRY_MS };
         });
-        const due = next === null ? Infinity : Date.now() + Math.max(next - keys.now(), 0);
+        const now = keys.now();
+        const due = next === null ? Infinity : Math.max(next, now);
         found = await readOrWait(
           () => keys.subscribe(caller.projectId),
           () => keys.revocations(caller.projectId, query.after, query.limit),
-          { deadline: Math.min(Date.now() + query.wait * 1000, due), signal: req.signal, closing: deps.closing },
+          {
+            deadline: Math.min(now + query.wait * 1000, due),
+            now: keys.now,
+            signal: req.signal,
+            closing: deps.closing,
+          },
         );
       } finally {
         release?.();

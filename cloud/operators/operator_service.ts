@@ -23,6 +23,7 @@ import {
   removeOperatorByAdmin,
 } from "./operator_invites.ts";
 import { type AuditActor, auditRecord, type AuditRepository, recordAudit } from "../audit/mod.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 /** What the service does with operators. */
 export interface OperatorService {
@@ -100,6 +101,8 @@ export interface OperatorServiceSeams {
    * a sign-in does not spend a second on a pure-JS hash. Hashes keep their cost, so any stored hash verifies.
    */
   passwordCost?: number;
+  /** The clock of an operator's creation and a password change, in milliseconds (default the platform's). */
+  now?: () => number;
 }
 
 /**
@@ -120,13 +123,25 @@ export function createOperatorService(
 ): OperatorService {
   const repo = storage.operators;
   const cost = seams.passwordCost ?? PASSWORD_COST;
-  decoyHash(cost).catch(() => {}); // hashed now, so the first unknown email waits no longer than a known one
+  const now = seams.now ?? PLATFORM.now;
+  // This service's decoy, hashed now so the first unknown email waits no longer than a known one; refused (a flood
+  // of hashes), it is hashed again on the next use.
+  let decoy: Promise<string> | undefined;
+  const theDecoy = (): Promise<string> => {
+    if (decoy === undefined) {
+      const made = decoyHash(cost);
+      decoy = made;
+      made.catch(() => decoy === made && (decoy = undefined));
+    }
+    return decoy;
+  };
+  theDecoy().catch(() => {});
   const iso = (now: number): string => new Date(now).toISOString();
   return {
     list: () => repo.listOperators(),
     findByEmail: (email) => repo.findOperatorByEmail(email),
     async create(email, role, password, by) {
-      const operator = await newOperator(email, role, password, Date.now(), cost);
+      const operator = await newOperator(email, role, password, now(), cost);
       const audit = auditRecord(by, { action: "operator.create", target: operator.email, detail: { role } });
       return await repo.createOperator(operator, audit) ? operator : null;
     },
@@ -139,13 +154,13 @@ export function createOperatorService(
     remove: (operator, by) =>
       repo.removeOperator(operator.id, auditRecord(by, { action: "operator.remove", target: operator.email })),
     async checkPassword(operator, password) {
-      const ok = await verifyPassword(password, operator?.passwordHash ?? await decoyHash(cost));
+      const ok = await verifyPassword(password, operator?.passwordHash ?? await theDecoy());
       return operator !== null && ok;
     },
     async setPassword(operator, password, by) {
       const passwordHash = await hashPassword(password, cost);
       const audit = auditRecord(by, { action: "operator.password", target: operator.email });
-      return repo.updateOperator(operator.id, { passwordHash }, new Date().toISOString(), audit);
+      return repo.updateOperator(operator.id, { passwordHash }, new Date(now()).toISOString(), audit);
     },
     secondFactorOk: (operator, code, now) => secondFactorOk(repo, operator, code, now),
     acceptTotp: (operator, secret, code, now) => acceptTotp(repo, operator.id, secret, code, now),

@@ -7,6 +7,7 @@
 import { ulid } from "ulid";
 import type { OperatorRecord, OperatorRole } from "./operator_storage.ts";
 import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, PASSWORD_COST } from "./passwords.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 /**
  * Why a new operator or password is refused, in words for the operator; `null` when acceptable.
@@ -38,12 +39,12 @@ export async function newOperator(
   email: string,
   role: OperatorRole,
   password: string,
-  now: number = Date.now(),
+  now: number = PLATFORM.now(),
   cost: number = PASSWORD_COST,
 ): Promise<OperatorRecord> {
   const at = new Date(now).toISOString();
   return {
-    id: `op_${ulid()}`,
+    id: `op_${ulid(now)}`,
     email: email.toLowerCase(),
     role,
     passwordHash: await hashPassword(password, cost),

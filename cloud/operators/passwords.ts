@@ -8,6 +8,7 @@
 import { scryptAsync } from "@noble/hashes/scrypt.js";
 import { timingSafeEqual } from "../../core/contract/mod.ts";
 import { PASSWORD_HASHES } from "./hash_gate.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 /** scrypt's cost of every new hash: N = 2^15, r = 8, p = 1 (32 MiB), 32-byte output. */
 export const PASSWORD_COST = 15;
@@ -30,7 +31,7 @@ export const MAX_PASSWORD_LENGTH = 200;
  * @returns `scrypt$LOGN$R$P$salt$hash` with base64 salt and hash.
  */
 export async function hashPassword(password: string, cost: number = PASSWORD_COST): Promise<string> {
-  const salt = crypto.getRandomValues(new Uint8Array(16));
+  const salt = PLATFORM.randomBytes(16);
   const hash = await derive(password, salt, cost, R, P);
   return ["scrypt", cost, R, P, base64(salt), base64(hash)].join("$");
 }
@@ -49,24 +50,15 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return timingSafeEqual(base64(derived), hash);
 }
 
-/** The decoy of each cost, hashed once per process. */
-const decoys = new Map<number, Promise<string>>();
-
 /**
- * A hash of a random password, checked when the email is unknown so both cases take the same time. Hashed once per
- * process and cost, on the first call: the operators' service calls it when it is built, so no sign-in waits for it.
+ * A hash of a random password, checked when the email is unknown so both cases take the same time. The operators'
+ * service hashes its own once, when it is built, so no sign-in waits for it.
  *
  * @param cost scrypt's log2 N, that of the real hashes.
  * @returns The decoy hash.
  */
 export function decoyHash(cost: number = PASSWORD_COST): Promise<string> {
-  let decoy = decoys.get(cost);
-  if (!decoy) {
-    decoy = hashPassword(crypto.randomUUID(), cost);
-    decoys.set(cost, decoy);
-    decoy.catch(() => decoys.delete(cost)); // refused (a flood of hashes): hashed again on the next call
-  }
-  return decoy;
+  return hashPassword(PLATFORM.randomUUID(), cost);
 }
 
 function derive(password: string, salt: Uint8Array, logN: number, r: number, p: number): Promise<Uint8Array> {

@@ -11,6 +11,7 @@
  * @module
  */
 import type { OperatorRecord, OperatorStorage } from "./operator_storage.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 /** The prefix of a sealed secret. */
 export const SEALED_PREFIX = "aesgcm1:";
@@ -33,7 +34,7 @@ export interface SecretBox {
  * @example
  * ```ts
  * import { secretBox } from "./sealed_totp_secrets.ts";
- * const key = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
+ * const key = btoa(String.fromCharCode(...PLATFORM.randomBytes(32)));
  * const box = await secretBox(key);
  * const sealed = await box.seal("JBSWY3DPEHPK3PXP", "op_1");
  * await box.open(sealed, "op_1"); // "JBSWY3DPEHPK3PXP"
@@ -55,7 +56,7 @@ export async function secretBox(secretKey: string): Promise<SecretBox> {
   const data = (operatorId: string) => new TextEncoder().encode(operatorId);
   return {
     async seal(secret, operatorId) {
-      const iv = crypto.getRandomValues(new Uint8Array(12));
+      const iv = PLATFORM.randomBytes(12);
       const params = { name: "AES-GCM", iv, additionalData: data(operatorId) };
       const sealed = new Uint8Array(await crypto.subtle.encrypt(params, key, new TextEncoder().encode(secret)));
       return `${SEALED_PREFIX}${base64(iv)}:${base64(sealed)}`;

@@ -6,6 +6,7 @@
  */
 import { hashSecret, mintSecret } from "../../core/contract/mod.ts";
 import type { OperatorRepository } from "./operator_repository.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 /** How long a setup link works: 1 hour. */
 export const SETUP_LINK_TTL_MS = 60 * 60 * 1000;
@@ -19,7 +20,7 @@ export const SETUP_LINK_TTL_MS = 60 * 60 * 1000;
  */
 export async function createSetupLink(
   storage: { operators: OperatorRepository },
-  now: number = Date.now(),
+  now: number = PLATFORM.now(),
 ): Promise<string | null> {
   if (await storage.operators.countOperators() > 0) return null;
   const token = mintSecret("svcu_");

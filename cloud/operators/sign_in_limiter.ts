@@ -17,6 +17,7 @@ import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { addressKey } from "../../core/abuse/mod.ts";
 import { BoundedMap } from "../../core/cache/mod.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 /** Limits of {@linkcode createSignInLimiter}. */
 export interface SignInLimits {
@@ -84,7 +85,7 @@ export function createSignInLimiter(limits: SignInLimits = {}): SignInLimiter {
   const addresses = new BoundedMap<string, Failures>({ maxEntries: MAX_TRACKED });
   const madeUp = { count: new Uint32Array(MADE_UP_SLOTS), last: new Float64Array(MADE_UP_SLOTS) };
   // A per-process random key, so which emails share a slot cannot be worked out from outside.
-  const slotKey = crypto.getRandomValues(new Uint8Array(32));
+  const slotKey = PLATFORM.randomBytes(32);
   const slotOf = (email: string): number => {
     const digest = hmac(sha256, slotKey, new TextEncoder().encode(email.trim().toLowerCase()));
     return ((digest[0] << 8) | digest[1]) % MADE_UP_SLOTS;

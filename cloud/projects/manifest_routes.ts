@@ -11,6 +11,7 @@ import { isoTimestamp } from "../../core/contract/mod.ts";
 import { json } from "../../core/http/mod.ts";
 import { cloudRouteDefiner } from "../routes/mod.ts";
 import type { ProjectService } from "./project_service.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 const defineRoute = cloudRouteDefiner<{ projects: ProjectService }>();
 
@@ -40,7 +41,7 @@ export const manifestRoutes = [
     body: manifestUpload,
     responses: { 200: stored },
     async run({ caller, body }, { projects }) {
-      const updatedAt = new Date().toISOString();
+      const updatedAt = new Date(PLATFORM.now()).toISOString();
       await projects.putManifest(caller.projectId, {
         intents: body.intents,
         scopes: body.scopes ?? [],

@@ -9,6 +9,7 @@ import type { AuditActor } from "../audit/mod.ts";
 import type { ProjectRecord, ProjectRepository } from "./project_repository.ts";
 import type { Manifest } from "../../core/contract/mod.ts";
 import { createProject, deleteProject, type NewProject, renameProject, rotateSdkSecret } from "./projects.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 /** What the `/v1` routes, the dashboard and the command line do with projects. */
 export interface ProjectService {
@@ -34,11 +35,15 @@ export interface ProjectService {
  * Creates the projects service.
  *
  * @param storage The features' repositories.
+ * @param now The clock of a project's creation, in milliseconds (default the platform's).
  * @returns The service.
  */
-export function createProjectService(storage: { projects: ProjectRepository }): ProjectService {
+export function createProjectService(
+  storage: { projects: ProjectRepository },
+  now: () => number = PLATFORM.now,
+): ProjectService {
   return {
-    create: (name, by) => createProject(storage, name, by),
+    create: (name, by) => createProject(storage, name, by, now()),
     find: (projectId) => storage.projects.findProject(projectId),
     list: () => storage.projects.listProjects(),
     rotateSecret: (projectId, by) => rotateSdkSecret(storage, projectId, by),

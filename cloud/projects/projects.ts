@@ -10,6 +10,7 @@ import { ulid } from "ulid";
 import { hashSecret, mintSecret, SDK_SECRET_PREFIX } from "../../core/contract/mod.ts";
 import { type AuditActor, auditRecord, CLI_ACTOR } from "../audit/mod.ts";
 import type { ProjectRecord, ProjectRepository } from "./project_repository.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 /** A new project and its sdkSecret, which exists only here. */
 export interface NewProject {
@@ -25,19 +26,21 @@ export interface NewProject {
  * @param storage The cloud's storage.
  * @param name Display name.
  * @param by Who creates it (default: the command line).
+ * @param now The time of its creation, in milliseconds (default the platform's clock).
  * @returns The project and its secret.
  */
 export async function createProject(
   storage: { projects: ProjectRepository },
   name: string,
   by = CLI_ACTOR,
+  now: number = PLATFORM.now(),
 ): Promise<NewProject> {
   const sdkSecret = mintSecret(SDK_SECRET_PREFIX);
   const project: ProjectRecord = {
-    id: `prj_${ulid()}`,
+    id: `prj_${ulid(now)}`,
     name,
     secretHash: await hashSecret(sdkSecret),
-    createdAt: new Date().toISOString(),
+    createdAt: new Date(now).toISOString(),
     secretRotatedAt: null,
   };
   await storage.projects.createProject(

@@ -22,6 +22,7 @@ import {
   unauthorized,
 } from "../../core/contract/mod.ts";
 import { defaultLogger, type ErrorLogger } from "../../core/logging/mod.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 /** How long a key's `lastUsedAt` may lag behind its use, to spare a write on every request. */
 export const KEY_TOUCH_INTERVAL_MS = 60_000;
@@ -118,7 +119,7 @@ export async function authenticateSdk(req: Request, storage: AuthStorage): Promi
 export async function authenticateAgent(
   req: Request,
   storage: AuthStorage,
-  now: () => number = Date.now,
+  now: () => number = PLATFORM.now,
   log: ErrorLogger = defaultLogger,
 ): Promise<AgentCaller> {
   const key = bearerToken(req, AGENT_KEY_PREFIX);
@@ -128,7 +129,7 @@ export async function authenticateAgent(
   // The holder of a key that exists is told why it stopped working (revoked, expired, rerolled); never anyone else.
   const refusal = keyRefusal(found, now());
   if (refusal !== null) throw keyNoLongerWorks(refusal);
-  await recordUse(storage, found.projectId, found.id, found.lastUsedAt, log);
+  await recordUse(storage, found.projectId, found.id, found.lastUsedAt, log, now);
   return { projectId: found.projectId, agentId: found.agentId, keyId: found.id };
 }
 
@@ -141,6 +142,7 @@ export async function authenticateAgent(
  * @param keyId The key.
  * @param lastUsedAt The key's recorded last use.
  * @param log Where a failed record goes. Default the default logger.
+ * @param clock The clock, in milliseconds (default the platform's).
  * @returns When recorded, or when the record failed.
  */
 export async function recordUse(
@@ -149,8 +151,9 @@ export async function recordUse(
   keyId: string,
   lastUsedAt: string | null,
   log: ErrorLogger = defaultLogger,
+  clock: () => number = PLATFORM.now,
 ): Promise<void> {
-  const now = Date.now();
+  const now = clock();
   if (lastUsedAt !== null && now - Date.parse(lastUsedAt) < KEY_TOUCH_INTERVAL_MS) return;
   await storage.keys.touchKey(projectId, keyId, new Date(now).toISOString())
     .catch((error) => log("Recording a key's last use failed", error));

@@ -10,6 +10,7 @@ import { notifyRevocation } from "../keys/mod.ts";
 import type { InboxWaiters } from "../feed/mod.ts";
 import type { ProjectRepository } from "../projects/mod.ts";
 import type { ViolationRepository } from "./violation_repository.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 /** What the violations' service reads and writes: its own repository and the projects' (the policy). */
 export interface ViolationRepositories {
@@ -26,12 +27,14 @@ export interface ViolationRepositories {
  * @param deps The storage and the long polls' wake-ups.
  * @param projectId The project.
  * @param violation The stored violation.
+ * @param now The time of a revocation, in milliseconds (default the platform's clock).
  * @returns When applied.
  */
 export async function applyAutoRevoke(
   deps: { storage: ViolationRepositories; waiters: InboxWaiters },
   projectId: string,
   violation: Violation,
+  now: number = PLATFORM.now(),
 ): Promise<void> {
   if (violation.kind === "AUTO_REVOKED") return;
   const { autoRevoke } = await deps.storage.projects.projectPolicy(projectId);
@@ -40,7 +43,7 @@ export async function applyAutoRevoke(
     projectId,
     violation.keyId,
     autoRevoke,
-    new Date().toISOString(),
+    new Date(now).toISOString(),
   );
   if (outcome !== null) notifyRevocation(deps.waiters, projectId);
 }

@@ -10,6 +10,7 @@ import { type AutoRevokePolicy, autoRevokePolicySchema } from "../../core/contra
 import { type KeyLifetimePolicy, keyLifetimePolicySchema } from "../../core/contract/mod.ts";
 import { type AuditActor, auditRecord } from "../audit/mod.ts";
 import type { ProjectRepository } from "../projects/mod.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The longest retention a policy sets: ten years. */
@@ -69,6 +70,7 @@ export async function readPolicy(storage: { projects: ProjectRepository }, proje
  * @param projectId The project.
  * @param change What to change.
  * @param by Who changes it.
+ * @param now The time of the change, in milliseconds (default the platform's clock).
  * @returns The policy after the change, or `null` when the project is unknown.
  */
 export async function updatePolicy(
@@ -76,8 +78,9 @@ export async function updatePolicy(
   projectId: string,
   change: PolicyChange,
   by: AuditActor,
+  now: number = PLATFORM.now(),
 ): Promise<PolicyView | null> {
-  const at = new Date().toISOString();
+  const at = new Date(now).toISOString();
   if (change.autoRevoke !== undefined) {
     const detail = { autoRevoke: change.autoRevoke };
     const audit = auditRecord(by, { projectId, action: "policy.auto_revoke", target: projectId, detail });

@@ -10,6 +10,7 @@ import { repeatedViolation, type Violation } from "../../core/contract/mod.ts";
 import { createRefusalCoalescer } from "../../core/abuse/mod.ts";
 import type { ViolationRepository } from "./violation_repository.ts";
 import type { ErrorLogger } from "../../core/logging/mod.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 /** The window of {@linkcode createCloudRefusals}: one minute. */
 export const CLOUD_REFUSAL_WINDOW_MS = 60_000;
@@ -50,7 +51,7 @@ export function createCloudRefusals(
   }
 
   async function writeRepeats(all: boolean): Promise<void> {
-    for (const { item, repeats, since } of windows.closed(Date.now(), all)) {
+    for (const { item, repeats, since } of windows.closed(PLATFORM.now(), all)) {
       await storage.violations.addViolation(
         item.projectId,
         repeatedViolation(item.violation, repeats, new Date(since).toISOString()),

@@ -20,6 +20,7 @@ import type { ReportedViolation } from "./violation_repository.ts";
 
 const defineRoute = cloudRouteDefiner<{ violations: ViolationService }>();
 import { violationsQuery } from "./violation_query.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 /** The answer to one report: a repeated `reportId` answers as the first delivery did, with `duplicate: true`. */
 const reportedOne = z.object({
@@ -42,7 +43,7 @@ function toRecord(v: ViolationReport): ReportedViolation {
 /** The violation a report holds, with a fresh id and, by default, the time of the report. */
 function toViolation(v: ViolationReport): ViolationRecord {
   return {
-    id: crypto.randomUUID(),
+    id: PLATFORM.randomUUID(),
     keyId: v.apiKeyId,
     userId: v.userId ?? null,
     intent: v.intent ?? null,
@@ -50,7 +51,7 @@ function toViolation(v: ViolationReport): ViolationRecord {
     severity: v.severity,
     message: v.message ?? null,
     metadata: v.metadata ?? {},
-    createdAt: v.at ?? new Date().toISOString(),
+    createdAt: v.at ?? new Date(PLATFORM.now()).toISOString(),
   };
 }
 

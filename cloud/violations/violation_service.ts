@@ -11,6 +11,7 @@ import type { BucketUnit, ViolationBucket } from "./violation_chart.ts";
 import type { InboxWaiters } from "../feed/mod.ts";
 import { applyAutoRevoke, type ViolationRepositories } from "./auto_revoke.ts";
 import { type PolicyChange, type PolicyView, readPolicy, updatePolicy } from "./project_policy.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 
 /** What the `/v1` routes and the dashboard do with violations. */
 export interface ViolationService {
@@ -34,9 +35,14 @@ export interface ViolationService {
  *
  * @param storage The features' repositories.
  * @param waiters Long-poll wake-ups: an auto-revoke wakes the revocation feed.
+ * @param now The clock of an auto-revoke and a policy change (default the platform's).
  * @returns The service.
  */
-export function createViolationService(storage: ViolationRepositories, waiters: InboxWaiters): ViolationService {
+export function createViolationService(
+  storage: ViolationRepositories,
+  waiters: InboxWaiters,
+  now: () => number = PLATFORM.now,
+): ViolationService {
   return {
     async report(projectId, reports) {
       const violations = reports.map((r) => r.violation);
@@ -49,13 +55,13 @@ export function createViolationService(storage: ViolationRepositories, waiters: 
         stored = violations.map((v) => ({ id: v.id, duplicate: false }));
       }
       for (const [i, violation] of violations.entries()) {
-        if (!stored[i].duplicate) await applyAutoRevoke({ storage, waiters }, projectId, violation);
+        if (!stored[i].duplicate) await applyAutoRevoke({ storage, waiters }, projectId, violation, now());
       }
       return stored;
     },
     list: (projectId, query) => storage.violations.listViolations(projectId, query),
     policy: (projectId) => readPolicy(storage, projectId),
-    changePolicy: (projectId, change, by) => updatePolicy(storage, projectId, change, by),
+    changePolicy: (projectId, change, by) => updatePolicy(storage, projectId, change, by, now()),
     chart: (projectId, since, unit) => storage.violations.violationBuckets(projectId, since, unit),
   };
 }

@@ -9,6 +9,7 @@
  */
 import { BoundedMap } from "../cache/mod.ts";
 import { SvcError } from "../errors/mod.ts";
+import { PLATFORM } from "../platform/mod.ts";
 
 /** A rate: at most `limit` requests per `windowMs` (bursts up to `limit`). */
 export interface RateLimit {
@@ -85,7 +86,7 @@ interface Bucket {
  * @returns The limiter.
  * @throws {RangeError} When `limit` or `windowMs` is not a positive number.
  */
-export function createRateLimiter(rate: RateLimit, clock: () => number = Date.now): RateLimiter {
+export function createRateLimiter(rate: RateLimit, clock: () => number = PLATFORM.now): RateLimiter {
   const { limit, windowMs } = rate;
   if (!(limit >= 1) || !(windowMs > 0)) throw new RangeError("rateLimit needs limit >= 1 and windowMs > 0");
   const perMs = limit / windowMs;

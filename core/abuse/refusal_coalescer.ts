@@ -9,6 +9,7 @@
  * @module
  */
 import { BoundedMap } from "../cache/mod.ts";
+import { PLATFORM } from "../platform/mod.ts";
 
 /** Options of {@linkcode createRefusalCoalescer}. */
 export interface RefusalCoalescerOptions<T> {
@@ -74,7 +75,7 @@ interface Window<T> {
  * @throws {RangeError} When `windowMs` is not positive.
  */
 export function createRefusalCoalescer<T>(options: RefusalCoalescerOptions<T>): RefusalCoalescer<T> {
-  const { windowMs, merge, now: clock = Date.now } = options;
+  const { windowMs, merge, now: clock = PLATFORM.now } = options;
   if (!(windowMs > 0)) throw new RangeError("windowMs must be > 0");
   const done: RepeatedRefusals<T>[] = [];
   const summarise = (w: Window<T>): void => {

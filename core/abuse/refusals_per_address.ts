@@ -16,6 +16,7 @@
  */
 import { clientAddress, type RefusalCounter } from "../http/mod.ts";
 import { createRateLimiter, type RateLimit, rateLimited } from "./rate_limiter.ts";
+import { PLATFORM } from "../platform/mod.ts";
 
 /** Counts refused credentials per client address, and answers 429 to an address's refusals past the limit. */
 export interface RefusalsPerAddress extends RefusalCounter {
@@ -54,7 +55,7 @@ export interface RefusalsPerAddress extends RefusalCounter {
  * @returns The limit.
  * @throws {RangeError} When `limit` or `windowMs` is not a positive number.
  */
-export function createRefusalsPerAddress(rate: RateLimit, now: () => number = Date.now): RefusalsPerAddress {
+export function createRefusalsPerAddress(rate: RateLimit, now: () => number = PLATFORM.now): RefusalsPerAddress {
   const buckets = createRateLimiter(rate);
   /** Addresses past their budget, with when a token is back (bounded like the buckets; oldest go first). */
   const blocked = new Map<string, number>();

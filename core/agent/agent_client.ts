@@ -10,6 +10,7 @@ import { ERROR_STATUS, type ErrorCode, isSvcError, SvcError } from "../errors/mo
 import { Backoff, sleep } from "../retry/mod.ts";
 import type { InboxItem, KeyRefusal } from "../contract/mod.ts";
 import type { AgentClientOptions, AgentIntent, AgentKeyInfo, InboxOptions, InboxPage } from "./agent_client_options.ts";
+import { PLATFORM } from "../platform/mod.ts";
 
 export { isSvcError, SvcError } from "../errors/mod.ts";
 export type { ErrorCode } from "../errors/mod.ts";
@@ -63,7 +64,7 @@ export class AgentClient {
     this.#key = options.key;
     this.#appUrl = options.appUrl?.replace(/\/+$/, "");
     this.#cloudUrl = options.cloudUrl?.replace(/\/+$/, "");
-    this.#fetch = options.fetch ?? ((req) => fetch(req));
+    this.#fetch = options.fetch ?? ((req) => PLATFORM.fetch(req));
     this.#timeoutMs = options.timeoutMs ?? 10_000;
   }
 
@@ -250,7 +251,7 @@ export class AgentClient {
         if (page.items.length === 0) {
           if (untilEmpty) return;
           // A long poll already waited; a short one backs off so an idle agent stays cheap.
-          await (wait > 0 ? sleep(retryMinMs * Math.random(), signal) : empties.wait(signal));
+          await (wait > 0 ? sleep(retryMinMs * PLATFORM.random(), signal) : empties.wait(signal));
           continue;
         }
         empties.reset();

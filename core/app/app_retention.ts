@@ -14,6 +14,7 @@ import type { AppStorage } from "./storage/mod.ts";
 import type { Outbox } from "./cloud_link/mod.ts";
 import { MAX_PURGE_INTERVAL_MS, type PurgeSchedule, schedulePurge } from "../db/mod.ts";
 import { OAUTH_DEFAULTS, type OAuthStorage } from "../oauth/mod.ts";
+import { PLATFORM } from "../platform/mod.ts";
 
 /** Options of {@linkcode startRetention}. */
 export interface RetentionOptions {
@@ -42,7 +43,7 @@ export interface RetentionOptions {
 export function startRetention(options: RetentionOptions): PurgeSchedule {
   const { storage, outbox, oauth, log } = options;
   const retentionMs = options.violationRetentionMs ?? DEFAULT_VIOLATION_RETENTION_MS;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? PLATFORM.now;
   async function purge(): Promise<void> {
     try {
       await storage.purgeViolations(new Date(now() - retentionMs).toISOString());

@@ -13,6 +13,7 @@ import { type AutoRevokePolicy, countsToward, type Violation } from "../contract
 import { violationWeight } from "../violations/mod.ts";
 import type { ErrorLogger } from "../logging/mod.ts";
 import type { Outbox } from "./cloud_link/mod.ts";
+import { PLATFORM } from "../platform/mod.ts";
 
 /** Options of {@linkcode createCloudAutoRevoke}. */
 export interface CloudAutoRevokeOptions {
@@ -41,7 +42,7 @@ export interface CloudAutoRevoke {
  * @returns The counting.
  */
 export function createCloudAutoRevoke(options: CloudAutoRevokeOptions): CloudAutoRevoke {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? PLATFORM.now;
   /** Counted refusals per key: when, and their weight. */
   const counted = new Map<string, { at: number; weight: number }[]>();
   const reached = new Set<string>();

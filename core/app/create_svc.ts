@@ -36,6 +36,7 @@ import { type Sleep, sleep } from "../retry/mod.ts";
 import { isSvcError, SvcError } from "../errors/mod.ts";
 import { closeSvc, openSvc } from "./open_svc.ts";
 import { appMetrics } from "./app_metrics.ts";
+import { type Runtime, runtimeWith } from "../platform/mod.ts";
 
 /**
  * The app's rate limits when `rateLimit` is not given: each agent key may call
@@ -94,6 +95,8 @@ export interface SvcInternals {
    * milliseconds since the epoch. Default `Date.now`.
    */
   now?: () => number;
+  /** The platform's parts (clock, randomness, `fetch`, `Response` class); a part left out is the platform's; `now` wins. */
+  runtime?: Partial<Runtime>;
   /** Milliseconds between two reads of the project's policy. Default 5000. */
   policyRefreshMs?: number;
   /** The HTTP client and bounds of the OAuth server's metadata document fetches. */
@@ -120,7 +123,8 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
   const cloudConfig: SvcCloudConfig | undefined = config.mode === "hybrid" || config.mode === "cloud"
     ? config.cloud
     : undefined;
-  const now = internals.now ?? Date.now;
+  const runtime = runtimeWith({ ...internals.runtime, now: internals.now ?? internals.runtime?.now });
+  const now = runtime.now;
   // `logger: "json"`: JSON lines on standard output, one per failure and one per answered request.
   const requestLog = config.logger === "json"
     ? jsonLogger({ now })
@@ -140,13 +144,13 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
   const scopes = scopeNames(config.scopes);
   const intents = compileIntents(config.intents ?? {}, scopes);
   const cloud: CloudClient | undefined = cloudConfig && createCloudClient(cloudConfig, {
-    instanceId: ulid(),
+    instanceId: ulid(now()),
     label: appLabel(cloudConfig.label),
     mode: mode === "cloud" ? "cloud" : "hybrid",
     sdkVersion: PACKAGE_VERSION,
     // The storage as soon as it is open (not `opened`, which may wait for the first poll: `requireAtStart`).
     outboxDepth: async () => (await built).storage.outboxSize(),
-  }, now);
+  }, runtime);
   const closing = new AbortController();
   const policy = cloud && followCloudPolicy({ cloud, log, refreshMs: internals.policyRefreshMs });
 
@@ -213,6 +217,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
 
   const metrics = appMetrics(opened, mode);
   const handle = createHandler<AppSide>({
+    elapsed: runtime.elapsed,
     prefix: SVC_PREFIX,
     routes: svcRoutes({
       mcp: config.mcp !== false,

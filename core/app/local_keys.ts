@@ -24,6 +24,7 @@ import {
 } from "../keys/mod.ts";
 import type { AppStorage } from "./storage/mod.ts";
 import type { ErrorLogger } from "../logging/mod.ts";
+import { PLATFORM } from "../platform/mod.ts";
 
 /** `lastUsedAt` is exact to this many milliseconds. */
 export const LAST_USED_PRECISION_MS = 60_000;
@@ -51,7 +52,7 @@ export interface LocalKeysOptions {
  * @returns The key service.
  */
 export function localKeys(storage: AppStorage, options: LocalKeysOptions): KeyService {
-  const clock = options.now ?? Date.now;
+  const clock = options.now ?? PLATFORM.now;
   const pending = new Map<string, string>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let flushing: Promise<void> = Promise.resolve();
@@ -70,7 +71,7 @@ export function localKeys(storage: AppStorage, options: LocalKeysOptions): KeySe
   let recentAt = 0;
 
   function noteUse(record: KeyRecord): void {
-    const now = Date.now();
+    const now = clock();
     if (now - recentAt >= 1000) {
       recentAt = now;
       recent = new Date(now - LAST_USED_PRECISION_MS).toISOString();

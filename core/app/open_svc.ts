@@ -168,6 +168,7 @@ export async function openSvc(built: SvcBuilt): Promise<OpenedSvc> {
         retryMaxMs,
         log,
         signal: built.closing,
+        now,
       });
     }
     const { violationRetentionMs, purgeIntervalMs } = config;

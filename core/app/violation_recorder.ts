@@ -21,6 +21,7 @@ import type { ErrorLogger } from "../logging/mod.ts";
 import { createRefusalCoalescer } from "../abuse/mod.ts";
 import type { AppStorage } from "./storage/mod.ts";
 import { createViolationQueue } from "../violations/mod.ts";
+import { PLATFORM } from "../platform/mod.ts";
 
 /** The window in which repeated refusals of one key are recorded once, with a count: one minute. */
 export const REFUSAL_WINDOW_MS = 60_000;
@@ -101,7 +102,7 @@ export interface ViolationRecorder {
 export function createViolationRecorder(options: ViolationRecorderOptions): ViolationRecorder {
   const { mirror, autoRevoke, onViolation, log, cloudPolicy } = options;
   const inFlight = new Set<Promise<unknown>>();
-  const now = options.now ?? Date.now;
+  const now = options.now ?? PLATFORM.now;
   const refusals = createRefusalCoalescer<Refusals>({ windowMs: REFUSAL_WINDOW_MS, merge: withIntentOf, now });
   const queue = createViolationQueue({
     write: async (batch) => {
@@ -116,7 +117,9 @@ export function createViolationRecorder(options: ViolationRecorderOptions): Viol
   async function applyAutoRevoke(policy: AutoRevokePolicy, batch: readonly Violation[]): Promise<void> {
     const keyIds = new Set(batch.filter((v) => countsToward(policy, v)).map((v) => v.keyId));
     for (const keyId of keyIds) {
-      const revoked = await options.storage().autoRevoke(keyId, policy, new Date().toISOString(), { mirror });
+      const revoked = await options.storage().autoRevoke(keyId, policy, new Date(now()).toISOString(), {
+        mirror,
+      });
       if (revoked) notify(revoked);
     }
   }

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { PLATFORM } from "../platform/mod.ts";
+
 /** Options of {@linkcode BoundedMap}. */
 export interface BoundedMapOptions<K, V> {
   /** Most entries kept; setting a new key past it evicts the least recently used. At least 1. */
@@ -57,7 +59,7 @@ export class BoundedMap<K, V> {
     if (options.ttlMs !== undefined && !(options.ttlMs > 0)) throw new RangeError("ttlMs must be > 0");
     this.#max = options.maxEntries;
     this.#ttl = options.ttlMs ?? Infinity;
-    this.#now = options.now ?? Date.now;
+    this.#now = options.now ?? PLATFORM.now;
     this.#onEvict = options.onEvict;
   }
 

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { SvcError } from "../errors/mod.ts";
 import { storedText } from "./limits.ts";
 import { AGENT_KEY_PREFIX, hashSecret, KEY_START_LENGTH, mintSecret, unauthorized } from "./secrets.ts";
+import { PLATFORM } from "../platform/mod.ts";
 
 /** The inbox shared by every agent of a project, where the config allows it. */
 export const SHARED_AGENT_ID = "default";
@@ -150,13 +151,13 @@ export interface MintedKey {
 export async function mintAgentKey(
   userId: string,
   request: { name: string; scopes: string[]; agentId: string; expiresAt?: string | null },
-  now: number = Date.now(),
+  now: number = PLATFORM.now(),
 ): Promise<MintedKey> {
   const key = mintSecret(AGENT_KEY_PREFIX);
   return {
     key,
     record: {
-      id: crypto.randomUUID(),
+      id: PLATFORM.randomUUID(),
       userId,
       name: request.name,
       scopes: [...new Set(request.scopes)],

@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { type Severity, severitySchema, type Violation, VIOLATION_SEVERITY, type ViolationKind } from "./violation.ts";
+import { PLATFORM } from "../platform/mod.ts";
 
 /** When a key is revoked automatically. */
 export interface AutoRevokePolicy {
@@ -84,7 +85,7 @@ export function autoRevokedViolation(
   count: number,
 ): Violation {
   return {
-    id: crypto.randomUUID(),
+    id: PLATFORM.randomUUID(),
     keyId: key.keyId,
     userId: key.userId,
     intent: null,
@@ -95,6 +96,6 @@ export function autoRevokedViolation(
       policy: { ...countedBy(policy), threshold: policy.threshold, windowMinutes: policy.windowMinutes },
       count,
     },
-    createdAt: new Date().toISOString(),
+    createdAt: new Date(PLATFORM.now()).toISOString(),
   };
 }

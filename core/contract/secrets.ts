@@ -6,6 +6,7 @@
  */
 import { SvcError } from "../errors/mod.ts";
 import { sha256Hex } from "./sha256.ts";
+import { PLATFORM } from "../platform/mod.ts";
 
 /** The prefix of every agent key. */
 export const AGENT_KEY_PREFIX = "svc_live_";
@@ -26,10 +27,8 @@ const TOKEN_BODY_LENGTH = 40;
  */
 export function mintSecret(prefix: string): string {
   let out = prefix;
-  const bytes = new Uint8Array(64);
   while (out.length < prefix.length + TOKEN_BODY_LENGTH) {
-    crypto.getRandomValues(bytes);
-    for (const byte of bytes) {
+    for (const byte of PLATFORM.randomBytes(64)) {
       if (byte < 248) out += BASE62[byte % 62]; // 248 = 4 × 62: no bias
       if (out.length === prefix.length + TOKEN_BODY_LENGTH) break;
     }

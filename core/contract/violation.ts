@@ -8,6 +8,7 @@ import { z } from "zod";
 import { boundedJsonObject, jsonDepth, METADATA_LIMITS, storedText } from "./limits.ts";
 import { redactSecrets } from "./secrets.ts";
 import { isoTimestamp, MAX_BATCH, timestampInput } from "./wire_values.ts";
+import { PLATFORM } from "../platform/mod.ts";
 
 /** How serious a violation is. */
 export type Severity = "info" | "warning" | "severe";
@@ -173,7 +174,7 @@ export function newViolation(
 ): Violation {
   const intent = fields.intent == null ? null : fitText(fields.intent, VIOLATION_TEXT_LIMITS.intent);
   return {
-    id: crypto.randomUUID(),
+    id: PLATFORM.randomUUID(),
     keyId: fields.keyId,
     userId: fields.userId === null ? null : fitText(fields.userId, VIOLATION_TEXT_LIMITS.userId),
     intent: intent === "" ? null : intent,
@@ -181,7 +182,7 @@ export function newViolation(
     severity: VIOLATION_SEVERITY[kind],
     message: fitText(fields.message, VIOLATION_TEXT_LIMITS.message),
     metadata: fields.metadata ? fitMetadata(fields.metadata) : {},
-    createdAt: new Date().toISOString(),
+    createdAt: new Date(PLATFORM.now()).toISOString(),
   };
 }
 
@@ -209,12 +210,12 @@ export function repeatedViolation(
   const named = intents.slice(0, REPEATED_INTENTS.max).map((i) => fitText(i, REPEATED_INTENTS.chars));
   return {
     ...first,
-    id: crypto.randomUUID(),
+    id: PLATFORM.randomUUID(),
     message: `Repeated ${repeats} more times since ${since}`,
     metadata: named.length > 1
       ? { repeats, since, first: first.id, intents: named }
       : { repeats, since, first: first.id },
-    createdAt: new Date().toISOString(),
+    createdAt: new Date(PLATFORM.now()).toISOString(),
   };
 }
 

@@ -13,6 +13,7 @@
  */
 import type { Executor } from "./executor.ts";
 import { BoundedMap } from "../cache/mod.ts";
+import { PLATFORM } from "../platform/mod.ts";
 
 /** How long a cached row of a remote database may be served, at most, in milliseconds. */
 export const REMOTE_STALENESS_MS = 1_000;
@@ -71,7 +72,7 @@ export function createChangeCache<K, V>(db: Executor, options: ChangeCacheOption
   const entries = new BoundedMap<K, V>({ maxEntries: options.size });
   let version = db.dataVersion();
   const uncached = version === null && options.remote === "uncached";
-  const clock = options.now ?? Date.now;
+  const clock = options.now ?? PLATFORM.now;
   let expires = clock() + REMOTE_STALENESS_MS;
   /** Bumped by every delete and drop, so a read that overlapped one is not cached. */
   let generation = 0;

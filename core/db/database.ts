@@ -8,6 +8,7 @@ import { type Client, createClient } from "@libsql/client";
 import { clientExecutor } from "./client_executor.ts";
 import type { Executor } from "./executor.ts";
 import { isLocalUrl, openNativeExecutor } from "./native_executor.ts";
+import { PLATFORM } from "../platform/mod.ts";
 
 /**
  * A `@libsql/client` Client, named by the members the toolkit uses so that
@@ -117,7 +118,7 @@ export async function migrate(
         ...next.statements,
         {
           sql: `INSERT INTO ${table} (version, name, applied_at) VALUES (?, ?, ?)`,
-          args: [next.version, next.name, new Date().toISOString()],
+          args: [next.version, next.name, new Date(PLATFORM.now()).toISOString()],
         },
       ], "write");
     } catch (error) {

@@ -10,6 +10,7 @@
  * @module
  */
 import { SvcError } from "../errors/mod.ts";
+import { PLATFORM } from "../platform/mod.ts";
 
 /** Which storage failure an error is: the disk is full, or the database is locked. */
 export type StorageFailure = "full" | "busy";
@@ -95,7 +96,7 @@ export const STORAGE_FAILURE_LOG_MS = 60_000;
 export function storageFailureLogger(
   log: (message: string, cause: unknown) => void,
   database: string,
-  now: () => number = Date.now,
+  now: () => number = PLATFORM.now,
 ): (message: string, cause: unknown) => void {
   const lastLogged: Record<StorageFailure, number> = { full: -Infinity, busy: -Infinity };
   return (message, cause) => {

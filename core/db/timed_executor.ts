@@ -5,6 +5,7 @@
  * @module
  */
 import type { Executor } from "./executor.ts";
+import { PLATFORM } from "../platform/mod.ts";
 
 /** What a timed call was. */
 export type DatabaseOperation = "execute" | "batch" | "transaction";
@@ -25,18 +26,20 @@ export type DatabaseOperation = "execute" | "batch" | "transaction";
  *
  * @param db The executor.
  * @param observe Told of each call: what it was and how many seconds it took.
+ * @param elapsed The monotonic clock, in milliseconds (default the platform's).
  * @returns The timed executor.
  */
 export function timedExecutor(
   db: Executor,
   observe: (operation: DatabaseOperation, seconds: number) => void,
+  elapsed: () => number = PLATFORM.elapsed,
 ): Executor {
   const timed = async <T>(operation: DatabaseOperation, call: () => Promise<T>): Promise<T> => {
-    const started = performance.now();
+    const started = elapsed();
     try {
       return await call();
     } finally {
-      observe(operation, (performance.now() - started) / 1000);
+      observe(operation, (elapsed() - started) / 1000);
     }
   };
   return {

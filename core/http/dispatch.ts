@@ -13,6 +13,7 @@ import type { ErrorLogger } from "../logging/mod.ts";
 import type { AuthOf, LimitOf, Route, RouteInput, Side } from "./route.ts";
 import { createRouter, pathnameOf } from "./router.ts";
 import { parseBodyOrThrow, parseOrThrow } from "./validation.ts";
+import { PLATFORM } from "../platform/mod.ts";
 
 /** Authenticates a request for one auth kind, or throws `UNAUTHORIZED`. */
 export type Authenticator<C, D> = (req: Request, deps: D) => C | Promise<C>;
@@ -72,6 +73,8 @@ export interface HandlerOptions<S extends Side> {
     seconds: number,
     caller: unknown,
   ) => void;
+  /** The monotonic clock `observe`'s seconds are read from, in milliseconds (default the platform's). */
+  elapsed?: () => number;
 }
 
 /**
@@ -100,12 +103,13 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
   ready.catch(() => {}); // surfaced by every request's answer
 
   const observe = options.observe;
+  const elapsed = options.elapsed ?? PLATFORM.elapsed;
   if (observe === undefined) return (req) => answer(req, null);
   return async function handle(req: Request): Promise<Response> {
-    const started = performance.now();
+    const started = elapsed();
     const seen: Seen<S> = { route: null, caller: undefined };
     const response = await answer(req, seen);
-    observe(seen.route, response.status, (performance.now() - started) / 1000, seen.caller);
+    observe(seen.route, response.status, (elapsed() - started) / 1000, seen.caller);
     return response;
   };
 

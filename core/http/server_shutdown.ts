@@ -30,15 +30,15 @@ export interface ClosingAwareHandler {
  * console.log(res.headers.get("connection")); // "close"
  * ```
  *
- * @param fetch The handler.
+ * @param handler The handler.
  * @returns The handler to serve and `begin()`.
  */
-export function closingAware(fetch: (req: Request) => Response | Promise<Response>): ClosingAwareHandler {
+export function closingAware(handler: (req: Request) => Response | Promise<Response>): ClosingAwareHandler {
   let closing = false;
   const mark = (res: Response): Response => closing ? withConnectionClose(res) : res;
   return {
     handle(req) {
-      const answer = fetch(req);
+      const answer = handler(req);
       // By shape: a Response class of the runtime's server (srvx's on Node) need not extend the global one.
       return typeof (answer as Promise<Response>).then === "function"
         ? (answer as Promise<Response>).then(mark)

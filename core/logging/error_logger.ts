@@ -4,6 +4,7 @@
  * @module
  */
 import { logLine } from "./log_line.ts";
+import { PLATFORM } from "../platform/mod.ts";
 
 /** Where unexpected errors go. Only causes of 5xx answers are passed here. */
 export type ErrorLogger = (message: string, cause: unknown) => void;
@@ -17,7 +18,7 @@ export type ErrorLogger = (message: string, cause: unknown) => void;
  * @param cause Why (never a secret).
  */
 export function defaultLogger(message: string, cause: unknown): void {
-  const { line, cause: kept } = logLine(message, cause, new Date());
+  const { line, cause: kept } = logLine(message, cause, new Date(PLATFORM.now()));
   if (kept === undefined) console.error(line);
   else console.error(line, kept);
 }

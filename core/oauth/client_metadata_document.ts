@@ -24,6 +24,7 @@ import { clientAddress, readBody } from "../http/mod.ts";
 import { isInternalHost, isLoopbackHost } from "./network_address.ts";
 import { OAuthError } from "./oauth_error.ts";
 import { redirectUriProblem } from "./redirect_uri.ts";
+import { PLATFORM } from "../platform/mod.ts";
 
 /** A client described by its metadata document. */
 export interface DocumentClient {
@@ -122,7 +123,7 @@ export interface ClientDocuments {
  */
 export function clientDocuments(options: ClientDocumentsOptions): ClientDocuments {
   const limits: ClientDocumentLimits = { ...CLIENT_DOCUMENT_LIMITS, ...options.limits };
-  const fetchOut = options.fetch ?? ((input, init) => fetch(input, init));
+  const fetchOut = options.fetch ?? PLATFORM.fetch;
   const cache = new BoundedMap<string, DocumentClient>({ maxEntries: CACHE_SIZE, ttlMs: CACHE_MS, now: options.now });
   const refusals = new BoundedMap<string, OAuthError>({
     maxEntries: REFUSAL_CACHE_SIZE,

@@ -9,6 +9,7 @@ import { html } from "hono/html";
 import { base64url } from "./pkce.ts";
 import type { AuthorizationRequest } from "./authorization_request.ts";
 import { redirectTarget } from "./redirect_uri.ts";
+import { PLATFORM } from "../platform/mod.ts";
 
 type Html = ReturnType<typeof html>;
 
@@ -180,7 +181,7 @@ function page(title: string, main: Html, formTargets: string[]): Page {
  * @returns The response.
  */
 export async function pageResponse(page: Page, status = 200): Promise<Response> {
-  const nonce = base64url(crypto.getRandomValues(new Uint8Array(16)));
+  const nonce = base64url(PLATFORM.randomBytes(16));
   const text = (await page.body).toString().replace('nonce="NONCE"', `nonce="${nonce}"`);
   const formAction = ["'self'", ...page.formTargets.map(cspSource)].join(" ");
   return new Response(text, {

@@ -21,6 +21,7 @@ import { OAUTH_JSON_HEADERS, OAuthError } from "./oauth_error.ts";
 import type { OAuthStorage } from "./oauth_storage.ts";
 import { mintSecret, type Violation } from "../contract/mod.ts";
 import { oauthRoutes, type OAuthSide } from "./oauth_routes.ts";
+import { PLATFORM } from "../platform/mod.ts";
 
 /** What the OAuth server is built from. */
 export interface OAuthServerOptions {
@@ -82,7 +83,7 @@ const CORS_PREFLIGHT = {
  * @returns The server.
  */
 export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
-  const now = options.now ?? (() => Date.now());
+  const now = options.now ?? PLATFORM.now;
   const fixedOrigin = options.config.publicUrl === undefined ? undefined : new URL(options.config.publicUrl).origin;
   const originOf = (req: Request) => fixedOrigin ?? new URL(req.url).origin;
   const tokenLimits = {

@@ -18,6 +18,7 @@ import { isSvcError } from "../errors/mod.ts";
 import { OAuthError, oauthJson } from "./oauth_error.ts";
 import type { Grant, RefreshToken } from "./oauth_storage.ts";
 import { verifiesChallenge } from "./pkce.ts";
+import { PLATFORM } from "../platform/mod.ts";
 
 /** The prefix of refresh tokens. */
 export const REFRESH_TOKEN_PREFIX = "svcr_";
@@ -108,7 +109,7 @@ async function exchangeCode(ctx: OAuthContext, clientId: string, clientName: str
   }
   const ttl = ctx.config.accessTokenTtlSeconds ?? OAUTH_DEFAULTS.accessTokenTtlSeconds;
   const grant: Grant = {
-    id: crypto.randomUUID(),
+    id: PLATFORM.randomUUID(),
     clientId,
     clientName,
     userId: stored.userId,

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { PLATFORM } from "../platform/mod.ts";
+
 /**
  * The delay before retry number `attempt` (0-based): `min × 2^attempt`, capped
  * at `max`, then scaled by a random factor in [0.5, 1.5) so that many clients
@@ -13,10 +15,16 @@
  * @param attempt How many retries came before.
  * @param min The first delay, in milliseconds.
  * @param max The cap, in milliseconds.
+ * @param random A number in [0, 1) (default the platform's).
  * @returns Milliseconds to wait.
  */
-export function backoffDelay(attempt: number, min: number, max: number): number {
-  return Math.min(min * 2 ** Math.min(attempt, 30), max) * (0.5 + Math.random());
+export function backoffDelay(
+  attempt: number,
+  min: number,
+  max: number,
+  random: () => number = PLATFORM.random,
+): number {
+  return Math.min(min * 2 ** Math.min(attempt, 30), max) * (0.5 + random());
 }
 
 /** How a retry loop waits: {@linkcode sleep}, or a test's scheduler that records each delay. */

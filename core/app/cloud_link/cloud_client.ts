@@ -25,6 +25,7 @@ import { type RevocationPage, revocationPageSchema } from "../../contract/mod.ts
 import { toViolationReport, type Violation } from "../../contract/mod.ts";
 import { type AutoRevokePolicy, autoRevokePolicySchema } from "../../contract/mod.ts";
 import { type KeyLifetimePolicy, keyLifetimePolicySchema } from "../../contract/mod.ts";
+import { PLATFORM, type Runtime } from "../../platform/mod.ts";
 
 /** The part of `GET /v1/sdk/policy` the app reads (`keyLifetime` absent from a cloud older than it). */
 export const appPolicySchema: z.ZodType<{
@@ -155,13 +156,13 @@ export interface CloudClient {
  *
  * @param config Endpoint, project and secret.
  * @param identity This app instance, sent on feed polls.
- * @param now The clock of `refusedSince`. Default `Date.now`.
+ * @param runtime The clock of `refusedSince` and the HTTP client. Default the platform's.
  * @returns The client.
  */
 export function createCloudClient(
   config: CloudConfig,
   identity?: CloudAppIdentity,
-  now: () => number = Date.now,
+  runtime: Pick<Runtime, "now" | "fetch"> = PLATFORM,
 ): CloudClient {
   const base = config.endpoint.replace(/\/+$/, "");
   const timeoutMs = config.timeoutMs ?? 5000;
@@ -209,7 +210,7 @@ export function createCloudClient(
     }
     const timeout = AbortSignal.timeout(Math.min(timeoutMs, poll?.graceMs ?? timeoutMs) + (poll?.waitMs ?? 0));
     try {
-      res = await fetch(base + path, {
+      res = await runtime.fetch(base + path, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -230,7 +231,7 @@ export function createCloudClient(
     }
     if (res.status === 401) {
       // The app's credentials, not the request, are wrong: every call fails alike until the secret is fixed.
-      if (headers.authorization === `Bearer ${latest}`) refusedAt ??= now();
+      if (headers.authorization === `Bearer ${latest}`) refusedAt ??= runtime.now();
       throw new SvcError("CLOUD_CREDENTIALS_REFUSED", "The cloud refused this app's sdkSecret or projectId", {
         cause: data?.error ?? res.status,
         headers: { "retry-after": "5" },

@@ -18,6 +18,7 @@ import type { CloudClient } from "./cloud_client.ts";
 import { checkAgentId, keyAt } from "../../contract/mod.ts";
 import type { KeyRequest, KeyService, MintResult, RerollRequest, VerifiedKey } from "../../keys/mod.ts";
 import { hashSecret, KEY_START_LENGTH } from "../../contract/mod.ts";
+import { PLATFORM } from "../../platform/mod.ts";
 
 /** Options of {@linkcode cloudKeys}. */
 export interface CloudKeysOptions {
@@ -69,7 +70,7 @@ const IN_FLIGHT_MEMORY_MS = 60_000;
  */
 export function cloudKeys(cloud: CloudClient, options: CloudKeysOptions): CloudKeyService {
   const ttl = options.cacheTtlMs ?? 2000;
-  const clock = options.now ?? Date.now;
+  const clock = options.now ?? PLATFORM.now;
   const max = options.cacheMax ?? 10_000;
   const hashById = new Map<string, string>();
   /** Verifications by hash, trusted for `ttl`; an evicted one leaves `hashById` with it. */

@@ -10,6 +10,7 @@ import type { EmitResult, EventInput } from "../../contract/mod.ts";
 import { isSvcError, SvcError } from "../../errors/mod.ts";
 import { Backoff } from "../../retry/mod.ts";
 import { type CloudClient, isTransient } from "./cloud_client.ts";
+import { PLATFORM } from "../../platform/mod.ts";
 
 /** Tries of one emit, the first included. */
 export const EMIT_TRIES = 3;
@@ -37,7 +38,7 @@ export async function emitEvents(
   events: readonly EventInput[],
   options: EmitOptions = {},
 ): Promise<EmitResult[]> {
-  const posted = events.map((e) => ({ ...e, eventId: e.eventId ?? ulid() }));
+  const posted = events.map((e) => ({ ...e, eventId: e.eventId ?? ulid(PLATFORM.now()) }));
   const minMs = options.retryMinMs ?? 500;
   const backoff = new Backoff({ minMs, maxMs: minMs * 4 });
   for (let tried = 1;; tried++) {

@@ -8,6 +8,7 @@
  */
 import type { ErrorLogger } from "../../logging/mod.ts";
 import { type CloudClient, isTransient } from "./cloud_client.ts";
+import { PLATFORM } from "../../platform/mod.ts";
 
 /** A key's use is sent at most once per this: one minute. */
 export const LAST_USED_EVERY_MS = 60_000;
@@ -46,7 +47,7 @@ export interface LastUsedMirror {
  */
 export function mirrorLastUsed(options: LastUsedOptions): LastUsedMirror {
   const { cloud, log } = options;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? PLATFORM.now;
   /** The latest use of each key not sent yet. */
   const pending = new Map<string, number>();
   /** When each key's use was last sent (kept a minute). */

@@ -10,6 +10,7 @@ import { reconnectedAfter } from "../../logging/mod.ts";
 import type { CloudClient } from "./cloud_client.ts";
 import type { ErrorLogger } from "../../logging/mod.ts";
 import type { ManifestEntry } from "../../intents/mod.ts";
+import { PLATFORM } from "../../platform/mod.ts";
 
 /** What {@linkcode uploadManifest} needs. */
 export interface ManifestUpload {
@@ -27,6 +28,8 @@ export interface ManifestUpload {
   log: ErrorLogger;
   /** Stops retrying. */
   signal: AbortSignal;
+  /** The clock of the time it took, in milliseconds. Default the platform's. */
+  now?: () => number;
 }
 
 /**
@@ -37,7 +40,8 @@ export interface ManifestUpload {
  */
 export async function uploadManifest(upload: ManifestUpload): Promise<void> {
   const { cloud, entries, scopes, log, signal, retryMinMs = 500, retryMaxMs = 30_000 } = upload;
-  const startedAt = Date.now();
+  const now = upload.now ?? PLATFORM.now;
+  const startedAt = now();
   let failed = false;
   const uploaded = await retry(() => cloud.putManifest(entries, scopes).then(() => true), {
     minMs: retryMinMs,
@@ -52,6 +56,6 @@ export async function uploadManifest(upload: ManifestUpload): Promise<void> {
     },
   });
   if (uploaded && failed) {
-    log(`the intent manifest was uploaded: ${reconnectedAfter(Date.now() - startedAt)}`, undefined);
+    log(`the intent manifest was uploaded: ${reconnectedAfter(now() - startedAt)}`, undefined);
   }
 }

@@ -32,6 +32,7 @@ import type { AppStorage, OutboxItem } from "../storage/mod.ts";
 import { Backoff } from "../../retry/mod.ts";
 import { VIOLATION_BATCH_LIMIT } from "../../contract/mod.ts";
 import { isSvcError } from "../../errors/mod.ts";
+import { PLATFORM } from "../../platform/mod.ts";
 
 /** Options of {@linkcode createOutbox}. */
 export interface OutboxOptions {
@@ -110,7 +111,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
 
   const retentionMs = options.setAsideRetentionMs ?? OUTBOX_SET_ASIDE_RETENTION_MS;
   const limit = options.limit ?? OUTBOX_LIMIT;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? PLATFORM.now;
   const stats = { setAside: 0, expired: 0, overLimit: 0 };
   let purging: Promise<void> | undefined;
   /** When sending first failed, until a send succeeds again. */

@@ -16,6 +16,7 @@ import { type ErrorLogger, reconnectedAfter } from "../../logging/mod.ts";
 import { Backoff, type Sleep, sleep } from "../../retry/mod.ts";
 import { isSvcError } from "../../errors/mod.ts";
 import type { Revocation } from "../../contract/mod.ts";
+import { PLATFORM } from "../../platform/mod.ts";
 
 /** How the feed is followed, for `svc.health()`. */
 export interface RevocationFeedHealth {
@@ -117,7 +118,7 @@ export function followRevocations(options: RevocationFollowerOptions): Revocatio
   const graceMs = options.answerGraceMs ?? FEED_ANSWER_GRACE_MS;
   const pause = options.sleep ?? sleep;
   const stop = new AbortController();
-  const now = options.now ?? Date.now;
+  const now = options.now ?? PLATFORM.now;
   const startedAt = now();
   let refusedLoggedAt: number | null = null;
   let cursor = 0;

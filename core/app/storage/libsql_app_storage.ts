@@ -26,6 +26,7 @@ import type { AutoRevokePolicy } from "../../contract/mod.ts";
 import { autoRevokeKey, readRevocationCursor, writeRevocations } from "./libsql_revocations.ts";
 import { purgeOutbox, purgeViolations } from "./libsql_retention.ts";
 import { endGrantOfKey, grantKeyStatements } from "./libsql_grant_keys.ts";
+import { PLATFORM } from "../../platform/mod.ts";
 
 /** Keys whose record is kept in process, by hash. */
 const KEY_CACHE_SIZE = 50_000;
@@ -67,9 +68,12 @@ class LibsqlAppStorage implements AppStorage {
 
   readonly db: Executor;
 
-  constructor(db: Executor, now?: () => number) {
+  #now: () => number;
+
+  constructor(db: Executor, now: () => number = PLATFORM.now) {
     this.db = db;
     this.#db = db;
+    this.#now = now;
     this.#keys = createChangeCache(db, { size: KEY_CACHE_SIZE, now });
   }
 
@@ -303,7 +307,7 @@ class LibsqlAppStorage implements AppStorage {
 
   async applyRevocations(revocations: readonly FeedRevocation[], nextSeq: number): Promise<void> {
     // Revoked by id: drop the cached records by their hashes, so the next request reads the revocation.
-    for (const hash of await writeRevocations(this.#db, revocations, nextSeq)) this.#keys.delete(hash);
+    for (const hash of await writeRevocations(this.#db, revocations, nextSeq, this.#now())) this.#keys.delete(hash);
   }
 
   async autoRevoke(

@@ -31,12 +31,14 @@ export async function readRevocationCursor(db: Executor): Promise<number> {
  * @param db The app's database.
  * @param revocations The keys and their revocation times.
  * @param nextSeq The feed's cursor after them.
+ * @param now The time of the write, in milliseconds since the epoch.
  * @returns The hashes of the keys it revoked (for the caller's key cache).
  */
 export function writeRevocations(
   db: Executor,
   revocations: readonly FeedRevocation[],
   nextSeq: number,
+  now: number,
 ): Promise<string[]> {
   return db.transaction(async (tx) => {
     const hashes: string[] = [];
@@ -62,7 +64,7 @@ export function writeRevocations(
     await tx.execute({
       sql: `INSERT INTO app_revocation_cursor (id, seq, updated_at) VALUES (1, ?, ?)
           ON CONFLICT (id) DO UPDATE SET seq = MAX(seq, excluded.seq), updated_at = excluded.updated_at`,
-      args: [nextSeq, new Date().toISOString()],
+      args: [nextSeq, new Date(now).toISOString()],
     });
     return hashes;
   }, "write");

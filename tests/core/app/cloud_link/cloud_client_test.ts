@@ -113,7 +113,7 @@ test("a refused sdkSecret is CLOUD_CREDENTIALS_REFUSED and remembered until a ca
   const c = createCloudClient(
     { endpoint: server.url, projectId: t.project.id, sdkSecret: () => secret },
     undefined,
-    () => now,
+    { now: () => now, fetch },
   );
   await assert.rejects(c.listKeys("ann"), { code: "CLOUD_CREDENTIALS_REFUSED", status: 503 });
   now = 2_000;
