@@ -4,7 +4,9 @@
  *
  * @module
  */
+export * from "./activity.ts";
 export * from "./agent_keys.ts";
+export * from "./approval.ts";
 export * from "./app_health.ts";
 export * from "./auto_revoke.ts";
 export * from "./closest_name.ts";
