@@ -12,7 +12,7 @@
 import { type AutoRevokePolicy, countsToward, type Violation } from "../contract/mod.ts";
 import { violationWeight } from "../violations/mod.ts";
 import type { ErrorLogger } from "../logging/mod.ts";
-import type { Outbox } from "./cloud_link/mod.ts";
+import type { Outbox } from "../cloud_link/mod.ts";
 
 /** Options of {@linkcode createCloudAutoRevoke}. */
 export interface CloudAutoRevokeOptions {

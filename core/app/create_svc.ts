@@ -14,13 +14,13 @@ import { createRateLimiter, createRefusalsPerAddress, type RateLimit, rateOf } f
 import { type EmitResult, type EventInput, PACKAGE_VERSION } from "../contract/mod.ts";
 import { compileIntents } from "../intents/mod.ts";
 import { type AppSide, SVC_PREFIX } from "./routes/mod.ts";
-import { type CloudClient, createCloudClient, emitEvents, followCloudPolicy } from "./cloud_link/mod.ts";
+import { type CloudClient, createCloudClient, emitEvents, followCloudPolicy } from "../cloud_link/mod.ts";
 import { authenticateAgent, limitRate, resolveUser } from "./app_callers.ts";
 import type { Svc, SvcCloudConfig, SvcConfig, SvcMode, SvcRateLimitName } from "./svc_config.ts";
 import { checkSvcConfig } from "./svc_config_schema.ts";
 import { svcRoutes } from "./svc_routes.ts";
 import { createOAuthServer, isOAuthPath, type OAuthServerOptions, oauthStorage, withOAuth } from "./oauth/mod.ts";
-import { withMcpFront } from "./mcp/mod.ts";
+import { withMcpFront } from "../mcp/mod.ts";
 import { scopeDefinitions, scopeNames } from "./scope_list.ts";
 import type { ScopeAbout } from "./oauth/mod.ts";
 import type { ManifestEntry } from "../intents/mod.ts";

@@ -25,7 +25,7 @@ import {
   type Outbox,
   type RevocationFollower,
   uploadManifest,
-} from "./cloud_link/mod.ts";
+} from "../cloud_link/mod.ts";
 import { startRetention } from "./app_retention.ts";
 import { oauthStorage } from "./oauth/mod.ts";
 import { localKeys } from "./local_keys.ts";

@@ -10,21 +10,21 @@
  * @module
  */
 import { z } from "zod";
-import type { KeyRecord, PublicKey } from "../../contract/mod.ts";
-import { ERROR_STATUS, type ErrorCode, isSvcError, SvcError } from "../../errors/mod.ts";
-import { emitBatchResultSchema, type EmitResult, emitResultSchema, type PostedEvent } from "../../contract/mod.ts";
+import type { KeyRecord, PublicKey } from "../contract/mod.ts";
+import { ERROR_STATUS, type ErrorCode, isSvcError, SvcError } from "../errors/mod.ts";
+import { emitBatchResultSchema, type EmitResult, emitResultSchema, type PostedEvent } from "../contract/mod.ts";
 import {
   keyListSchema,
   keyVerificationSchema,
   mintedKeySchema,
   okSchema,
   revokedKeySchema,
-} from "../../contract/mod.ts";
-import type { ManifestEntry } from "../../contract/mod.ts";
-import { type RevocationPage, revocationPageSchema } from "../../contract/mod.ts";
-import { toViolationReport, type Violation } from "../../contract/mod.ts";
-import { type AutoRevokePolicy, autoRevokePolicySchema } from "../../contract/mod.ts";
-import { type KeyLifetimePolicy, keyLifetimePolicySchema } from "../../contract/mod.ts";
+} from "../contract/mod.ts";
+import type { ManifestEntry } from "../contract/mod.ts";
+import { type RevocationPage, revocationPageSchema } from "../contract/mod.ts";
+import { toViolationReport, type Violation } from "../contract/mod.ts";
+import { type AutoRevokePolicy, autoRevokePolicySchema } from "../contract/mod.ts";
+import { type KeyLifetimePolicy, keyLifetimePolicySchema } from "../contract/mod.ts";
 
 /** The part of `GET /v1/sdk/policy` the app reads (`keyLifetime` absent from a cloud older than it). */
 export const appPolicySchema: z.ZodType<{

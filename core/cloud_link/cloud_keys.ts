@@ -12,12 +12,12 @@
  *
  * @module
  */
-import { BoundedMap } from "../../cache/mod.ts";
-import { isSvcError } from "../../errors/mod.ts";
+import { BoundedMap } from "../cache/mod.ts";
+import { isSvcError } from "../errors/mod.ts";
 import type { CloudClient } from "./cloud_client.ts";
-import { checkAgentId, keyAt } from "../../contract/mod.ts";
-import type { KeyRequest, KeyService, MintResult, RerollRequest, VerifiedKey } from "../../keys/mod.ts";
-import { hashSecret, KEY_START_LENGTH } from "../../contract/mod.ts";
+import { checkAgentId, keyAt } from "../contract/mod.ts";
+import type { KeyRequest, KeyService, MintResult, RerollRequest, VerifiedKey } from "../keys/mod.ts";
+import { hashSecret, KEY_START_LENGTH } from "../contract/mod.ts";
 
 /** Options of {@linkcode cloudKeys}. */
 export interface CloudKeysOptions {

@@ -8,9 +8,9 @@
  *
  * @module
  */
-import type { AutoRevokePolicy, KeyLifetimePolicy } from "../../contract/mod.ts";
-import { SvcError } from "../../errors/mod.ts";
-import type { ErrorLogger } from "../../logging/mod.ts";
+import type { AutoRevokePolicy, KeyLifetimePolicy } from "../contract/mod.ts";
+import { SvcError } from "../errors/mod.ts";
+import type { ErrorLogger } from "../logging/mod.ts";
 import { type AppPolicy, appPolicySchema, type CloudClient } from "./cloud_client.ts";
 
 /** How often the policy is read again, by default: 5 s. */

@@ -6,9 +6,9 @@
  * @module
  */
 import { ulid } from "ulid";
-import type { EmitResult, EventInput } from "../../contract/mod.ts";
-import { isSvcError, SvcError } from "../../errors/mod.ts";
-import { Backoff } from "../../retry/mod.ts";
+import type { EmitResult, EventInput } from "../contract/mod.ts";
+import { isSvcError, SvcError } from "../errors/mod.ts";
+import { Backoff } from "../retry/mod.ts";
 import { type CloudClient, isTransient } from "./cloud_client.ts";
 
 /** Tries of one emit, the first included. */

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { ErrorLogger } from "../../logging/mod.ts";
+import type { ErrorLogger } from "../logging/mod.ts";
 import { type CloudClient, isTransient } from "./cloud_client.ts";
 
 /** A key's use is sent at most once per this: one minute. */

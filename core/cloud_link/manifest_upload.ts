@@ -4,12 +4,12 @@
  *
  * @module
  */
-import { isSvcError } from "../../errors/mod.ts";
-import { retry } from "../../retry/mod.ts";
-import { reconnectedAfter } from "../../logging/mod.ts";
+import { isSvcError } from "../errors/mod.ts";
+import { retry } from "../retry/mod.ts";
+import { reconnectedAfter } from "../logging/mod.ts";
 import type { CloudClient } from "./cloud_client.ts";
-import type { ErrorLogger } from "../../logging/mod.ts";
-import type { ManifestEntry } from "../../intents/mod.ts";
+import type { ErrorLogger } from "../logging/mod.ts";
+import type { ManifestEntry } from "../intents/mod.ts";
 
 /** What {@linkcode uploadManifest} needs. */
 export interface ManifestUpload {

@@ -27,11 +27,11 @@
  * @module
  */
 import { type CloudClient, isTransient, type KeyReroll } from "./cloud_client.ts";
-import { type ErrorLogger, reconnectedAfter } from "../../logging/mod.ts";
-import type { AppStorage, OutboxItem } from "../storage/mod.ts";
-import { Backoff } from "../../retry/mod.ts";
-import { VIOLATION_BATCH_LIMIT } from "../../contract/mod.ts";
-import { isSvcError } from "../../errors/mod.ts";
+import { type ErrorLogger, reconnectedAfter } from "../logging/mod.ts";
+import type { AppStorage, OutboxItem } from "../app/storage/mod.ts";
+import { Backoff } from "../retry/mod.ts";
+import { VIOLATION_BATCH_LIMIT } from "../contract/mod.ts";
+import { isSvcError } from "../errors/mod.ts";
 
 /** Options of {@linkcode createOutbox}. */
 export interface OutboxOptions {

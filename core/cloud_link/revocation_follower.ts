@@ -11,11 +11,11 @@
  * @module
  */
 import type { CloudClient } from "./cloud_client.ts";
-import type { AppStorage } from "../storage/mod.ts";
-import { type ErrorLogger, reconnectedAfter } from "../../logging/mod.ts";
-import { Backoff, type Sleep, sleep } from "../../retry/mod.ts";
-import { isSvcError } from "../../errors/mod.ts";
-import type { Revocation } from "../../contract/mod.ts";
+import type { AppStorage } from "../app/storage/mod.ts";
+import { type ErrorLogger, reconnectedAfter } from "../logging/mod.ts";
+import { Backoff, type Sleep, sleep } from "../retry/mod.ts";
+import { isSvcError } from "../errors/mod.ts";
+import type { Revocation } from "../contract/mod.ts";
 
 /** How the feed is followed, for `svc.health()`. */
 export interface RevocationFeedHealth {

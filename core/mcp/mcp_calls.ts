@@ -8,8 +8,8 @@
  * @module
  */
 import { z } from "zod";
-import { toIssues } from "../../http/mod.ts";
-import { runBody } from "../routes/mod.ts";
+import { toIssues } from "../http/mod.ts";
+import { runBody } from "../app/routes/mod.ts";
 
 /** JSON-RPC's code for invalid method parameters. */
 export const INVALID_PARAMS = -32602;

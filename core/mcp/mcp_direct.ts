@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { json } from "../../http/mod.ts";
+import { json } from "../http/mod.ts";
 import type { McpTool, McpToolResult } from "./mcp_tools.ts";
 
 /** A JSON-RPC error raised while answering: the SDK sends its code and message as they are, with no prefix. */

@@ -7,8 +7,8 @@
  * @module
  */
 import { z } from "zod";
-import { json } from "../../http/mod.ts";
-import { pathnameOf } from "../../http/mod.ts";
+import { json } from "../http/mod.ts";
+import { pathnameOf } from "../http/mod.ts";
 
 /** Whom the MCP and OAuth routes serve. */
 export interface McpFrontOptions {

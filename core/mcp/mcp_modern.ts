@@ -8,8 +8,8 @@
  *
  * @module
  */
-import { PACKAGE_NAME, PACKAGE_VERSION, redactSecrets } from "../../contract/mod.ts";
-import { json } from "../../http/mod.ts";
+import { PACKAGE_NAME, PACKAGE_VERSION, redactSecrets } from "../contract/mod.ts";
+import { json } from "../http/mod.ts";
 import { checkToolCalls, INVALID_PARAMS, type JsonRpcErrorResponse } from "./mcp_calls.ts";
 import type { ToolAnswers } from "./mcp_direct.ts";
 

@@ -11,13 +11,13 @@
  * @module
  */
 import { z } from "zod";
-import { isSvcError } from "../../errors/mod.ts";
-import { redactSecrets } from "../../contract/mod.ts";
-import { PACKAGE_NAME, PACKAGE_VERSION } from "../../contract/mod.ts";
-import { json } from "../../http/mod.ts";
-import type { Route } from "../../http/mod.ts";
-import { type AppDeps, type AppSide, defineRoute, stepUpRefusal } from "../routes/mod.ts";
-import type { VerifiedKey } from "../../keys/mod.ts";
+import { isSvcError } from "../errors/mod.ts";
+import { redactSecrets } from "../contract/mod.ts";
+import { PACKAGE_NAME, PACKAGE_VERSION } from "../contract/mod.ts";
+import { json } from "../http/mod.ts";
+import type { Route } from "../http/mod.ts";
+import { type AppDeps, type AppSide, defineRoute, stepUpRefusal } from "../app/routes/mod.ts";
+import type { VerifiedKey } from "../keys/mod.ts";
 import { checkToolCalls, INVALID_PARAMS } from "./mcp_calls.ts";
 import { answerModern, conflictingEra, eraOf, MODERN_ERRORS, MODERN_PROTOCOL_VERSION } from "./mcp_modern.ts";
 import { intentTool, type McpTool, type McpToolResult, toolError, toolResult } from "./mcp_tools.ts";

@@ -5,10 +5,10 @@
  *
  * @module
  */
-import { errorEnvelope } from "../../http/mod.ts";
-import type { ErrorLogger } from "../../logging/mod.ts";
-import type { JsonSchema } from "../../intents/mod.ts";
-import type { AllowedEntry } from "../../intents/mod.ts";
+import { errorEnvelope } from "../http/mod.ts";
+import type { ErrorLogger } from "../logging/mod.ts";
+import type { JsonSchema } from "../intents/mod.ts";
+import type { AllowedEntry } from "../intents/mod.ts";
 
 /** A tool as `tools/list` describes it. */
 export interface McpTool {

@@ -2,11 +2,11 @@
 // single routes, and each answer is read in its one shape.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { createCloudClient } from "../../../../core/app/cloud_link/mod.ts";
-import { newViolation } from "../../../../core/contract/mod.ts";
-import type { RunningServer } from "../../../../core/http/mod.ts";
-import { listen } from "../../../fixtures/servers.ts";
-import { startTestCloud, type TestCloud } from "../../../fixtures/test_cloud.ts";
+import { createCloudClient } from "../../../core/cloud_link/mod.ts";
+import { newViolation } from "../../../core/contract/mod.ts";
+import type { RunningServer } from "../../../core/http/mod.ts";
+import { listen } from "../../fixtures/servers.ts";
+import { startTestCloud, type TestCloud } from "../../fixtures/test_cloud.ts";
 
 let t: TestCloud;
 let server: RunningServer;

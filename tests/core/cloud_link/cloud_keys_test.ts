@@ -4,10 +4,10 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cloudKeys } from "../../../../core/app/cloud_link/mod.ts";
-import { type CloudClient, createCloudClient } from "../../../../core/app/cloud_link/mod.ts";
-import { type CloudServer, startCloudServer } from "../../../fixtures/servers.ts";
-import { tempDir } from "../../../fixtures/temp_dir.ts";
+import { cloudKeys } from "../../../core/cloud_link/mod.ts";
+import { type CloudClient, createCloudClient } from "../../../core/cloud_link/mod.ts";
+import { type CloudServer, startCloudServer } from "../../fixtures/servers.ts";
+import { tempDir } from "../../fixtures/temp_dir.ts";
 
 /** The real client, but each verify waits for `release()` after the cloud answered. */
 function delayedVerify(real: CloudClient): { client: CloudClient; answered: Promise<void>; release(): void } {

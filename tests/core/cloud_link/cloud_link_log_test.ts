@@ -2,11 +2,11 @@
 // stack trace, and each part of the cloud link says "reconnected after N s" when the cloud answers again.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createSvc } from "../../../../mod.ts";
-import { startCloudServer } from "../../../fixtures/servers.ts";
-import { tempDir } from "../../../fixtures/temp_dir.ts";
-import { keepPolicy } from "../../../fixtures/kept_policy.ts";
-import { waitFor } from "../../../fixtures/wait_for.ts";
+import { createSvc } from "../../../mod.ts";
+import { startCloudServer } from "../../fixtures/servers.ts";
+import { tempDir } from "../../fixtures/temp_dir.ts";
+import { keepPolicy } from "../../fixtures/kept_policy.ts";
+import { waitFor } from "../../fixtures/wait_for.ts";
 
 test("cloud-down logs are one timestamped line each, then a reconnected line per part of the link", async () => {
   const dir = tempDir("svc-cloud-link-log-");

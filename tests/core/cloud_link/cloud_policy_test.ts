@@ -7,11 +7,11 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Svc, SvcConfig } from "../../../../mod.ts";
-import { createSvcWith } from "../../../../core/app/mod.ts";
-import { asUser, errorOf, intents, SCOPES } from "../../../fixtures/notes_svc.ts";
-import { type CloudServer, startCloudServer } from "../../../fixtures/servers.ts";
-import { waitFor } from "../../../fixtures/wait_for.ts";
+import type { Svc, SvcConfig } from "../../../mod.ts";
+import { createSvcWith } from "../../../core/app/mod.ts";
+import { asUser, errorOf, intents, SCOPES } from "../../fixtures/notes_svc.ts";
+import { type CloudServer, startCloudServer } from "../../fixtures/servers.ts";
+import { waitFor } from "../../fixtures/wait_for.ts";
 
 const DAY_MS = 86_400_000;
 

@@ -3,9 +3,9 @@
 // at most once a minute (on the injected clock), a failed send retried.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createCloudClient, LAST_USED_EVERY_MS, mirrorLastUsed } from "../../../../core/app/cloud_link/mod.ts";
-import { listen } from "../../../fixtures/servers.ts";
-import { waitFor } from "../../../fixtures/wait_for.ts";
+import { createCloudClient, LAST_USED_EVERY_MS, mirrorLastUsed } from "../../../core/cloud_link/mod.ts";
+import { listen } from "../../fixtures/servers.ts";
+import { waitFor } from "../../fixtures/wait_for.ts";
 
 type Used = { id: string; lastUsedAt: string }[];
 

@@ -2,10 +2,10 @@
 // has (it once said `project rotate`, a command that never existed).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { REFUSED_CREDENTIALS_MESSAGE } from "../../../../core/app/cloud_link/revocation_follower.ts";
-import { cloudAtStartError } from "../../../../core/app/cloud_guard.ts";
-import { SvcError } from "../../../../core/errors/mod.ts";
-import { USAGE } from "../../../../cloud/cli/usage.ts";
+import { REFUSED_CREDENTIALS_MESSAGE } from "../../../core/cloud_link/revocation_follower.ts";
+import { cloudAtStartError } from "../../../core/app/cloud_guard.ts";
+import { SvcError } from "../../../core/errors/mod.ts";
+import { USAGE } from "../../../cloud/cli/usage.ts";
 
 test("every svc-cloud command the app's log names is one the command line has", () => {
   const refusedAtStart = cloudAtStartError("http://cloud.test", new SvcError("CLOUD_CREDENTIALS_REFUSED", "refused"));

@@ -9,13 +9,13 @@ import assert from "node:assert/strict";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { createClient } from "@libsql/client";
-import type { RunningServer } from "../../../../core/http/mod.ts";
-import { type FaultProxy, startFaultProxy } from "../../../fixtures/fault_proxy.ts";
-import { asUser, mint, notesSvc, run } from "../../../fixtures/notes_svc.ts";
-import { type CloudServer, listen, startCloudServer } from "../../../fixtures/servers.ts";
-import { start } from "../../../fixtures/subprocess.ts";
-import { tempDir } from "../../../fixtures/temp_dir.ts";
-import { waitFor } from "../../../fixtures/wait_for.ts";
+import type { RunningServer } from "../../../core/http/mod.ts";
+import { type FaultProxy, startFaultProxy } from "../../fixtures/fault_proxy.ts";
+import { asUser, mint, notesSvc, run } from "../../fixtures/notes_svc.ts";
+import { type CloudServer, listen, startCloudServer } from "../../fixtures/servers.ts";
+import { start } from "../../fixtures/subprocess.ts";
+import { tempDir } from "../../fixtures/temp_dir.ts";
+import { waitFor } from "../../fixtures/wait_for.ts";
 
 /** The project's violations of a key, as the cloud lists them. */
 async function violationsAtCloud(cloud: CloudServer, keyId: string): Promise<{ total: number; kinds: string[] }> {
@@ -252,7 +252,7 @@ describe("repeats counted in memory", () => {
   test("reach storage within a second: kill -9 after 50 refusals leaves the 50 recorded", async () => {
     const dir = tempDir("svc-killed-app-");
     const url = `file:${dir.file("app.db")}`;
-    const script = fileURLToPath(new URL("../../../fixtures/refusing_app_process.ts", import.meta.url));
+    const script = fileURLToPath(new URL("../../fixtures/refusing_app_process.ts", import.meta.url));
     const command = "Deno" in globalThis
       ? [process.execPath, "run", "-A", script, url]
       : [process.execPath, script, url];

@@ -1,9 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createSvc } from "../../../../mod.ts";
-import { startCloudServer } from "../../../fixtures/servers.ts";
-import { tempDir } from "../../../fixtures/temp_dir.ts";
-import { keepPolicy } from "../../../fixtures/kept_policy.ts";
+import { createSvc } from "../../../mod.ts";
+import { startCloudServer } from "../../fixtures/servers.ts";
+import { tempDir } from "../../fixtures/temp_dir.ts";
+import { keepPolicy } from "../../fixtures/kept_policy.ts";
 
 test("a hybrid app whose cloud is down logs each problem once, its cause beside the message and not inside it", async () => {
   // A port that was just free: bind one, note it, release it.

@@ -5,12 +5,12 @@
 // reached.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { AppStorage } from "../../../../core/app/storage/mod.ts";
-import { createCloudClient } from "../../../../core/app/cloud_link/mod.ts";
-import { openAppStorage } from "../../../../core/app/storage/mod.ts";
-import { createOutbox, OUTBOX_LIMIT, OUTBOX_SET_ASIDE_RETENTION_MS } from "../../../../core/app/cloud_link/mod.ts";
-import { mintAgentKey } from "../../../../core/contract/mod.ts";
-import { newViolation, type Violation } from "../../../../core/contract/mod.ts";
+import type { AppStorage } from "../../../core/app/storage/mod.ts";
+import { createCloudClient } from "../../../core/cloud_link/mod.ts";
+import { openAppStorage } from "../../../core/app/storage/mod.ts";
+import { createOutbox, OUTBOX_LIMIT, OUTBOX_SET_ASIDE_RETENTION_MS } from "../../../core/cloud_link/mod.ts";
+import { mintAgentKey } from "../../../core/contract/mod.ts";
+import { newViolation, type Violation } from "../../../core/contract/mod.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = Date.parse("2025-06-30T00:00:00.000Z");

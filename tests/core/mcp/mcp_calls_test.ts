@@ -3,9 +3,9 @@
 // without reaching the runner; each call takes a rate-limit token.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { Svc } from "../../../../mod.ts";
-import { MAX_PAYLOAD_DEPTH } from "../../../../core/app/routes/mod.ts";
-import { BASE, mint, notesSvc } from "../../../fixtures/notes_svc.ts";
+import type { Svc } from "../../../mod.ts";
+import { MAX_PAYLOAD_DEPTH } from "../../../core/app/routes/mod.ts";
+import { BASE, mint, notesSvc } from "../../fixtures/notes_svc.ts";
 
 /** Posts a raw JSON-RPC body to /svc/mcp, as an MCP client would after `initialize`. */
 async function rpc(svc: Svc, key: string, body: unknown): Promise<{ status: number; body: unknown }> {

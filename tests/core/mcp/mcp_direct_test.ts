@@ -3,8 +3,8 @@
 // charset, which only the SDK takes), and the two answers must match.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { answerDirectly, JsonRpcError, type ToolAnswers } from "../../../../core/app/mcp/mcp_direct.ts";
-import { BASE, mint, notesSvc } from "../../../fixtures/notes_svc.ts";
+import { answerDirectly, JsonRpcError, type ToolAnswers } from "../../../core/mcp/mcp_direct.ts";
+import { BASE, mint, notesSvc } from "../../fixtures/notes_svc.ts";
 
 const ACCEPT = "application/json, text/event-stream";
 

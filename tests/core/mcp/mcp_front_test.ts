@@ -4,9 +4,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Elysia } from "elysia";
-import { withSvc } from "../../../../mod.ts";
-import { svcPlugin } from "../../../../adapters/elysia.ts";
-import { mint, notesSvc } from "../../../fixtures/notes_svc.ts";
+import { withSvc } from "../../../mod.ts";
+import { svcPlugin } from "../../../adapters/elysia.ts";
+import { mint, notesSvc } from "../../fixtures/notes_svc.ts";
 
 const INIT = {
   jsonrpc: "2.0",

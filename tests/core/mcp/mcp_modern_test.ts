@@ -3,9 +3,9 @@
 // JSON-RPC parse error of both revisions.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { Svc } from "../../../../mod.ts";
-import { BASE, mint, notesSvc } from "../../../fixtures/notes_svc.ts";
-import { connectMcp } from "../../../fixtures/mcp_client.ts";
+import type { Svc } from "../../../mod.ts";
+import { BASE, mint, notesSvc } from "../../fixtures/notes_svc.ts";
+import { connectMcp } from "../../fixtures/mcp_client.ts";
 
 const VERSION = "2026-07-28";
 const META = {

@@ -1,9 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { Svc } from "../../../../mod.ts";
-import { intentTool } from "../../../../core/app/mcp/mod.ts";
-import { asAgent, asUser, BASE, errorOf, mcpRefusalOf, mint, notesSvc } from "../../../fixtures/notes_svc.ts";
-import { codeOf, connectMcp, textOf } from "../../../fixtures/mcp_client.ts";
+import type { Svc } from "../../../mod.ts";
+import { intentTool } from "../../../core/mcp/mod.ts";
+import { asAgent, asUser, BASE, errorOf, mcpRefusalOf, mint, notesSvc } from "../../fixtures/notes_svc.ts";
+import { codeOf, connectMcp, textOf } from "../../fixtures/mcp_client.ts";
 
 const inProcess = (svc: Svc) => (url: string | URL, init?: RequestInit) => svc.handle(new Request(url, init));
 
