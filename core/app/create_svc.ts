@@ -139,12 +139,8 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
   const requiredAtStart = cloudConfig?.requireAtStart ? cloudConfig.endpoint : undefined;
   /** Why `ready` rejected under `cloud.requireAtStart`, once the first feed poll failed. */
   let cloudAtStart: { error: Error; failure: unknown } | undefined;
-  const opened = openSvc({
+  const built = {
     config,
-    mode,
-    cloudConfig,
-    cloud,
-    policy,
     intents,
     log,
     bodyLimit,
@@ -153,8 +149,10 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     closing: closing.signal,
     refusalsPerAddress,
     repeatsStoredWithinMs: internals.repeatsStoredWithinMs,
-  }).then(async (parts) => {
-    const failure = requiredAtStart === undefined ? undefined : await parts.follower?.firstPoll;
+  };
+  const link = cloudConfig && cloud && policy ? { config: cloudConfig, client: cloud, policy } : null;
+  const opened = openSvc(built, link).then(async (parts) => {
+    const failure = requiredAtStart === undefined ? undefined : await parts.cloudLink?.follower.firstPoll;
     if (requiredAtStart === undefined || failure === undefined) return parts;
     cloudAtStart = { error: cloudAtStartError(requiredAtStart, failure), failure };
     closing.abort();
@@ -178,34 +176,6 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     return await emitEvents(cloud, events, { retryMinMs: cloudConfig?.retryMinMs, signal: closing.signal });
   }
 
-  const metrics = appMetrics(opened, mode);
-  const handle = createHandler<AppSide>({
-    prefix: SVC_PREFIX,
-    routes: svcRoutes({
-      mcp: config.mcp !== false,
-      listTools: typeof config.mcp === "object" ? config.mcp.listTools : undefined,
-      openapi: config.openapi !== false,
-    }),
-    authenticate: { user: (req) => resolveUser(config.userResolver, req), agent: authenticateAgent, none: () => null },
-    limits: { perKey: perKey && ((key, deps) => limitRate(key, perKey.take(key.grantId ?? key.id), deps)) },
-    refusalsPerAddress: refusalsPerAddress && { limit: refusalsPerAddress, counted: ["agent"] },
-    // `oauth` (below) is read once the storage is open, after createSvc has returned.
-    deps: opened.then((parts) => oauth ? { ...parts.deps, scopeChallenge: oauth.scopeChallenge } : parts.deps, (e) => {
-      const refusal = cloudAtStart;
-      if (refusal === undefined || e !== refusal.error) throw e;
-      const { failure } = refusal;
-      const code = isSvcError(failure) && failure.code === "CLOUD_CREDENTIALS_REFUSED"
-        ? "CLOUD_CREDENTIALS_REFUSED"
-        : "CLOUD_UNAVAILABLE";
-      throw new SvcError(code, "This app did not start: its cloud could not be reached or refused it", {
-        headers: { "retry-after": "5" },
-      });
-    }),
-    bodyLimit,
-    log,
-    observe: (route, status, seconds) => metrics.observeRequest(route, status, seconds),
-  });
-
   const oauthConfig = config.oauth;
   const oauth = oauthConfig && createOAuthServer({
     config: oauthConfig,
@@ -221,6 +191,34 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     now,
     refusalsPerAddress,
     clientDocuments: internals.clientDocuments,
+  });
+  const scopeChallenge = oauth ? oauth.scopeChallenge : noStepUp;
+
+  const metrics = appMetrics(opened, mode);
+  const handle = createHandler<AppSide>({
+    prefix: SVC_PREFIX,
+    routes: svcRoutes({
+      mcp: config.mcp !== false,
+      listTools: typeof config.mcp === "object" ? config.mcp.listTools : undefined,
+      openapi: config.openapi !== false,
+    }),
+    authenticate: { user: (req) => resolveUser(config.userResolver, req), agent: authenticateAgent, none: () => null },
+    limits: { perKey: perKey && ((key, deps) => limitRate(key, perKey.take(key.grantId ?? key.id), deps)) },
+    refusalsPerAddress: refusalsPerAddress && { limit: refusalsPerAddress, counted: ["agent"] },
+    deps: opened.then((parts) => ({ ...parts.deps, scopeChallenge }), (e) => {
+      const refusal = cloudAtStart;
+      if (refusal === undefined || e !== refusal.error) throw e;
+      const { failure } = refusal;
+      const code = isSvcError(failure) && failure.code === "CLOUD_CREDENTIALS_REFUSED"
+        ? "CLOUD_CREDENTIALS_REFUSED"
+        : "CLOUD_UNAVAILABLE";
+      throw new SvcError(code, "This app did not start: its cloud could not be reached or refused it", {
+        headers: { "retry-after": "5" },
+      });
+    }),
+    bodyLimit,
+    log,
+    observe: (route, status, seconds) => metrics.observeRequest(route, status, seconds),
   });
 
   const mcpOptions = typeof config.mcp === "object" ? config.mcp : {};
@@ -245,13 +243,14 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     metrics: () => metrics.text(),
     async health() {
       await ready; // one turn later than `opened`: the revocation follower has read its stored cursor
-      const { storage, outbox, follower, deps } = await opened;
-      const { ok, cloud: link } = deps.linkHealth();
+      const { storage, cloudLink, deps } = await opened;
+      const outbox = cloudLink?.outbox;
+      const { ok, cloud: linkHealth } = deps.link.health();
       return {
         ok,
         mode,
-        cloud: link,
-        revocationFeed: follower?.health() ?? null,
+        cloud: linkHealth,
+        revocationFeed: cloudLink?.follower.health() ?? null,
         outbox: outbox ? await storage.outboxSize() : 0,
         outboxSetAside: outbox ? await outbox.setAside() : { count: 0, reasons: [] },
         credentials: cloud ? credentialsState(cloud) : null,
@@ -259,7 +258,8 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
       };
     },
     async sync() {
-      const { outbox, recorder } = await opened;
+      const { cloudLink, recorder } = await opened;
+      const outbox = cloudLink?.outbox;
       await recorder.settle();
       if (!outbox) return 0;
       const waiting = await outbox.sync();
@@ -278,6 +278,11 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
       await closeSvc(parts);
     },
   };
+}
+
+/** Without the `oauth` option no key is an access token: a missing scope is never answered with a step-up. */
+function noStepUp(): Promise<null> {
+  return Promise.resolve(null);
 }
 
 /** What each scope allows, for the consent page: its description and the titles of the intents that need it. */
