@@ -11,15 +11,10 @@
  */
 import { z } from "zod";
 import type { KeyRecord, PublicKey } from "../contract/mod.ts";
-import { ERROR_STATUS, type ErrorCode, isSvcError, SvcError } from "../errors/mod.ts";
+import { isSvcError } from "../errors/mod.ts";
+import { type CloudAppIdentity, cloudCall, type CloudConfig } from "./cloud_call.ts";
 import { emitBatchResultSchema, type EmitResult, emitResultSchema, type PostedEvent } from "../contract/mod.ts";
-import {
-  keyListSchema,
-  keyVerificationSchema,
-  mintedKeySchema,
-  okSchema,
-  revokedKeySchema,
-} from "../contract/mod.ts";
+import { keyListSchema, keyVerificationSchema, mintedKeySchema, okSchema, revokedKeySchema } from "../contract/mod.ts";
 import type { ManifestEntry } from "../contract/mod.ts";
 import { type RevocationPage, revocationPageSchema } from "../contract/mod.ts";
 import { toViolationReport, type Violation } from "../contract/mod.ts";
@@ -45,44 +40,12 @@ export interface AppPolicy {
 /** The answer of `POST /v1/sdk/keys/used`. */
 const keysUsedSchema = z.object({ ok: z.literal(true), updated: z.number().int().nonnegative() });
 
-/** Where the cloud is and how this app authenticates to it. */
-export interface CloudConfig {
-  /** Base URL of the cloud, such as `https://svc.example.com`. */
-  endpoint: string;
-  /** `prj_…`. */
-  projectId: string;
-  /**
-   * `svcs_…`: keep it in server-side secret storage. A function is called again before each call to
-   * the cloud, so a rotated secret (read from a file, a secret store) is picked up without a restart.
-   */
-  sdkSecret: string | (() => string | Promise<string>);
-  /**
-   * How this app instance is named on the cloud's list of connected apps (`GET /v1/sdk/apps`), up to 100
-   * characters. Default the host's name when the runtime tells it, else `app`.
-   */
-  label?: string;
-  /** Per-request timeout in milliseconds. Default 5000. */
-  timeoutMs?: number;
-}
-
 /** A reroll made at the app, as its outbox tells the cloud with the old key's record. */
 export interface KeyReroll {
   /** When the user rerolled the key (ISO 8601). */
   at: string;
   /** The id of the key that replaces it. */
   successor: string;
-}
-
-/** Who follows the feed, sent on each poll: one instance per `createSvc`. */
-export interface CloudAppIdentity {
-  /** A ULID made per `createSvc`. */
-  instanceId: string;
-  /** The app's label (`cloud.label`). */
-  label: string;
-  /** `hybrid` or `cloud`. */
-  mode: "hybrid" | "cloud";
-  /** The SDK's version. */
-  sdkVersion: string;
 }
 
 /** A key as the cloud's verify route describes it (`expiresAt`, `revokesAt`: absent from a cloud older than them). */
@@ -161,93 +124,7 @@ export function createCloudClient(
   identity?: CloudAppIdentity,
   now: () => number = Date.now,
 ): CloudClient {
-  const base = config.endpoint.replace(/\/+$/, "");
-  const timeoutMs = config.timeoutMs ?? 5000;
-  let refusedAt: number | null = null;
-  /** The secret last read: a 401 to a call made with an older one (in flight across a change) is not news. */
-  let latest = "";
-  const feedHeaders: Record<string, string> = identity === undefined ? {} : {
-    "x-svc-instance": identity.instanceId,
-    "x-svc-app-label": identity.label.slice(0, 100),
-    "x-svc-mode": identity.mode,
-    "x-svc-sdk-version": identity.sdkVersion,
-  };
-
-  /** The headers of a call, with the secret as it is now (a function is asked each time). */
-  async function headersOf(feed: boolean): Promise<Record<string, string>> {
-    const secret = typeof config.sdkSecret === "function" ? await config.sdkSecret() : config.sdkSecret;
-    latest = secret;
-    return {
-      authorization: `Bearer ${secret}`,
-      "x-svc-project": config.projectId,
-      "content-type": "application/json",
-      ...(feed ? feedHeaders : {}),
-    };
-  }
-
-  /**
-   * Calls a route and checks its answer against the route's documented schema. A long poll
-   * gives its wait (added to the timeout) and a signal that ends it.
-   */
-  async function call<T>(
-    method: string,
-    path: string,
-    answer: z.ZodType<T>,
-    body?: unknown,
-    poll?: { waitMs: number; graceMs?: number; signal?: AbortSignal },
-  ): Promise<T> {
-    let res: Response;
-    let headers: Record<string, string>;
-    try {
-      headers = await headersOf(path.startsWith("/v1/sdk/keys/revocations"));
-    } catch (cause) {
-      throw unavailable("The app's cloud.sdkSecret function failed", cause);
-    }
-    const timeout = AbortSignal.timeout(Math.min(timeoutMs, poll?.graceMs ?? timeoutMs) + (poll?.waitMs ?? 0));
-    try {
-      res = await fetch(base + path, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: poll?.signal ? AbortSignal.any([timeout, poll.signal]) : timeout,
-      });
-    } catch (cause) {
-      throw unavailable("The cloud cannot be reached", cause);
-    }
-    const data = await res.json().catch(() => null);
-    if (res.ok) refusedAt = null; // only an answer to an authenticated call says the credentials work (not a 404)
-    if (res.ok) {
-      const parsed = answer.safeParse(data);
-      if (parsed.success) return parsed.data;
-      throw unavailable(`The cloud's answer to ${method} ${path.split("?")[0]} is not the documented shape`, data);
-    }
-    if (res.status >= 500 || res.status === 408) {
-      throw unavailable(`The cloud answered ${res.status}`, data?.error ?? res.status);
-    }
-    if (res.status === 401) {
-      // The app's credentials, not the request, are wrong: every call fails alike until the secret is fixed.
-      if (headers.authorization === `Bearer ${latest}`) refusedAt ??= now();
-      throw new SvcError("CLOUD_CREDENTIALS_REFUSED", "The cloud refused this app's sdkSecret or projectId", {
-        cause: data?.error ?? res.status,
-        headers: { "retry-after": "5" },
-      });
-    }
-    if (res.status === 429) {
-      // Over the project's rate: the request was fine, so it is retried later, never dropped.
-      throw new SvcError("CLOUD_UNAVAILABLE", "The cloud is rate limiting this project", {
-        cause: data?.error ?? res.status,
-        headers: { "retry-after": res.headers.get("retry-after") ?? "5" },
-      });
-    }
-    const code = data?.error?.code as ErrorCode | undefined;
-    if (code === undefined || !(code in ERROR_STATUS) || ERROR_STATUS[code] >= 500) {
-      // A 4xx without the envelope (a proxy's HTML 413): the same request will be refused again.
-      throw new SvcError("INTERNAL", `The cloud answered ${res.status} to ${method} ${path.split("?")[0]}`, {
-        cause: data?.error ?? res.status,
-      });
-    }
-    throw new SvcError(code, String(data.error.message), { details: data.error.details });
-  }
+  const { call, refusedSince } = cloudCall(config, identity, now);
 
   return {
     async putManifest(intents, scopes) {
@@ -319,7 +196,7 @@ export function createCloudClient(
     async keysUsed(keys) {
       return (await call("POST", "/v1/sdk/keys/used", keysUsedSchema, { keys })).updated;
     },
-    refusedSince: () => refusedAt,
+    refusedSince,
     revocations(after, { limit, waitSeconds, graceMs, signal }) {
       const query = `after=${after}&limit=${limit}&wait=${waitSeconds}`;
       return call("GET", `/v1/sdk/keys/revocations?${query}`, revocationPageSchema, undefined, {
@@ -329,10 +206,6 @@ export function createCloudClient(
       });
     },
   };
-}
-
-function unavailable(message: string, cause: unknown): SvcError {
-  return new SvcError("CLOUD_UNAVAILABLE", message, { cause, headers: { "retry-after": "5" } });
 }
 
 /**

@@ -5,6 +5,7 @@
  *
  * @module
  */
+export type { CloudAppIdentity, CloudConfig } from "./cloud_call.ts";
 export * from "./cloud_client.ts";
 export * from "./cloud_keys.ts";
 export * from "./emit_events.ts";
