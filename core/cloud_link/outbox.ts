@@ -108,11 +108,111 @@ export function createOutbox(options: OutboxOptions): Outbox {
   let again = false;
   let closed = false;
 
-  const retentionMs = options.setAsideRetentionMs ?? OUTBOX_SET_ASIDE_RETENTION_MS;
-  const limit = options.limit ?? OUTBOX_LIMIT;
   const now = options.now ?? Date.now;
   const stats = { setAside: 0, expired: 0, overLimit: 0 };
-  let purging: Promise<void> | undefined;
+  const deliver = outboxDelivery(storage, cloud, log, now, stats);
+  const purging = outboxPurge(storage, {
+    retentionMs: options.setAsideRetentionMs ?? OUTBOX_SET_ASIDE_RETENTION_MS,
+    limit: options.limit ?? OUTBOX_LIMIT,
+    log,
+    now,
+    stats,
+  });
+
+  /** Sends items until the queue is empty or a unit fails; `true` when empty. */
+  async function drainOnce(): Promise<boolean> {
+    for (;;) {
+      const items = await storage.outboxHead(HEAD);
+      if (items.length === 0) return true;
+      for (const unit of units(items)) {
+        if (closed || !await deliver(unit)) return false;
+      }
+    }
+  }
+
+  function run(): Promise<void> {
+    if (closed) return Promise.resolve(); // a timer that fires after close() reads nothing
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        let empty = false;
+        try {
+          empty = await drainOnce();
+        } catch (error) {
+          log("the outbox could not be read", error);
+        }
+        if (empty) backoff.reset();
+        else if (!closed) {
+          // sync() may have started this run while an earlier one had set its timer: one timer, the handle kept.
+          if (timer !== undefined) clearTimeout(timer);
+          timer = setTimeout(() => {
+            timer = undefined;
+            run();
+          }, Math.min(backoff.next(), maxMs));
+          again = false;
+        }
+      } while (again && !closed);
+    })().finally(() => {
+      running = undefined;
+    });
+    return running;
+  }
+
+  run();
+  return {
+    kick() {
+      if (timer === undefined && !closed) run();
+    },
+    async sync() {
+      if (timer !== undefined) {
+        clearTimeout(timer);
+        timer = undefined;
+      }
+      await running;
+      await run();
+      await purging.current();
+      return await storage.outboxSize();
+    },
+    async setAside() {
+      const reasons = await storage.outboxSetAsideByReason();
+      return { count: reasons.reduce((n, r) => n + r.count, 0), reasons };
+    },
+    purge: purging.purge,
+    stats,
+    async close() {
+      closed = true;
+      if (timer !== undefined) clearTimeout(timer);
+      await running;
+      await purging.current();
+    },
+  };
+}
+
+/** The outbox's counts since it started, as {@linkcode Outbox.stats} shows them. */
+type OutboxStats = Outbox["stats"];
+
+/**
+ * Builds how the outbox sends a unit (one key, or a batch of violations) and what becomes of it: done, retried
+ * later (a transient failure, the pause logged once) or set aside (a refusal no retry can change).
+ *
+ * @param storage The app's storage (the queue).
+ * @param cloud The cloud's client.
+ * @param log Where a pause, its end and a set-aside item are logged.
+ * @param now The clock of the pause.
+ * @param stats Where set-aside items are counted.
+ * @returns `deliver`: `true` when the unit is done with (sent, or set aside).
+ */
+function outboxDelivery(
+  storage: AppStorage,
+  cloud: Pick<CloudClient, "mirrorKey" | "reportViolations">,
+  log: ErrorLogger,
+  now: () => number,
+  stats: OutboxStats,
+): (items: readonly OutboxItem[]) => Promise<boolean> {
   /** When sending first failed, until a send succeeds again. */
   let pausedAt: number | undefined;
 
@@ -171,6 +271,37 @@ export function createOutbox(options: OutboxOptions): Outbox {
     log(`the cloud refused a queued ${what} (${reason}); it is set aside and will not be retried`, error);
   }
 
+  return deliver;
+}
+
+/** What {@linkcode outboxPurge} is given. */
+interface OutboxPurgeOptions {
+  /** How long set-aside items are kept, in milliseconds. */
+  retentionMs: number;
+  /** The most items the outbox holds. */
+  limit: number;
+  /** Where deletions are logged, by count. */
+  log: ErrorLogger;
+  /** The clock. */
+  now: () => number;
+  /** Where deletions are counted. */
+  stats: OutboxStats;
+}
+
+/**
+ * Builds the outbox's purge: set-aside items past their retention and items over the limit deleted, one purge at a
+ * time.
+ *
+ * @param storage The app's storage (the queue).
+ * @param options Retention, limit, logger, clock and counts.
+ * @returns `purge()`, and `current()`: the purge in flight, if any.
+ */
+function outboxPurge(
+  storage: AppStorage,
+  { retentionMs, limit, log, now, stats }: OutboxPurgeOptions,
+): { purge(): Promise<void>; current(): Promise<void> | undefined } {
+  let purging: Promise<void> | undefined;
+
   /** One purge at a time; a call during one waits for it. */
   function purge(): Promise<void> {
     purging ??= (async () => {
@@ -202,77 +333,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
     return purging;
   }
 
-  /** Sends items until the queue is empty or a unit fails; `true` when empty. */
-  async function drainOnce(): Promise<boolean> {
-    for (;;) {
-      const items = await storage.outboxHead(HEAD);
-      if (items.length === 0) return true;
-      for (const unit of units(items)) {
-        if (closed || !await deliver(unit)) return false;
-      }
-    }
-  }
-
-  function run(): Promise<void> {
-    if (closed) return Promise.resolve(); // a timer that fires after close() reads nothing
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      do {
-        again = false;
-        let empty = false;
-        try {
-          empty = await drainOnce();
-        } catch (error) {
-          log("the outbox could not be read", error);
-        }
-        if (empty) backoff.reset();
-        else if (!closed) {
-          // sync() may have started this run while an earlier one had set its timer: one timer, the handle kept.
-          if (timer !== undefined) clearTimeout(timer);
-          timer = setTimeout(() => {
-            timer = undefined;
-            run();
-          }, Math.min(backoff.next(), maxMs));
-          again = false;
-        }
-      } while (again && !closed);
-    })().finally(() => {
-      running = undefined;
-    });
-    return running;
-  }
-
-  run();
-  return {
-    kick() {
-      if (timer === undefined && !closed) run();
-    },
-    async sync() {
-      if (timer !== undefined) {
-        clearTimeout(timer);
-        timer = undefined;
-      }
-      await running;
-      await run();
-      await purging;
-      return await storage.outboxSize();
-    },
-    async setAside() {
-      const reasons = await storage.outboxSetAsideByReason();
-      return { count: reasons.reduce((n, r) => n + r.count, 0), reasons };
-    },
-    purge,
-    stats,
-    async close() {
-      closed = true;
-      if (timer !== undefined) clearTimeout(timer);
-      await running;
-      await purging;
-    },
-  };
+  return { purge, current: () => purging };
 }
 
 /** The most characters of a set-aside item's reason. */
