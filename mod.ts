@@ -47,9 +47,9 @@ export type {
   SvcOptions,
   SvcRateLimitName,
 } from "./core/app/mod.ts";
-export type { RevocationFeedHealth } from "./core/app/cloud_link/mod.ts";
+export type { RevocationFeedHealth } from "./core/cloud_link/mod.ts";
 export type { AutoRevokePolicy, CloudLinkState } from "./core/contract/mod.ts";
-export type { CloudConfig } from "./core/app/cloud_link/mod.ts";
+export type { CloudConfig } from "./core/cloud_link/mod.ts";
 export type { EmitResult, EventInput } from "./core/contract/mod.ts";
 export { defineIntent } from "./core/intents/mod.ts";
 export type {

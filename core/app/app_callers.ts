@@ -51,20 +51,20 @@ export async function resolveUser(userResolver: SvcConfig["userResolver"], req: 
  */
 export async function authenticateAgent(
   req: Request,
-  { keys, recordViolation, repeatViolation, addressWaitMs, now, revocationsHeard, autoRevoked, used }: AppDeps,
+  { keys, recordViolation, repeatViolation, addressWaitMs, now, link }: AppDeps,
 ): Promise<VerifiedKey> {
   // An app that cannot hear revocations refuses every agent key: a revoked one might be among them.
-  revocationsHeard?.();
+  link.revocationsHeard();
   const secret = bearerToken(req, AGENT_KEY_PREFIX);
   if (secret === null) {
     throw req.headers.has("authorization") ? MALFORMED_AGENT_KEY : MISSING_AGENT_KEY;
   }
   // An address past its budget of refused keys: answered from what is known, without a verify call at the cloud.
-  const wait = addressWaitMs?.(req) ?? 0;
+  const wait = addressWaitMs(req);
   const known = wait > 0 && keys.verifyKnown ? await keys.verifyKnown(secret) : undefined;
   if (wait > 0 && keys.verifyKnown && known === undefined) throw rateLimited(wait);
   const verified = known === undefined ? await keys.verify(secret) : known;
-  const key = verified !== null && verified.revokedAt === null && autoRevoked?.(verified.id)
+  const key = verified !== null && verified.revokedAt === null && link.autoRevoked(verified.id)
     ? { ...verified, revokedAt: new Date(now()).toISOString() }
     : verified;
   if (key !== null && key.revokedAt === null && isExpired(key, now())) {
@@ -91,7 +91,7 @@ export async function authenticateAgent(
     const refusal = key === null ? null : keyRefusal(key, now());
     throw refusal === null ? INVALID_AGENT_KEY : keyNoLongerWorks(refusal);
   }
-  used?.(key.id);
+  link.used(key.id);
   return key;
 }
 

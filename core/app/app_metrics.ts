@@ -7,7 +7,7 @@
  */
 import { ServiceMetrics } from "../metrics/mod.ts";
 import type { CloudLinkState } from "../contract/mod.ts";
-import type { OpenedSvc } from "./open_svc.ts";
+import type { OpenedSvc } from "./svc_parts.ts";
 import type { SvcMode } from "./svc_config.ts";
 
 /** Every state the cloud link can be in, each a series of its own (1 for the current one). */
@@ -26,8 +26,9 @@ export function appMetrics(opened: Promise<OpenedSvc>, mode: SvcMode): ServiceMe
   const parts = () => opened.catch(() => undefined);
   metrics.gauge("outbox_items", "Items the outbox holds for the cloud, by state", ["state"], async () => {
     const app = await parts();
-    if (app?.outbox === undefined) return [];
-    const [waiting, setAside] = await Promise.all([app.storage.outboxSize(), app.outbox.setAside()]);
+    const outbox = app?.cloudLink?.outbox;
+    if (app === undefined || outbox === undefined) return [];
+    const [waiting, setAside] = await Promise.all([app.storage.outboxSize(), outbox.setAside()]);
     return [
       { labels: { state: "waiting" }, value: waiting },
       { labels: { state: "set_aside" }, value: setAside.count },
@@ -38,14 +39,14 @@ export function appMetrics(opened: Promise<OpenedSvc>, mode: SvcMode): ServiceMe
     "Time since the start of the last completed poll of the cloud's revocation feed: how long a revocation may have gone unseen",
     [],
     async () => {
-      const feed = (await parts())?.follower?.health();
+      const feed = (await parts())?.cloudLink?.follower.health();
       return feed === undefined ? [] : [{ labels: {}, value: feed.lagMs / 1000 }];
     },
   );
   metrics.gauge("cloud_link", "The link to the cloud: 1 for its current state", ["state"], async () => {
     const app = await parts();
     if (app === undefined) return [];
-    const { cloud } = app.deps.linkHealth();
+    const { cloud } = app.deps.link.health();
     return LINK_STATES.map((state) => ({ labels: { state }, value: state === cloud ? 1 : 0 }));
   });
   return metrics;

@@ -11,7 +11,7 @@
 import { DEFAULT_VIOLATION_RETENTION_MS } from "../contract/mod.ts";
 import type { ErrorLogger } from "../logging/mod.ts";
 import type { AppStorage } from "./storage/mod.ts";
-import type { Outbox } from "./cloud_link/mod.ts";
+import type { Outbox } from "../cloud_link/mod.ts";
 import { MAX_PURGE_INTERVAL_MS, type PurgeSchedule, schedulePurge } from "../db/mod.ts";
 import { OAUTH_DEFAULTS, type OAuthStorage } from "../oauth/mod.ts";
 import { PLATFORM } from "../platform/mod.ts";

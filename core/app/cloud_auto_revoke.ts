@@ -12,15 +12,13 @@
 import { type AutoRevokePolicy, countsToward, type Violation } from "../contract/mod.ts";
 import { violationWeight } from "../violations/mod.ts";
 import type { ErrorLogger } from "../logging/mod.ts";
-import type { Outbox } from "./cloud_link/mod.ts";
+import type { Outbox } from "../cloud_link/mod.ts";
 import { PLATFORM } from "../platform/mod.ts";
 
 /** Options of {@linkcode createCloudAutoRevoke}. */
 export interface CloudAutoRevokeOptions {
   /** The policy in force now (`null`: off). */
   policy: () => AutoRevokePolicy | null;
-  /** Called once when a key reaches the threshold, after it is refused in memory. */
-  reached: (keyId: string, userId: string | null, count: number) => void;
   /** Milliseconds since the epoch. Default `Date.now`. */
   now?: () => number;
 }
@@ -29,7 +27,7 @@ export interface CloudAutoRevokeOptions {
 export interface CloudAutoRevoke {
   /** Whether the policy counts a refusal of this kind and severity (so it must be recorded in full). */
   counts(violation: Pick<Violation, "kind" | "severity">): boolean;
-  /** Counts one recorded refusal; `true` when it made its key reach the threshold. */
+  /** Counts one recorded refusal; `true` when it made its key reach the threshold (once per key). */
   note(violation: Violation): boolean;
   /** Whether the key reached the threshold here (refused at once, before the revoke is written). */
   refused(keyId: string): boolean;
@@ -68,17 +66,23 @@ export function createCloudAutoRevoke(options: CloudAutoRevokeOptions): CloudAut
       }
       counted.delete(violation.keyId);
       reached.add(violation.keyId);
-      options.reached(violation.keyId, violation.userId, total);
       return true;
     },
     refused: (keyId) => reached.has(keyId),
   };
 }
 
+/**
+ * What runs once when a key reaches the threshold, after it is refused in memory.
+ *
+ * @param keyId The key.
+ * @param userId Its owner, when the app knows it.
+ * @param settle Stores every pending violation (the counted ones among them): the recorder's own.
+ */
+export type ThresholdReached = (keyId: string, userId: string | null, settle: () => Promise<void>) => void;
+
 /** What {@linkcode revokeAtThreshold} uses. */
 export interface RevokeAtThresholdOptions {
-  /** Stores every pending violation (the counted ones among them). */
-  settle: () => Promise<void>;
   /** Sends them to the cloud, whose own auto-revoke then revokes the key (reason `auto`). */
   outbox: Outbox | undefined;
   /** Revokes the key through the app's key service (the hybrid store and its mirror, or the cloud's revoke). */
@@ -92,14 +96,14 @@ export interface RevokeAtThresholdOptions {
  * counted reports first, so the cloud revokes the key itself (reason `auto`, `AUTO_REVOKED`, an audit entry by
  * `system`), then revoke it through the app's key service too, which holds while the cloud is down.
  *
- * @param options The recorder's settle, the outbox, the revoke and the logger.
- * @returns The `reached` hook of {@linkcode createCloudAutoRevoke}.
+ * @param options The outbox, the revoke and the logger.
+ * @returns What the violation recorder calls, with its settle, when a refusal it recorded made a key reach it.
  */
-export function revokeAtThreshold(options: RevokeAtThresholdOptions): CloudAutoRevokeOptions["reached"] {
-  return (keyId, userId) => {
+export function revokeAtThreshold(options: RevokeAtThresholdOptions): ThresholdReached {
+  return (keyId, userId, settle) => {
     void (async () => {
       try {
-        await options.settle();
+        await settle();
         await options.outbox?.sync();
         await options.revoke(keyId, userId);
       } catch (error) {

@@ -14,7 +14,7 @@ import { isSvcError, SvcError } from "../errors/mod.ts";
 import { type ErrorLogger, expectedFailure } from "../logging/mod.ts";
 import { sleep } from "../retry/mod.ts";
 import type { CloudLinkState } from "../contract/mod.ts";
-import type { CloudClient, RevocationFollower } from "./cloud_link/mod.ts";
+import type { CloudClient, RevocationFollower } from "../cloud_link/mod.ts";
 
 /** `cloud.maxRevocationLagMs` when not given: 10 minutes. */
 export const DEFAULT_MAX_REVOCATION_LAG_MS = 600_000;

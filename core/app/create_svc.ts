@@ -21,13 +21,13 @@ import { createRateLimiter, createRefusalsPerAddress, type RateLimit, rateOf } f
 import { type EmitResult, type EventInput, PACKAGE_VERSION } from "../contract/mod.ts";
 import { compileIntents } from "../intents/mod.ts";
 import { type AppSide, SVC_PREFIX } from "./routes/mod.ts";
-import { type CloudClient, createCloudClient, emitEvents, followCloudPolicy } from "./cloud_link/mod.ts";
+import { type CloudClient, createCloudClient, emitEvents, followCloudPolicy } from "../cloud_link/mod.ts";
 import { authenticateAgent, limitRate, resolveUser } from "./app_callers.ts";
 import type { Svc, SvcCloudConfig, SvcConfig, SvcMode, SvcRateLimitName } from "./svc_config.ts";
 import { checkSvcConfig } from "./svc_config_schema.ts";
 import { svcRoutes } from "./svc_routes.ts";
 import { createOAuthServer, isOAuthPath, type OAuthServerOptions, oauthStorage, withOAuth } from "../oauth/mod.ts";
-import { withMcpFront } from "./mcp/mod.ts";
+import { withMcpFront } from "../mcp/mod.ts";
 import { scopeDefinitions, scopeNames } from "./scope_list.ts";
 import type { ScopeAbout } from "../oauth/mod.ts";
 import type { ManifestEntry } from "../intents/mod.ts";
@@ -149,7 +149,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     mode: mode === "cloud" ? "cloud" : "hybrid",
     sdkVersion: PACKAGE_VERSION,
     // The storage as soon as it is open (not `opened`, which may wait for the first poll: `requireAtStart`).
-    outboxDepth: async () => (await built).storage.outboxSize(),
+    outboxDepth: async () => (await assembled).storage.outboxSize(),
   }, runtime);
   const closing = new AbortController();
   const policy = cloud && followCloudPolicy({ cloud, log, refreshMs: internals.policyRefreshMs });
@@ -158,12 +158,8 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
   const requiredAtStart = cloudConfig?.requireAtStart ? cloudConfig.endpoint : undefined;
   /** Why `ready` rejected under `cloud.requireAtStart`, once the first feed poll failed. */
   let cloudAtStart: { error: Error; failure: unknown } | undefined;
-  const built = openSvc({
+  const built = {
     config,
-    mode,
-    cloudConfig,
-    cloud,
-    policy,
     intents,
     log,
     bodyLimit,
@@ -172,9 +168,11 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     closing: closing.signal,
     refusalsPerAddress,
     repeatsStoredWithinMs: internals.repeatsStoredWithinMs,
-  });
-  const opened = built.then(async (parts) => {
-    const failure = requiredAtStart === undefined ? undefined : await parts.follower?.firstPoll;
+  };
+  const link = cloudConfig && cloud && policy ? { config: cloudConfig, client: cloud, policy } : null;
+  const assembled = openSvc(built, link);
+  const opened = assembled.then(async (parts) => {
+    const failure = requiredAtStart === undefined ? undefined : await parts.cloudLink?.follower.firstPoll;
     if (requiredAtStart === undefined || failure === undefined) return parts;
     cloudAtStart = { error: cloudAtStartError(requiredAtStart, failure), failure };
     closing.abort();
@@ -214,6 +212,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     refusalsPerAddress,
     clientDocuments: internals.clientDocuments,
   });
+  const scopeChallenge = oauth ? oauth.scopeChallenge : noStepUp;
 
   const metrics = appMetrics(opened, mode);
   const handle = createHandler<AppSide>({
@@ -228,7 +227,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     authenticate: { user: (req) => resolveUser(config.userResolver, req), agent: authenticateAgent, none: () => null },
     limits: { perKey: perKey && ((key, deps) => limitRate(key, perKey.take(key.grantId ?? key.id), deps)) },
     refusalsPerAddress: refusalsPerAddress && { limit: refusalsPerAddress, counted: ["agent"] },
-    deps: opened.then((parts) => oauth ? { ...parts.deps, scopeChallenge: oauth.scopeChallenge } : parts.deps, (e) => {
+    deps: opened.then((parts) => ({ ...parts.deps, scopeChallenge }), (e) => {
       const refusal = cloudAtStart;
       if (refusal === undefined || e !== refusal.error) throw e;
       const { failure } = refusal;
@@ -272,13 +271,14 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     metrics: () => metrics.text(),
     async health() {
       await ready; // one turn later than `opened`: the revocation follower has read its stored cursor
-      const { storage, outbox, follower, deps } = await opened;
-      const { ok, cloud: link } = deps.linkHealth();
+      const { storage, cloudLink, deps } = await opened;
+      const outbox = cloudLink?.outbox;
+      const { ok, cloud: linkHealth } = deps.link.health();
       return {
         ok,
         mode,
-        cloud: link,
-        revocationFeed: follower?.health() ?? null,
+        cloud: linkHealth,
+        revocationFeed: cloudLink?.follower.health() ?? null,
         outbox: outbox ? await storage.outboxSize() : 0,
         outboxSetAside: outbox ? await outbox.setAside() : { count: 0, reasons: [] },
         credentials: cloud ? credentialsState(cloud) : null,
@@ -286,7 +286,8 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
       };
     },
     async sync() {
-      const { outbox, recorder } = await opened;
+      const { cloudLink, recorder } = await opened;
+      const outbox = cloudLink?.outbox;
       await recorder.settle();
       if (!outbox) return 0;
       const waiting = await outbox.sync();
@@ -305,6 +306,11 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
       await closeSvc(parts);
     },
   };
+}
+
+/** Without the `oauth` option no key is an access token: a missing scope is never answered with a step-up. */
+function noStepUp(): Promise<null> {
+  return Promise.resolve(null);
 }
 
 /** What each scope allows, for the consent page: its description and the titles of the intents that need it. */

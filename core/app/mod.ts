@@ -1,7 +1,7 @@
 /**
  * The app side: `createSvc` and what it wires (local keys, the `/svc` route table, violation
  * recording, retention, mounting beside the app's own routes). Its storage, cloud link, routes and MCP
- * are rooms of their own (`./storage/`, `./cloud_link/`, `./routes/`, `./mcp/`).
+ * are rooms of their own (`./storage/`, `./routes/`; the cloud link and MCP in `../cloud_link/` and `../mcp/`).
  *
  * @module
  */

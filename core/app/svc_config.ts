@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { CloudConfig } from "./cloud_link/mod.ts";
+import type { CloudConfig } from "../cloud_link/mod.ts";
 import type { EmitResult, EventInput } from "../contract/mod.ts";
 import type { DatabaseInput } from "../db/mod.ts";
 import type { ErrorLogger } from "../logging/mod.ts";
@@ -12,7 +12,7 @@ import type { FallbackHandler } from "../intents/mod.ts";
 import type { RateLimits } from "../abuse/mod.ts";
 import type { Violation } from "../contract/mod.ts";
 import type { AutoRevokePolicy, CloudLinkState } from "../contract/mod.ts";
-import type { RevocationFeedHealth } from "./cloud_link/mod.ts";
+import type { RevocationFeedHealth } from "../cloud_link/mod.ts";
 import type { OAuthConfig } from "../oauth/mod.ts";
 import type { ScopeList } from "./scope_list.ts";
 

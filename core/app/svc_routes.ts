@@ -9,7 +9,7 @@ import type { Route } from "../http/mod.ts";
 import { agentRoutes } from "./routes/mod.ts";
 import type { AppSide } from "./routes/mod.ts";
 import { healthRoute, keyRoutes } from "./routes/mod.ts";
-import { mcpRoute } from "./mcp/mod.ts";
+import { mcpRoute } from "../mcp/mod.ts";
 import { svcOpenApiRoute } from "./routes/mod.ts";
 
 /** Which optional routes to serve. */

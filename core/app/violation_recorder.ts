@@ -56,11 +56,12 @@ export interface ViolationRecorderOptions {
   autoRevoke?: AutoRevokePolicy;
   /**
    * The project's policy applied here (hybrid and cloud modes): refusals it counts are stored one by one
-   * and counted as they happen.
+   * and counted as they happen; `reached` runs once a refusal made its key reach the threshold.
    */
   cloudPolicy?: {
     counts(violation: Pick<Violation, "kind" | "severity">): boolean;
     note(violation: Violation): boolean;
+    reached(keyId: string, userId: string | null, settle: () => Promise<void>): void;
   };
   /** The app's callback for every recorded violation. */
   onViolation?: (violation: Violation) => void | Promise<void>;
@@ -159,6 +160,14 @@ export function createViolationRecorder(options: ViolationRecorderOptions): Viol
     return autoRevoke !== undefined && violation.kind !== "REVOKED_KEY" && countsToward(autoRevoke, violation);
   }
 
+  async function settle(): Promise<void> {
+    if (repeatsTimer !== undefined) clearTimeout(repeatsTimer);
+    repeatsTimer = undefined;
+    storeRepeats(true);
+    await queue.flush();
+    await Promise.allSettled([...inFlight, queue.flush()]);
+  }
+
   return {
     // A refusal the policy counts is stored every time, so that the policy revokes at exactly the
     // threshold: at most `threshold` rows per key and policy window, then the key is revoked.
@@ -169,7 +178,7 @@ export function createViolationRecorder(options: ViolationRecorderOptions): Viol
       const counted = countedByPolicy(violation);
       if (counted || refusals.note(key, refusal)) store(violation);
       else repeated();
-      if (counted) cloudPolicy?.note(violation);
+      if (counted && cloudPolicy?.note(violation)) cloudPolicy.reached(violation.keyId, violation.userId, settle);
       storeRepeats();
     },
     repeat(keyId, kind, intent) {
@@ -191,12 +200,6 @@ export function createViolationRecorder(options: ViolationRecorderOptions): Viol
       if (refusals.summaries > 0) storeRepeats();
       return true;
     },
-    async settle() {
-      if (repeatsTimer !== undefined) clearTimeout(repeatsTimer);
-      repeatsTimer = undefined;
-      storeRepeats(true);
-      await queue.flush();
-      await Promise.allSettled([...inFlight, queue.flush()]);
-    },
+    settle,
   };
 }

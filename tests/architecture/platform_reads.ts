@@ -72,7 +72,7 @@ export const PROCESS_STATE: Readonly<Record<string, string>> = {
   "core/db/isolate_end.ts ended": "the isolate's unload: one event per isolate",
   "core/db/native_executor.ts connections":
     "the native connections of this process to one file see each other's commits",
-  "core/app/mcp/mcp_route.ts sdk": "the MCP SDK's module, imported once on first use (a module is per process)",
+  "core/mcp/mcp_route.ts sdk": "the MCP SDK's module, imported once on first use (a module is per process)",
   "core/http/text_response.ts answerClass": "the Node adapter's Response class (to be taken from the Runtime)",
 };
 

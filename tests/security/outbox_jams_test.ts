@@ -5,7 +5,7 @@
 // are made, set aside only when refused (never for failing), and sent in batches.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createCloudClient, isTransient } from "../../core/app/cloud_link/mod.ts";
+import { createCloudClient, isTransient } from "../../core/cloud_link/mod.ts";
 import { openAppStorage } from "../../core/app/storage/mod.ts";
 import { mintAgentKey } from "../../core/contract/mod.ts";
 import { newViolation, violationReportSchema } from "../../core/contract/mod.ts";

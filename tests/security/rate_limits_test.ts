@@ -4,7 +4,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { cloudRoutes } from "../../cloud/cloud_routes.ts";
-import { createCloudClient } from "../../core/app/cloud_link/mod.ts";
+import { createCloudClient } from "../../core/cloud_link/mod.ts";
 import { createRateLimiter } from "../../core/abuse/mod.ts";
 import { newViolation } from "../../core/contract/mod.ts";
 import { asAgent, errorOf, mint, notesSvc, run, SCOPES } from "../fixtures/notes_svc.ts";

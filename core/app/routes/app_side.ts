@@ -44,30 +44,36 @@ export interface AppDeps {
   now: () => number;
   /**
    * Milliseconds until the request's address may present a refused credential again (0: it may now), so a costly
-   * check (cloud mode's verify call) is skipped for an address past its budget; absent when that limit is off.
+   * check (cloud mode's verify call) is skipped for an address past its budget; always 0 when that limit is off.
    */
-  addressWaitMs?: (req: Request) => number;
+  addressWaitMs: (req: Request) => number;
+  /** What the mode's link to the cloud checks and notes on every agent request (nothing in local mode). */
+  link: AppLink;
+  /**
+   * The `WWW-Authenticate` challenge of a scope step-up when the key is an OAuth access token (the `oauth` option
+   * on), else `null` (always `null` without `oauth`). See {@linkcode stepUpRefusal}.
+   */
+  scopeChallenge: (req: Request, key: VerifiedKey, needed: readonly string[]) => Promise<string | null>;
+}
+
+/** What the app's link to the cloud checks and notes on the `/svc` routes; local mode's checks pass and note nothing. */
+export interface AppLink {
   /**
    * Throws the `503` an agent route answers while the app cannot hear revocations (hybrid and cloud modes):
    * `CLOUD_CREDENTIALS_REFUSED` or `REVOCATION_FEED_STALE`.
    */
-  revocationsHeard?: () => void;
+  revocationsHeard(): void;
   /**
    * Throws `503 CLOUD_CREDENTIALS_REFUSED` while the cloud refuses the app's credentials (hybrid and cloud modes):
    * no key is minted then.
    */
-  credentialsAccepted?: () => void;
+  credentialsAccepted(): void;
   /** What `GET /svc/health` answers. */
-  linkHealth: () => AppHealth;
+  health(): AppHealth;
   /** Whether a key reached the project's auto-revoke threshold here (refused before its revoke is written). */
-  autoRevoked?: (keyId: string) => boolean;
+  autoRevoked(keyId: string): boolean;
   /** Notes an agent key's use, for the cloud's `lastUsedAt` (hybrid mode). */
-  used?: (keyId: string) => void;
-  /**
-   * The `WWW-Authenticate` challenge of a scope step-up when the key is an OAuth access token (the `oauth` option
-   * on), else `null`; absent without `oauth`. See {@linkcode stepUpRefusal}.
-   */
-  scopeChallenge?: (req: Request, key: VerifiedKey, needed: readonly string[]) => Promise<string | null>;
+  used(keyId: string): void;
 }
 
 /** The app side: the signed-in user (the app's `userResolver`), an agent key, or none. */

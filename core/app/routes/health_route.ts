@@ -18,8 +18,8 @@ export const healthRoute = defineRoute({
     "the app's credentials), the mode and the state of the link to the cloud (null in local mode)",
   // 503: the health of an app that refuses, or the envelope of one whose storage cannot be opened.
   responses: { 200: appHealthSchema, 503: z.union([appHealthSchema, errorEnvelopeSchema]) },
-  run(_input, { linkHealth }) {
-    const health = linkHealth();
+  run(_input, { link }) {
+    const health = link.health();
     return Promise.resolve(json(health, health.ok ? 200 : 503, { "cache-control": "no-store" }));
   },
 });

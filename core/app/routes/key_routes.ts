@@ -42,8 +42,8 @@ export const keyRoutes = [
     summary: "Mint an agent key for the signed-in user; the key is shown once",
     body: mintKeyBody,
     responses: { 201: mintedKeySchema },
-    async run({ caller: user, body }, { keys, scopes: supported, keyLifetime, now, credentialsAccepted }) {
-      credentialsAccepted?.(); // a key minted now would be refused everywhere: nothing is stored
+    async run({ caller: user, body }, { keys, scopes: supported, keyLifetime, now, link }) {
+      link.credentialsAccepted(); // a key minted now would be refused everywhere: nothing is stored
       const issues = body.scopes.flatMap((s, i) =>
         supported.includes(s) ? [] : [{ path: `scopes.${i}`, message: `Unknown scope "${s.slice(0, 100)}"` }]
       );
@@ -74,8 +74,8 @@ export const keyRoutes = [
     params: anyKeyId,
     body: rerollKeyBody,
     responses: { 201: mintedKeySchema, 404: errorEnvelopeSchema },
-    async run({ caller: user, params, body }, { keys, keyLifetime, now, credentialsAccepted }) {
-      credentialsAccepted?.();
+    async run({ caller: user, params, body }, { keys, keyLifetime, now, link }) {
+      link.credentialsAccepted();
       const at = now();
       const graceMinutes = body.graceMinutes ?? DEFAULT_REROLL_GRACE_MINUTES;
       const bounds = await keyLifetime();

@@ -37,7 +37,7 @@ export async function stepUpRefusal(
   intent: string,
   deps: Pick<AppDeps, "scopeChallenge" | "intents">,
 ): Promise<unknown> {
-  if (deps.scopeChallenge === undefined || !isSvcError(error) || error.code !== "FORBIDDEN_SCOPE") return error;
+  if (!isSvcError(error) || error.code !== "FORBIDDEN_SCOPE") return error;
   const needed = deps.intents.get(intent)?.requiredScopes;
   if (needed === undefined) return error;
   const challenge = await deps.scopeChallenge(req, key, needed);

@@ -5,8 +5,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { startRetention } from "../../../core/app/mod.ts";
 import { openAppStorage } from "../../../core/app/storage/mod.ts";
-import { createCloudClient } from "../../../core/app/cloud_link/mod.ts";
-import { createOutbox } from "../../../core/app/cloud_link/mod.ts";
+import { createCloudClient } from "../../../core/cloud_link/mod.ts";
+import { createOutbox } from "../../../core/cloud_link/mod.ts";
 import { DEFAULT_VIOLATION_RETENTION_MS, newViolation, type Violation } from "../../../core/contract/mod.ts";
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -3,17 +3,18 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createCloudAutoRevoke } from "../../../core/app/cloud_auto_revoke.ts";
-import { type AutoRevokePolicy, newViolation, repeatedViolation } from "../../../core/contract/mod.ts";
+import { type AutoRevokePolicy, newViolation, repeatedViolation, type Violation } from "../../../core/contract/mod.ts";
 
 function counting(policy: AutoRevokePolicy | null) {
   let now = 0;
-  const reached: [string, number][] = [];
-  const auto = createCloudAutoRevoke({
-    policy: () => policy,
-    reached: (keyId, _userId, count) => reached.push([keyId, count]),
-    now: () => now,
-  });
-  return { auto, reached, advance: (ms: number) => now += ms };
+  const reached: string[] = [];
+  const counter = createCloudAutoRevoke({ policy: () => policy, now: () => now });
+  const note = (violation: Violation) => {
+    const done = counter.note(violation);
+    if (done) reached.push(violation.keyId);
+    return done;
+  };
+  return { auto: { ...counter, note }, reached, advance: (ms: number) => now += ms };
 }
 
 const forbidden = (keyId: string) => newViolation("FORBIDDEN_SCOPE", { keyId, userId: "ann", message: "no" });
@@ -28,7 +29,7 @@ test("the threshold-th counted refusal within the window reaches it, once; older
   assert.equal(auto.note(forbidden("k1")), true);
   assert.equal(auto.refused("k1"), true);
   assert.equal(auto.note(forbidden("k1")), false, "reached once");
-  assert.deepEqual(reached, [["k1", 3]]);
+  assert.deepEqual(reached, ["k1"]);
   assert.equal(auto.refused("k2"), false, "per key");
 });
 
@@ -39,7 +40,7 @@ test("a coalesced summary of N repeats counts N; kinds the policy does not count
   assert.equal(auto.counts({ kind: "RATE_LIMITED", severity: "info" }), false);
   assert.equal(auto.counts({ kind: "REVOKED_KEY", severity: "warning" }), false);
   assert.equal(auto.note(forbidden("k1")), true);
-  assert.deepEqual(reached, [["k1", 5]]);
+  assert.deepEqual(reached, ["k1"]);
 });
 
 test("no policy: nothing counts", () => {

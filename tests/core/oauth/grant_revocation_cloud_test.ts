@@ -16,7 +16,7 @@ import { grantOf, refreshOnce, tokenRequest } from "../../fixtures/oauth_app.ts"
 import { waitFor } from "../../fixtures/wait_for.ts";
 import { type FaultProxy, startFaultProxy } from "../../fixtures/fault_proxy.ts";
 import { openDatabase } from "../../../core/db/mod.ts";
-import { cloudKeys, createCloudClient } from "../../../core/app/cloud_link/mod.ts";
+import { cloudKeys, createCloudClient } from "../../../core/cloud_link/mod.ts";
 
 /** Looks for at most about a second (the contract's bound for a revoke reaching another process). */
 const WITHIN_A_SECOND = 100;

@@ -1,0 +1,110 @@
+/**
+ * Cloud mode's assembly: keys kept by the cloud (verified there, cached here and dropped when the feed reports a
+ * revoke), the outbox for reports, the feed's follower, the auto-revoke counter and the manifest upload; then what
+ * every mode runs on them. The app's storage holds the outbox, the violations and OAuth's grants.
+ *
+ * @module
+ */
+import { joinLifetimes } from "../keys/mod.ts";
+import { cloudKeys, createOutbox, followRevocations, uploadManifest } from "../cloud_link/mod.ts";
+import { assembleRoutes } from "./assemble_routes.ts";
+import { type CloudLinkBuilt, FEED_WAIT_SECONDS, type OpenedSvc, openStorage, type SvcBuilt } from "./svc_parts.ts";
+import type { CloudSvcConfig } from "./svc_config.ts";
+import { startCloudGuard } from "./cloud_guard.ts";
+import { createCloudAutoRevoke, revokeAtThreshold } from "./cloud_auto_revoke.ts";
+import { scopeNames } from "./scope_list.ts";
+
+/**
+ * Opens cloud mode, in dependency order: storage, the outbox, the cloud's keys, the feed's follower (which drops the
+ * cached verifications of revoked keys), the auto-revoke counter, the manifest upload, what every mode runs, then the
+ * cloud guard.
+ *
+ * @param built The checked configuration and what was built before storage.
+ * @param config The cloud mode configuration.
+ * @param link The cloud's client and policy.
+ * @returns The parts, closed in reverse order by their `close`.
+ */
+export async function assembleCloud(built: SvcBuilt, config: CloudSvcConfig, link: CloudLinkBuilt): Promise<OpenedSvc> {
+  const { log, now, sleep } = built;
+  const { client: cloud, policy, config: cloudConfig } = link;
+  const { retryMinMs, retryMaxMs } = cloudConfig;
+  const storage = await openStorage(built);
+  try {
+    const outbox = createOutbox({
+      storage,
+      cloud,
+      log,
+      retryMinMs,
+      retryMaxMs,
+      setAsideRetentionMs: cloudConfig.setAsideRetentionMs,
+      limit: cloudConfig.outboxLimit,
+      now,
+    });
+    const sharedInbox = config.sharedInbox ?? false;
+    const keys = cloudKeys(cloud, { sharedInbox, cacheTtlMs: config.cloud.keyCacheTtlMs, now });
+    // Each key is checked at the cloud: the feed only drops cached verifications, so it has no bound.
+    const maxLagMs = false;
+    const follower = followRevocations({
+      cloud,
+      storage,
+      log,
+      retryMinMs, // not retryMaxMs, the outbox's: the feed keeps its own cap (about 1 s)
+      waitSeconds: FEED_WAIT_SECONDS,
+      maxLagMs,
+      now,
+      sleep,
+      onRevoked: (revocations) => revocations.forEach((r) => keys.dropRevoked(r.keyId, r.revokedAt)),
+    });
+    const counter = createCloudAutoRevoke({ policy: policy.current, now });
+    const reached = revokeAtThreshold({
+      outbox,
+      revoke: async (keyId) => {
+        keys.dropRevoked(keyId, new Date(now()).toISOString());
+        await cloud.revokeKey(keyId);
+      },
+      log,
+    });
+    uploadManifest({
+      cloud,
+      entries: [...built.intents.values()].map((i) => i.manifest),
+      scopes: scopeNames(config.scopes),
+      retryMinMs,
+      retryMaxMs,
+      log,
+      signal: built.closing,
+    });
+    const guard = startCloudGuard({ cloud, follower, maxLagMs, endpoint: cloudConfig.endpoint, log, now });
+    const lifetime = { defaultDays: config.keys?.defaultLifetimeDays, maxDays: config.keys?.maxLifetimeDays };
+    const { retention, recorder, deps } = assembleRoutes(built, {
+      storage,
+      keys,
+      outbox,
+      mirror: true,
+      autoRevoke: null,
+      cloudPolicy: { counts: counter.counts, note: counter.note, reached },
+      // The cloud applies the project's policy to the keys it mints.
+      keyLifetime: () => Promise.resolve(joinLifetimes(lifetime, null)),
+      link: {
+        revocationsHeard: guard.check,
+        credentialsAccepted: guard.checkCredentials,
+        health: () => ({ mode: "cloud", ...guard.health() }),
+        autoRevoked: counter.refused,
+        used() {},
+      },
+    });
+    const close = async (): Promise<void> => {
+      await retention.close();
+      await recorder.settle();
+      await guard.close();
+      await follower.close();
+      await outbox.close();
+      await keys.close();
+      await recorder.settle();
+      await storage.close();
+    };
+    return { storage, keys, recorder, deps, cloudLink: { outbox, follower }, close };
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Hybrid mode's assembly: the app keeps its keys (mirrored to the cloud), sends events and reports through the
+ * outbox, follows the revocation feed, mirrors last use, counts the project's auto-revoke policy and uploads its
+ * manifest; then what every mode runs on them.
+ *
+ * @module
+ */
+import { joinLifetimes } from "../keys/mod.ts";
+import { createOutbox, followRevocations, mirrorLastUsed, uploadManifest } from "../cloud_link/mod.ts";
+import { localKeys } from "./local_keys.ts";
+import { assembleRoutes } from "./assemble_routes.ts";
+import { type CloudLinkBuilt, FEED_WAIT_SECONDS, type OpenedSvc, openStorage, type SvcBuilt } from "./svc_parts.ts";
+import type { HybridSvcConfig } from "./svc_config.ts";
+import { HYBRID_IN_MEMORY } from "./svc_config_schema.ts";
+import { DEFAULT_MAX_REVOCATION_LAG_MS, startCloudGuard } from "./cloud_guard.ts";
+import { createCloudAutoRevoke, revokeAtThreshold } from "./cloud_auto_revoke.ts";
+import { scopeNames } from "./scope_list.ts";
+
+/**
+ * Opens hybrid mode, in dependency order: storage (a file or remote database), the policy's store, the outbox, local
+ * keys mirrored through it, the feed's follower, the last-used mirror, the auto-revoke counter, the manifest upload,
+ * what every mode runs, then the cloud guard.
+ *
+ * @param built The checked configuration and what was built before storage.
+ * @param config The hybrid configuration.
+ * @param link The cloud's client and policy.
+ * @returns The parts, closed in reverse order by their `close`.
+ */
+export async function assembleHybrid(
+  built: SvcBuilt,
+  config: HybridSvcConfig,
+  link: CloudLinkBuilt,
+): Promise<OpenedSvc> {
+  const { log, now, sleep } = built;
+  const { client: cloud, policy, config: cloudConfig } = link;
+  const { retryMinMs, retryMaxMs } = cloudConfig;
+  const storage = await openStorage(built);
+  try {
+    if (await storage.inMemory()) throw new Error(HYBRID_IN_MEMORY); // an injected Client
+    // The policy last read outlives a restart while the cloud cannot be read.
+    await policy.attach({
+      saved: () => storage.savedCloudPolicy(),
+      save: (json) => storage.saveCloudPolicy(json, new Date(now()).toISOString()),
+    });
+    const outbox = createOutbox({
+      storage,
+      cloud,
+      log,
+      retryMinMs,
+      retryMaxMs,
+      setAsideRetentionMs: cloudConfig.setAsideRetentionMs,
+      limit: cloudConfig.outboxLimit,
+      now,
+    });
+    const sharedInbox = config.sharedInbox ?? false;
+    const keys = localKeys(storage, { sharedInbox, log, mirror: true, onQueued: () => outbox.kick(), now });
+    const maxLagMs = cloudConfig.maxRevocationLagMs ?? DEFAULT_MAX_REVOCATION_LAG_MS;
+    const follower = followRevocations({
+      cloud,
+      storage,
+      log,
+      retryMinMs, // not retryMaxMs, the outbox's: the feed keeps its own cap (about 1 s)
+      waitSeconds: FEED_WAIT_SECONDS,
+      maxLagMs,
+      now,
+      sleep,
+    });
+    const lastUsed = mirrorLastUsed({ cloud, log, now });
+    const counter = createCloudAutoRevoke({ policy: policy.current, now });
+    const reached = revokeAtThreshold({
+      outbox,
+      revoke: async (keyId, userId) => {
+        if (userId !== null) await keys.revoke(userId, keyId);
+      },
+      log,
+    });
+    uploadManifest({
+      cloud,
+      entries: [...built.intents.values()].map((i) => i.manifest),
+      scopes: scopeNames(config.scopes),
+      retryMinMs,
+      retryMaxMs,
+      log,
+      signal: built.closing,
+    });
+    const guard = startCloudGuard({ cloud, follower, maxLagMs, endpoint: cloudConfig.endpoint, log, now });
+    const lifetime = { defaultDays: config.keys?.defaultLifetimeDays, maxDays: config.keys?.maxLifetimeDays };
+    const { retention, recorder, deps } = assembleRoutes(built, {
+      storage,
+      keys,
+      outbox,
+      mirror: true,
+      autoRevoke: config.autoRevoke ?? null,
+      cloudPolicy: { counts: counter.counts, note: counter.note, reached },
+      // None is minted until the project's policy is known (read, or kept from an earlier run).
+      keyLifetime: async () => joinLifetimes(lifetime, await policy.mintingKeyLifetime()),
+      link: {
+        revocationsHeard: guard.check,
+        credentialsAccepted: guard.checkCredentials,
+        health: () => ({ mode: "hybrid", ...guard.health() }),
+        autoRevoked: counter.refused,
+        used: (keyId) => lastUsed.used(keyId),
+      },
+    });
+    const close = async (): Promise<void> => {
+      await retention.close();
+      await recorder.settle();
+      await guard.close();
+      await follower.close();
+      await lastUsed.close();
+      await outbox.close();
+      await keys.close();
+      await recorder.settle();
+      await storage.close();
+    };
+    return { storage, keys, recorder, deps, cloudLink: { outbox, follower }, close };
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * What every mode runs on the app's storage once its keys are built: the retention schedule, the violation recorder,
+ * the intent runner and the `/svc` routes' dependencies. The mode's assembly (`assemble_local.ts`,
+ * `assemble_hybrid.ts`, `assemble_cloud.ts`) hands in what differs: its keys, its outbox, its policies and its link.
+ *
+ * @module
+ */
+import type { PurgeSchedule } from "../db/mod.ts";
+import type { AutoRevokePolicy } from "../contract/mod.ts";
+import { createIntentRunner } from "../intents/mod.ts";
+import type { KeyLifetime, KeyService } from "../keys/mod.ts";
+import type { AppStorage } from "./storage/mod.ts";
+import type { AppLink } from "./routes/mod.ts";
+import type { Outbox } from "../cloud_link/mod.ts";
+import { startRetention } from "./app_retention.ts";
+import { oauthStorage } from "../oauth/mod.ts";
+import { scopeNames } from "./scope_list.ts";
+import {
+  createViolationRecorder,
+  type ViolationRecorder,
+  type ViolationRecorderOptions,
+} from "./violation_recorder.ts";
+import type { ModeDeps, SvcBuilt } from "./svc_parts.ts";
+
+/** What a mode hands to {@linkcode assembleRoutes}. */
+export interface ModeParts {
+  /** The app's storage, open. */
+  storage: AppStorage;
+  /** The mode's keys. */
+  keys: KeyService;
+  /** The outbox to the cloud (`null` in local mode): purged by retention, kicked when violations are stored. */
+  outbox: Outbox | null;
+  /** Whether stored violations are queued for the cloud too. */
+  mirror: boolean;
+  /** The app's own auto-revoke policy (`null`: none, and always in cloud mode). */
+  autoRevoke: AutoRevokePolicy | null;
+  /** The project's policy counted here (`null` in local mode). */
+  cloudPolicy: Required<ViolationRecorderOptions>["cloudPolicy"] | null;
+  /** The bounds of a key's lifetime at minting. */
+  keyLifetime: () => Promise<KeyLifetime>;
+  /** What the link to the cloud checks and notes on agent requests. */
+  link: AppLink;
+}
+
+/** What {@linkcode assembleRoutes} builds. */
+export interface RouteParts {
+  /** The purge of old rows. */
+  retention: PurgeSchedule;
+  /** Records violations. */
+  recorder: ViolationRecorder;
+  /** What the `/svc` routes are given. */
+  deps: ModeDeps;
+}
+
+/**
+ * Builds what every mode runs, in order: retention, the recorder, the intent runner and the routes' dependencies.
+ *
+ * @param built The checked configuration and what was built before storage.
+ * @param parts What the mode built.
+ * @returns The retention schedule, the recorder and the routes' dependencies.
+ */
+export function assembleRoutes(built: SvcBuilt, parts: ModeParts): RouteParts {
+  const { config, intents, log, now, bodyLimit, refusalsPerAddress } = built;
+  const { storage, keys, outbox, mirror, autoRevoke, cloudPolicy, keyLifetime, link } = parts;
+  const retention = startRetention({
+    storage,
+    outbox: outbox ?? undefined,
+    oauth: config.oauth ? oauthStorage(storage.db) : undefined,
+    violationRetentionMs: config.violationRetentionMs,
+    purgeIntervalMs: config.purgeIntervalMs,
+    log,
+    now,
+  });
+  const recorder = createViolationRecorder({
+    storage: () => storage,
+    mirror,
+    autoRevoke: autoRevoke ?? undefined,
+    cloudPolicy: cloudPolicy ?? undefined,
+    onViolation: config.onViolation,
+    stored: () => outbox?.kick(),
+    log,
+    now,
+    storedWithinMs: built.repeatsStoredWithinMs,
+  });
+  const runner = createIntentRunner({
+    intents,
+    strictIntents: config.strictIntents ?? false,
+    validateResults: config.validateResults ?? false,
+    onAgentIntent: config.onAgentIntent,
+    recordViolation: recorder.record,
+    repeatViolation: recorder.repeat,
+  });
+  const deps: ModeDeps = {
+    keys,
+    runner,
+    scopes: scopeNames(config.scopes),
+    keyLifetime,
+    intents,
+    acceptsOtherIntents: !config.strictIntents && config.onAgentIntent !== undefined,
+    bodyLimit,
+    log,
+    recordViolation: recorder.record,
+    repeatViolation: recorder.repeat,
+    now,
+    addressWaitMs: refusalsPerAddress ? (req) => refusalsPerAddress.waitMs(req) : () => 0,
+    link,
+  };
+  return { retention, recorder, deps };
+}

@@ -1,0 +1,208 @@
+/**
+ * `POST /svc/mcp`: the Model Context Protocol over Streamable HTTP, stateless,
+ * in revisions 2025-11-25 (and earlier, through the MCP SDK) and 2026-07-28
+ * (`mcp_modern.ts`). The dispatcher has checked the agent key; `tools/list`
+ * lists the intents this key may call, by name, and `tools/call` runs one
+ * through the intent runner, the same chain as `POST /svc/agent/run`. A call
+ * an OAuth access token lacks a scope for is the `403` step-up challenge. The
+ * MCP SDK is imported on the first legacy request, so apps that never see an
+ * MCP client do not load it.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { isSvcError } from "../errors/mod.ts";
+import { redactSecrets } from "../contract/mod.ts";
+import { PACKAGE_NAME, PACKAGE_VERSION } from "../contract/mod.ts";
+import { json } from "../http/mod.ts";
+import type { Route } from "../http/mod.ts";
+import { type AppDeps, type AppSide, defineRoute, stepUpRefusal } from "../app/routes/mod.ts";
+import type { VerifiedKey } from "../keys/mod.ts";
+import { checkToolCalls, INVALID_PARAMS } from "./mcp_calls.ts";
+import { answerModern, conflictingEra, eraOf, MODERN_ERRORS, MODERN_PROTOCOL_VERSION } from "./mcp_modern.ts";
+import { intentTool, type McpTool, type McpToolResult, toolError, toolResult } from "./mcp_tools.ts";
+import { answerDirectly, JsonRpcError, type ToolAnswers } from "./mcp_direct.ts";
+import { mcpRefusalSchema } from "./mcp_front.ts";
+
+type Sdk = Awaited<ReturnType<typeof importSdk>>;
+let sdk: Promise<Sdk> | undefined;
+
+async function importSdk() {
+  const [server, transport, types] = await Promise.all([
+    import("@modelcontextprotocol/sdk/server/index.js"),
+    import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+    import("@modelcontextprotocol/sdk/types.js"),
+  ]);
+  return {
+    Server: server.Server,
+    Transport: transport.WebStandardStreamableHTTPServerTransport,
+    ListTools: types.ListToolsRequestSchema,
+    CallTool: types.CallToolRequestSchema,
+    versions: types.SUPPORTED_PROTOCOL_VERSIONS as readonly string[],
+  };
+}
+
+/** A JSON-RPC 2.0 message of MCP; the MCP SDK validates it, after `checkToolCalls`. */
+const jsonRpcMessage = z.record(z.string(), z.unknown()).describe("A JSON-RPC 2.0 message of MCP");
+
+/** The body: one message or a batch. */
+const jsonRpcBody = z.union([jsonRpcMessage, z.array(jsonRpcMessage).min(1)]);
+
+/**
+ * The MCP route.
+ *
+ * @param options `listTools`: `granted` (default) lists the intents the key may call; `all` lists every intent, a
+ * call beyond the grant then meeting the step-up (OAuth) or a `FORBIDDEN_SCOPE` tool error (a pasted key).
+ * @returns `POST /svc/mcp`. Other methods answer 405: no server-initiated stream, no sessions.
+ */
+export function mcpRoute(options: { listTools?: "granted" | "all" } = {}): Route<AppSide> {
+  const listed = options.listTools === "all" ? () => true : (entry: { allowed: boolean }) => entry.allowed;
+  const tools = new Map<string, McpTool>();
+  const toolOf = (entry: Parameters<typeof intentTool>[0]): McpTool => {
+    let tool = tools.get(entry.name);
+    if (tool === undefined) tools.set(entry.name, tool = intentTool(entry));
+    return tool;
+  };
+
+  /**
+   * Lists the key's tools (by name) and runs its calls, for the SDK's server, `answerDirectly` and `answerModern`
+   * alike. A scope refusal that is a step-up (an OAuth access token) is kept in `stepUp`: the request then answers
+   * its `403`, whatever else it held.
+   */
+  function answersFor(req: Request, key: VerifiedKey, deps: AppDeps): ToolAnswers & { stepUp?: unknown } {
+    const { runner, log } = deps;
+    const answers: ToolAnswers & { stepUp?: unknown } = {
+      listTools: () => runner.manifestFor(key).filter(listed).map(toolOf).sort(byName),
+      async callTool(name: string, args: unknown): Promise<McpToolResult> {
+        try {
+          return toolResult(await runner.run(key, name, args));
+        } catch (error) {
+          // An unknown tool is a protocol error in MCP; every other refusal is a tool error the model can read.
+          if (isSvcError(error) && error.code === "UNKNOWN_INTENT") {
+            throw new JsonRpcError(INVALID_PARAMS, redactSecrets(error.message), error.details);
+          }
+          const stepUp = await stepUpRefusal(error, req, key, name, deps);
+          if (stepUp !== error) answers.stepUp ??= stepUp;
+          return toolError(error, log);
+        }
+      },
+    };
+    return answers;
+  }
+
+  let versions: readonly string[] | undefined;
+  /** The modern revision first, then the SDK's (loaded once, for the lists of `server/discover` and `-32022`). */
+  const supportedVersions = async (): Promise<readonly string[]> =>
+    versions ??= [MODERN_PROTOCOL_VERSION, ...(await loadSdk()).versions];
+
+  const loadSdk = (): Promise<Sdk> =>
+    sdk ??= importSdk().catch((e) => {
+      sdk = undefined;
+      throw e;
+    });
+
+  async function transport(req: Request, body: unknown, key: VerifiedKey, deps: AppDeps): Promise<Response> {
+    const answers = answersFor(req, key, deps);
+    const answered = await answer(req, body, answers, deps);
+    if (answers.stepUp !== undefined) throw answers.stepUp;
+    return answered;
+  }
+
+  async function answer(req: Request, body: unknown, answers: ToolAnswers, deps: AppDeps): Promise<Response> {
+    if (eraOf(req, body) === "modern") return await answerModern(req, body, await supportedVersions(), answers);
+    const { Server, Transport, ListTools, CallTool, versions } = await loadSdk();
+    const direct = await answerDirectly(req, body, versions, answers);
+    if (direct !== undefined) return direct;
+    const server = new Server({ name: PACKAGE_NAME, version: PACKAGE_VERSION }, {
+      capabilities: { tools: { listChanged: false } },
+    });
+    server.setRequestHandler(ListTools, () => ({ tools: answers.listTools() }));
+    server.setRequestHandler(
+      CallTool,
+      ({ params }: { params: { name: string; arguments?: unknown } }) =>
+        answers.callTool(params.name, params.arguments),
+    );
+    const mcp = new Transport({ enableJsonResponse: true, maxRequestBodySize: deps.bodyLimit });
+    await server.connect(mcp);
+    try {
+      return await mcp.handleRequest(req, { parsedBody: body });
+    } finally {
+      await server.close();
+    }
+  }
+
+  /** Checks every call, takes a token per call beyond the first, and answers the refused calls beside the rest. */
+  async function serve(
+    { req, caller, body, takeToken }: { req: Request; caller: VerifiedKey; body: unknown; takeToken(): void },
+    deps: AppDeps,
+  ): Promise<Response> {
+    // A 2026-07-28 request is one message, checked (headers first) by answerModern.
+    const era = eraOf(req, body);
+    if (era === "conflict") return conflictingEra(body);
+    if (era === "modern") return await transport(req, body, caller, deps);
+    const batch = Array.isArray(body);
+    const { calls, passed, refused } = checkToolCalls(batch ? body : [body as Record<string, unknown>]);
+    for (let call = 1; call < calls; call++) takeToken();
+    if (refused.length === 0) return await transport(req, body, caller, deps);
+    if (passed.length === 0) return json(batch ? refused : refused[0]);
+    const answered = await transport(req, passed, caller, deps);
+    if (answered.status === 202) return json(refused);
+    if (answered.status !== 200) return answered;
+    const answers = await answered.json() as unknown;
+    return json([...(Array.isArray(answers) ? answers : [answers]), ...refused]);
+  }
+
+  return defineRoute({
+    method: "POST",
+    path: "/svc/mcp",
+    auth: "agent",
+    limit: "perKey",
+    summary:
+      "Model Context Protocol 2025-11-25 and 2026-07-28 (Streamable HTTP, JSON-RPC): tools/list and tools/call over " +
+      "this key's intents",
+    body: jsonRpcBody,
+    responses: {
+      200: z.union([jsonRpcMessage, z.array(jsonRpcMessage)]).describe("The JSON-RPC response (or batch of them)"),
+      202: null,
+      400: jsonRpcMessage.describe(
+        "A JSON-RPC error: parse error (-32700), invalid request (-32600), header mismatch (-32020) or unsupported " +
+          "protocol version (-32022)",
+      ),
+      401: mcpRefusalSchema.describe(
+        "No valid agent key (error.data.code UNAUTHORIZED), as a JSON-RPC error -32001; WWW-Authenticate points to " +
+          "the resource metadata when OAuth is on",
+      ),
+      403: mcpRefusalSchema.describe(
+        "FORBIDDEN_SCOPE for an OAuth access token (-32003): WWW-Authenticate names the scopes to authorize again " +
+          "with; also an Origin or Host outside the app's origins",
+      ),
+      429: mcpRefusalSchema.describe("RATE_LIMITED (-32029), Retry-After set"),
+      404: jsonRpcMessage.describe("A JSON-RPC error -32601: a method of the 2026-07-28 revision this server lacks"),
+      406: jsonRpcMessage.describe("A JSON-RPC error: the client must accept application/json and text/event-stream"),
+    },
+    bodyRefusal: jsonRpcBodyRefusal,
+    run: serve,
+  });
+}
+
+const byName = (a: McpTool, b: McpTool): number => a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+
+/**
+ * A JSON body that does not parse is JSON-RPC's parse error (`-32700`); one that is no JSON-RPC message, `-32600`.
+ * A body that is not sent as JSON at all keeps the contract's `INVALID_JSON`, as too large a body keeps its 413.
+ */
+function jsonRpcBodyRefusal(error: unknown, req: Request): Response | undefined {
+  if (!isSvcError(error) || !/^application\/json\s*(;|$)/i.test(req.headers.get("content-type") ?? "")) {
+    return undefined;
+  }
+  const [code, message] = error.code === "INVALID_JSON"
+    ? [PARSE_ERROR, `Parse error: ${error.message}`]
+    : error.code === "VALIDATION_ERROR"
+    ? [MODERN_ERRORS.invalidRequest, "Invalid request: the body must be a JSON-RPC message or a batch of them"]
+    : [undefined, ""];
+  if (code === undefined) return undefined;
+  return json({ jsonrpc: "2.0", id: null, error: { code, message } }, 400);
+}
+
+/** JSON-RPC's code for a body that is not JSON. */
+const PARSE_ERROR = -32700;
