@@ -52,16 +52,8 @@ export type { AutoRevokePolicy, CloudLinkState } from "./core/contract/mod.ts";
 export type { CloudConfig } from "./core/cloud_link/mod.ts";
 export type { EmitResult, EventInput } from "./core/contract/mod.ts";
 export { defineIntent } from "./core/intents/mod.ts";
-export type {
-  InferInput,
-  InferOutput,
-  Intent,
-  IntentRegistry,
-  JsonSchema,
-  ManifestEntry,
-  MaybePromise,
-  Schema,
-} from "./core/intents/mod.ts";
+export type { InferInput, InferOutput, Intent, IntentRegistry, MaybePromise, Schema } from "./core/intents/mod.ts";
+export type { JsonSchema, ManifestEntry } from "./core/contract/mod.ts";
 export type { FallbackHandler } from "./core/intents/mod.ts";
 export { isSvcError, SvcError } from "./core/errors/mod.ts";
 export type { ErrorCode, SvcErrorOptions } from "./core/errors/mod.ts";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { SvcError } from "../core/agent/mod.ts";
+import { SvcError } from "../core/errors/mod.ts";
 import { DEFAULT_VIOLATION_RETENTION_MS } from "../core/contract/mod.ts";
 import type { DatabaseInput } from "../core/db/mod.ts";
 import { createHandler } from "../core/http/mod.ts";

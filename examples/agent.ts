@@ -3,7 +3,8 @@
 //   SVC_KEY=svc_live_… npm run agent            (loops until Ctrl-C)
 //   SVC_KEY=svc_live_… npm run agent -- --once  (handles everything waiting, then exits)
 // APP_URL (http://127.0.0.1:8000) and CLOUD_URL (http://127.0.0.1:8787) say where the app and the cloud are.
-import { AgentClient, isSvcError } from "../core/agent/mod.ts";
+import { AgentClient } from "../core/agent/mod.ts";
+import { isSvcError } from "../core/errors/mod.ts";
 
 const key = Deno.env.get("SVC_KEY");
 if (!key) {

@@ -4,7 +4,5 @@
  *
  * @module
  */
-export * from "./connection_guard.ts";
-export * from "./relay_server.ts";
-export * from "./request_framing.ts";
-export * from "./tcp_connection.ts";
+export { relayServer } from "./relay_server.ts";
+export type { TcpConnection } from "./tcp_connection.ts";

@@ -4,8 +4,9 @@
  *
  * @module
  */
-export * from "./app_identity.ts";
-export * from "./app_repository.ts";
-export * from "./app_routes.ts";
-export * from "./app_service.ts";
 export { appMigrationSteps } from "./app_migrations.ts";
+export { APP_TABLES, appStorage } from "./app_repository.ts";
+export type { AppRepository } from "./app_repository.ts";
+export { appRoutes } from "./app_routes.ts";
+export { APP_RETENTION_MS, APP_STALE_AFTER_MS, createAppService } from "./app_service.ts";
+export type { AppService, AppServiceOptions, ConnectedApp } from "./app_service.ts";

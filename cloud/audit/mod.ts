@@ -3,11 +3,13 @@
  *
  * @module
  */
-export * from "./audit_actions.ts";
-export * from "./audit_actor.ts";
-export * from "./audit_repository.ts";
-export * from "./audit_routes.ts";
-export * from "./audit_service.ts";
-export * from "./audit_storage.ts";
-export * from "./libsql_audit.ts";
+export { AUDIT_ACTIONS, targetsKey } from "./audit_actions.ts";
+export { auditRecord, CLI_ACTOR, recordAudit, sdkActor } from "./audit_actor.ts";
+export type { AuditActor } from "./audit_actor.ts";
 export { auditMigrationSteps } from "./audit_migrations.ts";
+export type { AuditRepository } from "./audit_repository.ts";
+export { auditRoutes } from "./audit_routes.ts";
+export { createAuditService } from "./audit_service.ts";
+export type { AuditService } from "./audit_service.ts";
+export type { AuditEntry, AuditEntryInput } from "./audit_storage.ts";
+export { auditInsert, auditStorage } from "./libsql_audit.ts";

@@ -3,13 +3,7 @@
  *
  * @module
  */
-export {
-  createDashboard,
-  type Dashboard,
-  DASHBOARD_PREFIX,
-  type DashboardOptions,
-  type DashboardSeams,
-  type DashboardSettings,
-} from "./create_dashboard.ts";
-export { publicOrigin } from "./public_url.ts";
+export { createDashboard, DASHBOARD_PREFIX } from "./create_dashboard.ts";
+export type { DashboardSeams, DashboardSettings } from "./create_dashboard.ts";
 export type { DashboardServices } from "./dashboard_deps.ts";
+export { publicOrigin } from "./public_url.ts";

@@ -4,4 +4,9 @@
  *
  * @module
  */
-export * from "./cloud_migrations.ts";
+export {
+  CLOUD_FEATURE_MIGRATIONS,
+  CLOUD_MIGRATION_ORDER,
+  CLOUD_MIGRATIONS_TABLE,
+  cloudMigrations,
+} from "./cloud_migrations.ts";

@@ -5,19 +5,20 @@
  *
  * @module
  */
+export { feedMigrationSteps } from "./feed_migrations.ts";
+export { readOrWait } from "./long_poll.ts";
 export {
   createInboxWaiters,
-  type InboxChanges,
-  type InboxSubscription,
-  type InboxWaiters,
-  type InboxWaitersOptions,
-  LOCAL_TICK_MS,
   MAX_POLLS_PER_KEY,
   MAX_POLLS_PER_PROJECT,
   REVOCATION_FEED,
-  type RevocationSequence,
-  type WatchedStorage,
   watchedStorage,
 } from "./waiters.ts";
-export { type PollLimits, readOrWait } from "./long_poll.ts";
-export { feedMigrationSteps } from "./feed_migrations.ts";
+export type {
+  InboxChanges,
+  InboxSubscription,
+  InboxWaiters,
+  InboxWaitersOptions,
+  RevocationSequence,
+  WatchedStorage,
+} from "./waiters.ts";

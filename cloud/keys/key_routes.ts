@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { errorEnvelopeSchema } from "../../core/contract/mod.ts";
-import { SvcError } from "../../core/agent/mod.ts";
+import { SvcError } from "../../core/errors/mod.ts";
 import {
   agentIdTaken,
   agentIdText,

@@ -3,6 +3,7 @@
  *
  * @module
  */
-export { type CloudMetrics, cloudMetrics } from "./cloud_metrics.ts";
-export { authenticateMetrics, isLoopbackAddress } from "./metrics_auth.ts";
-export { cloudHealthSchema, type OperationsDeps, operationsRoutes, type StorageHealth } from "./operations_routes.ts";
+export { cloudMetrics } from "./cloud_metrics.ts";
+export { authenticateMetrics } from "./metrics_auth.ts";
+export { operationsRoutes } from "./operations_routes.ts";
+export type { OperationsDeps } from "./operations_routes.ts";

@@ -3,13 +3,11 @@
  *
  * @module
  */
-export * from "./libsql_project_admin.ts";
-export * from "./libsql_project_settings.ts";
-export * from "./libsql_projects.ts";
-export * from "./manifest_routes.ts";
-export * from "./project_admin_storage.ts";
-export * from "./project_repository.ts";
-export * from "./project_service.ts";
-export * from "./project_settings.ts";
-export * from "./projects.ts";
+export { projectAdministration } from "./libsql_project_admin.ts";
+export { PROJECT_RETENTIONS, PROJECTS_WITH_RETENTION, projectSettings } from "./libsql_project_settings.ts";
+export { projectStorage } from "./libsql_projects.ts";
+export { manifestRoutes } from "./manifest_routes.ts";
 export { projectMigrationSteps } from "./project_migrations.ts";
+export type { ProjectRecord, ProjectRepository } from "./project_repository.ts";
+export { createProjectService } from "./project_service.ts";
+export type { ProjectService } from "./project_service.ts";

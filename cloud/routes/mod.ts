@@ -3,5 +3,7 @@
  *
  * @module
  */
-export * from "./auth.ts";
-export * from "./cloud_side.ts";
+export { authenticateAgent, authenticateSdk, KEY_TOUCH_INTERVAL_MS, reauthenticate, recordUse } from "./auth.ts";
+export type { AuthStorage, KeyAuth, SdkCaller } from "./auth.ts";
+export { CLOUD_PREFIX, cloudLimits, cloudRouteDefiner, defineRoute } from "./cloud_side.ts";
+export type { CloudLimit, CloudRouteDeps, CloudSide } from "./cloud_side.ts";

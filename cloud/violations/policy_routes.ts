@@ -4,7 +4,7 @@
  * @module
  */
 import { errorEnvelopeSchema } from "../../core/contract/mod.ts";
-import { SvcError } from "../../core/agent/mod.ts";
+import { SvcError } from "../../core/errors/mod.ts";
 import { json } from "../../core/http/mod.ts";
 import { sdkActor } from "../audit/mod.ts";
 import { policyChangeSchema, policyViewSchema } from "./project_policy.ts";

@@ -4,6 +4,8 @@
  *
  * @module
  */
-export * from "./rate_limiter.ts";
-export * from "./refusal_coalescer.ts";
-export * from "./refusals_per_address.ts";
+export { createRateLimiter, rateLimited, rateOf } from "./rate_limiter.ts";
+export type { RateDecision, RateLimit, RateLimiter, RateLimits } from "./rate_limiter.ts";
+export { createRefusalCoalescer } from "./refusal_coalescer.ts";
+export { addressKey, createRefusalsPerAddress } from "./refusals_per_address.ts";
+export type { RefusalsPerAddress } from "./refusals_per_address.ts";

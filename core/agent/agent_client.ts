@@ -14,7 +14,7 @@ import { PLATFORM } from "../platform/mod.ts";
 
 export { isSvcError, SvcError } from "../errors/mod.ts";
 export type { ErrorCode } from "../errors/mod.ts";
-export type { JsonSchema } from "../intents/mod.ts";
+export type { JsonSchema } from "../contract/mod.ts";
 export type { InboxItem, KeyRefusal, KeyRefusalReason } from "../contract/mod.ts";
 export type { AgentClientOptions, AgentIntent, AgentKeyInfo, InboxOptions, InboxPage } from "./agent_client_options.ts";
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { JsonSchema } from "../intents/mod.ts";
+import type { JsonSchema } from "../contract/mod.ts";
 import type { InboxItem } from "../contract/mod.ts";
 
 /** Options of `AgentClient`. */

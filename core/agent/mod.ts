@@ -3,4 +3,4 @@
  *
  * @module
  */
-export * from "./agent_client.ts";
+export { AgentClient, keyRefusalOf } from "./agent_client.ts";

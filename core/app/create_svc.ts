@@ -30,7 +30,7 @@ import { createOAuthServer, isOAuthPath, type OAuthServerOptions, oauthStorage, 
 import { withMcpFront } from "../mcp/mod.ts";
 import { scopeDefinitions, scopeNames } from "./scope_list.ts";
 import type { ScopeAbout } from "../oauth/mod.ts";
-import type { ManifestEntry } from "../intents/mod.ts";
+import type { ManifestEntry } from "../contract/mod.ts";
 import { appLabel, cloudAtStartError, credentialsState } from "./cloud_guard.ts";
 import { type Sleep, sleep } from "../retry/mod.ts";
 import { isSvcError, SvcError } from "../errors/mod.ts";

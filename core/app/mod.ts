@@ -5,13 +5,26 @@
  *
  * @module
  */
-export * from "./app_retention.ts";
-export * from "./create_svc.ts";
-export * from "./local_keys.ts";
-export * from "./mount.ts";
-export * from "../oauth/mod.ts";
-export * from "./scope_list.ts";
-export * from "./svc_config.ts";
-export * from "./svc_config_schema.ts";
-export * from "./svc_routes.ts";
-export * from "./violation_recorder.ts";
+export { startRetention } from "./app_retention.ts";
+export { createSvc, createSvcWith, DEFAULT_SVC_RATE_LIMITS } from "./create_svc.ts";
+export type { SvcInternals } from "./create_svc.ts";
+export { localKeys } from "./local_keys.ts";
+export { withSvc } from "./mount.ts";
+export type { FetchHandler } from "./mount.ts";
+export type { ScopeDefinition, ScopeList } from "./scope_list.ts";
+export type {
+  CloudSvcConfig,
+  HybridSvcConfig,
+  KeyLifetimeConfig,
+  LocalSvcConfig,
+  McpOptions,
+  Svc,
+  SvcCloudConfig,
+  SvcConfig,
+  SvcHealth,
+  SvcMode,
+  SvcOptions,
+  SvcRateLimitName,
+} from "./svc_config.ts";
+export { svcRoutes } from "./svc_routes.ts";
+export { createViolationRecorder } from "./violation_recorder.ts";

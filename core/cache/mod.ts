@@ -3,4 +3,4 @@
  *
  * @module
  */
-export * from "./bounded_map.ts";
+export { BoundedMap } from "./bounded_map.ts";

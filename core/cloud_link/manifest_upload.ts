@@ -9,7 +9,7 @@ import { retry } from "../retry/mod.ts";
 import { reconnectedAfter } from "../logging/mod.ts";
 import type { CloudClient } from "./cloud_client.ts";
 import type { ErrorLogger } from "../logging/mod.ts";
-import type { ManifestEntry } from "../intents/mod.ts";
+import type { ManifestEntry } from "../contract/mod.ts";
 import { PLATFORM } from "../platform/mod.ts";
 
 /** What {@linkcode uploadManifest} needs. */

@@ -4,4 +4,5 @@
  *
  * @module
  */
-export * from "./errors.ts";
+export { ERROR_STATUS, isSvcError, SvcError } from "./errors.ts";
+export type { ErrorCode, SvcErrorOptions } from "./errors.ts";

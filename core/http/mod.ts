@@ -4,15 +4,21 @@
  *
  * @module
  */
-export * from "./bytes.ts";
-export * from "./client_address.ts";
-export * from "./dispatch.ts";
-export * from "./json.ts";
-export * from "./prebuilt_refusals.ts";
-export * from "./route.ts";
-export * from "./router.ts";
-export * from "./serve_options.ts";
-export * from "./server_shutdown.ts";
-export * from "./single_body.ts";
-export * from "./text_response.ts";
-export * from "./validation.ts";
+export { concatBytes, readBody } from "./bytes.ts";
+export { clientAddress, withClientAddress } from "./client_address.ts";
+export type { ClientAddressSource } from "./client_address.ts";
+export { createHandler } from "./dispatch.ts";
+export type { RefusalCounter } from "./dispatch.ts";
+export { DEFAULT_BODY_LIMIT, errorEnvelope, errorResponse, json, readJson } from "./json.ts";
+export { prebuiltAnswer, reusableRefusal } from "./prebuilt_refusals.ts";
+export { routeDefiner } from "./route.ts";
+export type { DefineRoute, Route, RouteDescription } from "./route.ts";
+export { createRouter, pathnameOf } from "./router.ts";
+export type { Method } from "./router.ts";
+export { connectionBudget, DEFAULT_CONNECTION_LIMITS } from "./serve_options.ts";
+export type { ConnectionLimits, RunningServer, ServeOptions } from "./serve_options.ts";
+export { closingAware, DEFAULT_SHUTDOWN_TIMEOUT_MS } from "./server_shutdown.ts";
+export { singleBody } from "./single_body.ts";
+export { answerWith, textResponse } from "./text_response.ts";
+export { toIssues } from "./validation.ts";
+export type { Issue } from "./validation.ts";

@@ -3,5 +3,15 @@
  *
  * @module
  */
-export * from "./intent_runner.ts";
-export * from "./intents.ts";
+export { createIntentRunner } from "./intent_runner.ts";
+export type { AllowedEntry, FallbackHandler, IntentRunner } from "./intent_runner.ts";
+export { compileIntents, defineIntent } from "./intents.ts";
+export type {
+  CompiledIntent,
+  InferInput,
+  InferOutput,
+  Intent,
+  IntentRegistry,
+  MaybePromise,
+  Schema,
+} from "./intents.ts";

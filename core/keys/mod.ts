@@ -4,8 +4,18 @@
  *
  * @module
  */
-export * from "./key_lifetime.ts";
-export * from "./key_rows.ts";
-export * from "./key_service.ts";
-export * from "./key_sql.ts";
-export * from "./key_verification.ts";
+export { heldExpiry, joinLifetimes, keyExpiry, successorExpiry } from "./key_lifetime.ts";
+export type { KeyLifetime } from "./key_lifetime.ts";
+export { KEY_COLUMNS, keyValues, toKey } from "./key_rows.ts";
+export type { KeyRequest, KeyService, MintResult, RerollRequest, VerifiedKey } from "./key_service.ts";
+export {
+  insertKey,
+  revokeKeyOfUser,
+  scheduleKeyRevocation,
+  selectKeyByHash,
+  selectKeyById,
+  selectKeysOfUser,
+  touchKey,
+} from "./key_sql.ts";
+export type { Condition, KeyTable } from "./key_sql.ts";
+export { findKeyBySecret, mintKey } from "./key_verification.ts";

@@ -4,7 +4,8 @@
  *
  * @module
  */
-export * from "./error_logger.ts";
-export * from "./json_logger.ts";
-export * from "./log_line.ts";
-export * from "./redacting_logger.ts";
+export { defaultLogger } from "./error_logger.ts";
+export type { ErrorLogger } from "./error_logger.ts";
+export { isJsonLogger, jsonLogger, requestLogFields } from "./json_logger.ts";
+export { expectedFailure, logLine, reconnectedAfter } from "./log_line.ts";
+export { REDACT_DEPTH, redactingLogger } from "./redacting_logger.ts";

@@ -7,7 +7,7 @@
  */
 import { errorEnvelope } from "../http/mod.ts";
 import type { ErrorLogger } from "../logging/mod.ts";
-import type { JsonSchema } from "../intents/mod.ts";
+import type { JsonSchema } from "../contract/mod.ts";
 import type { AllowedEntry } from "../intents/mod.ts";
 
 /** A tool as `tools/list` describes it. */

@@ -3,7 +3,6 @@
  *
  * @module
  */
-export * from "./mcp_calls.ts";
-export * from "./mcp_front.ts";
-export * from "./mcp_route.ts";
-export * from "./mcp_tools.ts";
+export { withMcpFront } from "./mcp_front.ts";
+export { mcpRoute } from "./mcp_route.ts";
+export { intentTool } from "./mcp_tools.ts";

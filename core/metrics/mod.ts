@@ -4,4 +4,5 @@
  *
  * @module
  */
-export { type GaugeReading, type RouteLabel, ServiceMetrics } from "./service_metrics.ts";
+export { ServiceMetrics } from "./service_metrics.ts";
+export type { GaugeReading } from "./service_metrics.ts";

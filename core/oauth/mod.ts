@@ -4,23 +4,16 @@
  *
  * @module
  */
-export * from "./authorization_request.ts";
-export * from "./authorize_endpoint.ts";
-export * from "./client_metadata_document.ts";
-export * from "./clients.ts";
-export * from "./consent_page.ts";
-export * from "./consent_token.ts";
-export * from "./discovery.ts";
-export * from "./form_body.ts";
-export * from "./network_address.ts";
-export * from "./oauth_config.ts";
-export * from "./oauth_context.ts";
-export * from "./oauth_error.ts";
-export * from "./oauth_migration.ts";
-export * from "./oauth_server.ts";
-export * from "./oauth_storage.ts";
-export * from "./pkce.ts";
-export * from "./redirect_uri.ts";
-export * from "./revocation_endpoint.ts";
-export * from "./token_endpoint.ts";
-export * from "./oauth_routes.ts";
+export { isOAuthReturnUrl } from "./authorize_endpoint.ts";
+export type { ScopeAbout } from "./consent_page.ts";
+export { isOAuthDiscoveryPath, isOAuthPath, OAUTH_DISCOVERY_ROUTES, OAUTH_PATHS } from "./discovery.ts";
+export { isInternalHost } from "./network_address.ts";
+export { OAUTH_DEFAULTS, oauthConfigSchema } from "./oauth_config.ts";
+export type { OAuthClientConfig, OAuthConfig } from "./oauth_config.ts";
+export { OAUTH_MIGRATION, OAUTH_UNUSED_CLIENTS_MIGRATION } from "./oauth_migration.ts";
+export type { OAuthSide } from "./oauth_routes.ts";
+export { createOAuthServer, withOAuth } from "./oauth_server.ts";
+export type { OAuthServerOptions } from "./oauth_server.ts";
+export { oauthStorage } from "./oauth_storage.ts";
+export type { OAuthStorage } from "./oauth_storage.ts";
+export { s256 } from "./pkce.ts";

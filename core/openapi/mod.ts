@@ -3,5 +3,6 @@
  *
  * @module
  */
-export * from "./openapi_components.ts";
-export * from "./openapi_document.ts";
+export type { SchemaComponents } from "./openapi_components.ts";
+export { openApiDocument, openApiPath } from "./openapi_document.ts";
+export type { OpenApiOptions } from "./openapi_document.ts";

@@ -3,4 +3,5 @@
  *
  * @module
  */
-export { PLATFORM, type ResponseClass, type Runtime, runtimeWith } from "./platform.ts";
+export { PLATFORM, runtimeWith } from "./platform.ts";
+export type { Runtime } from "./platform.ts";

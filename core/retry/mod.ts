@@ -3,5 +3,6 @@
  *
  * @module
  */
-export * from "./backoff.ts";
-export * from "./retry.ts";
+export { sleep } from "./backoff.ts";
+export type { Sleep } from "./backoff.ts";
+export { Backoff, retry } from "./retry.ts";

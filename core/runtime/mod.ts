@@ -5,5 +5,5 @@
  *
  * @module
  */
-export * from "./require_supported_runtime.ts";
-export * from "./supported_runtime.ts";
+import "./require_supported_runtime.ts";
+export { MIN_NODE_MAJOR, unsupportedRuntime } from "./supported_runtime.ts";

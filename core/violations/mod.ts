@@ -4,6 +4,13 @@
  *
  * @module
  */
-export * from "./violation_queue.ts";
-export * from "./violation_rows.ts";
-export * from "./violation_sql.ts";
+export { createViolationQueue } from "./violation_queue.ts";
+export { toViolation, VIOLATION_COLUMNS } from "./violation_rows.ts";
+export {
+  countTowardAutoRevoke,
+  insertViolation,
+  insertViolations,
+  selectLatestViolations,
+  violationWeight,
+} from "./violation_sql.ts";
+export type { ViolationTable } from "./violation_sql.ts";

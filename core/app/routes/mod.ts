@@ -4,9 +4,10 @@
  *
  * @module
  */
-export * from "./agent_routes.ts";
-export * from "./app_side.ts";
-export * from "./health_route.ts";
-export * from "./key_routes.ts";
-export * from "./scope_step_up.ts";
-export * from "./svc_openapi.ts";
+export { agentRoutes, MAX_PAYLOAD_DEPTH, runBody, runResponse } from "./agent_routes.ts";
+export { defineRoute, SVC_PREFIX } from "./app_side.ts";
+export type { AppDeps, AppLink, AppSide } from "./app_side.ts";
+export { healthRoute } from "./health_route.ts";
+export { keyRoutes } from "./key_routes.ts";
+export { stepUpRefusal } from "./scope_step_up.ts";
+export { svcOpenApiRoute } from "./svc_openapi.ts";

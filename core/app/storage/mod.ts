@@ -4,8 +4,6 @@
  *
  * @module
  */
-export * from "./app_migrations.ts";
-export * from "./app_storage.ts";
-export * from "./libsql_app_storage.ts";
-export * from "./libsql_retention.ts";
-export * from "./libsql_revocations.ts";
+export { APP_MIGRATIONS, APP_MIGRATIONS_TABLE } from "./app_migrations.ts";
+export type { AppStorage, OutboxItem } from "./app_storage.ts";
+export { openAppStorage } from "./libsql_app_storage.ts";

@@ -2,7 +2,8 @@
 // against a real app whose clock the test moves.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { AgentClient, isSvcError } from "../../../core/agent/mod.ts";
+import { AgentClient } from "../../../core/agent/mod.ts";
+import { isSvcError } from "../../../core/errors/mod.ts";
 import { asUser, BASE, mint, notesSvc } from "../../fixtures/notes_svc.ts";
 
 test("key() tells the key's scopes, its expiry and a reroll's scheduled revocation; an expired key is refused", async () => {

@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AgentClient, type InboxItem } from "../../../core/agent/mod.ts";
+import { AgentClient } from "../../../core/agent/mod.ts";
+import type { InboxItem } from "../../../core/contract/mod.ts";
 import { type CloudServer, startCloudServer } from "../../fixtures/servers.ts";
 import { waitFor } from "../../fixtures/wait_for.ts";
 

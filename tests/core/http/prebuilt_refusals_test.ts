@@ -1,7 +1,7 @@
 // Prebuilt refusals: a reusable error's answer is built once and served again as a fresh Response with the same bytes.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { SvcError } from "../../../core/agent/mod.ts";
+import { SvcError } from "../../../core/errors/mod.ts";
 import { errorResponse } from "../../../core/http/mod.ts";
 import { prebuiltAnswer, reusableRefusal } from "../../../core/http/mod.ts";
 
