@@ -5,6 +5,7 @@
  * @module
  */
 import { type AppServiceOptions, createAppService } from "./apps/mod.ts";
+import { createApprovalService } from "./approvals/mod.ts";
 import { createAuditService } from "./audit/mod.ts";
 import type { DashboardServices } from "./dashboard/mod.ts";
 import type { OperationsDeps } from "./operations/mod.ts";
@@ -64,5 +65,6 @@ export function createCloudServices(
     audit: createAuditService(storage),
     operators: createOperatorService(storage, { now: apps.now, ...operators }),
     apps: createAppService(storage, apps),
+    approvals: createApprovalService(storage, apps.now),
   };
 }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { ApprovalService } from "../approvals/mod.ts";
 import type { AppService } from "../apps/mod.ts";
 import type { AuditService } from "../audit/mod.ts";
 import type { InboxService } from "../inbox/mod.ts";
@@ -28,4 +29,6 @@ export interface DashboardServices {
   operators: OperatorService;
   /** Connected apps: the app instances following the revocation feed. */
   apps: AppService;
+  /** Approvals as apps report them (read-only: the key's user decides in the app). */
+  approvals: ApprovalService;
 }

@@ -8,7 +8,8 @@
  * 1. `routes` (the `/v1` route kind and its auth) and `feed` (the long polls' waiters, the revocation feed);
  * 2. `audit` (every feature's writes record an entry in their own transaction);
  * 3. `projects`, `operators`, `keys`;
- * 4. `inbox` (events of a project), `violations` (auto-revoke revokes keys), `apps` (connected apps of a project);
+ * 4. `inbox` (events of a project), `violations` (auto-revoke revokes keys), `apps` (connected apps of a project),
+ *    `approvals` (the steps of approvals apps report, each audited);
  * 5. `dashboard`, `operations` (metrics) and `database` (the one ordered list of every feature's migrations).
  *
  * Add an arrow here only with the import that needs it, and never one that points up a floor.
@@ -26,8 +27,9 @@ export const CLOUD_LAYERS: Readonly<Record<string, readonly string[]>> = {
   keys: ["audit", "feed", "routes"],
   inbox: ["audit", "feed", "projects", "routes"],
   violations: ["audit", "feed", "keys", "projects", "routes"],
+  approvals: ["audit", "routes"],
   apps: ["keys", "projects", "routes"],
   operations: ["apps", "inbox", "keys", "routes"],
-  dashboard: ["apps", "audit", "feed", "inbox", "keys", "operators", "projects", "violations"],
-  database: ["apps", "audit", "feed", "inbox", "keys", "operators", "projects", "violations"],
+  dashboard: ["approvals", "apps", "audit", "feed", "inbox", "keys", "operators", "projects", "violations"],
+  database: ["approvals", "apps", "audit", "feed", "inbox", "keys", "operators", "projects", "violations"],
 };

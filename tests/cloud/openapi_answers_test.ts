@@ -199,6 +199,8 @@ const BAD_INPUT: Record<string, { path: string; body?: unknown }> = {
   "PUT /v1/sdk/policy": { path: "", body: { retentionDays: 0 } },
   "GET /v1/sdk/audit": { path: "?since=soon" },
   "POST /v1/sdk/keys/used": { path: "", body: { keys: [] } },
+  "POST /v1/sdk/approvals/batch": { path: "", body: { approvals: [] } },
+  "GET /v1/sdk/approvals": { path: "?status=maybe" },
 };
 
 test("401, 400, 413 and 429 answers of every /v1 route match the document", async () => {
