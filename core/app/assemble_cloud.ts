@@ -6,7 +6,7 @@
  * @module
  */
 import { joinLifetimes } from "../keys/mod.ts";
-import { cloudKeys, createOutbox, followRevocations, uploadManifest } from "../cloud_link/mod.ts";
+import { cloudKeys, createOutbox, followRevocations, shipApprovalSteps, uploadManifest } from "../cloud_link/mod.ts";
 import { assembleRoutes } from "./assemble_routes.ts";
 import { type CloudLinkBuilt, FEED_WAIT_SECONDS, type OpenedSvc, openStorage, type SvcBuilt } from "./svc_parts.ts";
 import type { CloudSvcConfig } from "./svc_config.ts";
@@ -91,6 +91,7 @@ export async function assembleCloud(built: SvcBuilt, config: CloudSvcConfig, lin
         autoRevoked: counter.refused,
         used() {},
       },
+      approvalStep: shipApprovalSteps(storage, outbox),
     });
     const close = async (): Promise<void> => {
       await retention.close();

@@ -6,7 +6,13 @@
  * @module
  */
 import { joinLifetimes } from "../keys/mod.ts";
-import { createOutbox, followRevocations, mirrorLastUsed, uploadManifest } from "../cloud_link/mod.ts";
+import {
+  createOutbox,
+  followRevocations,
+  mirrorLastUsed,
+  shipApprovalSteps,
+  uploadManifest,
+} from "../cloud_link/mod.ts";
 import { localKeys } from "./local_keys.ts";
 import { assembleRoutes } from "./assemble_routes.ts";
 import { type CloudLinkBuilt, FEED_WAIT_SECONDS, type OpenedSvc, openStorage, type SvcBuilt } from "./svc_parts.ts";
@@ -101,6 +107,7 @@ export async function assembleHybrid(
         autoRevoked: counter.refused,
         used: (keyId) => lastUsed.used(keyId),
       },
+      approvalStep: shipApprovalSteps(storage, outbox),
     });
     const close = async (): Promise<void> => {
       await retention.close();

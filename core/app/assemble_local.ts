@@ -42,6 +42,7 @@ export async function assembleLocal(built: SvcBuilt, config: LocalSvcConfig): Pr
       cloudPolicy: null,
       keyLifetime: () => Promise.resolve(joinLifetimes(lifetime)),
       link: NO_CLOUD_LINK,
+      approvalStep: () => Promise.resolve(), // no cloud to tell
     });
     const close = async (): Promise<void> => {
       await retention.close();

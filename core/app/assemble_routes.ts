@@ -40,6 +40,8 @@ export interface ModeParts {
   keyLifetime: () => Promise<KeyLifetime>;
   /** What the link to the cloud checks and notes on agent requests. */
   link: AppLink;
+  /** Tells the cloud a step of an approval (a no-op in local mode). */
+  approvalStep: ModeDeps["approvalStep"];
 }
 
 /** What {@linkcode assembleRoutes} builds. */
@@ -61,7 +63,7 @@ export interface RouteParts {
  */
 export function assembleRoutes(built: SvcBuilt, parts: ModeParts): RouteParts {
   const { config, intents, log, now, bodyLimit, refusalsPerAddress } = built;
-  const { storage, keys, outbox, mirror, autoRevoke, cloudPolicy, keyLifetime, link } = parts;
+  const { storage, keys, outbox, mirror, autoRevoke, cloudPolicy, keyLifetime, link, approvalStep } = parts;
   const retention = startRetention({
     storage,
     outbox: outbox ?? undefined,
@@ -104,6 +106,7 @@ export function assembleRoutes(built: SvcBuilt, parts: ModeParts): RouteParts {
     now,
     addressWaitMs: refusalsPerAddress ? (req) => refusalsPerAddress.waitMs(req) : () => 0,
     link,
+    approvalStep,
   };
   return { retention, recorder, deps };
 }

@@ -15,7 +15,7 @@ import { isSvcError } from "../errors/mod.ts";
 import { type CloudAppIdentity, cloudCall, type CloudConfig } from "./cloud_call.ts";
 import { emitBatchResultSchema, type EmitResult, emitResultSchema, type PostedEvent } from "../contract/mod.ts";
 import { keyListSchema, keyVerificationSchema, mintedKeySchema, okSchema, revokedKeySchema } from "../contract/mod.ts";
-import type { ManifestEntry } from "../contract/mod.ts";
+import type { ApprovalStep, ManifestEntry } from "../contract/mod.ts";
 import { type RevocationPage, revocationPageSchema } from "../contract/mod.ts";
 import { toViolationReport, type Violation } from "../contract/mod.ts";
 import { type AutoRevokePolicy, autoRevokePolicySchema } from "../contract/mod.ts";
@@ -60,6 +60,8 @@ export interface CloudClient {
   reportViolation(violation: Violation): Promise<void>;
   /** `POST /v1/sdk/violations/batch`: up to 500 at once, stored together. */
   reportViolations(violations: readonly Violation[]): Promise<void>;
+  /** `POST /v1/sdk/approvals/batch`: up to 500 steps of approvals, each (approvalId, status) stored once. */
+  postApprovalSteps(steps: readonly ApprovalStep[]): Promise<void>;
   /**
    * `PUT /v1/sdk/keys/:id`: the hybrid mirror of a key record (`revokeReason` `oauth`: its grant ended; `grantId`:
    * the OAuth grant it is the access token of), with the reroll that scheduled its revocation, for the cloud's audit
@@ -136,6 +138,9 @@ export function createCloudClient(
     },
     async reportViolations(violations) {
       await call("POST", "/v1/sdk/violations/batch", okSchema, { violations: violations.map(toViolationReport) });
+    },
+    async postApprovalSteps(steps) {
+      await call("POST", "/v1/sdk/approvals/batch", okSchema, { approvals: steps });
     },
     async mirrorKey(r, reroll) {
       const { userId, name, scopes, agentId, hash, start, createdAt, revokedAt } = r;

@@ -5,6 +5,7 @@
  *
  * @module
  */
+export { shipApprovalSteps } from "./approval_steps.ts";
 export type { CloudConfig } from "./cloud_call.ts";
 export { createCloudClient, isTransient } from "./cloud_client.ts";
 export type { CloudClient } from "./cloud_client.ts";

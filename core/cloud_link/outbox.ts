@@ -1,12 +1,13 @@
 /**
  * The durable outbox of hybrid and cloud modes: key records and violations are
- * queued in the app's storage in the same write that stores them, and sent to
+ * queued in the app's storage in the same write that stores them (and the steps
+ * of approvals as the app reports them, each keyed by its approvalId and status), and sent to
  * the cloud, retrying with backoff while the cloud is down. Items survive a
  * restart of the app. Each carries an id minted at the app (a violation's
  * `reportId`, a key record's key id), so the cloud stores a retried item once.
  *
  * Nothing an agent sends can hold back a key record: key records (mint,
- * revoke) go first, in order, and violations after them, in batches. A
+ * revoke) go first, in order, and violations and approval steps after them, in batches of one kind. A
  * transient failure (the network, a timeout, 408, 429, 5xx, refused
  * credentials) never sets an item aside: it waits and is retried, with backoff
  * capped at `retryMaxMs` (30 s), for as long as it takes. Only a refusal no
@@ -209,7 +210,7 @@ type OutboxStats = Outbox["stats"];
  */
 function outboxDelivery(
   storage: AppStorage,
-  cloud: Pick<CloudClient, "mirrorKey" | "reportViolations">,
+  cloud: Pick<CloudClient, "mirrorKey" | "reportViolations" | "postApprovalSteps">,
   log: ErrorLogger,
   now: () => number,
   stats: OutboxStats,
@@ -229,14 +230,20 @@ function outboxDelivery(
     await cloud.reportViolations(items.map((item) => JSON.parse(item.body ?? "null")));
   }
 
+  /** Sends steps of approvals in one request (the cloud stores each (approvalId, status) once: a resend is harmless). */
+  async function sendApprovalSteps(items: readonly OutboxItem[]): Promise<void> {
+    await cloud.postApprovalSteps(items.map((item) => JSON.parse(item.body ?? "null")));
+  }
+
   /**
-   * Sends a unit (one key, or a batch of violations); `true` when it is done with
+   * Sends a unit (one key, or a batch of violations or of approval steps); `true` when it is done with
    * (sent, or set aside). A refused batch is retried one by one, so one bad
    * report never costs the others.
    */
   async function deliver(items: readonly OutboxItem[]): Promise<boolean> {
     try {
       if (items[0].kind === "key") await sendKey(items[0]);
+      else if (items[0].kind === "approval") await sendApprovalSteps(items);
       else await sendViolations(items);
     } catch (error) {
       if (isTransient(error)) {
@@ -268,7 +275,11 @@ function outboxDelivery(
     const reason = reasonOf(error);
     await storage.outboxSetAside([item.seq], reason);
     stats.setAside++;
-    const what = item.kind === "key" ? `key record (key ${item.ref})` : `violation report (${item.ref})`;
+    const what = item.kind === "key"
+      ? `key record (key ${item.ref})`
+      : item.kind === "approval"
+      ? `approval step (${item.ref})`
+      : `violation report (${item.ref})`;
     log(`the cloud refused a queued ${what} (${reason}); it is set aside and will not be retried`, error);
   }
 
@@ -346,7 +357,7 @@ function reasonOf(error: unknown): string {
   return text.slice(0, REASON_CHARS);
 }
 
-/** Splits the head of the queue into what is sent together: each key alone, violations in batches. */
+/** Splits the head of the queue into what is sent together: each key alone, violations and approval steps in batches of one kind. */
 function units(items: readonly OutboxItem[]): OutboxItem[][] {
   const out: OutboxItem[][] = [];
   let batch: OutboxItem[] = [];
@@ -357,7 +368,8 @@ function units(items: readonly OutboxItem[]): OutboxItem[][] {
       continue;
     }
     const size = item.body?.length ?? 0;
-    if (batch.length > 0 && (batch.length === VIOLATION_BATCH_LIMIT || bytes + size > BATCH_BYTES)) {
+    const full = batch.length === VIOLATION_BATCH_LIMIT || bytes + size > BATCH_BYTES;
+    if (batch.length > 0 && (full || batch[0].kind !== item.kind)) {
       out.push(batch);
       batch = [];
       bytes = 0;

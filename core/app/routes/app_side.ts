@@ -10,7 +10,7 @@ import type { ErrorLogger } from "../../logging/mod.ts";
 import type { CompiledIntent } from "../../intents/mod.ts";
 import type { IntentRunner } from "../../intents/mod.ts";
 import type { KeyLifetime, KeyService, VerifiedKey } from "../../keys/mod.ts";
-import type { AppHealth, Violation, ViolationKind } from "../../contract/mod.ts";
+import type { AppHealth, ApprovalStep, Violation, ViolationKind } from "../../contract/mod.ts";
 
 /** The prefix of every app route. */
 export const SVC_PREFIX = "/svc";
@@ -54,6 +54,11 @@ export interface AppDeps {
    * on), else `null` (always `null` without `oauth`). See {@linkcode stepUpRefusal}.
    */
   scopeChallenge: (req: Request, key: VerifiedKey, needed: readonly string[]) => Promise<string | null>;
+  /**
+   * Tells the cloud a step of an approval (hybrid and cloud modes: queued in the outbox, sent in batches, each
+   * (approvalId, status) stored and audited once at the cloud; local mode: nothing). Resolves once queued.
+   */
+  approvalStep: (step: ApprovalStep) => Promise<void>;
 }
 
 /** What the app's link to the cloud checks and notes on the `/svc` routes; local mode's checks pass and note nothing. */

@@ -5,7 +5,7 @@
  * @module
  */
 import type { AgentIdKind, KeyRecord } from "../../contract/mod.ts";
-import type { Violation } from "../../contract/mod.ts";
+import type { ApprovalStep, Violation } from "../../contract/mod.ts";
 import type { AutoRevokePolicy } from "../../contract/mod.ts";
 import type { Executor } from "../../db/mod.ts";
 
@@ -14,11 +14,11 @@ export interface OutboxItem {
   /** Order of sending. */
   seq: number;
   /** What to send. */
-  kind: "key" | "violation";
-  /** The key id or violation id. */
+  kind: "key" | "violation" | "approval";
+  /** The key id, the violation id, or an approval step's `approvalId:status`. */
   ref: string;
   /**
-   * A violation's report as JSON; for a key (read from its table when sent, to send its latest state), what
+   * A violation's report as JSON, an approval's step as JSON; for a key (read from its table when sent, to send its latest state), what
    * else the item tells the cloud, as JSON (`{ reroll: { at, successor } }`), or `null`.
    */
   body: string | null;
@@ -103,6 +103,8 @@ export interface AppStorage {
   findKeyById(id: string): Promise<(KeyRecord & { revokeReason?: "oauth" }) | null>;
   /** Records when keys were last used, in one write. */
   touchKeys(usedAt: ReadonlyMap<string, string>): Promise<void>;
+  /** Queues an approval's step for the cloud (hybrid and cloud modes): the cloud stores each (approvalId, status) once. */
+  queueApprovalStep(step: ApprovalStep): Promise<void>;
   /** Stores violations, in one write. */
   insertViolations(violations: readonly Violation[], options?: MirrorOption): Promise<void>;
   /**

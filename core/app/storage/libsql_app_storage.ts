@@ -20,7 +20,7 @@ import {
 } from "../../keys/mod.ts";
 import { insertViolation, selectLatestViolations, toViolation, type ViolationTable } from "../../violations/mod.ts";
 import type { AppStorage, FeedRevocation, MirrorOption, OutboxItem, OutboxPurge } from "./app_storage.ts";
-import type { Violation } from "../../contract/mod.ts";
+import type { ApprovalStep, Violation } from "../../contract/mod.ts";
 import { type ChangeCache, createChangeCache } from "../../db/mod.ts";
 import type { AutoRevokePolicy } from "../../contract/mod.ts";
 import { autoRevokeKey, readRevocationCursor, writeRevocations } from "./libsql_revocations.ts";
@@ -220,6 +220,13 @@ class LibsqlAppStorage implements AppStorage {
       [...usedAt].map(([id, at]) => touchKey(KEYS, id, at)),
       "write",
     );
+  }
+
+  async queueApprovalStep(step: ApprovalStep): Promise<void> {
+    await this.#db.execute({
+      sql: "INSERT INTO app_outbox (kind, ref, body, created_at) VALUES ('approval', ?, ?, ?)",
+      args: [`${step.approvalId}:${step.status}`, JSON.stringify(step), step.decidedAt ?? step.createdAt],
+    });
   }
 
   async insertViolations(violations: readonly Violation[], options: MirrorOption = {}): Promise<void> {

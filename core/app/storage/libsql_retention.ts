@@ -25,7 +25,7 @@ export function purgeViolations(db: Executor, before: string): Promise<number> {
 /**
  * Deletes the outbox's set-aside violation reports made before `setAsideBefore`,
  * then, while more than `limit` violation reports remain, the oldest set-aside
- * ones, then the oldest waiting ones. Key records stay.
+ * ones, then the oldest waiting ones. Key records and approval steps stay.
  *
  * @param db The app's database.
  * @param options The cut-off time and the bound.
@@ -34,11 +34,11 @@ export function purgeViolations(db: Executor, before: string): Promise<number> {
 export async function purgeOutbox(db: Executor, options: OutboxPurge): Promise<{ expired: number; dropped: number }> {
   const { setAsideBefore, limit } = options;
   const table = "app_outbox";
-  const setAside = "kind <> 'key' AND refused IS NOT NULL";
-  const waiting = "kind <> 'key' AND refused IS NULL";
+  const setAside = "kind = 'violation' AND refused IS NOT NULL";
+  const waiting = "kind = 'violation' AND refused IS NULL";
   const old = `${setAside} AND created_at < ?`;
   const expired = await deleteInChunks(db, { table, where: old, args: [setAsideBefore] });
-  const rs = await db.execute("SELECT COUNT(*) AS n FROM app_outbox WHERE kind <> 'key'");
+  const rs = await db.execute("SELECT COUNT(*) AS n FROM app_outbox WHERE kind = 'violation'");
   const excess = Number(rs.rows[0].n) - limit;
   let dropped = 0;
   const oldest = { table, args: [], orderBy: "seq" };
