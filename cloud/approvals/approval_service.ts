@@ -31,8 +31,8 @@ export interface ApprovalService {
   record(projectId: string, steps: readonly ApprovalStep[], by: AuditActor): Promise<number>;
   /** A page of the project's approvals. */
   list(projectId: string, query: Omit<ApprovalQuery, "now">): Promise<ApprovalPage>;
-  /** The dashboard's page: what is pending, then what was recently decided. */
-  board(projectId: string): Promise<ApprovalBoard>;
+  /** The dashboard's page at `at` (milliseconds, default now): what is pending, then what was recently decided. */
+  board(projectId: string, at?: number): Promise<ApprovalBoard>;
 }
 
 /** The most approvals of each list on the dashboard's page. */
@@ -85,8 +85,8 @@ export function createApprovalService(
       const last = approvals.at(-1);
       return { approvals, nextCursor: approvals.length === query.limit && last ? last.approvalId : null };
     },
-    async board(projectId) {
-      const at = nowIso();
+    async board(projectId, when = now()) {
+      const at = new Date(when).toISOString();
       const [pending, decided] = await Promise.all([
         storage.approvals.listApprovals(projectId, { status: "pending", limit: BOARD_ROWS, now: at }),
         storage.approvals.listApprovals(projectId, { decided: true, limit: BOARD_ROWS, now: at }),

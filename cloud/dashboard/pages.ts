@@ -10,6 +10,7 @@ import type { PageContext, ProjectContext } from "./page_context.ts";
 import { accountPage, totpConfirmPost, totpOffPost, totpStartPost } from "./account_page.ts";
 import { auditPage } from "./audit_page.ts";
 import { discardPost, inboxesPage, inboxPage } from "./inbox_page.ts";
+import { approvalsPage } from "./approvals_page.ts";
 import { intentsPage } from "./intents_page.ts";
 import { keysPage, revokeKeyPage, revokeKeyPost } from "./keys_page.ts";
 import { keyPage } from "./key_page.ts";
@@ -178,6 +179,7 @@ export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
   project("POST", "/keys/:id/revoke", "Revoke a key", revokeKeyPost),
   project("GET", "/intents", "A project's intents", intentsPage),
   project("GET", "/violations", "A project's violations", violationsPage),
+  project("GET", "/approvals", "A project's approvals, read-only", approvalsPage),
   project("GET", "/inbox", "A project's inboxes", inboxesPage),
   project("GET", "/inbox/:id", "An inbox", inboxPage),
   project("POST", "/inbox/:id/discard", "Discard an inbox item", discardPost),

@@ -138,6 +138,7 @@ inChromium(title, () =>
           `${project}/keys/revoke-all?user=${encodeURIComponent(firstKey!.userId)}`,
           `${project}/intents`,
           `${project}/violations`,
+          `${project}/approvals`,
           `${project}/inbox`,
           `${project}/inbox/${encodeURIComponent(seeded.agentId)}`,
           `${project}/settings`,

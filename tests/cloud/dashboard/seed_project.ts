@@ -87,6 +87,27 @@ export async function seedProject(url: string, projectId: string, secret: string
     });
   }
   // An app instance following the revocation feed, as it identifies itself on its poll.
+  // Approvals as a hybrid app reports them: one pending, one denied with a reason, one expired.
+  const approvalAt = (ms: number) => new Date(now + ms).toISOString();
+  const approval = (n: number, intent: string) => ({
+    approvalId: `apr_01JAPPR0VA1SEED00000000${String(n).padStart(3, "0")}`,
+    intent,
+    keyId: support.id,
+    userId: "alice",
+    agentId: support.agentId,
+    status: "pending",
+    createdAt: approvalAt(-3_600_000 + n * 1000),
+    expiresAt: approvalAt(n === 3 ? -60_000 : 86_400_000),
+    decidedAt: null,
+  });
+  await call("POST", "/v1/sdk/approvals/batch", {
+    approvals: [
+      approval(1, "orders.refund"),
+      approval(2, "orders.refund"),
+      { ...approval(2, "orders.refund"), status: "denied", decidedAt: approvalAt(-60_000), reason: "Not this one" },
+      approval(3, "orders.refund"),
+    ],
+  });
   const poll = await fetch(`${url}/v1/sdk/keys/revocations?after=0`, {
     headers: {
       authorization: `Bearer ${secret}`,
