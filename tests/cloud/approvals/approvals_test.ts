@@ -6,6 +6,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { ulid } from "ulid";
 import type { ApprovalStep } from "../../../core/contract/approval.ts";
+import { deleteProject } from "../../../cloud/projects/projects.ts";
 import { startTestCloud, type TestCloud } from "../../fixtures/test_cloud.ts";
 
 const T0 = Date.parse("2026-03-01T10:00:00.000Z");
@@ -82,6 +83,19 @@ describe("approvals reported by apps", () => {
     assert.equal(theirs.body.stored, 1);
     const listed = await t.sdk("GET", "/v1/sdk/approvals?keyId=key-mine");
     assert.deepEqual(listed.body.approvals.map((a: ApprovalStep) => a.status), ["pending"]);
+  });
+
+  test("a deleted project's approvals and steps go with it", async () => {
+    const p = await t.newProject("deleted approvals");
+    await t.sdk("POST", "/v1/sdk/approvals/batch", { body: { approvals: [step()] }, as: p });
+    assert.ok(await deleteProject(t.storage, p.id));
+    for (const table of ["cloud_approvals", "cloud_approval_steps"]) {
+      const rows = await t.client.execute({
+        sql: `SELECT COUNT(*) AS n FROM ${table} WHERE project_id = ?`,
+        args: [p.id],
+      });
+      assert.equal(Number(rows.rows[0].n), 0, table);
+    }
   });
 
   test("a pending approval past its expiry is listed as expired; the status filters read the expiry", async () => {
