@@ -85,7 +85,7 @@ export interface CloudOptions {
   secretKey?: string;
   /** How long acknowledged items and their events are kept, in milliseconds (default 7 days). */
   retentionMs?: number;
-  /** How long violations are kept, in milliseconds (default 30 days). */
+  /** How long violations are kept, in milliseconds (default 30 days); also approvals, counted from their expiry. */
   violationRetentionMs?: number;
   /** How often acknowledged items are purged, in milliseconds (default: the retention, at most an hour). */
   purgeIntervalMs?: number;
@@ -237,6 +237,10 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
       await storage.inbox.purgeAcknowledged(before).catch((error) => log("Purging acknowledged items failed", error));
       await storage.violations.purgeViolations(violationsBefore).catch((error) =>
         log("Purging old violations failed", error)
+      );
+      // Approvals go with violations' retention, counted from their expiry.
+      await storage.approvals.purgeApprovals(violationsBefore).catch((error) =>
+        log("Purging old approvals failed", error)
       );
       const appsBefore = new Date(clock() - APP_RETENTION_MS).toISOString();
       await storage.apps.purgeApps(appsBefore).catch((error) => log("Purging silent apps failed", error));

@@ -24,7 +24,8 @@ export const approvalMigrationSteps: Readonly<Record<number, readonly string[]>>
         decided_at TEXT,
         reason TEXT,
         PRIMARY KEY (project_id, approval_id)
-      ) WITHOUT ROWID`,
+      )`, // a rowid table: purged in chunks by rowid
+    "CREATE INDEX cloud_approvals_by_expiry ON cloud_approvals (expires_at)",
     "CREATE INDEX cloud_approvals_pending ON cloud_approvals (project_id, status, approval_id DESC)",
     "CREATE INDEX cloud_approvals_by_key ON cloud_approvals (project_id, key_id, approval_id DESC)",
     "CREATE INDEX cloud_approvals_by_user ON cloud_approvals (project_id, user_id, approval_id DESC)",
@@ -36,7 +37,9 @@ export const approvalMigrationSteps: Readonly<Record<number, readonly string[]>>
         status TEXT NOT NULL,
         nonce TEXT NOT NULL,
         received_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
         PRIMARY KEY (project_id, approval_id, status)
-      ) WITHOUT ROWID`,
+      )`, // a rowid table: purged in chunks by rowid, with its approval
+    "CREATE INDEX cloud_approval_steps_by_expiry ON cloud_approval_steps (expires_at)",
   ],
 };

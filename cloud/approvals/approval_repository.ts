@@ -44,6 +44,11 @@ export type ListedApproval = Omit<ApprovalStep, "reason"> & { reason: string | n
 export interface ApprovalRepository {
   /** Stores the steps in one transaction, each (approvalId, status) once; per step, `true` when newly stored. */
   addApprovalSteps(projectId: string, steps: readonly ReportedStep[]): Promise<boolean[]>;
+  /**
+   * Deletes, in short chunks, the approvals (and their steps) that expired before `before`: decided or not, they are
+   * long over. The count of approvals deleted.
+   */
+  purgeApprovals(before: string): Promise<number>;
   /** A page of the project's approvals, newest first. */
   listApprovals(projectId: string, query: ApprovalQuery): Promise<ListedApproval[]>;
 }

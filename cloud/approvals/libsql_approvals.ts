@@ -4,7 +4,7 @@
  * @module
  */
 import type { Executor, SqlRow, SqlValue, Statement } from "../../core/db/mod.ts";
-import { text, textOrNull } from "../../core/db/mod.ts";
+import { deleteInChunks, text, textOrNull } from "../../core/db/mod.ts";
 import type { ApprovalStatus } from "../../core/contract/mod.ts";
 import { auditInsert } from "../audit/mod.ts";
 import type { ApprovalRepository, ListedApproval } from "./approval_repository.ts";
@@ -27,9 +27,9 @@ export function approvalStorage(db: Executor): ApprovalRepository {
       for (const { step, audit, nonce, receivedAt } of steps) {
         const key = [projectId, step.approvalId, step.status];
         statements.push({
-          sql: `INSERT INTO cloud_approval_steps (project_id, approval_id, status, nonce, received_at)
-            VALUES (?, ?, ?, ?, ?) ON CONFLICT (project_id, approval_id, status) DO NOTHING RETURNING nonce`,
-          args: [...key, nonce, receivedAt],
+          sql: `INSERT INTO cloud_approval_steps (project_id, approval_id, status, nonce, received_at, expires_at)
+            VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, approval_id, status) DO NOTHING RETURNING nonce`,
+          args: [...key, nonce, receivedAt, step.expiresAt],
         });
         reads.push(statements.length - 1);
         statements.push(
@@ -64,6 +64,10 @@ export function approvalStorage(db: Executor): ApprovalRepository {
       }
       const results = await db.batch(statements, "write");
       return reads.map((read) => results[read].rows.length > 0);
+    },
+    async purgeApprovals(before) {
+      await deleteInChunks(db, { table: "cloud_approval_steps", where: "expires_at < ?", args: [before] });
+      return await deleteInChunks(db, { table: "cloud_approvals", where: "expires_at < ?", args: [before] });
     },
     async listApprovals(projectId, query) {
       const clauses = ["project_id = ?"];

@@ -98,6 +98,20 @@ describe("approvals reported by apps", () => {
     }
   });
 
+  test("the purge deletes approvals (and their steps) expired before the cut-off, and keeps the others", async () => {
+    const old = step({ keyId: "key-purge", expiresAt: iso(T0 - 1000) });
+    const kept = step({ keyId: "key-purge" });
+    await t.sdk("POST", "/v1/sdk/approvals/batch", { body: { approvals: [old, kept] } });
+    assert.equal(await t.storage.approvals.purgeApprovals(iso(T0)), 1);
+    const listed = await t.sdk("GET", "/v1/sdk/approvals?keyId=key-purge");
+    assert.deepEqual(listed.body.approvals.map((a: ApprovalStep) => a.approvalId), [kept.approvalId]);
+    const steps = await t.client.execute({
+      sql: "SELECT COUNT(*) AS n FROM cloud_approval_steps WHERE approval_id = ?",
+      args: [old.approvalId],
+    });
+    assert.equal(Number(steps.rows[0].n), 0);
+  });
+
   test("a pending approval past its expiry is listed as expired; the status filters read the expiry", async () => {
     const soon = step({ keyId: "key-exp", expiresAt: iso(T0 + 10_000) });
     await t.sdk("POST", "/v1/sdk/approvals/batch", { body: { approvals: [soon] } });
