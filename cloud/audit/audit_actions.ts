@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { APPROVAL_AUDIT_ACTIONS } from "../../core/contract/mod.ts";
 
 /** Every action the cloud appends to the audit log, grouped by what it concerns. */
 export const AUDIT_ACTIONS: readonly string[] = [
@@ -18,11 +19,7 @@ export const AUDIT_ACTIONS: readonly string[] = [
   "policy.retention",
   "policy.key_lifetime",
   "inbox.discard",
-  "approval.request",
-  "approval.approve",
-  "approval.deny",
-  "approval.expire",
-  "approval.cancel",
+  ...Object.values(APPROVAL_AUDIT_ACTIONS),
   "operator.setup",
   "operator.create",
   "operator.invite",
