@@ -9,6 +9,7 @@ import { joinLifetimes } from "../keys/mod.ts";
 import { createOutbox, followRevocations, mirrorLastUsed, uploadManifest } from "../cloud_link/mod.ts";
 import { localKeys } from "./local_keys.ts";
 import { assembleRoutes } from "./assemble_routes.ts";
+import type { Approvals } from "../approvals/mod.ts";
 import { type CloudLinkBuilt, FEED_WAIT_SECONDS, type OpenedSvc, openStorage, type SvcBuilt } from "./svc_parts.ts";
 import type { HybridSvcConfig } from "./svc_config.ts";
 import { HYBRID_IN_MEMORY } from "./svc_config_schema.ts";
@@ -53,7 +54,16 @@ export async function assembleHybrid(
       now,
     });
     const sharedInbox = config.sharedInbox ?? false;
-    const keys = localKeys(storage, { sharedInbox, log, mirror: true, onQueued: () => outbox.kick(), now });
+    // A revoked key's pending approvals are cancelled, here or by the feed (`approvals` is built below).
+    let approvals: Approvals | undefined;
+    const keys = localKeys(storage, {
+      sharedInbox,
+      log,
+      mirror: true,
+      onQueued: () => outbox.kick(),
+      now,
+      onRevoked: (keyId) => approvals?.cancelForKeys([keyId]),
+    });
     const maxLagMs = cloudConfig.maxRevocationLagMs ?? DEFAULT_MAX_REVOCATION_LAG_MS;
     const follower = followRevocations({
       cloud,
@@ -64,6 +74,8 @@ export async function assembleHybrid(
       maxLagMs,
       now,
       sleep,
+      onRevoked: (revocations) =>
+        approvals?.cancelForKeys(revocations.map((r) => r.keyId)).catch((e) => log("approvals not cancelled", e)),
     });
     const lastUsed = mirrorLastUsed({ cloud, log, now });
     const counter = createCloudAutoRevoke({ policy: policy.current, now });
@@ -85,7 +97,7 @@ export async function assembleHybrid(
     });
     const guard = startCloudGuard({ cloud, follower, maxLagMs, endpoint: cloudConfig.endpoint, log, now });
     const lifetime = { defaultDays: config.keys?.defaultLifetimeDays, maxDays: config.keys?.maxLifetimeDays };
-    const { retention, recorder, deps } = assembleRoutes(built, {
+    const { retention, recorder, deps, approvals: modeApprovals } = assembleRoutes(built, {
       storage,
       keys,
       outbox,
@@ -101,7 +113,9 @@ export async function assembleHybrid(
         autoRevoked: counter.refused,
         used: (keyId) => lastUsed.used(keyId),
       },
+      cloud,
     });
+    approvals = modeApprovals;
     const close = async (): Promise<void> => {
       await retention.close();
       await recorder.settle();

@@ -4,6 +4,8 @@
  *
  * @module
  */
+export { APPROVAL_ID_PREFIX, APPROVAL_STATUSES } from "./approval.ts";
+export type { ApprovalStatus, ApprovalStep } from "./approval.ts";
 export {
   agentIdTaken,
   agentIdText,
