@@ -231,38 +231,46 @@ export function createApprovals(options: ApprovalOptions): Approvals {
     },
     async forAgent(key, id, waitSeconds, signal) {
       const seconds = Math.max(0, Math.min(waitSeconds, MAX_APPROVAL_WAIT_SECONDS));
-      let row = await current(id);
-      if (row === null || row.keyId !== key.id) throw new SvcError("NOT_FOUND", "No such approval");
-      if (seconds === 0 || settled(row)) return toAgent(row);
+      // Listening before the first read: a decision made meanwhile in this process is never missed.
+      let woken = false;
       let over = false;
-      let wake: (() => void) | undefined;
-      const onAbort = () => {
-        over = true;
-        wake?.();
+      let resume: (() => void) | undefined;
+      const wake = () => {
+        woken = true;
+        resume?.();
       };
-      const end = setTimeout(onAbort, seconds * 1000);
-      signal?.addEventListener("abort", onAbort);
+      const end = () => {
+        over = true;
+        resume?.();
+      };
+      const set = waiters.get(id) ?? new Set();
+      set.add(wake);
+      waiters.set(id, set);
+      const timer = seconds > 0 ? setTimeout(end, seconds * 1000) : undefined;
+      signal?.addEventListener("abort", end);
       try {
-        while (!over && !settled(row)) {
-          await new Promise<void>((resolve) => {
-            const tick = setTimeout(done, RECHECK_MS);
-            function done() {
-              clearTimeout(tick);
-              waiters.get(id)?.delete(done);
-              if (waiters.get(id)?.size === 0) waiters.delete(id);
-              resolve();
-            }
-            wake = done;
-            const set = waiters.get(id) ?? new Set();
-            set.add(done);
-            waiters.set(id, set);
-          });
+        let row = await current(id);
+        if (row === null || row.keyId !== key.id) throw new SvcError("NOT_FOUND", "No such approval");
+        while (seconds > 0 && !over && !settled(row)) {
+          if (!woken) {
+            // Another process may decide: the database is read again every second.
+            await new Promise<void>((resolve) => {
+              const tick = setTimeout(resolve, RECHECK_MS);
+              resume = () => {
+                clearTimeout(tick);
+                resolve();
+              };
+            });
+          }
+          woken = false;
           row = (await current(id)) ?? row;
         }
         return toAgent(row);
       } finally {
-        clearTimeout(end);
-        signal?.removeEventListener("abort", onAbort);
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", end);
+        set.delete(wake);
+        if (set.size === 0 && waiters.get(id) === set) waiters.delete(id);
       }
     },
     async cancelForKeys(keyIds) {
