@@ -42,12 +42,22 @@ export interface IntentRunnerOptions {
 
 /** What a run resolves to, instead of the handler's result, when it waits for its user's decision. */
 export class PendingApproval {
+  /** `apr_` + ULID. */
+  readonly approvalId: string;
+  /** When it expires if nobody decides (ISO 8601). */
+  readonly expiresAt: string;
+  /** Where the user decides (relative to the app when the SDK renders the page). */
+  readonly decideUrl: string;
   /**
    * @param approvalId `apr_` + ULID.
    * @param expiresAt When it expires if nobody decides (ISO 8601).
-   * @param decideUrl Where the user decides (relative to the app when the SDK renders the page).
+   * @param decideUrl Where the user decides.
    */
-  constructor(readonly approvalId: string, readonly expiresAt: string, readonly decideUrl: string) {}
+  constructor(approvalId: string, expiresAt: string, decideUrl: string) {
+    this.approvalId = approvalId;
+    this.expiresAt = expiresAt;
+    this.decideUrl = decideUrl;
+  }
 }
 
 /** A manifest entry with whether the calling key may run it. */

@@ -104,14 +104,8 @@ export const approvalRoutes = [
     method: "POST",
     path: "/svc/approvals/:id",
     auth: "user",
-    summary: "The decision page's form: approve or deny (HTML)",
-    params: approvalId,
-    body: z.object({
-      csrf: z.string(),
-      decision: z.enum(["approve", "deny"]),
-      reason: z.string().max(1000).optional(),
-    }),
-    bodyMediaType: "application/x-www-form-urlencoded",
+    summary: "The decision page's form (URL-encoded `csrf`, `decision` approve or deny, `reason`): decides, " +
+      "answers a page (HTML)",
     mediaType: "text/html; charset=utf-8",
     responses: { 200: html, 400: html, 404: errorEnvelopeSchema, 409: html },
     async run({ req, caller: user, params }, { approvals, decisionTokens }) {
