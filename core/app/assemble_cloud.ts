@@ -42,7 +42,7 @@ export async function assembleCloud(built: SvcBuilt, config: CloudSvcConfig, lin
       now,
     });
     const sharedInbox = config.sharedInbox ?? false;
-    let approvals: Approvals | undefined;
+    const late: { approvals?: Approvals } = {};
     const keys = cloudKeys(cloud, { sharedInbox, cacheTtlMs: config.cloud.keyCacheTtlMs, now });
     // Each key is checked at the cloud: the feed only drops cached verifications, so it has no bound.
     const maxLagMs = false;
@@ -57,8 +57,8 @@ export async function assembleCloud(built: SvcBuilt, config: CloudSvcConfig, lin
       sleep,
       onRevoked: (revocations) => {
         revocations.forEach((r) => keys.dropRevoked(r.keyId, r.revokedAt));
-        // A revoked key's pending approvals are cancelled (`approvals` is built below).
-        approvals?.cancelForKeys(revocations.map((r) => r.keyId)).catch((e) => log("approvals not cancelled", e));
+        // A revoked key's pending approvals are cancelled (`late.approvals` is set below).
+        late.approvals?.cancelForKeys(revocations.map((r) => r.keyId)).catch((e) => log("approvals not cancelled", e));
       },
     });
     const counter = createCloudAutoRevoke({ policy: policy.current, now });
@@ -99,7 +99,7 @@ export async function assembleCloud(built: SvcBuilt, config: CloudSvcConfig, lin
       },
       cloud,
     });
-    approvals = modeApprovals;
+    late.approvals = modeApprovals;
     const close = async (): Promise<void> => {
       await retention.close();
       await recorder.settle();

@@ -54,15 +54,15 @@ export async function assembleHybrid(
       now,
     });
     const sharedInbox = config.sharedInbox ?? false;
-    // A revoked key's pending approvals are cancelled, here or by the feed (`approvals` is built below).
-    let approvals: Approvals | undefined;
+    // A revoked key's pending approvals are cancelled, here or by the feed (`late.approvals` is set below).
+    const late: { approvals?: Approvals } = {};
     const keys = localKeys(storage, {
       sharedInbox,
       log,
       mirror: true,
       onQueued: () => outbox.kick(),
       now,
-      onRevoked: (keyId) => approvals?.cancelForKeys([keyId]),
+      onRevoked: (keyId) => late.approvals?.cancelForKeys([keyId]),
     });
     const maxLagMs = cloudConfig.maxRevocationLagMs ?? DEFAULT_MAX_REVOCATION_LAG_MS;
     const follower = followRevocations({
@@ -75,7 +75,7 @@ export async function assembleHybrid(
       now,
       sleep,
       onRevoked: (revocations) =>
-        approvals?.cancelForKeys(revocations.map((r) => r.keyId)).catch((e) => log("approvals not cancelled", e)),
+        late.approvals?.cancelForKeys(revocations.map((r) => r.keyId)).catch((e) => log("approvals not cancelled", e)),
     });
     const lastUsed = mirrorLastUsed({ cloud, log, now });
     const counter = createCloudAutoRevoke({ policy: policy.current, now });
@@ -115,7 +115,7 @@ export async function assembleHybrid(
       },
       cloud,
     });
-    approvals = modeApprovals;
+    late.approvals = modeApprovals;
     const close = async (): Promise<void> => {
       await retention.close();
       await recorder.settle();

@@ -32,14 +32,14 @@ export async function assembleLocal(built: SvcBuilt, config: LocalSvcConfig): Pr
   const { log, now } = built;
   const storage = await openStorage(built);
   try {
-    // A revoked key's pending approvals are cancelled (`approvals` is built below, before any request).
-    let approvals: Approvals | undefined;
+    // A revoked key's pending approvals are cancelled (`late.approvals` is set below, before any request).
+    const late: { approvals?: Approvals } = {};
     const keys = localKeys(storage, {
       sharedInbox: config.sharedInbox ?? false,
       log,
       mirror: false,
       now,
-      onRevoked: (keyId) => approvals?.cancelForKeys([keyId]),
+      onRevoked: (keyId) => late.approvals?.cancelForKeys([keyId]),
     });
     const lifetime = { defaultDays: config.keys?.defaultLifetimeDays, maxDays: config.keys?.maxLifetimeDays };
     const { retention, recorder, deps, approvals: modeApprovals } = assembleRoutes(built, {
@@ -53,7 +53,7 @@ export async function assembleLocal(built: SvcBuilt, config: LocalSvcConfig): Pr
       link: NO_CLOUD_LINK,
       cloud: null,
     });
-    approvals = modeApprovals;
+    late.approvals = modeApprovals;
     const close = async (): Promise<void> => {
       await retention.close();
       await recorder.settle();

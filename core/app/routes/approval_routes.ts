@@ -9,7 +9,7 @@ import { AGENT_KEY_PREFIX, bearerToken, errorEnvelopeSchema, storedText, waitSec
 import { APPROVAL_STATUSES, type ApprovalStatus } from "../../contract/mod.ts";
 import { SvcError } from "../../errors/mod.ts";
 import { json } from "../../http/mod.ts";
-import { PendingApproval } from "../../intents/mod.ts";
+import type { PendingApproval } from "../../intents/mod.ts";
 import { decidedPage, decisionPage } from "../../approvals/mod.ts";
 import { readForm } from "../../oauth/mod.ts";
 import { defineRoute } from "./app_side.ts";
