@@ -6,5 +6,5 @@
  */
 export { decidedPage, decisionPage, decisionTokens } from "./approval_page.ts";
 export type { DecisionTokens } from "./approval_page.ts";
-export { createApprovals, DEFAULT_MAX_PENDING_PER_KEY } from "./approval_service.ts";
-export type { AgentApproval, Approval, ApprovalOptions, Approvals } from "./approval_service.ts";
+export { createApprovals } from "./approval_service.ts";
+export type { Approval, Approvals } from "./approval_service.ts";

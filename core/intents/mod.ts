@@ -5,7 +5,7 @@
  */
 export { createIntentRunner, PendingApproval } from "./intent_runner.ts";
 export type { AllowedEntry, FallbackHandler, IntentRunner } from "./intent_runner.ts";
-export { compileIntents, DEFAULT_APPROVAL_TTL_MINUTES, defineIntent, MAX_APPROVAL_TTL_MINUTES } from "./intents.ts";
+export { compileIntents, defineIntent } from "./intents.ts";
 export type {
   ApprovalRule,
   CompiledIntent,
