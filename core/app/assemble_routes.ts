@@ -69,10 +69,22 @@ export interface RouteParts {
 export function assembleRoutes(built: SvcBuilt, parts: ModeParts): RouteParts {
   const { config, intents, log, now, bodyLimit, refusalsPerAddress } = built;
   const { storage, keys, outbox, mirror, autoRevoke, cloudPolicy, keyLifetime, link } = parts;
+  const approvals: Approvals = createApprovals({
+    db: storage.db,
+    now,
+    run: (intent, payload, user) => runner.runApproved(intent, payload, user),
+    maxPendingPerKey: config.approvals?.maxPendingPerKey,
+    pageUrl: config.approvals?.pageUrl,
+    onApprovalRequested: config.onApprovalRequested,
+    step: (step) => deps.approvalStep(step),
+    decided: parts.cloud ? approvalInbox(parts.cloud, log) : undefined,
+    log,
+  });
   const retention = startRetention({
     storage,
     outbox: outbox ?? undefined,
     oauth: config.oauth ? oauthStorage(storage.db) : undefined,
+    approvals,
     violationRetentionMs: config.violationRetentionMs,
     purgeIntervalMs: config.purgeIntervalMs,
     log,
@@ -88,17 +100,6 @@ export function assembleRoutes(built: SvcBuilt, parts: ModeParts): RouteParts {
     log,
     now,
     storedWithinMs: built.repeatsStoredWithinMs,
-  });
-  const approvals: Approvals = createApprovals({
-    db: storage.db,
-    now,
-    run: (intent, payload, user) => runner.runApproved(intent, payload, user),
-    maxPendingPerKey: config.approvals?.maxPendingPerKey,
-    pageUrl: config.approvals?.pageUrl,
-    onApprovalRequested: config.onApprovalRequested,
-    step: (step) => deps.approvalStep(step),
-    decided: parts.cloud ? approvalInbox(parts.cloud, log) : undefined,
-    log,
   });
   const runner = createIntentRunner({
     intents,

@@ -21,6 +21,8 @@ export const DEFAULT_MAX_PENDING_PER_KEY = 20;
 export const MAX_APPROVAL_WAIT_SECONDS = 20;
 /** How often a held poll reads the database again (another process may decide), in milliseconds. */
 const RECHECK_MS = 1000;
+/** How many ended approvals one delete removes. */
+const PURGE_CHUNK = 500;
 /** The most approvals one listing answers. */
 const LIST_LIMIT = 200;
 
@@ -106,6 +108,11 @@ export interface Approvals {
   cancelForKeys(keyIds: readonly string[]): Promise<void>;
   /** Where the user decides on an approval. */
   decideUrl(id: string): string;
+  /**
+   * Expires what nobody decided in time (each told as a step), and deletes the approvals that ended and expired more
+   * than `retentionMs` ago, in short chunks.
+   */
+  purge(retentionMs: number): Promise<void>;
 }
 
 /**
@@ -277,6 +284,11 @@ export function createApprovals(options: ApprovalOptions): Approvals {
       (await store.cancelForKeys(keyIds, iso())).forEach(changed);
     },
     decideUrl,
+    async purge(retentionMs) {
+      (await store.expireDue(iso())).forEach(changed);
+      const before = new Date(now() - retentionMs).toISOString();
+      while (await store.purge(before, PURGE_CHUNK) === PURGE_CHUNK);
+    },
   };
 
   /** An approved run that finished: the agent's waits end and its inbox hears of it. */

@@ -91,6 +91,10 @@ export interface ApprovalStore {
   ): Promise<ApprovalRow | null>;
   /** Cancels the pending approvals of these keys; returns them. */
   cancelForKeys(keyIds: readonly string[], now: string): Promise<ApprovalRow[]>;
+  /** Expires every pending approval whose time is up; returns them. */
+  expireDue(now: string): Promise<ApprovalRow[]>;
+  /** Deletes up to `limit` approvals no longer pending that expired before `before`; how many. */
+  purge(before: string, limit: number): Promise<number>;
   /** Keeps what the handler answered (`result`) or how it failed (`error`), as JSON. */
   saveOutcome(id: string, outcome: { result: string } | { error: string }): Promise<void>;
 }
@@ -164,6 +168,22 @@ export function approvalStore(db: Executor): ApprovalStore {
         args: [now, JSON.stringify(keyIds)],
       });
       return rs.rows.map(toRow);
+    },
+    async expireDue(now) {
+      const rs = await db.execute({
+        sql: `UPDATE app_approvals SET status = 'expired', decided_at = expires_at
+          WHERE status = 'pending' AND expires_at <= ? RETURNING ${COLUMNS}`,
+        args: [now],
+      });
+      return rs.rows.map(toRow);
+    },
+    async purge(before, limit) {
+      const rs = await db.execute({
+        sql: `DELETE FROM app_approvals WHERE id IN (SELECT id FROM app_approvals
+          WHERE status != 'pending' AND expires_at < ? LIMIT ?)`,
+        args: [before, limit],
+      });
+      return rs.rowsAffected;
     },
     async saveOutcome(id, outcome) {
       const [column, value] = "result" in outcome ? ["result", outcome.result] : ["error", outcome.error];
