@@ -66,6 +66,8 @@ export function mcpRoute(options: { listTools?: "granted" | "all" } = {}): Route
   const listed = options.listTools === "all" ? () => true : (entry: { allowed: boolean }) => entry.allowed;
   const tools = new Map<string, McpTool>();
   const capabilities = elicitationCapabilities();
+  /** `svc.approval_status`, listed when an intent of the app may wait for approval (its registry never changes). */
+  let approvalTools: McpTool[] | undefined;
   /** An intent that may wait for approval has no output schema: its call may answer `pending_approval`. */
   const toolOf = (entry: Parameters<typeof intentTool>[0], deps: AppDeps): McpTool => {
     let tool = tools.get(entry.name);
@@ -89,7 +91,9 @@ export function mcpRoute(options: { listTools?: "granted" | "all" } = {}): Route
     urlElicitation: boolean,
   ): ToolAnswers & { stepUp?: unknown } {
     const { runner, log } = deps;
-    const approvals = [...deps.intents.values()].some((i) => i.approval !== null) ? [approvalStatusTool] : [];
+    const approvals = approvalTools ??= [...deps.intents.values()].some((i) => i.approval !== null)
+      ? [approvalStatusTool]
+      : [];
     const answers: ToolAnswers & { stepUp?: unknown } = {
       listTools: () =>
         [...runner.manifestFor(key).filter(listed).map((entry) => toolOf(entry, deps)), ...approvals].sort(byName),
