@@ -32,6 +32,7 @@
 import "./core/runtime/mod.ts"; // first: Node < 22 gets one line, nothing else runs
 export { createSvc, DEFAULT_SVC_RATE_LIMITS } from "./core/app/mod.ts";
 export type {
+  ApprovalsConfig,
   CloudSvcConfig,
   HybridSvcConfig,
   KeyLifetimeConfig,
@@ -55,6 +56,8 @@ export { defineIntent } from "./core/intents/mod.ts";
 export type { InferInput, InferOutput, Intent, IntentRegistry, MaybePromise, Schema } from "./core/intents/mod.ts";
 export type { JsonSchema, ManifestEntry } from "./core/contract/mod.ts";
 export type { FallbackHandler } from "./core/intents/mod.ts";
+export type { ApprovalRule } from "./core/intents/mod.ts";
+export type { Approval } from "./core/approvals/mod.ts";
 export { isSvcError, SvcError } from "./core/errors/mod.ts";
 export type { ErrorCode, SvcErrorOptions } from "./core/errors/mod.ts";
 export type { ErrorLogger } from "./core/logging/mod.ts";

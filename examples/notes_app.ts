@@ -163,6 +163,20 @@ export async function createNotesApp(
           return { deleted: true as const };
         },
       }),
+      defineIntent({
+        name: "notes.delete_all",
+        title: "Delete all my notes",
+        requiredScopes: ["notes:write"],
+        input: z.object({ confirm: z.literal(true) }),
+        output: z.object({ deleted: z.number().int() }),
+        // Nothing is deleted until the user approves, on the page at the answer's decideUrl (or their own app's).
+        approval: "always",
+        approvalTtlMinutes: 60,
+        async handler(_payload, user) {
+          const rs = await db.execute({ sql: "DELETE FROM notes WHERE owner = ?", args: [user] });
+          return { deleted: rs.rowsAffected };
+        },
+      }),
       ...(options.moreIntents ?? []),
     ],
   };

@@ -131,7 +131,16 @@ Ctrl-C stops both. Paste these lines into another terminal, in this folder:
    printf '{"projectId":"%s","sdkSecret":"%s"}\\n' ${project.projectId} "$NEW" > ${PROJECT_FILE}
    curl -s -X POST ${A}/svc/agent/run ${agentBearer} ${json} -d '{"intent":"notes.list"}'
 
-9. Connect an MCP client to ${A}/svc/mcp, one of two ways:
+9. An intent that waits for alice's approval: the agent asks to delete all her notes and gets 202 with a decideUrl;
+   nothing runs until she decides. She opens the page (in a browser signed in as alice: ${A}/login), or approves here:
+   ASKED=$(curl -s -X POST ${A}/svc/agent/run ${agentBearer} ${json} -d '{"intent":"notes.delete_all","payload":{"confirm":true}}'); echo $ASKED
+   APR=$(echo $ASKED | ${field("approvalId")})
+   curl -s "${A}/svc/approvals?status=pending" -b session=alice
+   curl -s -X POST ${A}/svc/approvals/$APR/approve -b session=alice
+   The agent reads the outcome (approved, with the result; or denied, expired, cancelled):
+   curl -s "${A}/svc/agent/approvals/$APR?wait=20" ${agentBearer}
+
+10. Connect an MCP client to ${A}/svc/mcp, one of two ways:
    - paste the key (Claude Code's .mcp.json): {"mcpServers":{"notes":{"type":"http","url":"${A}/svc/mcp","headers":{"Authorization":"Bearer $KEY"}}}}
    - OAuth: give the client the URL alone. It opens ${A}/login in your browser (demo: any name signs in), then the
      consent page: tick what it may do, Allow; it gets a key of its own, listed in GET /svc/keys with its name.

@@ -137,6 +137,58 @@ export class AgentClient {
   }
 
   /**
+   * Runs an intent and, when it waits for its user's approval (`202 pending_approval`), follows it to its outcome
+   * with held polls of `GET /svc/agent/approvals/:id` (20 s each) until the user decides, it expires or its key is
+   * revoked.
+   *
+   * @example Run an intent that may need its user's approval
+   * ```ts
+   * import { AgentClient } from "@svc/agent-access/client";
+   *
+   * const agent = new AgentClient({ key: "svc_live_…", appUrl: "http://127.0.0.1:8000" });
+   * const outcome = await agent.runAndWait("notes.delete_all", { folder: "old" }, {
+   *   onPending: ({ decideUrl }) => console.log(`Ask your user to decide at ${decideUrl}`),
+   * });
+   * if (outcome.status === "ran" || outcome.status === "approved") console.log(outcome.result);
+   * else console.log(`not run: ${outcome.status}`);
+   * ```
+   *
+   * @param intent The intent name.
+   * @param payload The payload (default `{}`).
+   * @param options `onPending` (told the approval once, to show `decideUrl` to the user) and an abort signal.
+   * @returns `ran` (no approval was needed) or `approved` with the result; `denied` (with the reason), `expired` or
+   *   `cancelled` when the handler did not run.
+   * @throws {SvcError} With the contract's code, also when the handler failed once approved.
+   */
+  async runAndWait<T = unknown>(
+    intent: string,
+    payload: Record<string, unknown> = {},
+    options: { onPending?: (pending: PendingRun) => void; signal?: AbortSignal } = {},
+  ): Promise<RunOutcome<T>> {
+    const answer = await this.#call(this.#base("app"), "POST", "/svc/agent/run", { intent, payload });
+    if (answer.status !== "pending_approval") return { status: "ran", result: answer.result as T };
+    const { approvalId, expiresAt, decideUrl } = answer as PendingRun;
+    options.onPending?.({ approvalId, expiresAt, decideUrl });
+    const path = `/svc/agent/approvals/${encodeURIComponent(approvalId)}?wait=20`;
+    for (;;) {
+      const outcome = await this.#call(this.#base("app"), "GET", path, undefined, 20_000, options.signal);
+      if (outcome.status === "pending") continue;
+      if (outcome.status === "approved") {
+        if (outcome.error) {
+          throw new SvcError(
+            outcome.error.code in ERROR_STATUS ? outcome.error.code : "INTERNAL",
+            outcome.error.message,
+          );
+        }
+        if (!("result" in outcome)) continue; // approved, the handler still running
+        return { status: "approved", approvalId, result: outcome.result as T };
+      }
+      if (outcome.status === "denied") return { status: "denied", approvalId, reason: outcome.reason };
+      return { status: outcome.status, approvalId };
+    }
+  }
+
+  /**
    * Fetches one page of the inbox.
    *
    * @example Poll by hand, then acknowledge
@@ -351,3 +403,20 @@ export function keyRefusalOf(error: unknown): KeyRefusal | null {
   if (typeof details.at !== "string") return null;
   return { reason: details.reason as KeyRefusal["reason"], at: details.at };
 }
+
+/** A run waiting for its user's approval: where the user decides, and until when. */
+export interface PendingRun {
+  /** `apr_` + ULID. */
+  approvalId: string;
+  /** When it expires if nobody decides (ISO 8601). */
+  expiresAt: string;
+  /** The page where the user decides. */
+  decideUrl: string;
+}
+
+/** How {@linkcode AgentClient.runAndWait} ended. */
+export type RunOutcome<T> =
+  | { status: "ran"; result: T }
+  | { status: "approved"; approvalId: string; result: T }
+  | { status: "denied"; approvalId: string; reason?: string }
+  | { status: "expired" | "cancelled"; approvalId: string };

@@ -15,6 +15,7 @@ import type { Outbox } from "../cloud_link/mod.ts";
 import { MAX_PURGE_INTERVAL_MS, type PurgeSchedule, schedulePurge } from "../db/mod.ts";
 import { OAUTH_DEFAULTS, type OAuthStorage } from "../oauth/mod.ts";
 import { PLATFORM } from "../platform/mod.ts";
+import type { Approvals } from "../approvals/mod.ts";
 
 /** Options of {@linkcode startRetention}. */
 export interface RetentionOptions {
@@ -24,6 +25,8 @@ export interface RetentionOptions {
   outbox?: Outbox;
   /** The OAuth server's storage, whose unused registered clients expire (when the app serves OAuth). */
   oauth?: Pick<OAuthStorage, "purgeUnusedClients">;
+  /** The approvals: expired when nobody decided in time, deleted after the retention once ended. */
+  approvals?: Pick<Approvals, "purge">;
   /** How long violations are kept, in milliseconds. Default {@linkcode DEFAULT_VIOLATION_RETENTION_MS}. */
   violationRetentionMs?: number;
   /** How often to purge, in milliseconds. Default: the retention, at most an hour. */
@@ -55,6 +58,11 @@ export function startRetention(options: RetentionOptions): PurgeSchedule {
       await oauth?.purgeUnusedClients(new Date(now() - OAUTH_DEFAULTS.unusedClientTtlMs).toISOString());
     } catch (error) {
       log("purging unused OAuth clients failed", error);
+    }
+    try {
+      await options.approvals?.purge(retentionMs);
+    } catch (error) {
+      log("purging approvals failed", error);
     }
   }
   return schedulePurge(purge, options.purgeIntervalMs ?? Math.min(retentionMs, MAX_PURGE_INTERVAL_MS));

@@ -8,6 +8,7 @@
 import { joinLifetimes } from "../keys/mod.ts";
 import { cloudKeys, createOutbox, followRevocations, shipApprovalSteps, uploadManifest } from "../cloud_link/mod.ts";
 import { assembleRoutes } from "./assemble_routes.ts";
+import type { Approvals } from "../approvals/mod.ts";
 import { type CloudLinkBuilt, FEED_WAIT_SECONDS, type OpenedSvc, openStorage, type SvcBuilt } from "./svc_parts.ts";
 import type { CloudSvcConfig } from "./svc_config.ts";
 import { startCloudGuard } from "./cloud_guard.ts";
@@ -41,6 +42,7 @@ export async function assembleCloud(built: SvcBuilt, config: CloudSvcConfig, lin
       now,
     });
     const sharedInbox = config.sharedInbox ?? false;
+    const late: { approvals?: Approvals } = {};
     const keys = cloudKeys(cloud, { sharedInbox, cacheTtlMs: config.cloud.keyCacheTtlMs, now });
     // Each key is checked at the cloud: the feed only drops cached verifications, so it has no bound.
     const maxLagMs = false;
@@ -53,7 +55,11 @@ export async function assembleCloud(built: SvcBuilt, config: CloudSvcConfig, lin
       maxLagMs,
       now,
       sleep,
-      onRevoked: (revocations) => revocations.forEach((r) => keys.dropRevoked(r.keyId, r.revokedAt)),
+      onRevoked: (revocations) => {
+        revocations.forEach((r) => keys.dropRevoked(r.keyId, r.revokedAt));
+        // A revoked key's pending approvals are cancelled (`late.approvals` is set below).
+        late.approvals?.cancelForKeys(revocations.map((r) => r.keyId)).catch((e) => log("approvals not cancelled", e));
+      },
     });
     const counter = createCloudAutoRevoke({ policy: policy.current, now });
     const reached = revokeAtThreshold({
@@ -75,7 +81,7 @@ export async function assembleCloud(built: SvcBuilt, config: CloudSvcConfig, lin
     });
     const guard = startCloudGuard({ cloud, follower, maxLagMs, endpoint: cloudConfig.endpoint, log, now });
     const lifetime = { defaultDays: config.keys?.defaultLifetimeDays, maxDays: config.keys?.maxLifetimeDays };
-    const { retention, recorder, deps } = assembleRoutes(built, {
+    const { retention, recorder, deps, approvals: modeApprovals } = assembleRoutes(built, {
       storage,
       keys,
       outbox,
@@ -92,7 +98,9 @@ export async function assembleCloud(built: SvcBuilt, config: CloudSvcConfig, lin
         used() {},
       },
       approvalStep: shipApprovalSteps(storage, outbox),
+      cloud,
     });
+    late.approvals = modeApprovals;
     const close = async (): Promise<void> => {
       await retention.close();
       await recorder.settle();

@@ -15,6 +15,7 @@ import {
 } from "../cloud_link/mod.ts";
 import { localKeys } from "./local_keys.ts";
 import { assembleRoutes } from "./assemble_routes.ts";
+import type { Approvals } from "../approvals/mod.ts";
 import { type CloudLinkBuilt, FEED_WAIT_SECONDS, type OpenedSvc, openStorage, type SvcBuilt } from "./svc_parts.ts";
 import type { HybridSvcConfig } from "./svc_config.ts";
 import { HYBRID_IN_MEMORY } from "./svc_config_schema.ts";
@@ -59,7 +60,16 @@ export async function assembleHybrid(
       now,
     });
     const sharedInbox = config.sharedInbox ?? false;
-    const keys = localKeys(storage, { sharedInbox, log, mirror: true, onQueued: () => outbox.kick(), now });
+    // A revoked key's pending approvals are cancelled, here or by the feed (`late.approvals` is set below).
+    const late: { approvals?: Approvals } = {};
+    const keys = localKeys(storage, {
+      sharedInbox,
+      log,
+      mirror: true,
+      onQueued: () => outbox.kick(),
+      now,
+      onRevoked: (keyId) => late.approvals?.cancelForKeys([keyId]),
+    });
     const maxLagMs = cloudConfig.maxRevocationLagMs ?? DEFAULT_MAX_REVOCATION_LAG_MS;
     const follower = followRevocations({
       cloud,
@@ -70,6 +80,8 @@ export async function assembleHybrid(
       maxLagMs,
       now,
       sleep,
+      onRevoked: (revocations) =>
+        late.approvals?.cancelForKeys(revocations.map((r) => r.keyId)).catch((e) => log("approvals not cancelled", e)),
     });
     const lastUsed = mirrorLastUsed({ cloud, log, now });
     const counter = createCloudAutoRevoke({ policy: policy.current, now });
@@ -91,7 +103,7 @@ export async function assembleHybrid(
     });
     const guard = startCloudGuard({ cloud, follower, maxLagMs, endpoint: cloudConfig.endpoint, log, now });
     const lifetime = { defaultDays: config.keys?.defaultLifetimeDays, maxDays: config.keys?.maxLifetimeDays };
-    const { retention, recorder, deps } = assembleRoutes(built, {
+    const { retention, recorder, deps, approvals: modeApprovals } = assembleRoutes(built, {
       storage,
       keys,
       outbox,
@@ -108,7 +120,9 @@ export async function assembleHybrid(
         used: (keyId) => lastUsed.used(keyId),
       },
       approvalStep: shipApprovalSteps(storage, outbox),
+      cloud,
     });
+    late.approvals = modeApprovals;
     const close = async (): Promise<void> => {
       await retention.close();
       await recorder.settle();

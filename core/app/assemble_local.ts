@@ -8,6 +8,7 @@ import { joinLifetimes } from "../keys/mod.ts";
 import type { AppLink } from "./routes/mod.ts";
 import { localKeys } from "./local_keys.ts";
 import { assembleRoutes } from "./assemble_routes.ts";
+import type { Approvals } from "../approvals/mod.ts";
 import { type OpenedSvc, openStorage, type SvcBuilt } from "./svc_parts.ts";
 import type { LocalSvcConfig } from "./svc_config.ts";
 
@@ -31,9 +32,17 @@ export async function assembleLocal(built: SvcBuilt, config: LocalSvcConfig): Pr
   const { log, now } = built;
   const storage = await openStorage(built);
   try {
-    const keys = localKeys(storage, { sharedInbox: config.sharedInbox ?? false, log, mirror: false, now });
+    // A revoked key's pending approvals are cancelled (`late.approvals` is set below, before any request).
+    const late: { approvals?: Approvals } = {};
+    const keys = localKeys(storage, {
+      sharedInbox: config.sharedInbox ?? false,
+      log,
+      mirror: false,
+      now,
+      onRevoked: (keyId) => late.approvals?.cancelForKeys([keyId]),
+    });
     const lifetime = { defaultDays: config.keys?.defaultLifetimeDays, maxDays: config.keys?.maxLifetimeDays };
-    const { retention, recorder, deps } = assembleRoutes(built, {
+    const { retention, recorder, deps, approvals: modeApprovals } = assembleRoutes(built, {
       storage,
       keys,
       outbox: null,
@@ -43,7 +52,9 @@ export async function assembleLocal(built: SvcBuilt, config: LocalSvcConfig): Pr
       keyLifetime: () => Promise.resolve(joinLifetimes(lifetime)),
       link: NO_CLOUD_LINK,
       approvalStep: () => Promise.resolve(), // no cloud to tell
+      cloud: null,
     });
+    late.approvals = modeApprovals;
     const close = async (): Promise<void> => {
       await retention.close();
       await recorder.settle();

@@ -11,7 +11,10 @@ import { createIntentRunner } from "../intents/mod.ts";
 import type { KeyLifetime, KeyService } from "../keys/mod.ts";
 import type { AppStorage } from "./storage/mod.ts";
 import type { AppLink } from "./routes/mod.ts";
-import type { Outbox } from "../cloud_link/mod.ts";
+import { type CloudClient, emitEvents, type Outbox } from "../cloud_link/mod.ts";
+import type { ApprovalStep } from "../contract/mod.ts";
+import { type Approvals, createApprovals, decisionTokens } from "../approvals/mod.ts";
+import type { ErrorLogger } from "../logging/mod.ts";
 import { startRetention } from "./app_retention.ts";
 import { oauthStorage } from "../oauth/mod.ts";
 import { scopeNames } from "./scope_list.ts";
@@ -42,6 +45,8 @@ export interface ModeParts {
   link: AppLink;
   /** Tells the cloud a step of an approval (a no-op in local mode). */
   approvalStep: ModeDeps["approvalStep"];
+  /** The cloud, whose inbox hears `approval.decided` (hybrid and cloud modes; `null` in local mode). */
+  cloud: CloudClient | null;
 }
 
 /** What {@linkcode assembleRoutes} builds. */
@@ -52,6 +57,8 @@ export interface RouteParts {
   recorder: ViolationRecorder;
   /** What the `/svc` routes are given. */
   deps: ModeDeps;
+  /** The runs waiting for their user's decision (the mode cancels a revoked key's). */
+  approvals: Approvals;
 }
 
 /**
@@ -64,10 +71,23 @@ export interface RouteParts {
 export function assembleRoutes(built: SvcBuilt, parts: ModeParts): RouteParts {
   const { config, intents, log, now, bodyLimit, refusalsPerAddress } = built;
   const { storage, keys, outbox, mirror, autoRevoke, cloudPolicy, keyLifetime, link, approvalStep } = parts;
+  const approvals: Approvals = createApprovals({
+    db: storage.db,
+    now,
+    run: (intent, payload, user) => runner.runApproved(intent, payload, user),
+    maxPendingPerKey: config.approvals?.maxPendingPerKey,
+    pageUrl: config.approvals?.pageUrl,
+    onApprovalRequested: config.onApprovalRequested,
+    step: (step) =>
+      void approvalStep(step).catch((e) => log("An approval's step could not be queued for the cloud", e)),
+    decided: parts.cloud ? approvalInbox(parts.cloud, log) : undefined,
+    log,
+  });
   const retention = startRetention({
     storage,
     outbox: outbox ?? undefined,
     oauth: config.oauth ? oauthStorage(storage.db) : undefined,
+    approvals,
     violationRetentionMs: config.violationRetentionMs,
     purgeIntervalMs: config.purgeIntervalMs,
     log,
@@ -91,6 +111,7 @@ export function assembleRoutes(built: SvcBuilt, parts: ModeParts): RouteParts {
     onAgentIntent: config.onAgentIntent,
     recordViolation: recorder.record,
     repeatViolation: recorder.repeat,
+    requestApproval: (key, intent, payload) => approvals.request(key, intent, payload),
   });
   const deps: ModeDeps = {
     keys,
@@ -106,7 +127,32 @@ export function assembleRoutes(built: SvcBuilt, parts: ModeParts): RouteParts {
     now,
     addressWaitMs: refusalsPerAddress ? (req) => refusalsPerAddress.waitMs(req) : () => 0,
     link,
+    approvals,
+    decisionTokens: decisionTokens(storage.db, now),
     approvalStep,
   };
-  return { retention, recorder, deps };
+  return { retention, recorder, deps, approvals };
+}
+
+/**
+ * Puts `approval.decided` in the inbox of the agent whose approval became final (hybrid and cloud modes), once per
+ * approval and status (the event's id); a failure is logged, the agent's poll still tells the outcome.
+ *
+ * @param cloud The cloud's client.
+ * @param log Where failures go.
+ * @returns What the approvals call with each final step.
+ */
+function approvalInbox(cloud: CloudClient, log: ErrorLogger): (step: ApprovalStep) => void {
+  return (step) => {
+    if (step.agentId === null) return;
+    const { approvalId, intent, status, decidedAt } = step;
+    const payload = { approvalId, intent, status, decidedAt, ...step.reason ? { reason: step.reason } : {} };
+    emitEvents(cloud, [{
+      eventId: `${approvalId}.${status}`,
+      type: "approval.decided",
+      agentId: step.agentId,
+      payload,
+    }])
+      .catch((e) => log("approval.decided could not reach the agent's inbox", e));
+  };
 }

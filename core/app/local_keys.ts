@@ -42,6 +42,8 @@ export interface LocalKeysOptions {
   onQueued?: () => void;
   /** The clock a scheduled revocation is checked against, in milliseconds. Default `Date.now`. */
   now?: () => number;
+  /** Called after a key was revoked here (its pending approvals are cancelled); a rejection is logged. */
+  onRevoked?: (keyId: string) => Promise<void> | undefined;
 }
 
 /**
@@ -121,6 +123,7 @@ export function localKeys(storage: AppStorage, options: LocalKeysOptions): KeySe
       const record = await storage.revokeKey(userId, id, at, { mirror: options.mirror, ...why });
       if (record === null) return null;
       if (options.mirror) options.onQueued?.();
+      await options.onRevoked?.(record.id)?.catch((e) => options.log("approvals of a revoked key not cancelled", e));
       return { id: record.id, revokedAt: record.revokedAt as string };
     },
     async verify(secret: string): Promise<VerifiedKey | null> {

@@ -13,6 +13,7 @@ export { withSvc } from "./mount.ts";
 export type { FetchHandler } from "./mount.ts";
 export type { ScopeDefinition, ScopeList } from "./scope_list.ts";
 export type {
+  ApprovalsConfig,
   CloudSvcConfig,
   HybridSvcConfig,
   KeyLifetimeConfig,

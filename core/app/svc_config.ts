@@ -15,6 +15,7 @@ import type { AutoRevokePolicy, CloudLinkState } from "../contract/mod.ts";
 import type { RevocationFeedHealth } from "../cloud_link/mod.ts";
 import type { OAuthConfig } from "../oauth/mod.ts";
 import type { ScopeList } from "./scope_list.ts";
+import type { Approval } from "../approvals/mod.ts";
 
 /**
  * Where keys live and whether the cloud is used: `local` (keys in `storage`, no
@@ -127,6 +128,25 @@ export interface SvcOptions {
   mcp?: boolean | McpOptions;
   /** Serve the OpenAPI 3.1 document at `GET /svc/openapi.json`, without auth. Default `true`. */
   openapi?: boolean;
+  /** Runs that wait for their user's decision (intents with `approval`). */
+  approvals?: ApprovalsConfig;
+  /**
+   * Called when a run waits for its user's decision, to notify them (email, push) with `decideUrl`; not awaited by
+   * the agent's answer, a failure is logged.
+   */
+  onApprovalRequested?: (approval: Approval & { decideUrl: string }) => void | Promise<void>;
+}
+
+/** The `approvals` option of {@linkcode SvcOptions}. */
+export interface ApprovalsConfig {
+  /**
+   * The app's own decision page, instead of the SDK's at `/svc/approvals/:id`: `{id}` in it is replaced by the
+   * approval's id (`https://app.example.com/approvals/{id}`), else `?approvalId=` is appended. The page decides
+   * with `POST /svc/approvals/:id/approve` and `…/deny`.
+   */
+  pageUrl?: string;
+  /** The most approvals one key may have pending at once (default 20); beyond, `429 APPROVAL_PENDING_LIMIT`. */
+  maxPendingPerKey?: number;
 }
 
 /** The `mcp` option of {@linkcode SvcOptions} as an object: how `/svc/mcp` lists tools and whom it serves. */

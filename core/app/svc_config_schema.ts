@@ -136,6 +136,14 @@ const optionsShape = {
     error: 'mcp must be true, false or { listTools?: "granted" | "all", allowedOrigins?: ["https://…"] }',
   }).optional(),
   openapi: z.boolean().optional(),
+  approvals: z.strictObject({
+    pageUrl: z.string().min(1, { error: "approvals.pageUrl must be a URL or a path" }).optional(),
+    maxPendingPerKey: z.int({ error: "approvals.maxPendingPerKey must be a whole number from 1 to 1000" }).min(1)
+      .max(1000, { error: "approvals.maxPendingPerKey must be a whole number from 1 to 1000" }).optional(),
+  }, { error: "approvals must be { pageUrl?, maxPendingPerKey? }" }).optional(),
+  onApprovalRequested: fn<SvcConfig["onApprovalRequested"]>(
+    "`onApprovalRequested` must be a function (approval) => void",
+  ).optional(),
 };
 
 /** A string that starts with `prefix`, refused with `message` when absent or otherwise. */

@@ -32,7 +32,7 @@ export type {
   PublicKey,
 } from "./agent_keys.ts";
 export { appHealthSchema } from "./app_health.ts";
-export { APPROVAL_AUDIT_ACTIONS, approvalBatchSchema } from "./approval.ts";
+export { APPROVAL_AUDIT_ACTIONS, APPROVAL_ID_PREFIX, APPROVAL_STATUSES, approvalBatchSchema } from "./approval.ts";
 export type { ApprovalStatus, ApprovalStep } from "./approval.ts";
 export type { AppHealth, CloudLinkState } from "./app_health.ts";
 export { autoRevokedViolation, autoRevokePolicySchema, countedBy, countsToward } from "./auto_revoke.ts";

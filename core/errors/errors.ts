@@ -25,6 +25,8 @@ export type ErrorCode =
   | "STORAGE_UNAVAILABLE"
   | "STORAGE_FULL"
   | "STORAGE_BUSY"
+  | "APPROVAL_PENDING_LIMIT"
+  | "ALREADY_DECIDED"
   | "UNREACHABLE"
   | "INTERNAL";
 
@@ -52,6 +54,10 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   STORAGE_FULL: 507,
   // The database stayed locked past its busy timeout, with Retry-After.
   STORAGE_BUSY: 503,
+  // A key with `approvals.maxPendingPerKey` approvals waiting asks for one more.
+  APPROVAL_PENDING_LIMIT: 429,
+  // A decision on an approval that is no longer pending (decided, expired or cancelled).
+  ALREADY_DECIDED: 409,
   // Never answered by a server: the agent client throws it when the app or the cloud cannot be reached.
   UNREACHABLE: 503,
   INTERNAL: 500,

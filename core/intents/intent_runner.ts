@@ -33,6 +33,31 @@ export interface IntentRunnerOptions {
    * (`false`: record it in full). Without it every refusal is built and recorded.
    */
   repeatViolation?: (keyId: string, kind: ViolationKind, intent: string | null) => boolean;
+  /**
+   * Stores a run that waits for its user's decision (the intent's `approval` says so), with its validated payload:
+   * the run resolves to what it answers, and the handler does not run. Without it, `approval` is ignored.
+   */
+  requestApproval?: (key: VerifiedKey, intent: CompiledIntent, payload: unknown) => Promise<PendingApproval>;
+}
+
+/** What a run resolves to, instead of the handler's result, when it waits for its user's decision. */
+export class PendingApproval {
+  /** `apr_` + ULID. */
+  readonly approvalId: string;
+  /** When it expires if nobody decides (ISO 8601). */
+  readonly expiresAt: string;
+  /** Where the user decides (relative to the app when the SDK renders the page). */
+  readonly decideUrl: string;
+  /**
+   * @param approvalId `apr_` + ULID.
+   * @param expiresAt When it expires if nobody decides (ISO 8601).
+   * @param decideUrl Where the user decides.
+   */
+  constructor(approvalId: string, expiresAt: string, decideUrl: string) {
+    this.approvalId = approvalId;
+    this.expiresAt = expiresAt;
+    this.decideUrl = decideUrl;
+  }
 }
 
 /** A manifest entry with whether the calling key may run it. */
@@ -49,6 +74,11 @@ export interface IntentRunner {
    * Call it as `await runner.run(...)` inside `try`, which catches both.
    */
   run(key: VerifiedKey, intent: string, payload: unknown): Promise<unknown>;
+  /**
+   * Runs an approved intent's handler with its stored payload, for its user; the result is checked as any run's.
+   * Its failure rejects with the contract's SvcError.
+   */
+  runApproved(intent: string, payload: unknown, user: string): Promise<unknown>;
 }
 
 /**
@@ -106,10 +136,35 @@ export function createIntentRunner(options: IntentRunnerOptions): IntentRunner {
       }
       const parsed = intent.input.safeParse(payload);
       if (!parsed.success) refuse(key, "INTENT_VALIDATION_ERROR", name, invalidPayload(toIssues(parsed.error.issues)));
-      const running = runHandler(() => intent.handler(parsed.data, key.userId));
-      return validateResults ? checkedResult(intent, name, running) : running;
+      if (intent.approval !== null && options.requestApproval !== undefined) {
+        return approvalOrRun(key, intent, parsed.data, options.requestApproval);
+      }
+      return handled(intent, parsed.data, key.userId);
+    },
+    runApproved(name, payload, user) {
+      const intent = intents.get(name);
+      if (intent === undefined) return Promise.reject(new SvcError("UNKNOWN_INTENT", `Unknown intent "${name}"`));
+      return handled(intent, payload, user);
     },
   };
+
+  function handled(intent: CompiledIntent, payload: unknown, user: string): Promise<unknown> {
+    const running = runHandler(() => intent.handler(payload, user));
+    return validateResults ? checkedResult(intent, intent.name, running) : running;
+  }
+
+  /** The run, or the approval it waits for when the intent's rule asks for one. */
+  async function approvalOrRun(
+    key: VerifiedKey,
+    intent: CompiledIntent,
+    payload: unknown,
+    requestApproval: NonNullable<IntentRunnerOptions["requestApproval"]>,
+  ): Promise<unknown> {
+    const rule = intent.approval!;
+    const needed = rule === "always" || await runHandler(() => rule(payload, key.userId));
+    if (needed === true) return await requestApproval(key, intent, payload);
+    return await handled(intent, payload, key.userId);
+  }
 
   /** The handler's result, checked against the intent's output schema (`validateResults`). */
   async function checkedResult(intent: CompiledIntent, name: string, running: Promise<unknown>): Promise<unknown> {

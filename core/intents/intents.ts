@@ -52,7 +52,22 @@ export interface Intent<I extends Schema = Schema, O extends Schema = Schema> {
   output?: O;
   /** Runs the intent. Throwing an SvcError answers with its code; anything else is INTENT_FAILED. */
   handler: (payload: InferOutput<I>, user: string) => MaybePromise<InferInput<O>>;
+  /**
+   * Whether a run waits for its user's decision: `"always"`, or a function of the validated payload and the key's
+   * user (`true`: wait). Absent: never. The handler then runs once, when the user approves.
+   */
+  approval?: ApprovalRule<InferOutput<I>>;
+  /** How long a run waits for the decision before it expires, in minutes (1..10080, default 1440). */
+  approvalTtlMinutes?: number;
 }
+
+/** When a run of an intent waits for its user's decision. */
+export type ApprovalRule<P = unknown> = "always" | ((payload: P, user: string) => boolean | Promise<boolean>);
+
+/** An approval's time to live when the intent gives none, in minutes (24 hours). */
+export const DEFAULT_APPROVAL_TTL_MINUTES = 1440;
+/** The longest an approval may wait, in minutes (7 days). */
+export const MAX_APPROVAL_TTL_MINUTES = 10_080;
 
 /**
  * The registry of intents: a record keyed by name, or an array. The `name`
@@ -86,7 +101,21 @@ export type IntentRegistry = Record<string, Intent<any, any>> | readonly Intent<
 export function defineIntent<I extends Schema = Schema<Record<string, never>>, O extends Schema = Schema<unknown>>(
   intent: Intent<I, O>,
 ): Intent<I, O> {
+  checkApproval(intent);
   return intent;
+}
+
+/** Throws when an intent's `approval` or `approvalTtlMinutes` is not one the contract allows. */
+function checkApproval(intent: Pick<Intent, "name" | "approvalTtlMinutes"> & { approval?: unknown }): void {
+  const { approval, approvalTtlMinutes: ttl } = intent;
+  if (approval !== undefined && approval !== "always" && typeof approval !== "function") {
+    throw new TypeError(`Intent "${intent.name}": approval must be "always" or a function (payload, user) => boolean`);
+  }
+  if (ttl !== undefined && (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_APPROVAL_TTL_MINUTES)) {
+    throw new TypeError(
+      `Intent "${intent.name}": approvalTtlMinutes must be a whole number of minutes from 1 to ${MAX_APPROVAL_TTL_MINUTES}`,
+    );
+  }
 }
 
 /** An intent ready to run: its definition with defaults filled in, and its manifest entry. */
@@ -101,6 +130,10 @@ export interface CompiledIntent {
   output: z.ZodType;
   /** The handler. */
   handler: (payload: unknown, user: string) => unknown;
+  /** Whether a run waits for its user's decision (`null`: never). */
+  approval: ApprovalRule | null;
+  /** How long such a run waits, in minutes. */
+  approvalTtlMinutes: number;
   /** What agents see. */
   manifest: ManifestEntry;
 }
@@ -128,6 +161,7 @@ export function compileIntents(registry: IntentRegistry, scopes: readonly string
     if (out.has(name)) throw new Error(`Intent "${name}" is defined twice`);
     const missing = intent.requiredScopes.filter((s: string) => !known.has(s));
     if (missing.length) throw new Error(`Intent "${name}" requires scopes the app does not support: ${missing}`);
+    checkApproval({ ...intent, name });
     const input = (intent.input ?? EMPTY_INPUT) as z.ZodType;
     const output = (intent.output ?? ANY_OUTPUT) as z.ZodType;
     out.set(name, {
@@ -136,6 +170,8 @@ export function compileIntents(registry: IntentRegistry, scopes: readonly string
       input,
       output,
       handler: intent.handler,
+      approval: (intent.approval as ApprovalRule | undefined) ?? null,
+      approvalTtlMinutes: intent.approvalTtlMinutes ?? DEFAULT_APPROVAL_TTL_MINUTES,
       manifest: {
         name,
         title: intent.title ?? name,

@@ -3,10 +3,11 @@
  *
  * @module
  */
-export { createIntentRunner } from "./intent_runner.ts";
+export { createIntentRunner, PendingApproval } from "./intent_runner.ts";
 export type { AllowedEntry, FallbackHandler, IntentRunner } from "./intent_runner.ts";
 export { compileIntents, defineIntent } from "./intents.ts";
 export type {
+  ApprovalRule,
   CompiledIntent,
   InferInput,
   InferOutput,

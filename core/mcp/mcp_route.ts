@@ -23,6 +23,13 @@ import { answerModern, conflictingEra, eraOf, MODERN_ERRORS, MODERN_PROTOCOL_VER
 import { intentTool, type McpTool, type McpToolResult, toolError, toolResult } from "./mcp_tools.ts";
 import { answerDirectly, JsonRpcError, type ToolAnswers } from "./mcp_direct.ts";
 import { mcpRefusalSchema } from "./mcp_front.ts";
+import { PendingApproval } from "../intents/mod.ts";
+import {
+  APPROVAL_STATUS_TOOL,
+  approvalStatusTool,
+  elicitationCapabilities,
+  pendingToolAnswer,
+} from "./mcp_approvals.ts";
 
 type Sdk = Awaited<ReturnType<typeof importSdk>>;
 let sdk: Promise<Sdk> | undefined;
@@ -58,9 +65,17 @@ const jsonRpcBody = z.union([jsonRpcMessage, z.array(jsonRpcMessage).min(1)]);
 export function mcpRoute(options: { listTools?: "granted" | "all" } = {}): Route<AppSide> {
   const listed = options.listTools === "all" ? () => true : (entry: { allowed: boolean }) => entry.allowed;
   const tools = new Map<string, McpTool>();
-  const toolOf = (entry: Parameters<typeof intentTool>[0]): McpTool => {
+  const capabilities = elicitationCapabilities();
+  /** `svc.approval_status`, listed when an intent of the app may wait for approval (its registry never changes). */
+  let approvalTools: McpTool[] | undefined;
+  /** An intent that may wait for approval has no output schema: its call may answer `pending_approval`. */
+  const toolOf = (entry: Parameters<typeof intentTool>[0], deps: AppDeps): McpTool => {
     let tool = tools.get(entry.name);
-    if (tool === undefined) tools.set(entry.name, tool = intentTool(entry));
+    if (tool === undefined) {
+      tool = intentTool(entry);
+      if (deps.intents.get(entry.name)?.approval) delete tool.outputSchema;
+      tools.set(entry.name, tool);
+    }
     return tool;
   };
 
@@ -69,14 +84,34 @@ export function mcpRoute(options: { listTools?: "granted" | "all" } = {}): Route
    * alike. A scope refusal that is a step-up (an OAuth access token) is kept in `stepUp`: the request then answers
    * its `403`, whatever else it held.
    */
-  function answersFor(req: Request, key: VerifiedKey, deps: AppDeps): ToolAnswers & { stepUp?: unknown } {
+  function answersFor(
+    req: Request,
+    key: VerifiedKey,
+    deps: AppDeps,
+    urlElicitation: boolean,
+  ): ToolAnswers & { stepUp?: unknown } {
     const { runner, log } = deps;
+    const approvals = approvalTools ??= [...deps.intents.values()].some((i) => i.approval !== null)
+      ? [approvalStatusTool]
+      : [];
     const answers: ToolAnswers & { stepUp?: unknown } = {
-      listTools: () => runner.manifestFor(key).filter(listed).map(toolOf).sort(byName),
+      listTools: () =>
+        [...runner.manifestFor(key).filter(listed).map((entry) => toolOf(entry, deps)), ...approvals].sort(byName),
       async callTool(name: string, args: unknown): Promise<McpToolResult> {
         try {
-          return toolResult(await runner.run(key, name, args));
+          if (name === APPROVAL_STATUS_TOOL && approvals.length) {
+            const approvalId = (args as { approvalId?: unknown } | undefined)?.approvalId;
+            if (typeof approvalId !== "string" || approvalId.length === 0 || approvalId.length > 200) {
+              throw new JsonRpcError(INVALID_PARAMS, "Invalid params: approvalId must be a string");
+            }
+            return toolResult(await deps.approvals.forAgent(key, approvalId, 0, req.signal));
+          }
+          const result = await runner.run(key, name, args);
+          // The activity record of the request (outcome pending_approval, with approvalId) is written here.
+          if (result instanceof PendingApproval) return pendingToolAnswer(result, req, urlElicitation);
+          return toolResult(result);
         } catch (error) {
+          if (error instanceof JsonRpcError) throw error;
           // An unknown tool is a protocol error in MCP; every other refusal is a tool error the model can read.
           if (isSvcError(error) && error.code === "UNKNOWN_INTENT") {
             throw new JsonRpcError(INVALID_PARAMS, redactSecrets(error.message), error.details);
@@ -102,7 +137,7 @@ export function mcpRoute(options: { listTools?: "granted" | "all" } = {}): Route
     });
 
   async function transport(req: Request, body: unknown, key: VerifiedKey, deps: AppDeps): Promise<Response> {
-    const answers = answersFor(req, key, deps);
+    const answers = answersFor(req, key, deps, capabilities.declared(key.id, body));
     const answered = await answer(req, body, answers, deps);
     if (answers.stepUp !== undefined) throw answers.stepUp;
     return answered;

@@ -28,6 +28,12 @@ const STYLE = `
     background: #fff; color: #1a1a1a; cursor: pointer; min-height: 44px; }
   button:focus-visible, input:focus-visible { outline: 3px solid #0b57d0; outline-offset: 2px; }
   .note { color: #444; font-size: .9rem; }
+  pre { background: #f0f0ee; padding: .75rem; border-radius: 6px; white-space: pre-wrap; overflow-wrap: anywhere;
+    font-size: .9rem; max-height: 20rem; overflow: auto; }
+  .reason label { display: block; font-weight: 600; margin-top: 1rem; }
+  textarea { font: inherit; width: 100%; box-sizing: border-box; min-height: 4rem; border: 1px solid #767676;
+    border-radius: 6px; padding: .5rem; }
+  textarea:focus-visible { outline: 3px solid #0b57d0; outline-offset: 2px; }
   .about { color: #444; font-size: .9rem; margin: 0 0 .5rem 1.75rem; }
   @media (max-width: 30rem) { main { margin: 0; border: 0; border-radius: 0; } }
 `;
@@ -106,7 +112,7 @@ export function consentPage(
     </div>
   </form>
 </main>`;
-  return page(`Allow ${client.name} to act for you?`, body, [target.origin]);
+  return htmlPage(`Allow ${client.name} to act for you?`, body, [target.origin]);
 }
 
 /**
@@ -116,7 +122,7 @@ export function consentPage(
  * @returns The page.
  */
 export function refusalPage(message: string): Page {
-  return page(
+  return htmlPage(
     "This authorization request cannot be completed",
     html`<main>
   <h1>This authorization request cannot be completed</h1>
@@ -133,7 +139,7 @@ export function refusalPage(message: string): Page {
  * @returns The page.
  */
 export function signInFirstPage(): Page {
-  return page(
+  return htmlPage(
     "Sign in first",
     html`<main>
   <h1>Sign in first</h1>
@@ -151,7 +157,15 @@ export interface Page {
   formTargets: string[];
 }
 
-function page(title: string, main: Html, formTargets: string[]): Page {
+/**
+ * A page of the app's own: the document around `main`, with the style every such page shares.
+ *
+ * @param title The document's title.
+ * @param main The `<main>` element.
+ * @param formTargets Origins its forms may be sent to besides its own.
+ * @returns The page, for {@linkcode pageResponse}.
+ */
+export function htmlPage(title: string, main: Html, formTargets: string[]): Page {
   return {
     body: html`
       <!doctype html>

@@ -25,9 +25,13 @@ export interface ConsentTokens {
  * Consent tokens under a key.
  *
  * @param secret The key's text (from the app's database), read when first needed.
+ * @param fields The parameters a token is bound to (default: the authorization request's; an approval's form: its id).
  * @returns The signer.
  */
-export function consentTokens(secret: () => Promise<string>): ConsentTokens {
+export function consentTokens(
+  secret: () => Promise<string>,
+  fields: readonly string[] = AUTHORIZATION_PARAMS,
+): ConsentTokens {
   let key: Promise<CryptoKey> | undefined;
   const keyOf = () =>
     key ??= secret().then((text) =>
@@ -41,7 +45,7 @@ export function consentTokens(secret: () => Promise<string>): ConsentTokens {
     });
 
   const message = (userId: string, params: Record<string, string>, at: number) =>
-    new TextEncoder().encode(JSON.stringify([userId, ...AUTHORIZATION_PARAMS.map((n) => params[n] ?? null), at]));
+    new TextEncoder().encode(JSON.stringify([userId, ...fields.map((n) => params[n] ?? null), at]));
 
   return {
     async issue(userId, params, now) {

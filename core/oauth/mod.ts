@@ -5,7 +5,10 @@
  * @module
  */
 export { isOAuthReturnUrl } from "./authorize_endpoint.ts";
+export { htmlPage, pageResponse } from "./consent_page.ts";
 export type { ScopeAbout } from "./consent_page.ts";
+export { consentTokens } from "./consent_token.ts";
+export { readForm } from "./form_body.ts";
 export { isOAuthDiscoveryPath, isOAuthPath, OAUTH_DISCOVERY_ROUTES, OAUTH_PATHS } from "./discovery.ts";
 export { isInternalHost } from "./network_address.ts";
 export { OAUTH_DEFAULTS, oauthConfigSchema } from "./oauth_config.ts";

@@ -70,7 +70,13 @@ describe("README's MCP clients against the example app", { timeout: 120_000 }, (
       peer.notify("notifications/initialized");
       const listed = await peer.request("tools/list");
       const names = (listed.result as { tools: { name: string }[] }).tools.map((t) => t.name);
-      assert.deepEqual(names, ["notes.create", "notes.delete", "notes.list"]);
+      assert.deepEqual(names, [
+        "notes.create",
+        "notes.delete",
+        "notes.delete_all",
+        "notes.list",
+        "svc.approval_status",
+      ]);
       const called = await peer.request("tools/call", {
         name: "notes.create",
         arguments: { title: "From mcp-remote" },
@@ -121,7 +127,10 @@ describe("README's MCP clients against the example app", { timeout: 120_000 }, (
       SVC_KEY: app.key,
     });
     assert.equal(out.code, 0, out.stderr);
-    assert.match(out.stdout, /^tools: notes\.create, notes\.delete, notes\.list$/m);
+    assert.match(
+      out.stdout,
+      /^tools: notes\.create, notes\.delete, notes\.delete_all, notes\.list, svc\.approval_status$/m,
+    );
     assert.match(out.stdout, /^created: \{.*"title":"Buy milk"/m);
   });
 });

@@ -45,7 +45,12 @@ test("the example notes app passes the conformance kit, running only notes.list 
       run: { "notes.list": {} },
     });
     assertConformance(report);
-    assert.deepEqual(report.intents.map((i) => i.intent), ["notes.create", "notes.list", "notes.delete"]);
+    assert.deepEqual(report.intents.map((i) => i.intent), [
+      "notes.create",
+      "notes.list",
+      "notes.delete",
+      "notes.delete_all",
+    ]);
     const keys = await app.fetch(
       new Request("http://127.0.0.1/svc/keys", { headers: { cookie: "session=conformance" } }),
     );

@@ -157,6 +157,44 @@ test("npm start prints the dashboard and its setup link; its last links show the
   }
 });
 
+test("npm start's step 9 walks an approval from the agent's request to its result", { skip }, async () => {
+  // A folder of its own: the decision puts approval.decided in alice's inbox, which the agent test counts.
+  const fresh = tempDir("svc-start-approval-");
+  const started = await npmStart({ APP_PORT: "0", CLOUD_PORT: "0" }, fresh.path);
+  try {
+    const out = started.stdout();
+    assert.ok(out.includes(`-d '{"intent":"notes.delete_all","payload":{"confirm":true}}'`), out);
+    assert.ok(out.includes(`curl -s -X POST ${started.app}/svc/approvals/$APR/approve -b session=alice`), out);
+    const key = await mintKey(started);
+    const agent = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+    const asked = await fetch(`${started.app}/svc/agent/run`, {
+      method: "POST",
+      headers: agent,
+      body: JSON.stringify({ intent: "notes.delete_all", payload: { confirm: true } }),
+    });
+    assert.equal(asked.status, 202);
+    const { approvalId, decideUrl } = await asked.json();
+    assert.equal(decideUrl, `${started.app}/svc/approvals/${approvalId}`);
+    const pending = await (await fetch(`${started.app}/svc/approvals?status=pending`, {
+      headers: { cookie: "session=alice" },
+    })).json();
+    assert.ok(pending.approvals.some((a: { approvalId: string }) => a.approvalId === approvalId));
+    const approved = await fetch(`${started.app}/svc/approvals/${approvalId}/approve`, {
+      method: "POST",
+      headers: { cookie: "session=alice" },
+    });
+    assert.equal(approved.status, 200);
+    const outcome = await (await fetch(`${started.app}/svc/agent/approvals/${approvalId}?wait=20`, {
+      headers: agent,
+    })).json();
+    assert.equal(outcome.status, "approved");
+    assert.equal(typeof outcome.result.deleted, "number");
+  } finally {
+    await stop(started);
+    fresh.remove();
+  }
+});
+
 test("npm run agent -- --once handles every waiting event, acknowledges them, and exits", { skip }, async () => {
   const started = await npmStart({ APP_PORT: "0", CLOUD_PORT: "0" });
   try {

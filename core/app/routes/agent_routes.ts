@@ -13,6 +13,8 @@ import { redactSecrets } from "../../contract/mod.ts";
 import { json } from "../../http/mod.ts";
 import { defineRoute } from "./app_side.ts";
 import { stepUpRefusal } from "./scope_step_up.ts";
+import { PendingApproval } from "../../intents/mod.ts";
+import { pendingApprovalSchema, pendingBody } from "./approval_routes.ts";
 
 /** The deepest nesting of a run payload: deeper values never reach an intent's schema or the fallback. */
 export const MAX_PAYLOAD_DEPTH = 64;
@@ -59,8 +61,10 @@ export const agentRoutes = [
     body: runBody,
     responses: {
       200: runResponse,
+      202: pendingApprovalSchema,
       403: errorEnvelopeSchema,
       404: errorEnvelopeSchema,
+      429: errorEnvelopeSchema,
       500: errorEnvelopeSchema,
     },
     async run({ req, caller, body }, deps) {
@@ -71,6 +75,8 @@ export const agentRoutes = [
         // An OAuth access token that lacks a scope gets the step-up challenge (403 insufficient_scope).
         throw await stepUpRefusal(error, req, caller, body.intent, deps);
       }
+      // The activity record of the request (outcome pending_approval, with approvalId) is written here.
+      if (result instanceof PendingApproval) return json(pendingBody(result, req), 202);
       // The name is the agent's text: a key pasted into it is not echoed (to the agent's logs, or a proxy's).
       return json({ ok: true, intent: redactSecrets(body.intent), result: result ?? null });
     },

@@ -5,6 +5,7 @@
  * @module
  */
 export { agentRoutes, MAX_PAYLOAD_DEPTH, runBody, runResponse } from "./agent_routes.ts";
+export { approvalRoutes, pendingBody } from "./approval_routes.ts";
 export { defineRoute, SVC_PREFIX } from "./app_side.ts";
 export type { AppDeps, AppLink, AppSide } from "./app_side.ts";
 export { healthRoute } from "./health_route.ts";

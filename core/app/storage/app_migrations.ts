@@ -166,4 +166,30 @@ export const APP_MIGRATIONS: readonly Migration[] = [
       "ALTER TABLE app_outbox ADD COLUMN refused TEXT",
     ],
   },
+  {
+    version: 13,
+    name: "approvals: agent runs waiting for their user's decision, with their payload",
+    statements: [
+      // The payload and the result stay in the app (never sent to the cloud); `status` moves once from pending.
+      `CREATE TABLE app_approvals (
+        id TEXT PRIMARY KEY,
+        key_id TEXT NOT NULL,
+        key_name TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        agent_id TEXT,
+        intent TEXT NOT NULL,
+        title TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        status TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        decided_at TEXT,
+        reason TEXT,
+        result TEXT,
+        error TEXT
+      )`,
+      "CREATE INDEX app_approvals_by_user ON app_approvals (user_id, created_at DESC, id DESC)",
+      "CREATE INDEX app_approvals_pending_by_key ON app_approvals (key_id) WHERE status = 'pending'",
+    ],
+  },
 ];

@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import type { Svc } from "../../../../mod.ts";
 import { svcRouteTable } from "../../../fixtures/svc_table.ts";
 import { type AnswerChecker, answerChecker, expectedStatuses } from "../../../fixtures/openapi_answers.ts";
-import { BASE, mint, notesSvc, SCOPES } from "../../../fixtures/notes_svc.ts";
+import { BASE, intents, mint, notesSvc, SCOPES } from "../../../fixtures/notes_svc.ts";
+import { defineIntent } from "../../../../mod.ts";
 import { ROUTES, setThrowawayKeyId } from "../../../fixtures/route_samples.ts";
 import { oauthAccessToken } from "../../../fixtures/oauth_app.ts";
 import { tempDir } from "../../../fixtures/temp_dir.ts";
@@ -54,7 +55,8 @@ async function send(app: Svc, route: string, call: Call): Promise<{ status: numb
   const path = call.path.startsWith("/") ? call.path : pattern + call.path;
   const res = await app.handle(new Request(BASE + path, { method, headers, body }));
   const text = await res.text();
-  const answer = { status: res.status, body: text ? JSON.parse(text) : null };
+  const json = (res.headers.get("content-type") ?? "").startsWith("application/json");
+  const answer = { status: res.status, body: text ? (json ? JSON.parse(text) : text) : null };
   checker.check(method, pattern, answer.status, answer.body);
   return answer;
 }
@@ -132,6 +134,11 @@ const BAD_INPUT: Record<string, Call> = {
   "POST /svc/keys/:id/reroll": { path: "/svc/keys/k/reroll", body: { graceMinutes: -1 } },
   "POST /svc/agent/run": { path: "", body: { intent: "" } },
   "POST /svc/mcp": { path: "", body: [], headers: { accept: MCP_ACCEPT } },
+  "GET /svc/approvals": { path: "?status=maybe" },
+  "GET /svc/approvals/:id": { path: `/svc/approvals/${"x".repeat(201)}` },
+  "POST /svc/approvals/:id/approve": { path: `/svc/approvals/${"x".repeat(201)}/approve` },
+  "POST /svc/approvals/:id/deny": { path: "/svc/approvals/x/deny", body: { reason: 5 } },
+  "GET /svc/agent/approvals/:id": { path: "/svc/agent/approvals/x?wait=99" },
 };
 
 test("401, 400, 406, 413 and 429 answers of every /svc route match the document", async () => {
@@ -179,6 +186,68 @@ test("GET /svc/health answers 503 with the documented health while the agent rou
   } finally {
     await stale.close();
     dir.remove();
+  }
+});
+
+test("the approval routes' answers match the document: 202, the page, decisions, 409 and a failed run", async () => {
+  const withApprovals = notesSvc({
+    intents: [
+      ...intents,
+      defineIntent({
+        name: "notes.delete_all",
+        title: "Delete all notes",
+        requiredScopes: [],
+        approval: "always",
+        handler: () => ({ deleted: 1 }),
+      }),
+      defineIntent({
+        name: "notes.fail_later",
+        title: "Fails once approved",
+        requiredScopes: [],
+        approval: "always",
+        handler: () => {
+          throw new Error("no");
+        },
+      }),
+    ],
+  });
+  try {
+    const { key } = await mint(withApprovals, "alice", []);
+    const ask = async (intent: string) => {
+      const answer = await send(withApprovals, "POST /svc/agent/run", { path: "", key, body: { intent } });
+      assert.equal(answer.status, 202);
+      return (answer.body as { approvalId: string }).approvalId;
+    };
+    const first = await ask("notes.delete_all");
+    const page = await send(withApprovals, "GET /svc/approvals/:id", { path: `/svc/approvals/${first}` });
+    assert.equal(page.status, 200);
+    const csrf = /name="csrf" value="([^"]+)"/.exec(page.body as string)![1];
+    const form = (decision: string, token = csrf) => ({
+      path: `/svc/approvals/${first}`,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: `csrf=${encodeURIComponent(token)}&decision=${decision}`,
+    });
+    assert.equal((await send(withApprovals, "POST /svc/approvals/:id", form("approve", "x"))).status, 400);
+    assert.equal((await send(withApprovals, "POST /svc/approvals/:id", form("approve"))).status, 200);
+    assert.equal((await send(withApprovals, "POST /svc/approvals/:id", form("deny"))).status, 409);
+    const approve = (id: string) =>
+      send(withApprovals, "POST /svc/approvals/:id/approve", { path: `/svc/approvals/${id}/approve` });
+    assert.equal((await approve(first)).status, 409);
+    const agent = await send(withApprovals, "GET /svc/agent/approvals/:id", {
+      path: `/svc/agent/approvals/${first}`,
+      key,
+    });
+    assert.equal(agent.status, 200);
+    const second = await ask("notes.delete_all");
+    const deny = (id: string) =>
+      send(withApprovals, "POST /svc/approvals/:id/deny", { path: `/svc/approvals/${id}/deny`, body: {} });
+    assert.equal((await deny(second)).status, 200);
+    assert.equal((await deny(second)).status, 409);
+    const third = await ask("notes.delete_all");
+    assert.equal((await approve(third)).status, 200);
+    assert.equal((await approve(await ask("notes.fail_later"))).status, 500);
+  } finally {
+    await withApprovals.close();
   }
 });
 

@@ -17,6 +17,7 @@ describe("app storage", () => {
     const tables = await client.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'app_%'");
     assert.deepEqual(tables.rows.map((r) => r.name).sort(), [
       "app_agent_claims",
+      "app_approvals",
       "app_cloud_policy",
       "app_keys",
       "app_oauth_clients",
