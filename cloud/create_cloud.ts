@@ -212,7 +212,7 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
   const perProject = limiter(options.rateLimit, "perProject");
   const perAgentKey = limiter(options.rateLimit, "perAgentKey");
   const refusalRate = rateOf(options.rateLimit, "refusalsPerAddress");
-  const refusalsPerAddress = refusalRate ? createRefusalsPerAddress(refusalRate) : undefined;
+  const refusalsPerAddress = refusalRate ? createRefusalsPerAddress(refusalRate, clock) : undefined;
   const inFlight = new Set<Promise<Response>>();
   let closing = false;
   let purges: PurgeSchedule | undefined;

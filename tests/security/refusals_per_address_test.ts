@@ -21,6 +21,12 @@ import { runtime } from "../fixtures/runtime.ts";
 const A = "198.51.100.7";
 const B = "203.0.113.9";
 const N = DEFAULT_SVC_RATE_LIMITS.refusalsPerAddress.limit;
+/**
+ * The clock of the services under test: held still, so no token comes back while a test spends its budget however
+ * slowly the machine runs it (the budget refills with time).
+ */
+const STILL = Date.parse("2026-11-27T12:00:00.000Z");
+const still = () => STILL;
 
 /** POST /svc/agent/run with `key`, from `address`. */
 function runFrom(svc: Svc, address: string | null, key: string): Promise<Response> {
@@ -52,7 +58,7 @@ async function assertRateLimited(res: Response, what: string): Promise<void> {
 
 describe("refused agent keys per address on /svc", () => {
   test(`past ${N} refused keys from one address, its refused keys are 429 and its valid keys are served`, async () => {
-    const svc = notesSvc();
+    const svc = notesSvc({}, still);
     try {
       const revoked = await revokedKey(svc);
       const valid = await mint(svc, "bob", ["notes:read"]);
@@ -103,7 +109,7 @@ describe("refused credentials per address on /v1", () => {
   const M = DEFAULT_CLOUD_RATE_LIMITS.refusalsPerAddress.limit;
 
   test(`past ${M} refused credentials from one address, /v1 answers its refusals 429 and serves its valid credentials`, async () => {
-    const t = await startTestCloud();
+    const t = await startTestCloud({ now: still });
     const sdkFrom = (address: string, secret = t.project.secret) =>
       t.cloud.handle(withClientAddress(
         new Request("http://cloud.test/v1/sdk/intents", {
@@ -136,7 +142,7 @@ describe("refused credentials per address on /v1", () => {
   });
 
   test("behind one proxy address, an agent flooding refused keys cannot hold back its key's revoke or anyone's poll", async () => {
-    const t = await startTestCloud();
+    const t = await startTestCloud({ now: still });
     const proxy = "192.0.2.1";
     const from = (path: string, init: RequestInit) =>
       t.cloud.handle(withClientAddress(new Request(`http://cloud.test${path}`, init), proxy));
