@@ -75,7 +75,7 @@ export async function assembleCloud(built: SvcBuilt, config: CloudSvcConfig, lin
     });
     const guard = startCloudGuard({ cloud, follower, maxLagMs, endpoint: cloudConfig.endpoint, log, now });
     const lifetime = { defaultDays: config.keys?.defaultLifetimeDays, maxDays: config.keys?.maxLifetimeDays };
-    const { retention, recorder, deps } = assembleRoutes(built, {
+    const { retention, recorder, activity, deps } = assembleRoutes(built, {
       storage,
       keys,
       outbox,
@@ -91,9 +91,15 @@ export async function assembleCloud(built: SvcBuilt, config: CloudSvcConfig, lin
         autoRevoked: counter.refused,
         used() {},
       },
+      activity: {
+        keep: false,
+        mirror: true,
+        readCloud: (userId, query) => cloud.listActivity({ userId, ...query }),
+      },
     });
     const close = async (): Promise<void> => {
       await retention.close();
+      await activity.close();
       await recorder.settle();
       await guard.close();
       await follower.close();

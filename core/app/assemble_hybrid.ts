@@ -85,7 +85,7 @@ export async function assembleHybrid(
     });
     const guard = startCloudGuard({ cloud, follower, maxLagMs, endpoint: cloudConfig.endpoint, log, now });
     const lifetime = { defaultDays: config.keys?.defaultLifetimeDays, maxDays: config.keys?.maxLifetimeDays };
-    const { retention, recorder, deps } = assembleRoutes(built, {
+    const { retention, recorder, activity, deps } = assembleRoutes(built, {
       storage,
       keys,
       outbox,
@@ -101,9 +101,14 @@ export async function assembleHybrid(
         autoRevoked: counter.refused,
         used: (keyId) => lastUsed.used(keyId),
       },
+      activity: {
+        keep: true,
+        mirror: true,
+      },
     });
     const close = async (): Promise<void> => {
       await retention.close();
+      await activity.close();
       await recorder.settle();
       await guard.close();
       await follower.close();

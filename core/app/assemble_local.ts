@@ -33,7 +33,7 @@ export async function assembleLocal(built: SvcBuilt, config: LocalSvcConfig): Pr
   try {
     const keys = localKeys(storage, { sharedInbox: config.sharedInbox ?? false, log, mirror: false, now });
     const lifetime = { defaultDays: config.keys?.defaultLifetimeDays, maxDays: config.keys?.maxLifetimeDays };
-    const { retention, recorder, deps } = assembleRoutes(built, {
+    const { retention, recorder, activity, deps } = assembleRoutes(built, {
       storage,
       keys,
       outbox: null,
@@ -42,9 +42,14 @@ export async function assembleLocal(built: SvcBuilt, config: LocalSvcConfig): Pr
       cloudPolicy: null,
       keyLifetime: () => Promise.resolve(joinLifetimes(lifetime)),
       link: NO_CLOUD_LINK,
+      activity: {
+        keep: true,
+        mirror: false,
+      },
     });
     const close = async (): Promise<void> => {
       await retention.close();
+      await activity.close();
       await recorder.settle();
       await keys.close();
       await recorder.settle();

@@ -1,6 +1,6 @@
 /**
  * What every mode runs on the app's storage once its keys are built: the retention schedule, the violation recorder,
- * the intent runner and the `/svc` routes' dependencies. The mode's assembly (`assemble_local.ts`,
+ * the activity log, the intent runner and the `/svc` routes' dependencies. The mode's assembly (`assemble_local.ts`,
  * `assemble_hybrid.ts`, `assemble_cloud.ts`) hands in what differs: its keys, its outbox, its policies and its link.
  *
  * @module
@@ -21,6 +21,18 @@ import {
   type ViolationRecorderOptions,
 } from "./violation_recorder.ts";
 import type { ModeDeps, SvcBuilt } from "./svc_parts.ts";
+import type { ActivityPage } from "../contract/mod.ts";
+import {
+  activityOff,
+  type ActivityLog,
+  activityPage,
+  type ActivityQuery,
+  createActivityLog,
+  DEFAULT_ACTIVITY_RETENTION_DAYS,
+} from "../activity/mod.ts";
+
+/** A day, in milliseconds. */
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** What a mode hands to {@linkcode assembleRoutes}. */
 export interface ModeParts {
@@ -40,6 +52,15 @@ export interface ModeParts {
   keyLifetime: () => Promise<KeyLifetime>;
   /** What the link to the cloud checks and notes on agent requests. */
   link: AppLink;
+  /**
+   * Where activity records go: kept here for reading (local, hybrid), queued for the cloud (hybrid, cloud); and
+   * where a cloud-mode app reads them (`readCloud`, else its own storage).
+   */
+  activity: {
+    keep: boolean;
+    mirror: boolean;
+    readCloud?: (userId: string, query: ActivityQuery) => Promise<ActivityPage>;
+  };
 }
 
 /** What {@linkcode assembleRoutes} builds. */
@@ -48,6 +69,8 @@ export interface RouteParts {
   retention: PurgeSchedule;
   /** Records violations. */
   recorder: ViolationRecorder;
+  /** Records what agents did (closed before the outbox and the storage). */
+  activity: ActivityLog;
   /** What the `/svc` routes are given. */
   deps: ModeDeps;
 }
@@ -57,14 +80,19 @@ export interface RouteParts {
  *
  * @param built The checked configuration and what was built before storage.
  * @param parts What the mode built.
- * @returns The retention schedule, the recorder and the routes' dependencies.
+ * @returns The retention schedule, the recorder, the activity log and the routes' dependencies.
  */
 export function assembleRoutes(built: SvcBuilt, parts: ModeParts): RouteParts {
   const { config, intents, log, now, bodyLimit, refusalsPerAddress } = built;
   const { storage, keys, outbox, mirror, autoRevoke, cloudPolicy, keyLifetime, link } = parts;
+  const recording = config.activity !== false;
+  const retentionDays = (config.activity || undefined)?.retentionDays ?? DEFAULT_ACTIVITY_RETENTION_DAYS;
   const retention = startRetention({
     storage,
     outbox: outbox ?? undefined,
+    activityRetentionMs: recording && parts.activity.keep
+      ? retentionDays * DAY_MS
+      : undefined,
     oauth: config.oauth ? oauthStorage(storage.db) : undefined,
     violationRetentionMs: config.violationRetentionMs,
     purgeIntervalMs: config.purgeIntervalMs,
@@ -90,6 +118,17 @@ export function assembleRoutes(built: SvcBuilt, parts: ModeParts): RouteParts {
     recordViolation: recorder.record,
     repeatViolation: recorder.repeat,
   });
+  const where = parts.activity;
+  const activity = !recording ? activityOff(built.runtime.elapsed) : createActivityLog({
+    write: async (records) => {
+      await storage.insertActivity(records, where);
+      if (where.mirror) outbox?.kick();
+    },
+    read: where.readCloud ?? ((userId, query) => activityPage((q) => storage.listActivity(q), userId, query)),
+    clientNames: (grantIds) => storage.grantClientNames(grantIds),
+    runtime: built.runtime,
+    log,
+  });
   const deps: ModeDeps = {
     keys,
     runner,
@@ -104,6 +143,7 @@ export function assembleRoutes(built: SvcBuilt, parts: ModeParts): RouteParts {
     now,
     addressWaitMs: refusalsPerAddress ? (req) => refusalsPerAddress.waitMs(req) : () => 0,
     link,
+    activity,
   };
-  return { retention, recorder, deps };
+  return { retention, recorder, activity, deps };
 }

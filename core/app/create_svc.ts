@@ -164,6 +164,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     log,
     bodyLimit,
     now,
+    runtime,
     sleep: internals.sleep ?? sleep,
     closing: closing.signal,
     refusalsPerAddress,

@@ -209,7 +209,7 @@ type OutboxStats = Outbox["stats"];
  */
 function outboxDelivery(
   storage: AppStorage,
-  cloud: Pick<CloudClient, "mirrorKey" | "reportViolations">,
+  cloud: Pick<CloudClient, "mirrorKey" | "reportViolations" | "reportActivity">,
   log: ErrorLogger,
   now: () => number,
   stats: OutboxStats,
@@ -224,9 +224,11 @@ function outboxDelivery(
     if (record !== null) await cloud.mirrorKey(record, told.reroll);
   }
 
-  /** Sends violations in one request. */
-  async function sendViolations(items: readonly OutboxItem[]): Promise<void> {
-    await cloud.reportViolations(items.map((item) => JSON.parse(item.body ?? "null")));
+  /** Sends violations, or activity records, in one request. */
+  async function sendBatch(items: readonly OutboxItem[]): Promise<void> {
+    const bodies = items.map((item) => JSON.parse(item.body ?? "null"));
+    if (items[0].kind === "activity") await cloud.reportActivity(bodies);
+    else await cloud.reportViolations(bodies);
   }
 
   /**
@@ -237,7 +239,7 @@ function outboxDelivery(
   async function deliver(items: readonly OutboxItem[]): Promise<boolean> {
     try {
       if (items[0].kind === "key") await sendKey(items[0]);
-      else await sendViolations(items);
+      else await sendBatch(items);
     } catch (error) {
       if (isTransient(error)) {
         await failed(items, error);
@@ -268,7 +270,11 @@ function outboxDelivery(
     const reason = reasonOf(error);
     await storage.outboxSetAside([item.seq], reason);
     stats.setAside++;
-    const what = item.kind === "key" ? `key record (key ${item.ref})` : `violation report (${item.ref})`;
+    const what = item.kind === "key"
+      ? `key record (key ${item.ref})`
+      : item.kind === "activity"
+      ? `activity record (${item.ref})`
+      : `violation report (${item.ref})`;
     log(`the cloud refused a queued ${what} (${reason}); it is set aside and will not be retried`, error);
   }
 
@@ -346,7 +352,7 @@ function reasonOf(error: unknown): string {
   return text.slice(0, REASON_CHARS);
 }
 
-/** Splits the head of the queue into what is sent together: each key alone, violations in batches. */
+/** Splits the head of the queue into what is sent together: each key alone, violations and activity records in batches of one kind. */
 function units(items: readonly OutboxItem[]): OutboxItem[][] {
   const out: OutboxItem[][] = [];
   let batch: OutboxItem[] = [];
@@ -357,7 +363,8 @@ function units(items: readonly OutboxItem[]): OutboxItem[][] {
       continue;
     }
     const size = item.body?.length ?? 0;
-    if (batch.length > 0 && (batch.length === VIOLATION_BATCH_LIMIT || bytes + size > BATCH_BYTES)) {
+    const full = batch.length === VIOLATION_BATCH_LIMIT || bytes + size > BATCH_BYTES;
+    if (batch.length > 0 && (full || batch[0].kind !== item.kind)) {
       out.push(batch);
       batch = [];
       bytes = 0;

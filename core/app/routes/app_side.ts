@@ -11,6 +11,7 @@ import type { CompiledIntent } from "../../intents/mod.ts";
 import type { IntentRunner } from "../../intents/mod.ts";
 import type { KeyLifetime, KeyService, VerifiedKey } from "../../keys/mod.ts";
 import type { AppHealth, Violation, ViolationKind } from "../../contract/mod.ts";
+import type { ActivityLog } from "../../activity/mod.ts";
 
 /** The prefix of every app route. */
 export const SVC_PREFIX = "/svc";
@@ -49,6 +50,8 @@ export interface AppDeps {
   addressWaitMs: (req: Request) => number;
   /** What the mode's link to the cloud checks and notes on every agent request (nothing in local mode). */
   link: AppLink;
+  /** What agents did: records each agent run, lists a user's records. */
+  activity: ActivityLog;
   /**
    * The `WWW-Authenticate` challenge of a scope step-up when the key is an OAuth access token (the `oauth` option
    * on), else `null` (always `null` without `oauth`). See {@linkcode stepUpRefusal}.
