@@ -32,7 +32,7 @@ export const UNKNOWN_INTENT = "(unknown)";
 /** One run, as the code that answered it knows it. */
 export interface ActivityRun {
   /** The key that ran it (its grant, when it is an OAuth access token). */
-  key: { id: string; userId: string; agentId: string | null; grantId?: string };
+  key: { id: string; userId: string; agentId: string | null; grantId?: string | null };
   /** The intent as sent (any value: it is cut to 200 characters, secrets redacted; none readable: `(unknown)`). */
   intent: unknown;
   /** `http` or `mcp`. */
@@ -230,7 +230,7 @@ function intentOf(sent: unknown): string {
 /** Mints the record of a run answered at `at`. */
 function toRecord({ run, at }: Pending, names: ReadonlyMap<string, string>, prng: () => number): ActivityRecord {
   const { key, via, status, code, approvalId } = run;
-  const client = key.grantId === undefined ? undefined : names.get(key.grantId);
+  const client = key.grantId == null ? undefined : names.get(key.grantId);
   return {
     id: ACTIVITY_ID_PREFIX + ulid(at, prng),
     at: new Date(at).toISOString(),

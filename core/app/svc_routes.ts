@@ -6,7 +6,7 @@
  * @module
  */
 import type { Route } from "../http/mod.ts";
-import { agentRoutes } from "./routes/mod.ts";
+import { activityRoute, agentRoutes } from "./routes/mod.ts";
 import type { AppSide } from "./routes/mod.ts";
 import { healthRoute, keyRoutes } from "./routes/mod.ts";
 import { mcpRoute } from "../mcp/mod.ts";
@@ -34,6 +34,7 @@ export function svcRoutes(options: SvcRoutesOptions): Route<AppSide>[] {
   const routes = [
     ...keyRoutes,
     ...agentRoutes,
+    activityRoute,
     healthRoute,
     ...(options.mcp ? [mcpRoute({ listTools: options.listTools })] : []),
     ...options.oauth ?? [],

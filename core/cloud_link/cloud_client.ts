@@ -21,14 +21,7 @@ import { toViolationReport, type Violation } from "../contract/mod.ts";
 import { type AutoRevokePolicy, autoRevokePolicySchema } from "../contract/mod.ts";
 import { type KeyLifetimePolicy, keyLifetimePolicySchema } from "../contract/mod.ts";
 import { PLATFORM, type Runtime } from "../platform/mod.ts";
-import type { ActivityPage, ActivityRecord } from "../contract/mod.ts";
-import { activityRecordSchema } from "../contract/mod.ts";
-
-/** The answer of `GET /v1/sdk/activity`. */
-const activityPageSchema: z.ZodType<ActivityPage, unknown> = z.object({
-  activity: z.array(activityRecordSchema),
-  nextCursor: z.string().nullable(),
-});
+import { type ActivityPage, activityPageSchema, type ActivityRecord } from "../contract/mod.ts";
 
 /** The part of `GET /v1/sdk/policy` the app reads (`keyLifetime` absent from a cloud older than it). */
 export const appPolicySchema: z.ZodType<{

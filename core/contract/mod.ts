@@ -8,6 +8,7 @@ export {
   ACTIVITY_ID_PREFIX,
   ACTIVITY_OUTCOMES,
   activityBatchSchema,
+  activityPageSchema,
   activityRecordSchema,
 } from "./activity.ts";
 export type { ActivityOutcome, ActivityPage, ActivityRecord, ActivityVia } from "./activity.ts";

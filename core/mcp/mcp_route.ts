@@ -70,13 +70,27 @@ export function mcpRoute(options: { listTools?: "granted" | "all" } = {}): Route
    * its `403`, whatever else it held.
    */
   function answersFor(req: Request, key: VerifiedKey, deps: AppDeps): ToolAnswers & { stepUp?: unknown } {
-    const { runner, log } = deps;
+    const { runner, log, activity } = deps;
     const answers: ToolAnswers & { stepUp?: unknown } = {
       listTools: () => runner.manifestFor(key).filter(listed).map(toolOf).sort(byName),
       async callTool(name: string, args: unknown): Promise<McpToolResult> {
+        const started = activity.elapsed();
+        /** The call's activity record: the status the same answer has over HTTP. */
+        const record = (status: number, error?: unknown): void =>
+          activity.record({
+            key,
+            intent: name,
+            via: "mcp",
+            status,
+            ms: activity.elapsed() - started,
+            ...isSvcError(error) ? { code: error.code } : {},
+          });
         try {
-          return toolResult(await runner.run(key, name, args));
+          const result = toolResult(await runner.run(key, name, args));
+          record(200);
+          return result;
         } catch (error) {
+          record(isSvcError(error) ? error.status : 500, error);
           // An unknown tool is a protocol error in MCP; every other refusal is a tool error the model can read.
           if (isSvcError(error) && error.code === "UNKNOWN_INTENT") {
             throw new JsonRpcError(INVALID_PARAMS, redactSecrets(error.message), error.details);
