@@ -5,9 +5,5 @@
  * @module
  */
 export { activityPage } from "./activity_page.ts";
-export {
-  activityOff,
-  createActivityLog,
-  DEFAULT_ACTIVITY_RETENTION_DAYS,
-} from "./activity_log.ts";
+export { activityOff, createActivityLog, DEFAULT_ACTIVITY_RETENTION_DAYS } from "./activity_log.ts";
 export type { ActivityLog, ActivityQuery, ActivityRun } from "./activity_log.ts";

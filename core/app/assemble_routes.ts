@@ -23,8 +23,8 @@ import {
 import type { ModeDeps, SvcBuilt } from "./svc_parts.ts";
 import type { ActivityPage } from "../contract/mod.ts";
 import {
-  activityOff,
   type ActivityLog,
+  activityOff,
   activityPage,
   type ActivityQuery,
   createActivityLog,
@@ -90,9 +90,7 @@ export function assembleRoutes(built: SvcBuilt, parts: ModeParts): RouteParts {
   const retention = startRetention({
     storage,
     outbox: outbox ?? undefined,
-    activityRetentionMs: recording && parts.activity.keep
-      ? retentionDays * DAY_MS
-      : undefined,
+    activityRetentionMs: recording && parts.activity.keep ? retentionDays * DAY_MS : undefined,
     oauth: config.oauth ? oauthStorage(storage.db) : undefined,
     violationRetentionMs: config.violationRetentionMs,
     purgeIntervalMs: config.purgeIntervalMs,

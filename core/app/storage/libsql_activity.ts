@@ -27,7 +27,11 @@ const COLUMNS = "id, at, key_id, user_id, agent_id, intent, via, outcome, status
  * @param records The records.
  * @param where Kept, queued, or both.
  */
-export async function insertActivity(db: Executor, records: readonly ActivityRecord[], where: ActivityWrite): Promise<void> {
+export async function insertActivity(
+  db: Executor,
+  records: readonly ActivityRecord[],
+  where: ActivityWrite,
+): Promise<void> {
   const statements: Statement[] = [];
   for (const r of records) {
     if (where.keep) {
