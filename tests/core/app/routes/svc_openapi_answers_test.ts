@@ -132,6 +132,7 @@ const BAD_INPUT: Record<string, Call> = {
   "POST /svc/keys/:id/reroll": { path: "/svc/keys/k/reroll", body: { graceMinutes: -1 } },
   "POST /svc/agent/run": { path: "", body: { intent: "" } },
   "POST /svc/mcp": { path: "", body: [], headers: { accept: MCP_ACCEPT } },
+  "GET /svc/activity": { path: "?cursor=nonsense" },
 };
 
 test("401, 400, 406, 413 and 429 answers of every /svc route match the document", async () => {
