@@ -6,6 +6,8 @@ import assert from "node:assert/strict";
 import { asAgent, asUser, errorOf, mint, notesSvc, run } from "../../../fixtures/notes_svc.ts";
 import type { ActivityRecord } from "../../../../core/contract/mod.ts";
 import type { Svc } from "../../../../mod.ts";
+import { tempDir } from "../../../fixtures/temp_dir.ts";
+import { waitFor } from "../../../fixtures/wait_for.ts";
 
 const T0 = Date.parse("2026-03-01T12:00:00.000Z");
 const ACT_ID = /^act_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -154,5 +156,29 @@ describe("activity: false", () => {
     const { key } = await mint(svc, "alice", ["notes:read"]);
     assert.equal((await run(svc, key, "notes.list")).status, 200);
     assert.deepEqual(await activityOf(svc, "alice"), { activity: [], nextCursor: null });
+  });
+});
+
+describe("activity.retentionDays", () => {
+  test("records older than the retention are purged by the retention schedule, on the app's clock", async () => {
+    const dir = tempDir("svc-activity-retention-");
+    let at = T0;
+    const config = { storage: `file:${dir.file("app.db")}`, activity: { retentionDays: 1 } };
+    const first = notesSvc(config, () => at);
+    try {
+      const { key } = await mint(first, "alice", ["notes:read"]);
+      await run(first, key, "notes.list");
+      assert.equal((await activityOf(first, "alice")).activity.length, 1);
+    } finally {
+      await first.close();
+    }
+    at = T0 + 2 * 24 * 60 * 60 * 1000;
+    const second = notesSvc(config, () => at);
+    try {
+      await waitFor("the purge at start", async () => (await activityOf(second, "alice")).activity.length === 0);
+    } finally {
+      await second.close();
+      dir.remove();
+    }
   });
 });
