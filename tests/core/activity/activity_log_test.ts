@@ -37,7 +37,7 @@ function logWith(overrides: Partial<ActivityLogOptions> = {}) {
 test("a record is minted from the runtime's clock and randomness, with the contract's fields and no more", async () => {
   const { log, groups } = logWith();
   log.record({ ...RUN, key: { ...RUN.key, grantId: "grant_1" }, status: 202, approvalId: "apr_1" });
-  assert.deepEqual(groups, [], "nothing is written on the request path");
+  assert.equal(groups.length, 0, "nothing is written on the request path");
   await log.flush();
   const [[record]] = groups;
   assert.equal(activityRecordSchema.safeParse(record).success, true);
