@@ -1,9 +1,12 @@
 /**
- * The durable outbox of hybrid and cloud modes: key records and violations are
- * queued in the app's storage in the same write that stores them, and sent to
- * the cloud, retrying with backoff while the cloud is down. Items survive a
- * restart of the app. Each carries an id minted at the app (a violation's
- * `reportId`, a key record's key id), so the cloud stores a retried item once.
+ * The durable outbox of hybrid and cloud modes: key records, violations and
+ * activity records are queued in the app's storage in the same write that
+ * stores them, and sent to the cloud, retrying with backoff while the cloud is
+ * down. Items survive a restart of the app. Each carries an id minted at the
+ * app (a violation's `reportId`, an activity record's `act_` id, a key record's
+ * key id), so the cloud stores a retried item once. Violations and activity
+ * records go in batches of one kind (`POST /v1/sdk/violations/batch`,
+ * `POST /v1/sdk/activity/batch`) and count together toward `limit`.
  *
  * Nothing an agent sends can hold back a key record: key records (mint,
  * revoke) go first, in order, and violations after them, in batches. A
