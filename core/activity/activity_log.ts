@@ -1,13 +1,13 @@
 /**
  * What agents did, as the app records it: one record per agent run made with a known key (`POST /svc/agent/run`,
  * MCP `tools/call`), whatever its outcome. A run only pushes what it knows onto a bounded buffer in memory; a small
- * group writer mints each record (`act_` + ULID from the runtime's clock and randomness), names the OAuth client of a
+ * group writer mints each record (`act_` + a monotonic ULID from the runtime's clock and randomness), names the OAuth client of a
  * grant's key, and writes them in groups, on a short timer and on close. When the buffer is full a record is dropped
  * and counted, never waited for. Never a payload, never a secret.
  *
  * @module
  */
-import { ulid } from "ulid";
+import { monotonicFactory } from "ulid";
 import {
   ACTIVITY_ID_PREFIX,
   type ActivityOutcome,
@@ -132,7 +132,8 @@ export function createActivityLog(options: ActivityLogOptions): ActivityLog {
   let writing: Promise<void> = Promise.resolve();
   let closed = false;
   let dropped = 0;
-  const prng = (): number => runtime.random();
+  // Monotonic: records of one millisecond keep the order they were made in, so "newest first" is exact.
+  const mint = monotonicFactory(() => runtime.random());
 
   function drop(count: number): void {
     dropped += count;
@@ -144,7 +145,7 @@ export function createActivityLog(options: ActivityLogOptions): ActivityLog {
     try {
       const grants = [...new Set(group.flatMap((p) => p.run.key.grantId ?? []))];
       const names = grants.length === 0 ? new Map<string, string>() : await options.clientNames(grants);
-      await options.write(group.map((p) => toRecord(p, names, prng)));
+      await options.write(group.map((p) => toRecord(p, names, mint)));
     } catch (error) {
       drop(group.length);
       log(`${group.length} activity records could not be written`, error);
@@ -228,11 +229,15 @@ function intentOf(sent: unknown): string {
 }
 
 /** Mints the record of a run answered at `at`. */
-function toRecord({ run, at }: Pending, names: ReadonlyMap<string, string>, prng: () => number): ActivityRecord {
+function toRecord(
+  { run, at }: Pending,
+  names: ReadonlyMap<string, string>,
+  mint: (at: number) => string,
+): ActivityRecord {
   const { key, via, status, code, approvalId } = run;
   const client = key.grantId == null ? undefined : names.get(key.grantId);
   return {
-    id: ACTIVITY_ID_PREFIX + ulid(at, prng),
+    id: ACTIVITY_ID_PREFIX + mint(at),
     at: new Date(at).toISOString(),
     keyId: key.id,
     userId: key.userId,
