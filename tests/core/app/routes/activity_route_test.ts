@@ -182,3 +182,9 @@ describe("activity.retentionDays", () => {
     }
   });
 });
+
+test("`activity` must be false or { retentionDays } in whole days", () => {
+  for (const activity of [true, { retentionDays: 0 }, { retentionDays: 1.5 }, { keep: 3 }]) {
+    assert.throws(() => notesSvc({ activity } as never), /activity/, JSON.stringify(activity));
+  }
+});
