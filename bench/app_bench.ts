@@ -31,7 +31,7 @@ interface Keys {
   unknown: string;
 }
 
-type Variant = "bare" | "hono" | "run" | "401" | "403" | "mcp" | "few" | "many";
+type Variant = "bare" | "hono" | "run" | "quiet" | "401" | "403" | "mcp" | "few" | "many";
 
 /**
  * Measures the app side on one runtime.
@@ -53,10 +53,12 @@ export async function appBench(runtime: Runtime, plan: LoadPlan): Promise<Result
     const start = (mode: string, url = db) =>
       startServer(runtimeCommand(runtime, "bench/app/app_server.ts").concat(mode, url));
     const [bare, svc, hono] = [await start("bare"), await start("svc"), await start("hono")];
-    servers.push(bare, svc, hono);
+    const quiet = await start("svc-quiet");
+    servers.push(bare, svc, hono, quiet);
     const targets = {
       bare: { server: bare, key: keys.full },
       run: { server: svc, key: keys.full },
+      quiet: { server: quiet, key: keys.full },
       hono: { server: hono, key: keys.full },
       "401": { server: svc, key: keys.unknown },
       "403": { server: svc, key: keys.readOnly },
@@ -79,6 +81,7 @@ export async function appBench(runtime: Runtime, plan: LoadPlan): Promise<Result
     const variants: Variant[] = [
       "bare",
       "run",
+      "quiet",
       ...(plan.manyKeys > 0 ? ["few" as const, "many" as const] : []),
       "hono",
       "401",
@@ -130,6 +133,7 @@ export async function appBench(runtime: Runtime, plan: LoadPlan): Promise<Result
     const bareIs = { deno: "Deno.serve", bun: "Bun.serve", node: "node:http" }[runtime];
     const rows = [
       row("agent run (adapter) vs bare runtime", "run", "bare", `${bareIs}, same JSON, no adapter`, 0.5),
+      row("agent run with activity vs without", "run", "quiet", "the same app with activity: false", 0.95),
       row("agent run vs Hono peer", "run", "hono", "Hono + zod + bearer lookup on @libsql/client", 2.0),
       row("refused 403 (missing scope) vs success", "403", "run", "successful agent run", 1.0),
       row("refused 401 (unknown key) vs success", "401", "run", "successful agent run", 1.0),

@@ -87,6 +87,62 @@ async function demoSignIn(req: Request): Promise<Response> {
   });
 }
 
+/** A key as `GET /svc/keys` lists it, and a run as `GET /svc/activity` lists it: what the home page shows. */
+type ListedKey = { id: string; name: string; scopes: string[]; revokedAt: string | null };
+type Run = { at: string; keyId: string; intent: string; via: string; outcome: string; code?: string; client?: string };
+
+/**
+ * The signed-in user's page: their agent keys, and under them what their agents did (`GET /svc/activity`, newest
+ * first), both read through the app's own `/svc` routes with the user's session.
+ */
+async function homePage(svc: Svc, req: Request, user: string): Promise<Response> {
+  const asUser = (path: string) =>
+    svc.handle(new Request(new URL(path, req.url), { headers: { cookie: req.headers.get("cookie") ?? "" } }));
+  const { keys } = await (await asUser("/svc/keys")).json() as { keys: ListedKey[] };
+  const { activity } = await (await asUser("/svc/activity?limit=20")).json() as { activity: Run[] };
+  const names = new Map(keys.map((k) => [k.id, k.name]));
+  const page = html`
+    <!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>Notes</title>
+      </head>
+      <body>
+        <main>
+          <h1>Notes</h1>
+          <p>Notes app. Signed in as ${user}.</p>
+          <h2>Your agent keys</h2>
+          ${keys.length === 0
+            ? html`<p>No keys yet.</p>`
+            : html`<ul>${
+              keys.map((k) =>
+                html`<li>${k.name} (${k.scopes.join(", ") || "no scopes"})${k.revokedAt ? " — revoked" : ""}</li>`
+              )
+            }</ul>`}
+          <h2>What your agents did</h2>
+          ${activity.length === 0
+            ? html`<p>Nothing yet.</p>`
+            : html`<ol id="activity">${
+              activity.map((r) =>
+                html`<li><time datetime="${r.at}">${r.at}</time> ${names.get(r.keyId) ?? r.keyId}${
+                  r.client ? ` (${r.client})` : ""
+                }: ${r.intent} over ${r.via}: <strong>${r.outcome}</strong>${r.code ? ` ${r.code}` : ""}</li>`
+              )
+            }</ol>`}
+        </main>
+      </body>
+    </html>
+  `;
+  return new Response(String(await page), {
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+    },
+  });
+}
+
 /** What the notes app runs on: its libSQL database, and the cloud for hybrid mode. */
 export interface NotesAppOptions {
   /** The app's database (its notes and its agent keys). */
@@ -200,9 +256,8 @@ export async function createNotesApp(
     if (pathname === "/login") return await demoSignIn(req);
     if (pathname === "/") {
       const user = demoUser(req);
-      return new Response(
-        `Notes app. ${user ? `Signed in as ${user}.` : "Signed out (demo: send Cookie: session=alice)."}\n`,
-      );
+      if (!user) return new Response("Notes app. Signed out (demo: send Cookie: session=alice).\n");
+      return await homePage(svc, req, user);
     }
     return new Response("Not found\n", { status: 404 });
   });

@@ -108,6 +108,8 @@ Ctrl-C stops both. Paste these lines into another terminal, in this folder:
 3. Trigger a scope violation (the key lacks notes:delete), then see it in the cloud:
    curl -s -X POST ${A}/svc/agent/run ${agentBearer} ${json} -d '{"intent":"notes.delete","payload":{"id":"00000000-0000-4000-8000-000000000000"}}'
    curl -s "${C}/v1/sdk/violations?keyId=$KEY_ID" ${sdkAuth}
+   What your agent did (each run, refused or not) is listed under your keys at ${A}/ (signed in as alice), and in:
+   curl -s ${A}/svc/activity -b session=alice
 
 4. Have the app emit an event: alice writes a note in the app itself, and the app tells her agent:
    curl -s -X POST ${A}/notes -b session=alice ${json} -d '{"title":"Call Bob"}'

@@ -1,5 +1,5 @@
 // One app-side server for the bench, on whichever runtime runs this file:
-//   <runtime> bench/app/app_server.ts <bare|svc|hono|svc-direct> <file: url>
+//   <runtime> bench/app/app_server.ts <bare|svc|svc-quiet|hono|svc-direct> <file: url>
 // It listens on 127.0.0.1, a free port, and prints `listening <port>` once ready. `svc` and `hono` are served
 // through the project's adapter (`adapters/<runtime>.ts` `serve`, what the Quick start uses); `bare` is the
 // runtime's own server (bench/app/bare_server.ts), the floor the adapter's path is measured against. `svc-direct`
@@ -20,8 +20,9 @@ const serve = { bun: bunServe, deno: denoServe, node: nodeServe }[runtime];
 
 async function handlerFor(mode: string): Promise<FetchHandler> {
   if (mode === "hono") return honoPeer(db);
-  if (mode === "svc") {
-    const svc = notesSvc(db);
+  if (mode === "svc" || mode === "svc-quiet") {
+    // `svc-quiet`: the same app with `activity: false`, the floor of what recording costs a run.
+    const svc = notesSvc(db, mode === "svc-quiet" ? { activity: false } : {});
     await svc.ready;
     return svc.handle;
   }

@@ -40,12 +40,13 @@ export const createNote = defineIntent({
  * 127.0.0.1, for every connection), so every request still pays for the limits' checks (the 401 one for its count per
  * address too).
  */
-export function notesSvc(db: string): Svc {
+export function notesSvc(db: string, options: { activity?: false } = {}): Svc {
   return createSvc({
     userResolver: () => null,
     scopes: SCOPES,
     intents: [createNote],
     storage: db,
+    ...options,
     rateLimit: { perKey: { limit: 1e12, windowMs: 60_000 }, refusalsPerAddress: { limit: 1e12, windowMs: 60_000 } },
   });
 }

@@ -1,6 +1,6 @@
 /**
  * The app's metrics (`svc.metrics()`): requests by route and status (observed by the dispatcher), and gauges read
- * when the app's scraper asks: the outbox's items waiting and set aside, the revocation feed's lag, and the cloud
+ * when the app's scraper asks: the activity records dropped, the outbox's items waiting and set aside, the revocation feed's lag, and the cloud
  * link's state (hybrid and cloud modes).
  *
  * @module
@@ -22,8 +22,17 @@ const LINK_STATES: readonly CloudLinkState[] = ["following", "connecting", "neve
  */
 export function appMetrics(opened: Promise<OpenedSvc>, mode: SvcMode): ServiceMetrics {
   const metrics = new ServiceMetrics("svc_app");
-  if (mode === "local") return metrics;
   const parts = () => opened.catch(() => undefined);
+  metrics.gauge(
+    "activity_dropped",
+    "Activity records dropped since the start: the buffer in memory was full, or their write failed",
+    [],
+    async () => {
+      const activity = (await parts())?.deps.activity;
+      return activity === undefined ? [] : [{ labels: {}, value: activity.dropped }];
+    },
+  );
+  if (mode === "local") return metrics;
   metrics.gauge("outbox_items", "Items the outbox holds for the cloud, by state", ["state"], async () => {
     const app = await parts();
     const outbox = app?.cloudLink?.outbox;

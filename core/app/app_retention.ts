@@ -1,6 +1,6 @@
 /**
- * How long the app keeps what it records: violations older than the
- * retention are deleted, the outbox is purged of set-aside and surplus
+ * How long the app keeps what it records: violations and activity records older than
+ * their retention are deleted, the outbox is purged of set-aside and surplus
  * violation reports, and OAuth clients registered a day ago that never
  * completed an authorization are deleted, once at start and then every interval, in the
  * background (requests never wait for it; deletes run in short chunks). The
@@ -29,6 +29,8 @@ export interface RetentionOptions {
   approvals?: Pick<Approvals, "purge">;
   /** How long violations are kept, in milliseconds. Default {@linkcode DEFAULT_VIOLATION_RETENTION_MS}. */
   violationRetentionMs?: number;
+  /** How long activity records are kept, in milliseconds (absent: none are kept here). */
+  activityRetentionMs?: number;
   /** How often to purge, in milliseconds. Default: the retention, at most an hour. */
   purgeIntervalMs?: number;
   /** Where failures go. */
@@ -52,6 +54,13 @@ export function startRetention(options: RetentionOptions): PurgeSchedule {
       await storage.purgeViolations(new Date(now() - retentionMs).toISOString());
     } catch (error) {
       log("purging old violations failed", error);
+    }
+    if (options.activityRetentionMs !== undefined) {
+      try {
+        await storage.purgeActivity(now() - options.activityRetentionMs);
+      } catch (error) {
+        log("purging old activity records failed", error);
+      }
     }
     await outbox?.purge(); // logs its own failures
     try {

@@ -81,7 +81,7 @@ export async function assembleCloud(built: SvcBuilt, config: CloudSvcConfig, lin
     });
     const guard = startCloudGuard({ cloud, follower, maxLagMs, endpoint: cloudConfig.endpoint, log, now });
     const lifetime = { defaultDays: config.keys?.defaultLifetimeDays, maxDays: config.keys?.maxLifetimeDays };
-    const { retention, recorder, deps, approvals: modeApprovals } = assembleRoutes(built, {
+    const { retention, recorder, activity, deps, approvals: modeApprovals } = assembleRoutes(built, {
       storage,
       keys,
       outbox,
@@ -99,10 +99,16 @@ export async function assembleCloud(built: SvcBuilt, config: CloudSvcConfig, lin
       },
       approvalStep: shipApprovalSteps(storage, outbox),
       cloud,
+      activity: {
+        keep: false,
+        mirror: true,
+        readCloud: (userId, query) => cloud.listActivity({ userId, ...query }),
+      },
     });
     late.approvals = modeApprovals;
     const close = async (): Promise<void> => {
       await retention.close();
+      await activity.close();
       await recorder.settle();
       await guard.close();
       await follower.close();

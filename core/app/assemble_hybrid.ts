@@ -103,7 +103,7 @@ export async function assembleHybrid(
     });
     const guard = startCloudGuard({ cloud, follower, maxLagMs, endpoint: cloudConfig.endpoint, log, now });
     const lifetime = { defaultDays: config.keys?.defaultLifetimeDays, maxDays: config.keys?.maxLifetimeDays };
-    const { retention, recorder, deps, approvals: modeApprovals } = assembleRoutes(built, {
+    const { retention, recorder, activity, deps, approvals: modeApprovals } = assembleRoutes(built, {
       storage,
       keys,
       outbox,
@@ -121,10 +121,15 @@ export async function assembleHybrid(
       },
       approvalStep: shipApprovalSteps(storage, outbox),
       cloud,
+      activity: {
+        keep: true,
+        mirror: true,
+      },
     });
     late.approvals = modeApprovals;
     const close = async (): Promise<void> => {
       await retention.close();
+      await activity.close();
       await recorder.settle();
       await guard.close();
       await follower.close();

@@ -42,7 +42,7 @@ export async function assembleLocal(built: SvcBuilt, config: LocalSvcConfig): Pr
       onRevoked: (keyId) => late.approvals?.cancelForKeys([keyId]),
     });
     const lifetime = { defaultDays: config.keys?.defaultLifetimeDays, maxDays: config.keys?.maxLifetimeDays };
-    const { retention, recorder, deps, approvals: modeApprovals } = assembleRoutes(built, {
+    const { retention, recorder, activity, deps, approvals: modeApprovals } = assembleRoutes(built, {
       storage,
       keys,
       outbox: null,
@@ -53,10 +53,15 @@ export async function assembleLocal(built: SvcBuilt, config: LocalSvcConfig): Pr
       link: NO_CLOUD_LINK,
       approvalStep: () => Promise.resolve(), // no cloud to tell
       cloud: null,
+      activity: {
+        keep: true,
+        mirror: false,
+      },
     });
     late.approvals = modeApprovals;
     const close = async (): Promise<void> => {
       await retention.close();
+      await activity.close();
       await recorder.settle();
       await keys.close();
       await recorder.settle();

@@ -1,6 +1,6 @@
 /**
  * What every mode runs on the app's storage once its keys are built: the retention schedule, the violation recorder,
- * the intent runner and the `/svc` routes' dependencies. The mode's assembly (`assemble_local.ts`,
+ * the activity log, the intent runner and the `/svc` routes' dependencies. The mode's assembly (`assemble_local.ts`,
  * `assemble_hybrid.ts`, `assemble_cloud.ts`) hands in what differs: its keys, its outbox, its policies and its link.
  *
  * @module
@@ -24,6 +24,18 @@ import {
   type ViolationRecorderOptions,
 } from "./violation_recorder.ts";
 import type { ModeDeps, SvcBuilt } from "./svc_parts.ts";
+import type { ActivityPage } from "../contract/mod.ts";
+import {
+  type ActivityLog,
+  activityOff,
+  activityPage,
+  type ActivityQuery,
+  createActivityLog,
+  DEFAULT_ACTIVITY_RETENTION_DAYS,
+} from "../activity/mod.ts";
+
+/** A day, in milliseconds. */
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** What a mode hands to {@linkcode assembleRoutes}. */
 export interface ModeParts {
@@ -47,6 +59,15 @@ export interface ModeParts {
   approvalStep: ModeDeps["approvalStep"];
   /** The cloud, whose inbox hears `approval.decided` (hybrid and cloud modes; `null` in local mode). */
   cloud: CloudClient | null;
+  /**
+   * Where activity records go: kept here for reading (local, hybrid), queued for the cloud (hybrid, cloud); and
+   * where a cloud-mode app reads them (`readCloud`, else its own storage).
+   */
+  activity: {
+    keep: boolean;
+    mirror: boolean;
+    readCloud?: (userId: string, query: ActivityQuery) => Promise<ActivityPage>;
+  };
 }
 
 /** What {@linkcode assembleRoutes} builds. */
@@ -55,6 +76,8 @@ export interface RouteParts {
   retention: PurgeSchedule;
   /** Records violations. */
   recorder: ViolationRecorder;
+  /** Records what agents did (closed before the outbox and the storage). */
+  activity: ActivityLog;
   /** What the `/svc` routes are given. */
   deps: ModeDeps;
   /** The runs waiting for their user's decision (the mode cancels a revoked key's). */
@@ -66,7 +89,7 @@ export interface RouteParts {
  *
  * @param built The checked configuration and what was built before storage.
  * @param parts What the mode built.
- * @returns The retention schedule, the recorder and the routes' dependencies.
+ * @returns The retention schedule, the recorder, the activity log and the routes' dependencies.
  */
 export function assembleRoutes(built: SvcBuilt, parts: ModeParts): RouteParts {
   const { config, intents, log, now, bodyLimit, refusalsPerAddress } = built;
@@ -81,11 +104,25 @@ export function assembleRoutes(built: SvcBuilt, parts: ModeParts): RouteParts {
     step: (step) =>
       void approvalStep(step).catch((e) => log("An approval's step could not be queued for the cloud", e)),
     decided: parts.cloud ? approvalInbox(parts.cloud, log) : undefined,
+    // The run on approval is an activity record too (outcome ok or failed), with its approval's id.
+    ran: (row, { status, code, ms }) =>
+      activity.record({
+        key: { id: row.keyId, userId: row.userId, agentId: row.agentId },
+        intent: row.intent,
+        via: "http",
+        status,
+        ms,
+        ...code === undefined ? {} : { code },
+        approvalId: row.id,
+      }),
     log,
   });
+  const recording = config.activity !== false;
+  const retentionDays = (config.activity || undefined)?.retentionDays ?? DEFAULT_ACTIVITY_RETENTION_DAYS;
   const retention = startRetention({
     storage,
     outbox: outbox ?? undefined,
+    activityRetentionMs: recording && parts.activity.keep ? retentionDays * DAY_MS : undefined,
     oauth: config.oauth ? oauthStorage(storage.db) : undefined,
     approvals,
     violationRetentionMs: config.violationRetentionMs,
@@ -113,6 +150,17 @@ export function assembleRoutes(built: SvcBuilt, parts: ModeParts): RouteParts {
     repeatViolation: recorder.repeat,
     requestApproval: (key, intent, payload) => approvals.request(key, intent, payload),
   });
+  const where = parts.activity;
+  const activity = !recording ? activityOff(built.runtime.elapsed) : createActivityLog({
+    write: async (records) => {
+      await storage.insertActivity(records, where);
+      if (where.mirror) outbox?.kick();
+    },
+    read: where.readCloud ?? ((userId, query) => activityPage((q) => storage.listActivity(q), userId, query)),
+    clientNames: (grantIds) => storage.grantClientNames(grantIds),
+    runtime: built.runtime,
+    log,
+  });
   const deps: ModeDeps = {
     keys,
     runner,
@@ -130,8 +178,9 @@ export function assembleRoutes(built: SvcBuilt, parts: ModeParts): RouteParts {
     approvals,
     decisionTokens: decisionTokens(storage.db, now),
     approvalStep,
+    activity,
   };
-  return { retention, recorder, deps, approvals };
+  return { retention, recorder, activity, deps, approvals };
 }
 
 /**

@@ -164,6 +164,7 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     log,
     bodyLimit,
     now,
+    runtime,
     sleep: internals.sleep ?? sleep,
     closing: closing.signal,
     refusalsPerAddress,
@@ -286,9 +287,10 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
       };
     },
     async sync() {
-      const { cloudLink, recorder } = await opened;
+      const { cloudLink, recorder, deps } = await opened;
       const outbox = cloudLink?.outbox;
       await recorder.settle();
+      await deps.activity.flush();
       if (!outbox) return 0;
       const waiting = await outbox.sync();
       const setAside = await outbox.setAside();

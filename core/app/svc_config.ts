@@ -83,6 +83,11 @@ export interface SvcOptions {
   /** How long the app keeps its own violations, in milliseconds. Default 30 days (as the cloud). */
   violationRetentionMs?: number;
   /**
+   * What agents did: one record per agent run (`GET /svc/activity`). Local and hybrid apps keep their records
+   * `retentionDays` (default 30); hybrid and cloud apps send them to the cloud. `false`: nothing is recorded.
+   */
+  activity?: false | { retentionDays?: number };
+  /**
    * How often old violations (and the outbox's expired reports) are purged, in milliseconds; also once
    * at start, in the background. Default: the retention, at most an hour.
    */

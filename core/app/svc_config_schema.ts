@@ -113,6 +113,12 @@ const optionsShape = {
     .optional(),
   onViolation: fn<SvcConfig["onViolation"]>("`onViolation` must be a function (violation) => void").optional(),
   violationRetentionMs: positive("violationRetentionMs", "milliseconds").optional(),
+  activity: z.union([
+    z.literal(false),
+    z.strictObject({
+      retentionDays: z.number().int().min(1).max(3650).optional(),
+    }),
+  ], { error: "`activity` must be false or { retentionDays } (whole days, 1 to 3650)" }).optional(),
   purgeIntervalMs: positive("purgeIntervalMs", "milliseconds").optional(),
   storage: storageSchema.optional(),
   storageAuthToken: z.string().optional(),

@@ -15,6 +15,7 @@ import type { AppDeps } from "./routes/mod.ts";
 import type { CloudClient, CloudPolicy, Outbox, RevocationFollower } from "../cloud_link/mod.ts";
 import type { SvcCloudConfig, SvcConfig } from "./svc_config.ts";
 import type { ViolationRecorder } from "./violation_recorder.ts";
+import type { Runtime } from "../platform/mod.ts";
 
 /** Seconds the app's feed polls are held open: short enough that a rotated secret is noticed within 5 s. */
 export const FEED_WAIT_SECONDS = 3;
@@ -31,6 +32,8 @@ export interface SvcBuilt {
   bodyLimit: number;
   /** The clock, in milliseconds. */
   now: () => number;
+  /** The runtime: the activity log's randomness and monotonic clock. */
+  runtime: Pick<Runtime, "now" | "random" | "elapsed">;
   /** How the revocation feed's retry delays are waited. */
   sleep: Sleep;
   /** Aborted when the app closes (the manifest upload stops retrying). */

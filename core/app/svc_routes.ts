@@ -6,7 +6,7 @@
  * @module
  */
 import type { Route } from "../http/mod.ts";
-import { agentRoutes, approvalRoutes } from "./routes/mod.ts";
+import { activityRoute, agentRoutes, approvalRoutes } from "./routes/mod.ts";
 import type { AppSide } from "./routes/mod.ts";
 import { healthRoute, keyRoutes } from "./routes/mod.ts";
 import { mcpRoute } from "../mcp/mod.ts";
@@ -35,6 +35,7 @@ export function svcRoutes(options: SvcRoutesOptions): Route<AppSide>[] {
     ...keyRoutes,
     ...agentRoutes,
     ...approvalRoutes,
+    activityRoute,
     healthRoute,
     ...(options.mcp ? [mcpRoute({ listTools: options.listTools })] : []),
     ...options.oauth ?? [],

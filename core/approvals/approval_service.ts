@@ -86,6 +86,11 @@ export interface ApprovalOptions {
   step: (step: ApprovalStep) => void;
   /** An approval that became final, for the agent's inbox (hybrid and cloud modes); absent in local mode. */
   decided?: (step: ApprovalStep) => void;
+  /**
+   * Told of the run on approval once it ended: the approval, the status its answer has (200, or the failure's) and
+   * the failure's code (the activity record of the run, outcome `ok` or `failed`, with `approvalId`).
+   */
+  ran?: (row: ApprovalRow, outcome: { status: number; code?: string; ms: number }) => void;
   /** Where failures are logged. */
   log: ErrorLogger;
 }
@@ -216,9 +221,10 @@ export function createApprovals(options: ApprovalOptions): Approvals {
     async approve(userId, id) {
       const row = await decided(userId, id, "approved", null);
       changed(row);
-      // The activity record of the run on approval (outcome ok or failed, with approvalId) is written here.
+      const started = now();
       try {
         const result = (await options.run(row.intent, JSON.parse(row.payload), userId)) ?? null;
+        options.ran?.(row, { status: 200, ms: now() - started });
         const ran = { ...row, result: JSON.stringify(result) };
         await store.saveOutcome(id, { result: ran.result });
         finished(ran);
@@ -227,6 +233,7 @@ export function createApprovals(options: ApprovalOptions): Approvals {
         const failure = isSvcError(error)
           ? { code: error.code, message: error.message }
           : { code: "INTENT_FAILED", message: "The intent failed" };
+        options.ran?.(row, { status: isSvcError(error) ? error.status : 500, code: failure.code, ms: now() - started });
         const failed = { ...row, error: JSON.stringify(failure) };
         await store.saveOutcome(id, { error: failed.error }).catch((e) => log("approval outcome not saved", e));
         finished(failed);

@@ -21,6 +21,7 @@ import { toViolationReport, type Violation } from "../contract/mod.ts";
 import { type AutoRevokePolicy, autoRevokePolicySchema } from "../contract/mod.ts";
 import { type KeyLifetimePolicy, keyLifetimePolicySchema } from "../contract/mod.ts";
 import { PLATFORM, type Runtime } from "../platform/mod.ts";
+import { type ActivityPage, activityPageSchema, type ActivityRecord } from "../contract/mod.ts";
 
 /** The part of `GET /v1/sdk/policy` the app reads (`keyLifetime` absent from a cloud older than it). */
 export const appPolicySchema: z.ZodType<{
@@ -62,6 +63,10 @@ export interface CloudClient {
   reportViolations(violations: readonly Violation[]): Promise<void>;
   /** `POST /v1/sdk/approvals/batch`: up to 500 steps of approvals, each (approvalId, status) stored once. */
   postApprovalSteps(steps: readonly ApprovalStep[]): Promise<void>;
+  /** `POST /v1/sdk/activity/batch`: up to 500 activity records at once, stored once each by id. */
+  reportActivity(records: readonly ActivityRecord[]): Promise<void>;
+  /** `GET /v1/sdk/activity?userId=&keyId=&cursor=&limit=`: a user's records, newest first. */
+  listActivity(query: { userId: string; keyId?: string; cursor?: string; limit: number }): Promise<ActivityPage>;
   /**
    * `PUT /v1/sdk/keys/:id`: the hybrid mirror of a key record (`revokeReason` `oauth`: its grant ended; `grantId`:
    * the OAuth grant it is the access token of), with the reroll that scheduled its revocation, for the cloud's audit
@@ -141,6 +146,18 @@ export function createCloudClient(
     },
     async postApprovalSteps(steps) {
       await call("POST", "/v1/sdk/approvals/batch", okSchema, { approvals: steps });
+    },
+    async reportActivity(records) {
+      await call("POST", "/v1/sdk/activity/batch", okSchema, { activity: records });
+    },
+    listActivity({ userId, keyId, cursor, limit }) {
+      const query = new URLSearchParams({
+        userId,
+        ...keyId === undefined ? {} : { keyId },
+        ...cursor === undefined ? {} : { cursor },
+        limit: String(limit),
+      });
+      return call("GET", `/v1/sdk/activity?${query}`, activityPageSchema);
     },
     async mirrorKey(r, reroll) {
       const { userId, name, scopes, agentId, hash, start, createdAt, revokedAt } = r;

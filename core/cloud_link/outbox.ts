@@ -1,10 +1,12 @@
 /**
- * The durable outbox of hybrid and cloud modes: key records and violations are
- * queued in the app's storage in the same write that stores them (and the steps
- * of approvals as the app reports them, each keyed by its approvalId and status), and sent to
- * the cloud, retrying with backoff while the cloud is down. Items survive a
- * restart of the app. Each carries an id minted at the app (a violation's
- * `reportId`, a key record's key id), so the cloud stores a retried item once.
+ * The durable outbox of hybrid and cloud modes: key records, violations and
+ * activity records are queued in the app's storage in the same write that
+ * stores them, and sent to the cloud, retrying with backoff while the cloud is
+ * down. Items survive a restart of the app. Each carries an id minted at the
+ * app (a violation's `reportId`, an activity record's `act_` id, a key record's
+ * key id, an approval step's approvalId and status), so the cloud stores a retried item once. Violations and activity
+ * records go in batches of one kind (`POST /v1/sdk/violations/batch`,
+ * `POST /v1/sdk/activity/batch`) and count together toward `limit`.
  *
  * Nothing an agent sends can hold back a key record: key records (mint,
  * revoke) go first, in order, and violations and approval steps after them, in batches of one kind. A
@@ -210,7 +212,7 @@ type OutboxStats = Outbox["stats"];
  */
 function outboxDelivery(
   storage: AppStorage,
-  cloud: Pick<CloudClient, "mirrorKey" | "reportViolations" | "postApprovalSteps">,
+  cloud: Pick<CloudClient, "mirrorKey" | "reportViolations" | "reportActivity" | "postApprovalSteps">,
   log: ErrorLogger,
   now: () => number,
   stats: OutboxStats,
@@ -225,14 +227,12 @@ function outboxDelivery(
     if (record !== null) await cloud.mirrorKey(record, told.reroll);
   }
 
-  /** Sends violations in one request. */
-  async function sendViolations(items: readonly OutboxItem[]): Promise<void> {
-    await cloud.reportViolations(items.map((item) => JSON.parse(item.body ?? "null")));
-  }
-
-  /** Sends steps of approvals in one request (the cloud stores each (approvalId, status) once: a resend is harmless). */
-  async function sendApprovalSteps(items: readonly OutboxItem[]): Promise<void> {
-    await cloud.postApprovalSteps(items.map((item) => JSON.parse(item.body ?? "null")));
+  /** Sends violations, or activity records, in one request. */
+  async function sendBatch(items: readonly OutboxItem[]): Promise<void> {
+    const bodies = items.map((item) => JSON.parse(item.body ?? "null"));
+    if (items[0].kind === "activity") await cloud.reportActivity(bodies);
+    else if (items[0].kind === "approval") await cloud.postApprovalSteps(bodies); // each (approvalId, status) once
+    else await cloud.reportViolations(bodies);
   }
 
   /**
@@ -243,8 +243,7 @@ function outboxDelivery(
   async function deliver(items: readonly OutboxItem[]): Promise<boolean> {
     try {
       if (items[0].kind === "key") await sendKey(items[0]);
-      else if (items[0].kind === "approval") await sendApprovalSteps(items);
-      else await sendViolations(items);
+      else await sendBatch(items);
     } catch (error) {
       if (isTransient(error)) {
         await failed(items, error);
@@ -279,6 +278,8 @@ function outboxDelivery(
       ? `key record (key ${item.ref})`
       : item.kind === "approval"
       ? `approval step (${item.ref})`
+      : item.kind === "activity"
+      ? `activity record (${item.ref})`
       : `violation report (${item.ref})`;
     log(`the cloud refused a queued ${what} (${reason}); it is set aside and will not be retried`, error);
   }
@@ -357,7 +358,7 @@ function reasonOf(error: unknown): string {
   return text.slice(0, REASON_CHARS);
 }
 
-/** Splits the head of the queue into what is sent together: each key alone, violations and approval steps in batches of one kind. */
+/** Splits the head of the queue into what is sent together: each key alone, violations, activity records and approval steps in batches of one kind. */
 function units(items: readonly OutboxItem[]): OutboxItem[][] {
   const out: OutboxItem[][] = [];
   let batch: OutboxItem[] = [];

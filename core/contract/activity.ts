@@ -79,3 +79,9 @@ export interface ActivityPage {
   /** Pass as `cursor` for the next (older) page; `null` at the end. */
   nextCursor: string | null;
 }
+
+/** The schema of a page of records (`GET /svc/activity`, `GET /v1/sdk/activity`). */
+export const activityPageSchema: z.ZodType<ActivityPage, unknown> = z.object({
+  activity: z.array(activityRecordSchema),
+  nextCursor: z.string().nullable(),
+});

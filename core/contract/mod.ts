@@ -5,6 +5,14 @@
  * @module
  */
 export {
+  ACTIVITY_ID_PREFIX,
+  ACTIVITY_OUTCOMES,
+  activityBatchSchema,
+  activityPageSchema,
+  activityRecordSchema,
+} from "./activity.ts";
+export type { ActivityOutcome, ActivityPage, ActivityRecord, ActivityVia } from "./activity.ts";
+export {
   agentIdTaken,
   agentIdText,
   checkAgentId,

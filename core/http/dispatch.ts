@@ -115,46 +115,72 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
 
   /** Answers a request; `seen.route` is set to the route it matched, when one is asked for. */
   async function answer(req: Request, seen: Seen<S> | null): Promise<Response> {
+    const told: Told<S> = { route: undefined, caller: undefined, json: undefined, at: undefined };
+    let response: Response;
+    let thrown: unknown;
     try {
-      const { route, params } = match(req.method, pathnameOf(req.url));
-      if (seen !== null) seen.route = route;
-      if (deps === undefined) await ready;
-      const services = deps as S["deps"];
-      let caller: unknown;
-      try {
-        caller = await authenticate[route.auth](req, services);
-        if (seen !== null) seen.caller = caller;
-      } catch (error) {
-        if (perAddress && counted.has(route.auth) && isSvcError(error) && error.code === "UNAUTHORIZED") {
-          perAddress.refused(req); // past the address's budget: 429 instead of 401
-        }
-        throw error;
-      }
-      // The one erasure: defineRoute lets a route name only a limit that counts its auth kind's caller.
-      const takeToken = () => route.limit === undefined ? undefined : limits[route.limit]?.(caller as never, services);
-      takeToken();
-      const input: RouteInput = {
-        req,
-        caller,
-        takeToken,
-        params: route.params ? parseOrThrow(route.params, params) : params,
-        query: route.query ? parseOrThrow(route.query, queryOf(req.url)) : undefined,
-        body: undefined,
-      };
-      if (route.body && route.bodyMediaType === undefined) {
-        try {
-          input.body = parseBodyOrThrow(route.body, await readJson(req, bodyLimit));
-        } catch (error) {
-          const refusal = route.bodyRefusal?.(error, req);
-          if (refusal === undefined) throw error;
-          return refusal;
-        }
-      }
-      return await route.run(input, services);
+      response = await authenticated(req, seen, told);
     } catch (error) {
-      return await errorAnswer(error, req);
+      thrown = error;
+      response = await errorAnswer(error, req);
     }
+    const { route, at } = told;
+    if (route?.answered !== undefined && at !== undefined) {
+      const answered = { caller: told.caller, json: told.json, error: thrown, response, ms: elapsed() - at };
+      route.answered(answered, deps as S["deps"]);
+    }
+    return response;
   }
+
+  /** Answers a request or throws; `told` is given what a route's `answered` needs. */
+  async function authenticated(req: Request, seen: Seen<S> | null, told: Told<S>): Promise<Response> {
+    const { route, params } = match(req.method, pathnameOf(req.url));
+    if (seen !== null) seen.route = route;
+    if (deps === undefined) await ready;
+    const services = deps as S["deps"];
+    let caller: unknown;
+    try {
+      caller = await authenticate[route.auth](req, services);
+      if (seen !== null) seen.caller = caller;
+      if (route.answered !== undefined) Object.assign(told, { route, caller, at: elapsed() });
+    } catch (error) {
+      if (perAddress && counted.has(route.auth) && isSvcError(error) && error.code === "UNAUTHORIZED") {
+        perAddress.refused(req); // past the address's budget: 429 instead of 401
+      }
+      throw error;
+    }
+    // The one erasure: defineRoute lets a route name only a limit that counts its auth kind's caller.
+    const takeToken = () => route.limit === undefined ? undefined : limits[route.limit]?.(caller as never, services);
+    takeToken();
+    const input: RouteInput = {
+      req,
+      caller,
+      takeToken,
+      params: route.params ? parseOrThrow(route.params, params) : params,
+      query: route.query ? parseOrThrow(route.query, queryOf(req.url)) : undefined,
+      body: undefined,
+    };
+    if (route.body && route.bodyMediaType === undefined) {
+      try {
+        const read = await readJson(req, bodyLimit);
+        told.json = read;
+        input.body = parseBodyOrThrow(route.body, read);
+      } catch (error) {
+        const refusal = route.bodyRefusal?.(error, req);
+        if (refusal === undefined) throw error;
+        return refusal;
+      }
+    }
+    return await route.run(input, services);
+  }
+}
+
+/** What the dispatcher keeps for a route's `answered`: the route and caller once authenticated, and when. */
+interface Told<S extends Side> {
+  route: Route<S> | undefined;
+  caller: unknown;
+  json: unknown;
+  at: number | undefined;
 }
 
 /** What {@linkcode createHandler}'s observer is told of a request: the route it matched and the caller. */

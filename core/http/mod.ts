@@ -12,7 +12,7 @@ export type { RefusalCounter } from "./dispatch.ts";
 export { DEFAULT_BODY_LIMIT, errorEnvelope, errorResponse, json, readJson } from "./json.ts";
 export { prebuiltAnswer, reusableRefusal } from "./prebuilt_refusals.ts";
 export { routeDefiner } from "./route.ts";
-export type { DefineRoute, Route, RouteDescription } from "./route.ts";
+export type { Answered, DefineRoute, Route, RouteDescription } from "./route.ts";
 export { createRouter, pathnameOf } from "./router.ts";
 export type { Method } from "./router.ts";
 export { connectionBudget, DEFAULT_CONNECTION_LIMITS } from "./serve_options.ts";

@@ -61,6 +61,20 @@ export interface RouteInput<C = unknown, B = unknown, Q = unknown, P = unknown> 
   takeToken(): void;
 }
 
+/** What a route's `answered` is told of an answer to an authenticated caller. */
+export interface Answered<C = unknown> {
+  /** Who called. */
+  caller: C;
+  /** The JSON body as read, before validation (`undefined`: not read, as when the rate limit refused first). */
+  json: unknown;
+  /** What was thrown (`undefined`: the route answered). */
+  error: unknown;
+  /** The answer. */
+  response: Response;
+  /** Milliseconds from the caller's authentication to the answer (the dispatcher's monotonic clock). */
+  ms: number;
+}
+
 /** A route of side `S`, with its input types erased so that routes fit in one table. */
 export interface Route<S extends Side = Side> extends RoutePattern {
   /** Who may call it. */
@@ -96,14 +110,19 @@ export interface Route<S extends Side = Side> extends RoutePattern {
   bodyRefusal?(error: unknown, req: Request): Response | undefined;
   /** Answers the request. */
   run(input: RouteInput, deps: S["deps"]): Promise<Response>;
+  /**
+   * Told of every answer once the caller is authenticated, whatever it was (refusals after authentication, a body
+   * refused, a failure): the activity record of an agent run. Must not throw or wait.
+   */
+  answered?(answered: Answered, deps: S["deps"]): void;
 }
 
-/** A route as documents see it: everything but `run`, of any side. */
-export type RouteDescription = Omit<Route, "run">;
+/** A route as documents see it: everything but `run` and `answered`, of any side. */
+export type RouteDescription = Omit<Route, "run" | "answered">;
 
 /** A route as written, with the types of its input inferred from its schemas. */
 export interface RouteDefinition<S extends Side, A extends AuthOf<S>, B, Q, P>
-  extends Omit<Route<S>, "auth" | "limit" | "body" | "query" | "params" | "run"> {
+  extends Omit<Route<S>, "auth" | "limit" | "body" | "query" | "params" | "run" | "answered"> {
   /** Who may call it. */
   auth: A;
   /** A rate limit of the side that counts this route's caller. */
@@ -116,6 +135,8 @@ export interface RouteDefinition<S extends Side, A extends AuthOf<S>, B, Q, P>
   params?: z.ZodType<P>;
   /** Answers the request. */
   run(input: RouteInput<S["callers"][A], B, Q, P>, deps: S["deps"]): Promise<Response>;
+  /** Told of every answer once the caller is authenticated (see {@linkcode Route.answered}). */
+  answered?(answered: Answered<S["callers"][A]>, deps: S["deps"]): void;
 }
 
 /** Declares a route of one side. */

@@ -90,7 +90,7 @@ export function mcpRoute(options: { listTools?: "granted" | "all" } = {}): Route
     deps: AppDeps,
     urlElicitation: boolean,
   ): ToolAnswers & { stepUp?: unknown } {
-    const { runner, log } = deps;
+    const { runner, log, activity } = deps;
     const approvals = approvalTools ??= [...deps.intents.values()].some((i) => i.approval !== null)
       ? [approvalStatusTool]
       : [];
@@ -98,6 +98,18 @@ export function mcpRoute(options: { listTools?: "granted" | "all" } = {}): Route
       listTools: () =>
         [...runner.manifestFor(key).filter(listed).map((entry) => toolOf(entry, deps)), ...approvals].sort(byName),
       async callTool(name: string, args: unknown): Promise<McpToolResult> {
+        const started = activity.elapsed();
+        /** The call's activity record: the status the same answer has over HTTP. */
+        const record = (status: number, error?: unknown, approvalId?: string): void =>
+          activity.record({
+            key,
+            intent: name,
+            via: "mcp",
+            status,
+            ms: activity.elapsed() - started,
+            ...isSvcError(error) ? { code: error.code } : {},
+            ...approvalId === undefined ? {} : { approvalId },
+          });
         try {
           if (name === APPROVAL_STATUS_TOOL && approvals.length) {
             const approvalId = (args as { approvalId?: unknown } | undefined)?.approvalId;
@@ -107,11 +119,15 @@ export function mcpRoute(options: { listTools?: "granted" | "all" } = {}): Route
             return toolResult(await deps.approvals.forAgent(key, approvalId, 0, req.signal));
           }
           const result = await runner.run(key, name, args);
-          // The activity record of the request (outcome pending_approval, with approvalId) is written here.
-          if (result instanceof PendingApproval) return pendingToolAnswer(result, req, urlElicitation);
+          if (result instanceof PendingApproval) {
+            record(202, undefined, result.approvalId);
+            return pendingToolAnswer(result, req, urlElicitation);
+          }
+          record(200);
           return toolResult(result);
         } catch (error) {
           if (error instanceof JsonRpcError) throw error;
+          record(isSvcError(error) ? error.status : 500, error);
           // An unknown tool is a protocol error in MCP; every other refusal is a tool error the model can read.
           if (isSvcError(error) && error.code === "UNKNOWN_INTENT") {
             throw new JsonRpcError(INVALID_PARAMS, redactSecrets(error.message), error.details);

@@ -31,6 +31,16 @@ test("the example notes app walks through mint, run, scope refusal, schema refus
     );
     assert.equal((await runIntent("notes.list")).status, 401);
     assert.equal((await call("/")).status, 200, "the app's own route is still served");
+    const home = await call("/", { headers: { cookie: "session=alice" } });
+    const page = await home.text();
+    const runs = page.slice(page.indexOf('<ol id="activity">'));
+    assert.match(page, /Your agent keys[\s\S]*<li>agent \(notes:read, notes:write\) — revoked<\/li>/);
+    assert.deepEqual(
+      [...runs.matchAll(/: (notes\.\w+) over http: <strong>(\w+)<\/strong>/g)].map((m) => `${m[1]} ${m[2]}`),
+      ["notes.create invalid", "notes.delete refused", "notes.list ok", "notes.create ok"],
+      "what the agent did, newest first, under the user's keys",
+    );
+    assert.ok(!page.includes("Buy milk"), "never a payload");
   } finally {
     await app.close();
   }

@@ -68,6 +68,7 @@ describe("the hybrid outbox behind a proxy", () => {
         retryMaxMs: 5,
       },
       logger: (message) => logged.push(message),
+      activity: false, // violations alone in the outbox: what these tests count
     });
     await svc.ready;
   });

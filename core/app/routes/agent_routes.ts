@@ -10,6 +10,10 @@ import { errorEnvelopeSchema } from "../../contract/mod.ts";
 import { jsonDepth, storedText } from "../../contract/mod.ts";
 import { agentManifestSchema } from "../../contract/mod.ts";
 import { redactSecrets } from "../../contract/mod.ts";
+import { isSvcError } from "../../errors/mod.ts";
+import type { Answered } from "../../http/mod.ts";
+import type { VerifiedKey } from "../../keys/mod.ts";
+import type { AppDeps } from "./app_side.ts";
 import { json } from "../../http/mod.ts";
 import { defineRoute } from "./app_side.ts";
 import { stepUpRefusal } from "./scope_step_up.ts";
@@ -75,10 +79,37 @@ export const agentRoutes = [
         // An OAuth access token that lacks a scope gets the step-up challenge (403 insufficient_scope).
         throw await stepUpRefusal(error, req, caller, body.intent, deps);
       }
-      // The activity record of the request (outcome pending_approval, with approvalId) is written here.
       if (result instanceof PendingApproval) return json(pendingBody(result, req), 202);
       // The name is the agent's text: a key pasted into it is not echoed (to the agent's logs, or a proxy's).
       return json({ ok: true, intent: redactSecrets(body.intent), result: result ?? null });
     },
+    answered: recordRun,
   }),
 ];
+
+/** The approval a `202` run answer asks for (`{ status: "pending_approval", approvalId }`). */
+const pendingApproval = z.object({ status: z.literal("pending_approval"), approvalId: z.string().min(1).max(200) });
+
+/**
+ * Records a run's activity once it is answered: the intent as sent, never the payload. A `202` answer is read (a
+ * copy, after the answer is sent on) for the approval it asks for.
+ */
+function recordRun({ caller, json: sent, error, response, ms }: Answered<VerifiedKey>, { activity }: AppDeps): void {
+  const intent = typeof sent === "object" && sent !== null ? (sent as { intent?: unknown }).intent : undefined;
+  const run = {
+    key: caller,
+    intent,
+    via: "http" as const,
+    status: response.status,
+    ms,
+    ...isSvcError(error) ? { code: error.code } : {},
+  };
+  if (response.status !== 202) return activity.record(run);
+  response.clone().json().then(
+    (answer) => {
+      const pending = pendingApproval.safeParse(answer);
+      activity.record(pending.success ? { ...run, approvalId: pending.data.approvalId } : run);
+    },
+    () => activity.record(run),
+  );
+}

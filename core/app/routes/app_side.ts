@@ -12,6 +12,7 @@ import type { IntentRunner } from "../../intents/mod.ts";
 import type { KeyLifetime, KeyService, VerifiedKey } from "../../keys/mod.ts";
 import type { AppHealth, ApprovalStep, Violation, ViolationKind } from "../../contract/mod.ts";
 import type { Approvals, DecisionTokens } from "../../approvals/mod.ts";
+import type { ActivityLog } from "../../activity/mod.ts";
 
 /** The prefix of every app route. */
 export const SVC_PREFIX = "/svc";
@@ -54,6 +55,8 @@ export interface AppDeps {
   approvals: Approvals;
   /** The decision page's CSRF tokens. */
   decisionTokens: DecisionTokens;
+  /** What agents did: records each agent run, lists a user's records. */
+  activity: ActivityLog;
   /**
    * The `WWW-Authenticate` challenge of a scope step-up when the key is an OAuth access token (the `oauth` option
    * on), else `null` (always `null` without `oauth`). See {@linkcode stepUpRefusal}.

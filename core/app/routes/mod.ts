@@ -4,6 +4,7 @@
  *
  * @module
  */
+export { activityRoute } from "./activity_route.ts";
 export { agentRoutes, MAX_PAYLOAD_DEPTH, runBody, runResponse } from "./agent_routes.ts";
 export { approvalRoutes, pendingBody } from "./approval_routes.ts";
 export { defineRoute, SVC_PREFIX } from "./app_side.ts";

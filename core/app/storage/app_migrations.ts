@@ -192,4 +192,30 @@ export const APP_MIGRATIONS: readonly Migration[] = [
       "CREATE INDEX app_approvals_pending_by_key ON app_approvals (key_id) WHERE status = 'pending'",
     ],
   },
+  {
+    version: 14,
+    name: "what agents did: one record per agent run, kept for its retention",
+    statements: [
+      // `id` is `act_` + a ULID minted at the app: it sorts by time, so pages (newest first) and the purge (older
+      // than the retention) both run on an id range. No payload, no secret.
+      `CREATE TABLE app_activity (
+        id TEXT PRIMARY KEY,
+        at TEXT NOT NULL,
+        key_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        agent_id TEXT,
+        intent TEXT NOT NULL,
+        via TEXT NOT NULL,
+        outcome TEXT NOT NULL,
+        status INTEGER NOT NULL,
+        code TEXT,
+        ms REAL NOT NULL,
+        client TEXT,
+        approval_id TEXT
+      )`,
+      // A user's records newest first, and one key's of them.
+      "CREATE INDEX app_activity_by_user ON app_activity (user_id, id)",
+      "CREATE INDEX app_activity_by_key ON app_activity (user_id, key_id, id)",
+    ],
+  },
 ];

@@ -7,18 +7,20 @@
 import type { AgentIdKind, KeyRecord } from "../../contract/mod.ts";
 import type { ApprovalStep, Violation } from "../../contract/mod.ts";
 import type { AutoRevokePolicy } from "../../contract/mod.ts";
+import type { ActivityRecord } from "../../contract/mod.ts";
 import type { Executor } from "../../db/mod.ts";
+import type { ActivityWrite } from "./libsql_activity.ts";
 
-/** Something queued for the cloud: a key record to mirror (by id) or a violation to report. */
+/** Something queued for the cloud: a key record to mirror (by id), a violation or an activity record to report. */
 export interface OutboxItem {
   /** Order of sending. */
   seq: number;
   /** What to send. */
-  kind: "key" | "violation" | "approval";
-  /** The key id, the violation id, or an approval step's `approvalId:status`. */
+  kind: "key" | "violation" | "approval" | "activity";
+  /** The key id, the violation id, an activity record's id, or an approval step's `approvalId:status`. */
   ref: string;
   /**
-   * A violation's report as JSON, an approval's step as JSON; for a key (read from its table when sent, to send its latest state), what
+   * A violation's report, an activity record or an approval's step as JSON; for a key (read from its table when sent, to send its latest state), what
    * else the item tells the cloud, as JSON (`{ reroll: { at, successor } }`), or `null`.
    */
   body: string | null;
@@ -132,6 +134,14 @@ export interface AppStorage {
   purgeOutbox(options: OutboxPurge): Promise<{ expired: number; dropped: number }>;
   /** Deletes violations made before `before`, in short chunks; the count deleted. */
   purgeViolations(before: string): Promise<number>;
+  /** Writes a group of activity records in one transaction: kept for reading, queued for the cloud, or both. */
+  insertActivity(records: readonly ActivityRecord[], where: ActivityWrite): Promise<void>;
+  /** A user's activity records, newest first (`before`: older than this id). */
+  listActivity(query: { userId: string; keyId?: string; before?: string; limit: number }): Promise<ActivityRecord[]>;
+  /** Deletes activity records made before `before` (ms since the epoch), in short chunks; the count deleted. */
+  purgeActivity(before: number): Promise<number>;
+  /** The OAuth client's name of each grant found. */
+  grantClientNames(grantIds: readonly string[]): Promise<Map<string, string>>;
   /** The newest violations first. */
   listViolations(options: { limit: number; keyId?: string }): Promise<Violation[]>;
   /** The last seq of the cloud's revocation feed applied here (0 before the first). */

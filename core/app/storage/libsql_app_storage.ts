@@ -27,6 +27,14 @@ import { autoRevokeKey, readRevocationCursor, writeRevocations } from "./libsql_
 import { purgeOutbox, purgeViolations } from "./libsql_retention.ts";
 import { endGrantOfKey, grantKeyStatements } from "./libsql_grant_keys.ts";
 import { PLATFORM } from "../../platform/mod.ts";
+import type { ActivityRecord } from "../../contract/mod.ts";
+import {
+  type ActivityWrite,
+  grantClientNames,
+  insertActivity,
+  purgeActivity,
+  selectActivity,
+} from "./libsql_activity.ts";
 
 /** Keys whose record is kept in process, by hash. */
 const KEY_CACHE_SIZE = 50_000;
@@ -301,6 +309,22 @@ class LibsqlAppStorage implements AppStorage {
 
   purgeViolations(before: string): Promise<number> {
     return purgeViolations(this.#db, before);
+  }
+
+  insertActivity(records: readonly ActivityRecord[], where: ActivityWrite): Promise<void> {
+    return insertActivity(this.#db, records, where);
+  }
+
+  listActivity(query: { userId: string; keyId?: string; before?: string; limit: number }): Promise<ActivityRecord[]> {
+    return selectActivity(this.#db, query);
+  }
+
+  purgeActivity(before: number): Promise<number> {
+    return purgeActivity(this.#db, before);
+  }
+
+  grantClientNames(grantIds: readonly string[]): Promise<Map<string, string>> {
+    return grantClientNames(this.#db, grantIds);
   }
 
   async listViolations(options: { limit: number; keyId?: string }): Promise<Violation[]> {

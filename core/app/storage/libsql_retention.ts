@@ -23,9 +23,9 @@ export function purgeViolations(db: Executor, before: string): Promise<number> {
 }
 
 /**
- * Deletes the outbox's set-aside violation reports made before `setAsideBefore`,
- * then, while more than `limit` violation reports remain, the oldest set-aside
- * ones, then the oldest waiting ones. Key records and approval steps stay.
+ * Deletes the outbox's set-aside violation reports and activity records made before `setAsideBefore`,
+ * then, while more than `limit` of them remain, the oldest set-aside ones, then the oldest waiting ones. Key records
+ * and approval steps stay (few, and each one matters).
  *
  * @param db The app's database.
  * @param options The cut-off time and the bound.
@@ -34,11 +34,12 @@ export function purgeViolations(db: Executor, before: string): Promise<number> {
 export async function purgeOutbox(db: Executor, options: OutboxPurge): Promise<{ expired: number; dropped: number }> {
   const { setAsideBefore, limit } = options;
   const table = "app_outbox";
-  const setAside = "kind = 'violation' AND refused IS NOT NULL";
-  const waiting = "kind = 'violation' AND refused IS NULL";
+  const bounded = "kind IN ('violation', 'activity')";
+  const setAside = `${bounded} AND refused IS NOT NULL`;
+  const waiting = `${bounded} AND refused IS NULL`;
   const old = `${setAside} AND created_at < ?`;
   const expired = await deleteInChunks(db, { table, where: old, args: [setAsideBefore] });
-  const rs = await db.execute("SELECT COUNT(*) AS n FROM app_outbox WHERE kind = 'violation'");
+  const rs = await db.execute(`SELECT COUNT(*) AS n FROM app_outbox WHERE ${bounded}`);
   const excess = Number(rs.rows[0].n) - limit;
   let dropped = 0;
   const oldest = { table, args: [], orderBy: "seq" };

@@ -8,6 +8,8 @@ import { openAppStorage } from "../../../core/app/storage/mod.ts";
 import { createCloudClient } from "../../../core/cloud_link/mod.ts";
 import { createOutbox } from "../../../core/cloud_link/mod.ts";
 import { DEFAULT_VIOLATION_RETENTION_MS, newViolation, type Violation } from "../../../core/contract/mod.ts";
+import type { ActivityRecord } from "../../../core/contract/mod.ts";
+import { ulid } from "ulid";
 
 const DAY = 24 * 60 * 60 * 1000;
 const T0 = Date.parse("2025-06-01T00:00:00.000Z");
@@ -79,5 +81,29 @@ test("purges the outbox once at start, however the outbox's start and the retent
   await retention.close();
   await outbox.close();
   assert.equal(purges, 1, "by the retention only");
+  await storage.close();
+});
+
+test("purges activity records older than their retention, keeping the rest, only when given one", async () => {
+  const storage = await openAppStorage(":memory:");
+  const made = (ms: number): ActivityRecord => ({
+    id: `act_${ulid(ms)}`,
+    at: new Date(ms).toISOString(),
+    keyId: "key_1",
+    userId: "ann",
+    agentId: null,
+    intent: "notes.list",
+    via: "http",
+    outcome: "ok",
+    status: 200,
+    ms: 1,
+  });
+  const [old, kept] = [made(T0 - 31 * DAY), made(T0 - 29 * DAY)];
+  await storage.insertActivity([old, kept], { keep: true, mirror: false });
+  const listed = async () => (await storage.listActivity({ userId: "ann", limit: 10 })).map((r) => r.id);
+  await startRetention({ storage, log: () => {}, now: () => T0 }).close();
+  assert.deepEqual(await listed(), [kept.id, old.id], "without an activity retention nothing is purged");
+  await startRetention({ storage, log: () => {}, now: () => T0, activityRetentionMs: 30 * DAY }).close();
+  assert.deepEqual(await listed(), [kept.id]);
   await storage.close();
 });

@@ -11,6 +11,7 @@ import type { SvcBuilt } from "../../../core/app/svc_parts.ts";
 import type { SvcConfig } from "../../../core/app/svc_config.ts";
 import { createCloudClient, followCloudPolicy } from "../../../core/cloud_link/mod.ts";
 import { sleep } from "../../../core/retry/mod.ts";
+import { PLATFORM } from "../../../core/platform/mod.ts";
 import { type FaultProxy, startFaultProxy } from "../../fixtures/fault_proxy.ts";
 import { type CloudServer, startCloudServer } from "../../fixtures/servers.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
@@ -28,6 +29,7 @@ function builtFor(config: Record<string, unknown>, closing: AbortController): Sv
     closing: closing.signal,
     refusalsPerAddress: undefined,
     repeatsStoredWithinMs: undefined,
+    runtime: PLATFORM,
   };
 }
 

@@ -139,6 +139,7 @@ const BAD_INPUT: Record<string, Call> = {
   "POST /svc/approvals/:id/approve": { path: `/svc/approvals/${"x".repeat(201)}/approve` },
   "POST /svc/approvals/:id/deny": { path: "/svc/approvals/x/deny", body: { reason: 5 } },
   "GET /svc/agent/approvals/:id": { path: "/svc/agent/approvals/x?wait=99" },
+  "GET /svc/activity": { path: "?cursor=nonsense" },
 };
 
 test("401, 400, 406, 413 and 429 answers of every /svc route match the document", async () => {

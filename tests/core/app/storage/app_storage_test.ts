@@ -16,6 +16,7 @@ describe("app storage", () => {
     assert.equal(await migrate(client, APP_MIGRATIONS_TABLE, APP_MIGRATIONS), APP_MIGRATIONS.length);
     const tables = await client.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'app_%'");
     assert.deepEqual(tables.rows.map((r) => r.name).sort(), [
+      "app_activity",
       "app_agent_claims",
       "app_approvals",
       "app_cloud_policy",

@@ -1,0 +1,139 @@
+/**
+ * The app's record of what agents did on libSQL: records written in groups (kept for reading in local and hybrid
+ * modes, queued in the outbox for the cloud in hybrid and cloud modes, in the same write), a user's page newest first
+ * (by id: `act_` + ULID sorts by time), the purge of records past their retention, and the OAuth client names of
+ * grants.
+ *
+ * @module
+ */
+import { deleteInChunks, type Executor, placeholders, type SqlRow, type Statement } from "../../db/mod.ts";
+import { ACTIVITY_ID_PREFIX, type ActivityOutcome, type ActivityRecord } from "../../contract/mod.ts";
+import { encodeTime } from "ulid";
+
+/** Where a group of records goes: kept here for reading, queued for the cloud, or both. */
+export interface ActivityWrite {
+  /** Keep the records for `GET /svc/activity` (local and hybrid modes). */
+  keep: boolean;
+  /** Queue them in the outbox (hybrid and cloud modes). */
+  mirror: boolean;
+}
+
+const COLUMNS = "id, at, key_id, user_id, agent_id, intent, via, outcome, status, code, ms, client, approval_id";
+
+/**
+ * Writes a group of records, in one transaction.
+ *
+ * @param db The app's database.
+ * @param records The records.
+ * @param where Kept, queued, or both.
+ */
+export async function insertActivity(
+  db: Executor,
+  records: readonly ActivityRecord[],
+  where: ActivityWrite,
+): Promise<void> {
+  const statements: Statement[] = [];
+  for (const r of records) {
+    if (where.keep) {
+      statements.push({
+        sql: `INSERT OR IGNORE INTO app_activity (${COLUMNS}) VALUES (${placeholders(13)})`,
+        args: [
+          r.id,
+          r.at,
+          r.keyId,
+          r.userId,
+          r.agentId,
+          r.intent,
+          r.via,
+          r.outcome,
+          r.status,
+          r.code ?? null,
+          r.ms,
+          r.client ?? null,
+          r.approvalId ?? null,
+        ],
+      });
+    }
+    if (where.mirror) {
+      statements.push({
+        sql: "INSERT INTO app_outbox (kind, ref, body, created_at) VALUES ('activity', ?, ?, ?)",
+        args: [r.id, JSON.stringify(r), r.at],
+      });
+    }
+  }
+  if (statements.length === 1) await db.execute(statements[0]);
+  else if (statements.length > 1) await db.batch(statements, "write");
+}
+
+/**
+ * A user's records, newest first.
+ *
+ * @param db The app's database.
+ * @param query The user, the key (optional), the id the page starts after (optional) and the most records.
+ * @returns The records.
+ */
+export async function selectActivity(
+  db: Executor,
+  query: { userId: string; keyId?: string; before?: string; limit: number },
+): Promise<ActivityRecord[]> {
+  const where = ["user_id = ?"];
+  const args: (string | number)[] = [query.userId];
+  if (query.keyId !== undefined) {
+    where.push("key_id = ?");
+    args.push(query.keyId);
+  }
+  if (query.before !== undefined) {
+    where.push("id < ?");
+    args.push(query.before);
+  }
+  const rs = await db.execute({
+    sql: `SELECT ${COLUMNS} FROM app_activity WHERE ${where.join(" AND ")} ORDER BY id DESC LIMIT ?`,
+    args: [...args, query.limit],
+  });
+  return rs.rows.map(toActivity);
+}
+
+/**
+ * Deletes the records made before `before` (by id, which starts with the time), in short chunks.
+ *
+ * @param db The app's database.
+ * @param before Milliseconds since the epoch.
+ * @returns How many were deleted.
+ */
+export function purgeActivity(db: Executor, before: number): Promise<number> {
+  const bound = ACTIVITY_ID_PREFIX + encodeTime(Math.max(0, before), 10);
+  return deleteInChunks(db, { table: "app_activity", where: "id < ?", args: [bound] });
+}
+
+/**
+ * The OAuth client's name of each grant found.
+ *
+ * @param db The app's database.
+ * @param grantIds The grants.
+ * @returns Name by grant id.
+ */
+export async function grantClientNames(db: Executor, grantIds: readonly string[]): Promise<Map<string, string>> {
+  const rs = await db.execute({
+    sql: `SELECT id, client_name FROM app_oauth_grants WHERE id IN (${placeholders(grantIds.length)})`,
+    args: [...grantIds],
+  });
+  return new Map(rs.rows.map((r) => [String(r.id), String(r.client_name)]));
+}
+
+function toActivity(row: SqlRow): ActivityRecord {
+  return {
+    id: String(row.id),
+    at: String(row.at),
+    keyId: String(row.key_id),
+    userId: String(row.user_id),
+    agentId: row.agent_id === null ? null : String(row.agent_id),
+    intent: String(row.intent),
+    via: row.via === "mcp" ? "mcp" : "http",
+    outcome: String(row.outcome) as ActivityOutcome,
+    status: Number(row.status),
+    ...row.code === null ? {} : { code: String(row.code) },
+    ms: Number(row.ms),
+    ...row.client === null ? {} : { client: String(row.client) },
+    ...row.approval_id === null ? {} : { approvalId: String(row.approval_id) },
+  };
+}

@@ -1,0 +1,123 @@
+// The activity log's group writer: a run only pushes onto a bounded buffer; records are minted (act_ + ULID from the
+// runtime's clock and randomness) and written in groups of at most 500, on a timer, on flush and on close; a full
+// buffer drops and counts, a failed write is logged and counted, and nothing is recorded after close.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { decodeTime } from "ulid";
+import { createActivityLog } from "../../../core/activity/mod.ts";
+import type { ActivityLogOptions, ActivityRun } from "../../../core/activity/activity_log.ts";
+import type { ActivityRecord } from "../../../core/contract/mod.ts";
+import { activityRecordSchema } from "../../../core/contract/mod.ts";
+import { waitFor } from "../../fixtures/wait_for.ts";
+
+const T0 = Date.parse("2026-03-01T12:00:00.000Z");
+const RUN: ActivityRun = {
+  key: { id: "key_1", userId: "alice", agentId: "agt_1", grantId: null },
+  intent: "notes.list",
+  via: "http",
+  status: 200,
+  ms: 1.23456,
+};
+
+function logWith(overrides: Partial<ActivityLogOptions> = {}) {
+  const groups: ActivityRecord[][] = [];
+  const logged: string[] = [];
+  const log = createActivityLog({
+    write: (records) => Promise.resolve(void groups.push(records)),
+    read: () => Promise.resolve({ activity: [], nextCursor: null }),
+    clientNames: (ids) => Promise.resolve(new Map(ids.map((id) => [id, `client of ${id}`]))),
+    runtime: { now: () => T0, random: () => 0.5, elapsed: () => 0 },
+    log: (message) => void logged.push(message),
+    flushMs: 60_000,
+    ...overrides,
+  });
+  return { log, groups, logged };
+}
+
+test("a record is minted from the runtime's clock and randomness, with the contract's fields and no more", async () => {
+  const { log, groups } = logWith();
+  log.record({ ...RUN, key: { ...RUN.key, grantId: "grant_1" }, status: 202, approvalId: "apr_1" });
+  assert.equal(groups.length, 0, "nothing is written on the request path");
+  await log.flush();
+  const [[record]] = groups;
+  assert.equal(activityRecordSchema.safeParse(record).success, true);
+  assert.equal(decodeTime(record.id.slice(4)), T0);
+  assert.deepEqual({ ...record, id: undefined }, {
+    id: undefined,
+    at: new Date(T0).toISOString(),
+    keyId: "key_1",
+    userId: "alice",
+    agentId: "agt_1",
+    intent: "notes.list",
+    via: "http",
+    outcome: "pending_approval",
+    status: 202,
+    ms: 1.235,
+    client: "client of grant_1",
+    approvalId: "apr_1",
+  });
+});
+
+test("an intent that is no text, or holds a secret, is not kept as sent", async () => {
+  const { log, groups } = logWith();
+  log.record({ ...RUN, intent: 42 });
+  log.record({ ...RUN, intent: "x".repeat(500) });
+  log.record({ ...RUN, intent: "run svc_live_abcdefghijklmnopqrstuvwxyz012345 now" });
+  await log.flush();
+  const [unknown, long, secret] = groups[0].map((r) => r.intent);
+  assert.equal(unknown, "(unknown)");
+  assert.equal(long.length, 200);
+  assert.ok(!secret.includes("abcdefghijklmnopqrstuvwxyz012345"), secret);
+});
+
+test("records are written in groups of at most 500", async () => {
+  const { log, groups } = logWith();
+  for (let i = 0; i < 1_200; i++) log.record(RUN);
+  await log.flush();
+  assert.deepEqual(groups.map((g) => g.length), [500, 500, 200]);
+});
+
+test("records wait at most the flush delay: the timer writes them", async () => {
+  const { log, groups } = logWith({ flushMs: 1 });
+  log.record(RUN);
+  await waitFor("the timer's write", () => groups.length === 1);
+  await log.close();
+});
+
+test("a full buffer drops the run and counts it, without waiting", async () => {
+  const { log, groups } = logWith({ limit: 2 });
+  for (let i = 0; i < 5; i++) log.record(RUN);
+  assert.equal(log.dropped, 3);
+  await log.flush();
+  assert.equal(groups.flat().length, 2);
+});
+
+test("a failed write is logged and counted; the next group is written", async () => {
+  let fail = true;
+  const written: ActivityRecord[] = [];
+  const { log, logged } = logWith({
+    write: (records) => {
+      if (fail) return Promise.reject(new Error("disk full"));
+      written.push(...records);
+      return Promise.resolve();
+    },
+  });
+  log.record(RUN);
+  await log.flush();
+  assert.equal(log.dropped, 1);
+  assert.match(logged[0], /1 activity records could not be written/);
+  fail = false;
+  log.record(RUN);
+  await log.flush();
+  assert.equal(written.length, 1);
+});
+
+test("close writes what waits; a run after it is not recorded", async () => {
+  const { log, groups } = logWith();
+  log.record(RUN);
+  await log.close();
+  log.record(RUN);
+  await log.flush();
+  assert.equal(groups.flat().length, 1);
+  assert.equal(log.dropped, 1);
+});
