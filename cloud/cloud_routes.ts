@@ -18,6 +18,7 @@ import { revocationRoutes } from "./keys/mod.ts";
 import { policyRoutes } from "./violations/mod.ts";
 import { auditRoutes } from "./audit/mod.ts";
 import { appRoutes } from "./apps/mod.ts";
+import { activityRoutes } from "./activity/mod.ts";
 import { operationsRoutes } from "./operations/mod.ts";
 
 export { CLOUD_PREFIX, type CloudLimit, cloudLimits, type CloudSide } from "./routes/mod.ts";
@@ -34,6 +35,7 @@ const resources: Route<CloudSide<CloudDeps>>[] = [
   ...policyRoutes,
   ...auditRoutes,
   ...appRoutes,
+  ...activityRoutes,
   ...operationsRoutes,
 ];
 

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { createActivityService } from "./activity/mod.ts";
 import { type AppServiceOptions, createAppService } from "./apps/mod.ts";
 import { createAuditService } from "./audit/mod.ts";
 import type { DashboardServices } from "./dashboard/mod.ts";
@@ -64,5 +65,6 @@ export function createCloudServices(
     audit: createAuditService(storage),
     operators: createOperatorService(storage, { now: apps.now, ...operators }),
     apps: createAppService(storage, apps),
+    activity: createActivityService(storage, apps.now, apps.logger),
   };
 }

@@ -27,6 +27,7 @@ import {
   secretBox,
 } from "./operators/mod.ts";
 import { type AuditRepository, auditStorage } from "./audit/mod.ts";
+import { ACTIVITY_TABLES, type ActivityRepository, activityStorage } from "./activity/mod.ts";
 import { APP_TABLES, type AppRepository, appStorage } from "./apps/mod.ts";
 
 /** The features' repositories over one database, opened once. */
@@ -45,6 +46,8 @@ export interface CloudRepositories {
   audit: AuditRepository;
   /** Connected apps. */
   apps: AppRepository;
+  /** What agents did. */
+  activity: ActivityRepository;
   /** Reads nothing but proves the database answers (the health check); throws when it does not. */
   ping(): Promise<void>;
   /** Writes what is pending and closes the database when it was opened here. */
@@ -101,7 +104,7 @@ export async function openCloudStorage(
   const group = createGroupCommit(executor);
   const events = eventStorage(executor, group);
   const { flushDeliveries: _, ...inbox } = events;
-  const projectRows = [...INBOX_TABLES, ...VIOLATION_TABLES, ...KEY_TABLES, ...APP_TABLES];
+  const projectRows = [...INBOX_TABLES, ...VIOLATION_TABLES, ...KEY_TABLES, ...APP_TABLES, ...ACTIVITY_TABLES];
   return {
     projects: {
       ...projectStorage(executor),
@@ -123,6 +126,7 @@ export async function openCloudStorage(
     operators: { ...operators, ...operatorAdministration(executor) },
     audit: auditStorage(executor),
     apps: appStorage(executor),
+    activity: activityStorage(executor),
     async ping() {
       await executor.execute("SELECT 1");
     },

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Migration } from "../../core/db/mod.ts";
+import { activityMigrationSteps } from "../activity/mod.ts";
 import { appMigrationSteps } from "../apps/mod.ts";
 import { auditMigrationSteps } from "../audit/mod.ts";
 import { feedMigrationSteps } from "../feed/mod.ts";
@@ -20,6 +21,7 @@ export const CLOUD_MIGRATIONS_TABLE = "svc_cloud_migrations";
 
 /** Each feature's migration steps (its statements of each version), by the name the order below uses. */
 export const CLOUD_FEATURE_MIGRATIONS = {
+  activity: activityMigrationSteps,
   apps: appMigrationSteps,
   audit: auditMigrationSteps,
   feed: feedMigrationSteps,
@@ -84,6 +86,11 @@ export const CLOUD_MIGRATION_ORDER: readonly CloudMigrationOrder[] = [
     features: ["violations", "audit"],
   },
   { version: 16, name: "connected apps keep the outbox depth they report on their feed polls", features: ["apps"] },
+  {
+    version: 17,
+    name: "the activity record: what agents did, and runs and refusals per key and hour",
+    features: ["activity"],
+  },
 ];
 
 /** The cloud's migrations, oldest first, as the runner applies them. */

@@ -4,6 +4,8 @@
  *
  * @module
  */
+export { ACTIVITY_OUTCOMES, activityBatchSchema, activityRecordSchema } from "./activity.ts";
+export type { ActivityOutcome, ActivityPage, ActivityRecord, ActivityVia } from "./activity.ts";
 export {
   agentIdTaken,
   agentIdText,

@@ -8,7 +8,8 @@
  * 1. `routes` (the `/v1` route kind and its auth) and `feed` (the long polls' waiters, the revocation feed);
  * 2. `audit` (every feature's writes record an entry in their own transaction);
  * 3. `projects`, `operators`, `keys`;
- * 4. `inbox` (events of a project), `violations` (auto-revoke revokes keys), `apps` (connected apps of a project);
+ * 4. `inbox` (events of a project), `violations` (auto-revoke revokes keys), `apps` (connected apps of a project),
+ *    `activity` (what agents did: the runs apps ship);
  * 5. `dashboard`, `operations` (metrics) and `database` (the one ordered list of every feature's migrations).
  *
  * Add an arrow here only with the import that needs it, and never one that points up a floor.
@@ -27,7 +28,8 @@ export const CLOUD_LAYERS: Readonly<Record<string, readonly string[]>> = {
   inbox: ["audit", "feed", "projects", "routes"],
   violations: ["audit", "feed", "keys", "projects", "routes"],
   apps: ["keys", "projects", "routes"],
+  activity: ["projects", "routes"],
   operations: ["apps", "inbox", "keys", "routes"],
-  dashboard: ["apps", "audit", "feed", "inbox", "keys", "operators", "projects", "violations"],
-  database: ["apps", "audit", "feed", "inbox", "keys", "operators", "projects", "violations"],
+  dashboard: ["activity", "apps", "audit", "feed", "inbox", "keys", "operators", "projects", "violations"],
+  database: ["activity", "apps", "audit", "feed", "inbox", "keys", "operators", "projects", "violations"],
 };
