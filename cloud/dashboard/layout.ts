@@ -16,6 +16,7 @@ export const PROJECT_SECTIONS = [
   ["Keys", "/keys"],
   ["Intents", "/intents"],
   ["Violations", "/violations"],
+  ["Activity", "/activity"],
   ["Inbox", "/inbox"],
   ["Settings", "/settings"],
   ["Audit log", "/audit"],

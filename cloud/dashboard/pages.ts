@@ -29,6 +29,7 @@ import {
   settingsPage,
 } from "./settings_page.ts";
 import { violationsPage } from "./violations_page.ts";
+import { activityPage } from "./activity_page.ts";
 
 import { type DashboardSide, defineDashboardRoute, type Visitor } from "./dashboard_side.ts";
 import { messagePage } from "./fragments.ts";
@@ -178,6 +179,7 @@ export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
   project("POST", "/keys/:id/revoke", "Revoke a key", revokeKeyPost),
   project("GET", "/intents", "A project's intents", intentsPage),
   project("GET", "/violations", "A project's violations", violationsPage),
+  project("GET", "/activity", "A project's activity: what agents did", activityPage),
   project("GET", "/inbox", "A project's inboxes", inboxesPage),
   project("GET", "/inbox/:id", "An inbox", inboxPage),
   project("POST", "/inbox/:id/discard", "Discard an inbox item", discardPost),

@@ -138,6 +138,8 @@ inChromium(title, () =>
           `${project}/keys/revoke-all?user=${encodeURIComponent(firstKey!.userId)}`,
           `${project}/intents`,
           `${project}/violations`,
+          `${project}/activity`,
+          `${project}/keys/${seeded.activeKeyId}`,
           `${project}/inbox`,
           `${project}/inbox/${encodeURIComponent(seeded.agentId)}`,
           `${project}/settings`,
