@@ -110,11 +110,9 @@ export function activityTable(
           <td>${r.userId}</td>
           <td><code>${r.intent}</code></td>
           <td>${r.via === "mcp" ? "MCP" : "HTTP"}</td>
-          <td><span class="outcome outcome-${r.outcome}">${OUTCOME_WORDS[r.outcome] ?? r.outcome}</span>${r.code
-            ? html`
-              <code>${r.code}</code>
-            `
-            : ""}</td>
+          <td><span class="outcome outcome-${r.outcome}">${OUTCOME_WORDS[r.outcome] ?? r.outcome}</span>${codeOf(
+            r,
+          )}</td>
           <td>${r.status}</td>
           <td>${Math.round(r.ms)} ms</td>
           <td>${r.client ?? ""}</td>
@@ -122,6 +120,13 @@ export function activityTable(
       `
     ),
   });
+}
+
+/** A refusal's or failure's code after its outcome, or nothing. */
+function codeOf(r: ActivityRecord): Html | string {
+  return r.code === undefined ? "" : html`
+    <code>${r.code}</code>
+  `;
 }
 
 function filterForm(base: string, f: Filters): Html {

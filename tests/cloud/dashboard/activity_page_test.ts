@@ -43,7 +43,7 @@ describe("the Activity page", () => {
     assert.equal(page.status, 200);
     assert.match(page.text, new RegExp(`<a href="${base}/activity"\\s+aria-current="page"\\s+>Activity</a>`));
     assert.deepEqual(listedAts(page.text), records.slice(-50).reverse().map((r) => r.at));
-    assert.match(page.text, /<span class="outcome outcome-refused">refused<\/span> <code>FORBIDDEN_SCOPE<\/code>/);
+    assert.match(page.text, /<span class="outcome outcome-refused">refused<\/span>\s+<code>FORBIDDEN_SCOPE<\/code>/);
     assert.match(page.text, /<span class="outcome outcome-ok">ok<\/span>/);
     assert.match(page.text, /<label for="outcome">Outcome<\/label>/);
   });
