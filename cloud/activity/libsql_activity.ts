@@ -79,21 +79,23 @@ export function activityStorage(db: Executor): ActivityRepository {
     },
     async listActivity(projectId, query) {
       const { who, limit, ...filters } = query;
-      const base = where(projectId, filters, query.cursor, "<");
       const page = `ORDER BY at DESC, id DESC LIMIT ?`;
       if (who === undefined) {
+        const base = where(projectId, filters, query.cursor, "<");
         const rs = await db.execute({
           sql: `SELECT ${READ} FROM cloud_activity WHERE ${base.sql} ${page}`,
           args: [...base.args, limit],
         });
         return rs.rows.map(toRecord);
       }
-      // A key or a user: each side seeks its own index for one page, then the two pages merge.
+      // A key or a user: each side seeks its own index for one page (the other filters served by none), then the
+      // two pages merge.
+      const rest = where(projectId, filters, query.cursor, "<", true);
       const side = (column: string) =>
-        `SELECT * FROM (SELECT ${READ} FROM cloud_activity WHERE ${base.sql} AND ${column} = ? ${page})`;
+        `SELECT * FROM (SELECT ${READ} FROM cloud_activity WHERE ${column} = ? AND ${rest.sql} ${page})`;
       const rs = await db.execute({
         sql: `${side("key_id")} UNION ${side("user_id")} ${page}`,
-        args: [...base.args, who, limit, ...base.args, who, limit, limit],
+        args: [who, ...rest.args, limit, who, ...rest.args, limit, limit],
       });
       return rs.rows.map(toRecord);
     },
@@ -172,12 +174,16 @@ function insertRecords(projectId: string, records: readonly ActivityRecord[]): S
   };
 }
 
-/** The condition of a page: the project, the filters, the time range and the keyset bound. */
+/**
+ * The condition of a page: the project, the filters, the time range and the keyset bound. The first filter given
+ * picks the index unless `noIndex` (the search's sides seek the key's or the user's index themselves).
+ */
 function where(
   projectId: string,
   filters: Omit<ActivityFilters, "who">,
   cursor: ActivityCursor | undefined,
   beyond: "<" | ">",
+  noIndex = false,
 ): { sql: string; args: SqlValue[] } {
   const clauses = ["project_id = ?"];
   const args: SqlValue[] = [projectId];
@@ -187,10 +193,14 @@ function where(
     ["intent", filters.intent],
     ["outcome", filters.outcome],
   ] as const;
+  // The first filter given, in this order (the most selective first), picks the index: the others are written
+  // `+column`, which no index serves, so the planner never walks a whole outcome's records to find one key's.
+  let indexed = noIndex;
   for (const [column, value] of equal) {
     if (value === undefined) continue;
-    clauses.push(`${column} = ?`);
+    clauses.push(`${indexed ? "+" : ""}${column} = ?`);
     args.push(value);
+    indexed = true;
   }
   if (filters.since !== undefined) {
     clauses.push("at >= ?");
