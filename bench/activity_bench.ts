@@ -87,7 +87,10 @@ async function activityDatabase(count: number): Promise<Seeded> {
   const keyIds = Array.from({ length: KEYS }, (_, i) => i === 0 ? keyId : `key-${String(i).padStart(4, "0")}`);
   const started = performance.now();
   for (let done = 0; done < count; done += SEED_BATCH) {
-    const batch = Array.from({ length: Math.min(SEED_BATCH, count - done) }, (_, j) => seedRecord(done + j, count, keyIds));
+    const batch = Array.from(
+      { length: Math.min(SEED_BATCH, count - done) },
+      (_, j) => seedRecord(done + j, count, keyIds),
+    );
     await storage.activity.addActivity(projectId, batch);
   }
   const seedPerSecond = Math.round(count / ((performance.now() - started) / 1000));

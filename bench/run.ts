@@ -50,5 +50,9 @@ const section = only === undefined
   : only === "activity"
   ? "activity"
   : undefined;
-writeReports(results, !quick && section !== undefined && (runtimes.length === 3 || section === "faults" || section === "activity"), section);
+writeReports(
+  results,
+  !quick && section !== undefined && (runtimes.length === 3 || section === "faults" || section === "activity"),
+  section,
+);
 console.error(`done in ${Math.round((Date.now() - started) / 1000)} s; wrote bench/results.json`);
