@@ -19,6 +19,7 @@ import { policyRoutes } from "./violations/mod.ts";
 import { auditRoutes } from "./audit/mod.ts";
 import { appRoutes } from "./apps/mod.ts";
 import { approvalRoutes } from "./approvals/mod.ts";
+import { activityRoutes } from "./activity/mod.ts";
 import { operationsRoutes } from "./operations/mod.ts";
 
 export { CLOUD_PREFIX, type CloudLimit, cloudLimits, type CloudSide } from "./routes/mod.ts";
@@ -36,6 +37,7 @@ const resources: Route<CloudSide<CloudDeps>>[] = [
   ...auditRoutes,
   ...appRoutes,
   ...approvalRoutes,
+  ...activityRoutes,
   ...operationsRoutes,
 ];
 

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { createActivityService } from "./activity/mod.ts";
 import { type AppServiceOptions, createAppService } from "./apps/mod.ts";
 import { createApprovalService } from "./approvals/mod.ts";
 import { createAuditService } from "./audit/mod.ts";
@@ -66,5 +67,6 @@ export function createCloudServices(
     operators: createOperatorService(storage, { now: apps.now, ...operators }),
     apps: createAppService(storage, apps),
     approvals: createApprovalService(storage, apps.now),
+    activity: createActivityService(storage, apps.now, apps.logger),
   };
 }

@@ -49,6 +49,7 @@ import {
   storageFailureLogger,
 } from "../core/db/mod.ts";
 import { APP_RETENTION_MS } from "./apps/mod.ts";
+import { DEFAULT_ACTIVITY_RETENTION_MS } from "./activity/mod.ts";
 import { authenticateMetrics, cloudMetrics } from "./operations/mod.ts";
 import { type Runtime, runtimeWith } from "../core/platform/mod.ts";
 
@@ -244,6 +245,9 @@ export function createCloudWithSeams(options: CloudOptions, seams: CloudSeams = 
       );
       const appsBefore = new Date(clock() - APP_RETENTION_MS).toISOString();
       await storage.apps.purgeApps(appsBefore).catch((error) => log("Purging silent apps failed", error));
+      await storage.activity.purgeActivity(clock(), DEFAULT_ACTIVITY_RETENTION_MS).catch((error) =>
+        log("Purging old activity failed", error)
+      );
     };
     purges = schedulePurge(purge, options.purgeIntervalMs ?? Math.min(retentionMs, MAX_PURGE_INTERVAL_MS));
     await purges.purge(); // joins the first pass: done before `ready`, so it never races the first requests

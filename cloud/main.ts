@@ -1,6 +1,6 @@
 /**
  * The cloud's command line: `serve`, `project create|rotate-secret|list|policy`,
- * `keys revoke`, `audit list`, `admin`, `migrate`, `backup`, `restore`, `--version`. The same under `node cloud/main.ts`, `deno run -A cloud/main.ts`,
+ * `keys revoke`, `audit list`, `activity list|export`, `admin`, `migrate`, `backup`, `restore`, `--version`. The same under `node cloud/main.ts`, `deno run -A cloud/main.ts`,
  * `bun cloud/main.ts` and the compiled `dist/svc-cloud`.
  *
  * @module
@@ -15,6 +15,7 @@ import { runAdminCommand } from "./cli/admin_commands.ts";
 import { readPasswordFromStdin } from "./cli/read_password.ts";
 import { runAuditList, runPolicyCommand } from "./cli/policy_commands.ts";
 import { runKeysCommand } from "./cli/keys_commands.ts";
+import { runActivityExport, runActivityList } from "./cli/activity_commands.ts";
 import { runBackup, runRestore } from "./cli/backup_commands.ts";
 import { type CommandLine, parseCommandLine, USAGE } from "./cli/usage.ts";
 import { printable, printableText } from "./cli/terminal_text.ts";
@@ -49,6 +50,13 @@ async function main(args: string[]): Promise<number> {
     if (command === "audit" && rest[0] === "list") {
       return print(await runAuditList(databaseTarget(line.db), line), line);
     }
+    if (command === "activity" && rest[0] === "list") {
+      return print(await runActivityList(databaseTarget(line.db), line), line);
+    }
+    if (command === "activity" && rest[0] === "export") {
+      await runActivityExport(databaseTarget(line.db), line, toStdout);
+      return 0;
+    }
     if (command === "keys") return print(await runKeysCommand(databaseTarget(line.db), rest, line), line);
     if (command === "project") return print(await runProjectCommand(databaseTarget(line.db), rest, line.name), line);
     if (command === "admin") {
@@ -78,6 +86,11 @@ function failAsJsonLine(error: unknown): number {
     JSON.stringify({ time: new Date().toISOString(), level: "error", message: redactSecrets(message), code }),
   );
   return code === "USAGE" ? 2 : 1;
+}
+
+/** Writes to stdout and settles once it took the chunk (a slow pipe slows the export, never fills memory). */
+function toStdout(chunk: Uint8Array): Promise<void> {
+  return new Promise((resolve, reject) => process.stdout.write(chunk, (error) => error ? reject(error) : resolve()));
 }
 
 function print(output: CommandOutput, line: CommandLine): number {

@@ -27,6 +27,7 @@ import {
   secretBox,
 } from "./operators/mod.ts";
 import { type AuditRepository, auditStorage } from "./audit/mod.ts";
+import { ACTIVITY_TABLES, type ActivityRepository, activityStorage } from "./activity/mod.ts";
 import { APP_TABLES, type AppRepository, appStorage } from "./apps/mod.ts";
 import { APPROVAL_TABLES, type ApprovalRepository, approvalStorage } from "./approvals/mod.ts";
 
@@ -48,6 +49,8 @@ export interface CloudRepositories {
   apps: AppRepository;
   /** Approvals as apps report them. */
   approvals: ApprovalRepository;
+  /** What agents did. */
+  activity: ActivityRepository;
   /** Reads nothing but proves the database answers (the health check); throws when it does not. */
   ping(): Promise<void>;
   /** Writes what is pending and closes the database when it was opened here. */
@@ -104,7 +107,14 @@ export async function openCloudStorage(
   const group = createGroupCommit(executor);
   const events = eventStorage(executor, group);
   const { flushDeliveries: _, ...inbox } = events;
-  const projectRows = [...INBOX_TABLES, ...VIOLATION_TABLES, ...KEY_TABLES, ...APP_TABLES, ...APPROVAL_TABLES];
+  const projectRows = [
+    ...INBOX_TABLES,
+    ...VIOLATION_TABLES,
+    ...KEY_TABLES,
+    ...APP_TABLES,
+    ...APPROVAL_TABLES,
+    ...ACTIVITY_TABLES,
+  ];
   return {
     projects: {
       ...projectStorage(executor),
@@ -127,6 +137,7 @@ export async function openCloudStorage(
     audit: auditStorage(executor),
     apps: appStorage(executor),
     approvals: approvalStorage(executor),
+    activity: activityStorage(executor),
     async ping() {
       await executor.execute("SELECT 1");
     },

@@ -21,6 +21,10 @@ Usage:
                                                       key lifetimes; what no flag names is kept
   svc-cloud audit list [--project PROJECT_ID] [--action A] [--key KEY_ID] [--since T] [--limit N] [--json]
                                                       The audit log, newest first
+  svc-cloud activity list --project PROJECT_ID [--key KEY_ID] [--user USER] [--since T] [--until T]
+            [--cursor C] [--limit N] [--json]           What agents did, newest first, a page at a time
+  svc-cloud activity export --project PROJECT_ID [--since T] [--until T]
+                                                      What agents did as NDJSON on stdout, oldest first (for a SIEM)
   svc-cloud keys revoke --user USER --project PROJECT_ID [--json]
                                                       Revoke every active key of a user (one transaction)
   svc-cloud migrate [--json]                          Apply pending schema migrations
@@ -118,6 +122,10 @@ export interface CommandLine {
   key?: string;
   /** `--since`. */
   since?: string;
+  /** `--until` (activity). */
+  until?: string;
+  /** `--cursor` (activity list: the next page). */
+  cursor?: string;
   /** `--limit`. */
   limit?: string;
   /** `--rate-limit-project`. */
@@ -177,6 +185,8 @@ export function parseCommandLine(args: string[]): CommandLine {
       action: { type: "string" },
       key: { type: "string" },
       since: { type: "string" },
+      until: { type: "string" },
+      cursor: { type: "string" },
       limit: { type: "string" },
       "rate-limit-project": { type: "string" },
       "rate-limit-agent": { type: "string" },
@@ -215,6 +225,8 @@ export function parseCommandLine(args: string[]): CommandLine {
     action: values.action,
     key: values.key,
     since: values.since,
+    until: values.until,
+    cursor: values.cursor,
     limit: values.limit,
     rateLimitProject: values["rate-limit-project"],
     rateLimitAgent: values["rate-limit-agent"],

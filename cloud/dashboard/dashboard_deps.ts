@@ -5,6 +5,7 @@
  * @module
  */
 import type { ApprovalService } from "../approvals/mod.ts";
+import type { ActivityService } from "../activity/mod.ts";
 import type { AppService } from "../apps/mod.ts";
 import type { AuditService } from "../audit/mod.ts";
 import type { InboxService } from "../inbox/mod.ts";
@@ -15,6 +16,8 @@ import type { ViolationService } from "../violations/mod.ts";
 
 /** The features' services the dashboard calls. */
 export interface DashboardServices {
+  /** What agents did: the runs apps ship. */
+  activity: ActivityService;
   /** Keys, their revocation and the revocation feed. */
   keys: KeyService;
   /** Events and inboxes. */

@@ -1,6 +1,7 @@
 /**
  * One key's page: what it is (name, user, agentId, scopes, start), its life (created, last used, expiry, a
- * scheduled revocation, status), its recent violations and its audit entries, with "Revoke" and "Revoke all
+ * scheduled revocation, status), its runs and refusals per hour over the last 7 days, its recent activity, its
+ * recent violations and its audit entries, with "Revoke" and "Revoke all
  * keys of USER". A key of another project, or none, is a 404 page.
  *
  * @module
@@ -8,6 +9,9 @@
 import { html } from "hono/html";
 import type { KeyRecord } from "../../core/contract/mod.ts";
 import { dataTable, messagePage, time } from "./fragments.ts";
+import { activityTable } from "./activity_page.ts";
+import { activityChart, bucketKeys } from "./chart.ts";
+import { CHART_HOURS } from "../activity/mod.ts";
 import { keyStatus, revokeAllButton } from "./keys_page.ts";
 import { layout } from "./layout.ts";
 import type { ProjectContext } from "./page_context.ts";
@@ -28,7 +32,9 @@ export async function keyPage(ctx: ProjectContext, [keyId]: string[]): Promise<R
   const key = await ctx.services.keys.find(ctx.project.id, keyId);
   if (!key) return messagePage(404, "Not found", "There is no such key in this project.", overHttps(ctx));
   const base = `/dashboard/projects/${ctx.project.id}`;
-  const [violations, audit] = await Promise.all([
+  const [activity, hours, violations, audit] = await Promise.all([
+    ctx.services.activity.list(ctx.project.id, { keyId: key.id, limit: RECENT }),
+    ctx.services.activity.keyHours(ctx.project.id, key.id),
     ctx.services.violations.list(ctx.project.id, { keyId: key.id, limit: RECENT, offset: 0 }),
     ctx.services.audit.list({ projectId: ctx.project.id, keyId: key.id, limit: RECENT, offset: 0 }),
   ]);
@@ -64,6 +70,17 @@ export async function keyPage(ctx: ProjectContext, [keyId]: string[]): Promise<R
           : ""
       }${revokeAllButton(base, key.userId)}</div>`
       : ""}
+    <h2>Recent activity</h2>
+    ${activity.activity.length === 0 ? html`<p>No activity recorded for this key.</p>` : html`
+      <p><a href="${base}/activity?key=${encodeURIComponent(key.id)}">All activity of this key</a></p>
+      ${activityTable("Recent activity of this key", "The key's latest runs, newest first", activity.activity, null)}
+    `}
+    ${activityChart(
+      "chart-key-activity",
+      "Runs and refusals of this key, last 7 days, by hour",
+      bucketKeys(ctx.now, "hour", CHART_HOURS),
+      hours,
+    )}
     <h2>Recent violations</h2>
     ${violations.total === 0 ? html`<p>No violations recorded for this key.</p>` : html`
       <p>${count(violations.total, "violation")}. <a href="${base}/violations?key=${encodeURIComponent(

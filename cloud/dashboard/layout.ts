@@ -17,6 +17,7 @@ export const PROJECT_SECTIONS = [
   ["Intents", "/intents"],
   ["Violations", "/violations"],
   ["Approvals", "/approvals"],
+  ["Activity", "/activity"],
   ["Inbox", "/inbox"],
   ["Settings", "/settings"],
   ["Audit log", "/audit"],

@@ -30,6 +30,7 @@ import {
   settingsPage,
 } from "./settings_page.ts";
 import { violationsPage } from "./violations_page.ts";
+import { activityPage } from "./activity_page.ts";
 
 import { type DashboardSide, defineDashboardRoute, type Visitor } from "./dashboard_side.ts";
 import { messagePage } from "./fragments.ts";
@@ -180,6 +181,7 @@ export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
   project("GET", "/intents", "A project's intents", intentsPage),
   project("GET", "/violations", "A project's violations", violationsPage),
   project("GET", "/approvals", "A project's approvals, read-only", approvalsPage),
+  project("GET", "/activity", "A project's activity: what agents did", activityPage),
   project("GET", "/inbox", "A project's inboxes", inboxesPage),
   project("GET", "/inbox/:id", "An inbox", inboxPage),
   project("POST", "/inbox/:id/discard", "Discard an inbox item", discardPost),

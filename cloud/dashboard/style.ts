@@ -79,5 +79,9 @@ svg.chart { max-width: 100%; height: auto; border: 1px solid var(--line); backgr
 .legend { display: flex; gap: 1rem; list-style: none; padding: 0; font-size: .85rem; }
 .swatch { display: inline-block; width: .8rem; height: .8rem; margin-right: .3rem; vertical-align: middle; }
 .swatch.severe { background: var(--bad); } .swatch.warning { background: #b36b00; } .swatch.info { background: var(--accent); }
+.refused { fill: var(--bad); } .runs { fill: var(--accent); }
+.swatch.refused { background: var(--bad); } .swatch.runs { background: var(--accent); }
+.outcome { font-weight: 600; white-space: nowrap; } .outcome-ok { color: var(--ok); }
+.outcome-refused, .outcome-failed { color: var(--bad); } .outcome-invalid, .outcome-pending_approval { color: var(--warn); }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;

@@ -7,6 +7,7 @@
  */
 import type { Migration } from "../../core/db/mod.ts";
 import { approvalMigrationSteps } from "../approvals/mod.ts";
+import { activityMigrationSteps } from "../activity/mod.ts";
 import { appMigrationSteps } from "../apps/mod.ts";
 import { auditMigrationSteps } from "../audit/mod.ts";
 import { feedMigrationSteps } from "../feed/mod.ts";
@@ -22,6 +23,7 @@ export const CLOUD_MIGRATIONS_TABLE = "svc_cloud_migrations";
 /** Each feature's migration steps (its statements of each version), by the name the order below uses. */
 export const CLOUD_FEATURE_MIGRATIONS = {
   approvals: approvalMigrationSteps,
+  activity: activityMigrationSteps,
   apps: appMigrationSteps,
   audit: auditMigrationSteps,
   feed: feedMigrationSteps,
@@ -87,6 +89,11 @@ export const CLOUD_MIGRATION_ORDER: readonly CloudMigrationOrder[] = [
   },
   { version: 16, name: "connected apps keep the outbox depth they report on their feed polls", features: ["apps"] },
   { version: 17, name: "approvals as apps report them, each step stored once", features: ["approvals"] },
+  {
+    version: 18,
+    name: "the activity record: what agents did, and runs and refusals per key and hour",
+    features: ["activity"],
+  },
 ];
 
 /** The cloud's migrations, oldest first, as the runner applies them. */

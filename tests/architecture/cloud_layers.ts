@@ -10,6 +10,7 @@
  * 3. `projects`, `operators`, `keys`;
  * 4. `inbox` (events of a project), `violations` (auto-revoke revokes keys), `apps` (connected apps of a project),
  *    `approvals` (the steps of approvals apps report, each audited);
+ *    `activity` (what agents did: the runs apps ship);
  * 5. `dashboard`, `operations` (metrics) and `database` (the one ordered list of every feature's migrations).
  *
  * Add an arrow here only with the import that needs it, and never one that points up a floor.
@@ -29,7 +30,8 @@ export const CLOUD_LAYERS: Readonly<Record<string, readonly string[]>> = {
   violations: ["audit", "feed", "keys", "projects", "routes"],
   approvals: ["audit", "routes"],
   apps: ["keys", "projects", "routes"],
+  activity: ["projects", "routes"],
   operations: ["apps", "inbox", "keys", "routes"],
-  dashboard: ["approvals", "apps", "audit", "feed", "inbox", "keys", "operators", "projects", "violations"],
-  database: ["approvals", "apps", "audit", "feed", "inbox", "keys", "operators", "projects", "violations"],
+  dashboard: ["activity", "approvals", "apps", "audit", "feed", "inbox", "keys", "operators", "projects", "violations"],
+  database: ["activity", "approvals", "apps", "audit", "feed", "inbox", "keys", "operators", "projects", "violations"],
 };

@@ -139,6 +139,8 @@ inChromium(title, () =>
           `${project}/intents`,
           `${project}/violations`,
           `${project}/approvals`,
+          `${project}/activity`,
+          `${project}/keys/${seeded.activeKeyId}`,
           `${project}/inbox`,
           `${project}/inbox/${encodeURIComponent(seeded.agentId)}`,
           `${project}/settings`,

@@ -1,10 +1,15 @@
 // Seeds a project through the cloud's own /v1 routes, as an app would: a
-// manifest, keys of two users, violations spread over 30 days, inbox events.
+// manifest, keys of two users, violations spread over 30 days, inbox events, the billing key's activity over 7 days.
+import { ACTIVITY_OUTCOMES } from "../../../core/contract/mod.ts";
+import { activityRecord } from "../../fixtures/activity_records.ts";
+
 export interface Seeded {
   projectId: string;
   secret: string;
   agentId: string;
   violations: number;
+  /** The id of the key with activity (runs of every outcome over the last 7 days). */
+  activeKeyId: string;
   keys: { support: string; billing: string };
 }
 
@@ -86,6 +91,22 @@ export async function seedProject(url: string, projectId: string, secret: string
       },
     });
   }
+  // The billing key's runs, every outcome, spread over 7 days, shipped as an app's outbox would.
+  const activity = Array.from({ length: 120 }, (_, i) => {
+    const outcome = ACTIVITY_OUTCOMES[i % ACTIVITY_OUTCOMES.length];
+    return activityRecord(now - (i * 83 % 168) * 3_600_000 - i * 1000, {
+      keyId: billing.id,
+      userId: "bob",
+      agentId: billing.agentId,
+      intent: i % 2 ? "orders.refund" : "orders.list",
+      via: i % 3 ? "http" : "mcp",
+      outcome,
+      status: { ok: 200, refused: 403, invalid: 400, failed: 500, pending_approval: 202 }[outcome],
+      ...(outcome === "ok" || outcome === "pending_approval" ? {} : { code: "FORBIDDEN_SCOPE" }),
+      ...(i % 4 === 0 ? { client: "A desktop assistant with a long client name" } : {}),
+    });
+  });
+  await call("POST", "/v1/sdk/activity/batch", { activity });
   // An app instance following the revocation feed, as it identifies itself on its poll.
   // Approvals as a hybrid app reports them: one pending, one denied with a reason, one expired.
   const approvalAt = (ms: number) => new Date(now + ms).toISOString();
@@ -125,6 +146,7 @@ export async function seedProject(url: string, projectId: string, secret: string
     secret,
     agentId: support.agentId,
     violations,
+    activeKeyId: billing.id,
     keys: { support: support.key, billing: billing.key },
   };
 }
