@@ -32,7 +32,7 @@ interface Keys {
   unknown: string;
 }
 
-type Variant = "bare" | "hono" | "run" | "401" | "403" | "mcp" | "few" | "many";
+type Variant = "bare" | "hono" | "run" | "401" | "403" | "mcp" | "few" | "many" | "direct";
 
 /**
  * Measures the app side on one runtime.
@@ -63,6 +63,12 @@ export async function appBench(runtime: Runtime, plan: LoadPlan): Promise<Result
       "403": { server: svc, key: keys.readOnly },
       mcp: { server: svc, key: keys.full },
     } as Record<Variant, { server: ServerProcess; key: string }>;
+    if (runtime === "deno") {
+      // The same app on Deno.serve without the adapter's relay: what "the relay only where asked" would give.
+      const direct = await start("svc-direct");
+      servers.push(direct);
+      targets.direct = { server: direct, key: keys.full };
+    }
     if (plan.manyKeys > 0) {
       // The many-keys run is compared with a server of its own at 2 keys, started and loaded the same way (keys
       // minted before it starts, runs only), not with the `run` server: a second 2-key server in the many-keys
@@ -80,6 +86,7 @@ export async function appBench(runtime: Runtime, plan: LoadPlan): Promise<Result
     const variants: Variant[] = [
       "bare",
       "run",
+      ...(runtime === "deno" ? ["direct" as const] : []),
       ...(plan.manyKeys > 0 ? ["few" as const, "many" as const] : []),
       "hono",
       "401",
@@ -156,6 +163,16 @@ export async function appBench(runtime: Runtime, plan: LoadPlan): Promise<Result
       row("refused 401 (unknown key) vs success", "401", "run", "successful agent run", 1.0),
       row("/svc/mcp tools/call vs agent run", "mcp", "run", "successful agent run", 0.8),
     ];
+    if (runtime === "deno") {
+      const direct = row(
+        "agent run, Deno.serve without the relay, vs bare runtime",
+        "direct",
+        "bare",
+        "Deno.serve, same JSON",
+        0.5,
+      );
+      rows.splice(1, 0, { ...direct, target: "(not the user's path)", met: undefined });
+    }
     if (plan.manyKeys > 0) {
       const label = plan.manyKeys.toLocaleString("en-US");
       rows.push(

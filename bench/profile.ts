@@ -116,10 +116,16 @@ function partOf(name: string, where: string): string {
   if (name === "(idle)") return "idle";
   if (name === "(garbage collector)") return "gc";
   if (name === "(program)" || name === "(root)") return "native (program)";
-  if (where.startsWith("npm:")) return where.slice(4).split("/").slice(0, where.includes("npm:@") ? 2 : 1).join("/");
-  if (where.startsWith("/adapters/")) return "adapters/ (relay, guard)";
-  if (where.startsWith("/core/")) return `core/${where.split("/")[2]}`;
-  if (where.startsWith("/bench/")) return "bench/ (the peer, the bare server)";
-  if (where === "") return "native (builtin)";
-  return `runtime (${where.split(/[/:]/).filter(Boolean)[0] ?? where})`;
+  if (/^op_(read|write|net_|readv|writev|tcp)/.test(name) || name === "read" || name === "write") {
+    return "socket reads and writes";
+  }
+  if (where.startsWith("npm:")) return where.slice(4).split("/").slice(0, where.startsWith("npm:@") ? 2 : 1).join("/");
+  if (where.startsWith("adapters/")) return "adapters/ (relay, guard)";
+  if (where.startsWith("core/")) return `core/${where.split("/")[1]}`;
+  if (where.startsWith("bench/")) return "bench/ (the peer, the bare server)";
+  if (where.startsWith("ext:deno_http") || where.startsWith("node:_http") || where.startsWith("node:http")) {
+    return "the runtime's HTTP server";
+  }
+  if (where === "") return name === "digest" ? "native crypto.subtle.digest" : "native (other builtins)";
+  return `runtime (${where.split(/[/:]/).filter(Boolean).slice(0, 2).join(":")})`;
 }
