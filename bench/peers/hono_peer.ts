@@ -7,6 +7,7 @@ import { createClient } from "@libsql/client";
 import { serve as nodeServe } from "@hono/node-server";
 import { Hono } from "hono";
 import { z } from "zod";
+import { withClientAddress } from "../../core/http/mod.ts";
 
 const runBody = z.object({ intent: z.string().min(1).max(200), payload: z.unknown().optional() });
 const createNoteInput = z.object({ title: z.string().min(1).max(100), body: z.string().default("") });
@@ -94,5 +95,20 @@ export function serveHonoPeer(db: string): Promise<number> {
   if (Bun) return Promise.resolve(Bun.serve({ port: 0, hostname: "127.0.0.1", fetch }).port);
   return new Promise((resolve) => {
     nodeServe({ fetch, port: 0, hostname: "127.0.0.1" }, (info) => resolve(info.port));
+  });
+}
+
+/**
+ * Serves a fetch handler on `@hono/node-server` (Node), 127.0.0.1, a free port, each request carrying its client's
+ * address as through the adapters: what the peer's server costs against the toolkit's adapter (srvx) on Node.
+ *
+ * @param fetch The handler.
+ * @returns The port.
+ */
+export function serveHonoNode(fetch: (req: Request) => Response | Promise<Response>): Promise<number> {
+  type Env = { incoming: { socket: { remoteAddress?: string } } };
+  const handler = (req: Request, env: Env) => fetch(withClientAddress(req, () => env.incoming.socket.remoteAddress));
+  return new Promise((resolve) => {
+    nodeServe({ fetch: handler, port: 0, hostname: "127.0.0.1" }, (info) => resolve(info.port));
   });
 }
