@@ -1,6 +1,7 @@
 // The toolkit's handler without a server: `svc.handle` called in process with a `Request` (50 in flight), so
 // that what a runtime's handler costs can be compared across runtimes and profiled with `--cpu-prof`:
-//   <deno run -A|bun|node> bench/handler_cost.ts [variants=run,403,401] [requests=20000]
+//   <deno run -A|bun|node> bench/handler_cost.ts [variants=run,403,401,hono] [requests=20000]
+// (`hono`: the careful peer's `app.fetch`, bench/peers/hono_peer.ts, on the same keys)
 // Prints the CPU time (user + system) per request, best of 5 rounds per variant (rounds alternate variants).
 // The `Request` is built here, which a server builds natively: on Deno and Node that share is not the server's.
 import { execFileSync } from "node:child_process";
@@ -10,6 +11,7 @@ import { join } from "node:path";
 import process from "node:process";
 import { withClientAddress } from "../core/http/mod.ts";
 import { notesSvc, RUN_BODY } from "./app/notes_app.ts";
+import { honoPeer } from "./peers/hono_peer.ts";
 import { argv } from "./app/runtime_args.ts";
 import { ROOT, runtimeCommand } from "./server_process.ts";
 
@@ -22,8 +24,10 @@ execFileSync(runtimeCommand("node", "")[0], [`${ROOT}bench/app/setup_keys.ts`, d
 const keys = JSON.parse(readFileSync(join(dir, "keys.json"), "utf8"));
 const svc = notesSvc(db);
 await svc.ready;
+const peer = honoPeer(db);
 const plan: Record<string, { key: string; status: number }> = {
   run: { key: keys.full, status: 200 },
+  hono: { key: keys.full, status: 200 }, // the careful peer's handler (bench/peers/hono_peer.ts), in process too
   "403": { key: keys.readOnly, status: 403 },
   "401": { key: keys.unknown, status: 401 },
 };
@@ -43,7 +47,8 @@ try {
       const { key, status } = plan[variant];
       const before = process.cpuUsage();
       for (let sent = 0; sent < requests; sent += 50) {
-        const answers = await Promise.all(Array.from({ length: 50 }, () => svc.handle(request(key))));
+        const handle = variant === "hono" ? peer : svc.handle;
+        const answers = await Promise.all(Array.from({ length: 50 }, () => handle(request(key))));
         for (const answer of answers) {
           if (answer.status !== status) throw new Error(`${variant}: ${answer.status} ${await answer.text()}`);
           await answer.arrayBuffer();

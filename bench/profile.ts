@@ -1,8 +1,9 @@
-// The profile behind bench/README.md: runs the app server (`svc` mode, through the adapter) on Deno or Node
-// with `--cpu-prof`, loads `POST /svc/agent/run` with wrk for a few seconds, stops it, and prints the top
+// The profile behind bench/README.md: runs the app server (`svc` mode, through the adapter; variant `hono`: the
+// careful peer, bench/peers/hono_peer.ts; `direct`: the toolkit on `Deno.serve` without the relay) on Deno, Bun or
+// Node with `--cpu-prof`, loads `POST /svc/agent/run` with wrk for a few seconds, stops it, and prints the top
 // frames by self time. Variant `events`: the cloud (`cloud/main.ts serve`, `file:` db) under single
 // `POST /v1/events` at `connections` (default 8), as `npm run bench -- --only=events` loads it.
-//   node bench/profile.ts [seconds=5] [variant=run|403|401|events] [runtime=deno|node] [connections]
+//   node bench/profile.ts [seconds=5] [variant=run|403|401|hono|direct|events] [runtime=deno|bun|node] [connections]
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,7 +24,7 @@ interface Profile {
 
 const seconds = Number(process.argv[2] ?? 5);
 const variant = process.argv[3] ?? "run";
-const runtime = process.argv[4] === "node" ? "node" : "deno";
+const runtime = process.argv[4] === "node" ? "node" : process.argv[4] === "bun" ? "bun" : "deno";
 const connections = Number(process.argv[5] ?? 8);
 ensureWrk();
 const dir = mkdtempSync(join(tmpdir(), "svc-profile-"));
@@ -34,6 +35,7 @@ try {
     return runtime === "deno" ? [bin, args[0], args[1], ...flags, ...args.slice(2)] : [bin, ...flags, ...args];
   };
   let result;
+  let cpuUs = 0; // server CPU (user + system, all threads) µs a request while loaded
   if (variant === "events") {
     const db = `file:${join(dir, "cloud.db")}`;
     const project = await benchProject(db);
@@ -57,13 +59,21 @@ try {
     const keysFile = join(dir, "keys.json");
     execFileSync(runtimeCommand("node", "bench/app/setup_keys.ts")[0], ["bench/app/setup_keys.ts", db, keysFile]);
     const keys = JSON.parse(readFileSync(keysFile, "utf8"));
-    const server = await startServer(profiled("bench/app/app_server.ts").concat("svc", db));
+    const mode = variant === "hono" ? "hono" : variant === "direct" ? "svc-direct" : "svc";
+    const server = await startServer(profiled("bench/app/app_server.ts").concat(mode, db));
+    await runWrk(`${server.url}/svc/agent/run`, {
+      script: "post.lua",
+      env: { BODY: RUN_BODY, AUTH: `Bearer ${keys.full}` },
+      seconds: 1,
+    });
     const key = { "403": keys.readOnly, "401": keys.unknown }[variant] ?? keys.full;
+    const cpuBefore = server.cpuSeconds();
     result = await runWrk(`${server.url}/svc/agent/run`, {
       script: "post.lua",
       env: { BODY: RUN_BODY, AUTH: `Bearer ${key}` },
       seconds,
     });
+    cpuUs = (server.cpuSeconds() - cpuBefore) * 1e6 / (result.rps * seconds);
     await server.stop();
   }
   // Node writes its profile on exit, a moment after the signal.
@@ -78,17 +88,44 @@ try {
   const self = new Map<number, number>();
   for (const id of profile.samples) self.set(id, (self.get(id) ?? 0) + 1);
   const byFrame = new Map<string, number>();
+  const byPart = new Map<string, number>();
   for (const node of profile.nodes) {
     const { functionName, url, lineNumber } = node.callFrame;
     const where = url.replace(`file://${ROOT}`, "").replace(/^.*node_modules\//, "npm:");
     const frame = `${functionName || "(anonymous)"} ${where}${where ? `:${lineNumber + 1}` : ""}`;
     byFrame.set(frame, (byFrame.get(frame) ?? 0) + (self.get(node.id) ?? 0));
+    byPart.set(partOf(functionName, where), (byPart.get(partOf(functionName, where)) ?? 0) + (self.get(node.id) ?? 0));
   }
   const total = profile.samples.length;
-  console.log(`${runtime} ${variant}: ${Math.round(result.rps)} req/s; ${total} samples; top frames by self time:`);
+  const busy = total - (byPart.get("idle") ?? 0);
+  console.log(`${runtime} ${variant}: ${Math.round(result.rps)} req/s, ${cpuUs.toFixed(1)} µs of server CPU a request`);
+  console.log(`by part (share of the main thread's busy samples, ${busy} of ${total}):`);
+  for (const [part, n] of [...byPart].filter(([p]) => p !== "idle").sort((a, b) => b[1] - a[1])) {
+    console.log(`${(n / busy * 100).toFixed(1).padStart(5)}%  ${part}`);
+  }
+  console.log("top frames by self time:");
   for (const [frame, n] of [...byFrame].sort((a, b) => b[1] - a[1]).slice(0, 25)) {
     console.log(`${(n / total * 100).toFixed(1).padStart(5)}%  ${frame}`);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** The part of the stack a frame belongs to, for the per-part shares. */
+function partOf(name: string, where: string): string {
+  if (name === "(idle)") return "idle";
+  if (name === "(garbage collector)") return "gc";
+  if (name === "(program)" || name === "(root)") return "native (program)";
+  if (/^op_(read|write|net_|readv|writev|tcp)/.test(name) || name === "read" || name === "write") {
+    return "socket reads and writes";
+  }
+  if (where.startsWith("npm:")) return where.slice(4).split("/").slice(0, where.startsWith("npm:@") ? 2 : 1).join("/");
+  if (where.startsWith("adapters/")) return "adapters/ (relay, guard)";
+  if (where.startsWith("core/")) return `core/${where.split("/")[1]}`;
+  if (where.startsWith("bench/")) return "bench/ (the peer, the bare server)";
+  if (where.startsWith("ext:deno_http") || where.startsWith("node:_http") || where.startsWith("node:http")) {
+    return "the runtime's HTTP server";
+  }
+  if (where === "") return name === "digest" ? "native crypto.subtle.digest" : "native (other builtins)";
+  return `runtime (${where.split(/[/:]/).filter(Boolean).slice(0, 2).join(":")})`;
 }

@@ -1,6 +1,7 @@
 // `npm run bench` (full, a few minutes) and `npm run bench -- --quick` (under
 // 90 s): every scenario next to its baseline, one runtime at a time, over
-// 127.0.0.1. Options: --only=app|cloud|events|revocation|faults (or a list: --only=app,events), --runtimes=deno,bun,node.
+// 127.0.0.1. Options: --only=app|cloud|events|revocation|faults (or a list: --only=app,events), --runtimes=deno,bun,node,
+// --rounds=N (alternated rounds of the app side), --keys=N (the many-keys run; 0 leaves it out).
 // `events` is the cloud's single events at 1, 8 and 50 connections, batches and 5,000 idle long polls, on Deno.
 // `npm run bench -- --only=app,events` is the user's path of issue 26 (bench/README.md, "The user's path").
 // `faults` (only when named) is the promises under faults: an outage, lost answers, a stall, SIGTERM, a restart.
@@ -25,9 +26,13 @@ const runtimes = (args.find((a) => a.startsWith("--runtimes="))?.slice(11) ?? "d
 ensureWrk();
 const started = Date.now();
 const results: Result[] = [];
+const roundsArg = args.find((a) => a.startsWith("--rounds="))?.slice(9);
 const plan = quick ? { warmSeconds: 1, seconds: 2, rounds: 1 } : { warmSeconds: 2, seconds: 4, rounds: 3 };
-// The key-count scenario runs on the first runtime only (the full run seeds 1,000,000 keys once, into bench/.cache/).
-const manyKeys = quick ? 100_000 : 1_000_000;
+if (roundsArg !== undefined) plan.rounds = Number(roundsArg);
+// The key-count scenario runs on the first runtime only (the full run seeds 1,000,000 keys once, into bench/.cache/);
+// `--keys=0` leaves it out.
+const keysArg = args.find((a) => a.startsWith("--keys="))?.slice(7);
+const manyKeys = keysArg !== undefined ? Number(keysArg) : quick ? 100_000 : 1_000_000;
 if (wanted("app")) {
   for (const [i, runtime] of runtimes.entries()) {
     console.error(`app side on ${runtime}…`);

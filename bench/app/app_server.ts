@@ -1,14 +1,16 @@
 // One app-side server for the bench, on whichever runtime runs this file:
 //   <runtime> bench/app/app_server.ts <bare|svc|svc-quiet|hono|svc-direct> <file: url>
-// It listens on 127.0.0.1, a free port, and prints `listening <port>` once ready. `svc` and `hono` are served
-// through the project's adapter (`adapters/<runtime>.ts` `serve`, what the Quick start uses); `bare` is the
+// It listens on 127.0.0.1, a free port, and prints `listening <port>` once ready. `svc` (and `svc-quiet`, the same app with `activity: false`) is served
+// through the project's adapter (`adapters/<runtime>.ts` `serve`, what the Quick start uses); `hono`, the careful
+// peer, the way a Hono user serves it on that runtime (bench/peers/hono_peer.ts); `bare` is the
 // runtime's own server (bench/app/bare_server.ts), the floor the adapter's path is measured against. `svc-direct`
-// (Deno only) serves the same app on `Deno.serve` without the adapter's relay, to measure what the relay costs.
+// (Deno only) serves the same app on `Deno.serve` without the adapter's relay, to measure what the relay costs;
+// `svc-hono-node` (Node) serves it on `@hono/node-server` instead of the adapter's srvx, to measure what srvx costs.
 import { serve as bunServe } from "../../adapters/bun.ts";
 import { serve as denoServe } from "../../adapters/deno.ts";
 import { serve as nodeServe } from "../../adapters/node.ts";
 import type { FetchHandler } from "../../core/app/mod.ts";
-import { honoPeer } from "../peers/hono_peer.ts";
+import { serveHonoNode, serveHonoPeer } from "../peers/hono_peer.ts";
 import { notesSvc, RUN_ANSWER } from "./notes_app.ts";
 import process from "node:process";
 import { argv } from "./runtime_args.ts";
@@ -19,7 +21,6 @@ const runtime = "Deno" in globalThis ? "deno" : "Bun" in globalThis ? "bun" : "n
 const serve = { bun: bunServe, deno: denoServe, node: nodeServe }[runtime];
 
 async function handlerFor(mode: string): Promise<FetchHandler> {
-  if (mode === "hono") return honoPeer(db);
   if (mode === "svc" || mode === "svc-quiet") {
     // `svc-quiet`: the same app with `activity: false`, the floor of what recording costs a run.
     const svc = notesSvc(db, mode === "svc-quiet" ? { activity: false } : {});
@@ -31,8 +32,12 @@ async function handlerFor(mode: string): Promise<FetchHandler> {
 
 const port = mode === "bare"
   ? await serveBare(JSON.stringify(RUN_ANSWER))
+  : mode === "hono"
+  ? await serveHonoPeer(db)
   : mode === "svc-direct"
   ? serveDirect(await handlerFor("svc"))
+  : mode === "svc-hono-node"
+  ? await serveHonoNode(await handlerFor("svc"))
   : (await serve(await handlerFor(mode), { port: 0, hostname: "127.0.0.1" })).port;
 console.log(`listening ${port}`);
 // Exit through the runtime (so `--cpu-prof` writes its profile) when the bench stops us.
