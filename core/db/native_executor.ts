@@ -6,6 +6,16 @@
  * {@linkcode Executor.transaction} holds the connection and makes other
  * callers wait until it ends.
  *
+ * A file locked by another process's writer (several cloud nodes on one file)
+ * is waited for without blocking: SQLite's own busy handler sleeps inside the
+ * call (1, 2, 5, 10… ms), which on a synchronous binding stops the whole
+ * process, so the connection's busy timeout is 0 and a statement or batch
+ * refused with `SQLITE_BUSY` (nothing of it applied) is tried again after the
+ * event loop has turned ({@linkcode BUSY_PAUSES_MS}), up to the busy timeout.
+ * Meanwhile requests keep arriving, and a group commit keeps filling the next
+ * group. An interactive transaction that is not a write transaction keeps
+ * SQLite's wait for its statements (it cannot be tried again from its start).
+ *
  * @module
  */
 import { BoundedMap } from "../cache/mod.ts";
@@ -24,9 +34,17 @@ import {
 } from "./executor.ts";
 import type { NativeDatabase, NativeStatement } from "./libsql_binding.d.ts";
 import { atIsolateEnd } from "./isolate_end.ts";
+import { storageFailure } from "./storage_failure.ts";
+import { PLATFORM } from "../platform/mod.ts";
 
 /** Prepared statements kept per connection, least recently used dropped first. */
 export const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * The pauses between attempts at a file another process holds the write lock of, in milliseconds (the last one
+ * repeats): 0 is the next turn of the event loop (a writer holds the lock for well under a millisecond).
+ */
+export const BUSY_PAUSES_MS: readonly number[] = [0, 0, 0, 1, 1, 2, 4];
 
 /** Options of {@linkcode openNativeExecutor}. */
 export interface NativeExecutorOptions {
@@ -74,6 +92,8 @@ export function openNativeExecutor(url: string, options: NativeExecutorOptions):
       db.exec("PRAGMA journal_mode = WAL");
       db.exec("PRAGMA synchronous = NORMAL");
     }
+    // From here on the executor waits for other writers itself, without blocking (see the module's text).
+    db.exec("PRAGMA busy_timeout = 0");
   } catch (error) {
     throw new Error(
       `Cannot open the database ${JSON.stringify(url)} (${path}): ${(error as Error).message ?? error}. ` +
@@ -82,7 +102,7 @@ export function openNativeExecutor(url: string, options: NativeExecutorOptions):
       { cause: error },
     );
   }
-  return new NativeExecutor(db, memory, path);
+  return new NativeExecutor(db, memory, path, options.busyTimeoutMs);
 }
 
 /**
@@ -108,11 +128,14 @@ class NativeExecutor implements Executor {
   #forgetIsolateEnd: () => void;
 
   #path: string;
+  /** How long a call waits for another connection's write lock, in milliseconds. */
+  #busyTimeoutMs: number;
 
-  constructor(db: Connection, memory: boolean, path: string) {
+  constructor(db: Connection, memory: boolean, path: string, busyTimeoutMs: number) {
     this.#db = db;
     this.#memory = memory;
     this.#path = path;
+    this.#busyTimeoutMs = busyTimeoutMs;
     const self = new WeakRef(this); // an executor nobody closes can still be collected
     this.#forgetIsolateEnd = atIsolateEnd(() => self.deref()?.close());
     if (memory) return;
@@ -149,13 +172,27 @@ class NativeExecutor implements Executor {
 
   async execute(statement: string | Statement): Promise<ResultSet> {
     while (this.#transaction !== undefined) await this.#transaction.catch(() => {});
-    const result = this.#run(statement);
+    let result: ResultSet;
+    try {
+      result = this.#run(statement);
+    } catch (error) {
+      result = await this.#afterBusy(error, () => this.#run(statement));
+    }
     this.#committed();
     return result;
   }
 
   async batch(statements: readonly (string | Statement)[], mode: TransactionMode = "deferred"): Promise<ResultSet[]> {
     while (this.#transaction !== undefined) await this.#transaction.catch(() => {});
+    try {
+      return this.#batchNow(statements, mode);
+    } catch (error) {
+      return await this.#afterBusy(error, () => this.#batchNow(statements, mode));
+    }
+  }
+
+  /** A batch from BEGIN to COMMIT, without yielding; rolled back when any statement fails. */
+  #batchNow(statements: readonly (string | Statement)[], mode: TransactionMode): ResultSet[] {
     this.#binding.exec(beginStatement(mode));
     try {
       const results = statements.map((s) => this.#run(s));
@@ -168,9 +205,45 @@ class NativeExecutor implements Executor {
     }
   }
 
+  /**
+   * After `error`: when it is `SQLITE_BUSY` (another connection holds the write lock; nothing of the call was
+   * applied), tries `attempt` again after each of {@linkcode BUSY_PAUSES_MS}, the event loop running meanwhile,
+   * until it passes or the busy timeout is over; any other error is thrown as it is.
+   */
+  async #afterBusy<T>(error: unknown, attempt: () => T, holding = false): Promise<T> {
+    const started = PLATFORM.elapsed();
+    for (let tries = 0;; tries++) {
+      if (storageFailure(error) !== "busy" || PLATFORM.elapsed() - started >= this.#busyTimeoutMs) throw error;
+      await pause(BUSY_PAUSES_MS[Math.min(tries, BUSY_PAUSES_MS.length - 1)]);
+      // A transaction of this connection that began meanwhile ends first (unless it is the caller's own).
+      while (!holding && this.#transaction !== undefined) await this.#transaction.catch(() => {});
+      try {
+        return attempt();
+      } catch (next) {
+        error = next;
+      }
+    }
+  }
+
   async transaction<T>(work: (tx: Transaction) => Promise<T>, mode: TransactionMode = "write"): Promise<T> {
     while (this.#transaction !== undefined) await this.#transaction.catch(() => {});
-    this.#binding.exec(beginStatement(mode));
+    const begin = () => this.#binding.exec(beginStatement(mode));
+    try {
+      begin();
+    } catch (error) {
+      // Waiting for another process's lock: this connection's other callers wait for this transaction.
+      let began!: () => void;
+      this.#transaction = new Promise<void>((resolve) => began = resolve);
+      try {
+        await this.#afterBusy(error, begin, true);
+      } finally {
+        this.#transaction = undefined;
+        began();
+      }
+    }
+    // Only a write transaction holds the lock from its BEGIN: the others' statements wait inside SQLite.
+    const waits = mode !== "write" && this.#busyTimeoutMs > 0;
+    if (waits) this.#binding.exec(`PRAGMA busy_timeout = ${Math.floor(this.#busyTimeoutMs)}`);
     let open = true;
     const tx: Transaction = {
       execute: (statement) => {
@@ -193,6 +266,7 @@ class NativeExecutor implements Executor {
         throw error;
       } finally {
         open = false;
+        if (waits && !this.#closed) this.#db.exec("PRAGMA busy_timeout = 0");
       }
     })();
     this.#transaction = running;
@@ -259,6 +333,11 @@ class NativeExecutor implements Executor {
     this.#cache.set(sql, prepared);
     return prepared;
   }
+}
+
+/** Waits `ms` milliseconds, or for 0 the next turn of the event loop (after its I/O). */
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => ms === 0 ? nextTurn(resolve) : setTimeout(resolve, ms));
 }
 
 /** Runs `task` once the current event-loop turn is over (`setImmediate` where the runtime has it). */

@@ -178,3 +178,38 @@ describe("opening a local database", () => {
     }
   });
 });
+
+describe("a file another connection holds the write lock of", () => {
+  test("a write batch and a write statement wait without blocking the event loop and commit once it is released", async () => {
+    const url = `file:${dir.file("locked.db")}`;
+    const db = await openDatabase(url);
+    const holder = await openDatabase(url);
+    try {
+      await db.execute("CREATE TABLE t (v TEXT)");
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => release = resolve);
+      let holding!: () => void;
+      const held = new Promise<void>((resolve) => holding = resolve);
+      const holderDone = holder.transaction(async (tx) => {
+        await tx.execute({ sql: "INSERT INTO t VALUES (?)", args: ["holder"] });
+        holding();
+        await gate; // BEGIN IMMEDIATE: the write lock is held until this resolves
+      }, "write");
+      await held;
+      let settled = 0;
+      const batch = db.batch([{ sql: "INSERT INTO t VALUES (?)", args: ["batch"] }], "write").finally(() => settled++);
+      const statement = db.execute({ sql: "INSERT INTO t VALUES (?)", args: ["statement"] }).finally(() => settled++);
+      // The event loop turns while both wait (a blocking wait would have run out, and failed, before this line).
+      await nextTurns(3);
+      assert.equal(settled, 0);
+      release();
+      await holderDone;
+      await Promise.all([batch, statement]);
+      const rows = await db.execute("SELECT v FROM t ORDER BY v");
+      assert.deepEqual(rows.rows.map((r) => r.v), ["batch", "holder", "statement"]);
+    } finally {
+      holder.close();
+      db.close();
+    }
+  });
+});
