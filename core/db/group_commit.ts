@@ -72,7 +72,7 @@ interface Pending {
  */
 export function createGroupCommit(db: Executor, options: GroupCommitOptions = {}): GroupCommit {
   const { schedule = afterIo, maxStatements = GROUP_STATEMENTS_MAX } = options;
-  let queued: Pending[] = [];
+  const queued: Pending[] = [];
   let queuedStatements = 0;
   let scheduled = false;
   let writing: Promise<void> = Promise.resolve();
