@@ -185,7 +185,11 @@ async function eventRates(
     const after = await Promise.all(nodes.slice(0, count).map(writeCalls));
     const calls = after.reduce((n, a, i) => n + a.count - before[i].count, 0);
     const spent = after.reduce((n, a, i) => n + a.sum - before[i].sum, 0);
+    const waits = after.reduce((n, a, i) => n + a.waits - before[i].waits, 0);
+    const waited = after.reduce((n, a, i) => n + a.waited - before[i].waited, 0);
     return {
+      waits,
+      waitedMs: Math.round(waited * 1e4) / 10,
       batchMs: calls === 0 ? 0 : Math.round(spent / calls * 1e6) / 1e3,
       batches: calls,
       rps: each.reduce((sum, r) => sum + r.rps, 0),
@@ -201,7 +205,7 @@ async function eventRates(
       console.error(
         `  ${where}: ${count} node(s), round ${round + 1}: ${
           Math.round(r.rps)
-        }/s, worst p99 ${r.p99} ms, ${r.batches} batches of ${r.batchMs} ms on average`,
+        }/s, worst p99 ${r.p99} ms, ${r.batches} batches of ${r.batchMs} ms on average, ${r.waits} lock waits (${r.waitedMs} ms in all)`,
       );
       if ((best.get(count)?.rps ?? 0) < r.rps) best.set(count, r);
     }
@@ -221,7 +225,8 @@ async function eventRates(
       met: count === 1 ? r.rps >= 20_000 : r.rps >= one.rps * 0.97,
       p50Ms: r.p50,
       p99Ms: r.p99,
-      baselineIs: `1 node; worst node's latencies; a write batch ${r.batchMs} ms on average`,
+      baselineIs:
+        `1 node; worst node's latencies; a write batch ${r.batchMs} ms on average; ${r.waits} lock waits, ${r.waitedMs} ms in all`,
     };
   });
   rows.push({
@@ -256,7 +261,7 @@ async function restingStatements(
         headers: { authorization: `Bearer ${keys[Math.floor(i / 20)]}` },
         signal: controller.signal,
       }).then((res) => res.body?.cancel(), () => {}));
-    await new Promise((r) => setTimeout(r, waiters > 1 ? 3000 : 1000)); // arrivals (each poll reads once) are over
+    await settled(node); // the polls' arrivals (each one authenticated and read once) are over
     const rate = await callsPerSecond(node, seconds);
     controller.abort();
     await Promise.all(polls);
@@ -278,29 +283,48 @@ async function restingStatements(
 }
 
 /** The node's write batches (group commits, batches of events) so far: how many, and their seconds in all. */
-async function writeCalls(node: ServerProcess): Promise<{ count: number; sum: number }> {
+async function writeCalls(node: ServerProcess): Promise<{ count: number; sum: number; waits: number; waited: number }> {
   const text = await (await fetch(`${node.url}/v1/metrics`)).text();
-  const read = (what: string) =>
+  const read = (what: string, operation = "batch") =>
     Number(
-      new RegExp(`^svc_cloud_db_call_duration_seconds_${what}\\{operation="batch"\\} ([\\d.e+-]+)`, "m").exec(text)
+      new RegExp(`^svc_cloud_db_call_duration_seconds_${what}\\{operation="${operation}"\\} ([\\d.e+-]+)`, "m").exec(
+        text,
+      )
         ?.[1] ?? 0,
     );
-  return { count: read("count"), sum: read("sum") };
+  return {
+    count: read("count"),
+    sum: read("sum"),
+    waits: read("count", "lock_wait"),
+    waited: read("sum", "lock_wait"),
+  };
+}
+
+/** Waits until a second passes without a database call on the node but the scrapes' (at most 10 s, of the polls' 20). */
+async function settled(node: ServerProcess): Promise<void> {
+  const started = Date.now();
+  while (Date.now() - started < 10_000) {
+    if (await callsPerSecond(node, 1) === 0) return;
+  }
+}
+
+/** The node's database calls so far, from its metrics (the timed calls; a lock wait is not a call). */
+async function totalCalls(node: ServerProcess): Promise<number> {
+  const text = await (await fetch(`${node.url}/v1/metrics`)).text();
+  let n = 0;
+  for (const m of text.matchAll(/^svc_cloud_db_call_duration_seconds_count\{operation="(\w+)"\} (\d+)/gm)) {
+    if (m[1] !== "lock_wait") n += Number(m[2]);
+  }
+  return n;
 }
 
 /** Database calls per second over `seconds`, from the node's metrics (the cost of a scrape taken off). */
 async function callsPerSecond(node: ServerProcess, seconds: number): Promise<number> {
-  const calls = async () => {
-    const text = await (await fetch(`${node.url}/v1/metrics`)).text();
-    let n = 0;
-    for (const m of text.matchAll(/^svc_cloud_db_call_duration_seconds_count\{[^}]*\} (\d+)/gm)) n += Number(m[1]);
-    return n;
-  };
-  const a = await calls();
-  const b = await calls();
+  const a = await totalCalls(node);
+  const b = await totalCalls(node);
   const scrape = b - a;
   await new Promise((r) => setTimeout(r, seconds * 1000));
-  const c = await calls();
+  const c = await totalCalls(node);
   return Math.max(0, c - b - scrape) / seconds;
 }
 

@@ -50,6 +50,8 @@ export const BUSY_PAUSES_MS: readonly number[] = [0, 0, 0, 1, 1, 2, 4];
 export interface NativeExecutorOptions {
   /** How long a statement waits for another connection's write lock, in milliseconds. */
   busyTimeoutMs: number;
+  /** Told how long a call waited for another connection's write lock, in seconds, each time one did. */
+  onLockWait?: (seconds: number) => void;
 }
 
 /** A connection of the binding. */
@@ -102,7 +104,7 @@ export function openNativeExecutor(url: string, options: NativeExecutorOptions):
       { cause: error },
     );
   }
-  return new NativeExecutor(db, memory, path, options.busyTimeoutMs);
+  return new NativeExecutor(db, memory, path, options.busyTimeoutMs, options.onLockWait);
 }
 
 /**
@@ -130,8 +132,16 @@ class NativeExecutor implements Executor {
   #path: string;
   /** How long a call waits for another connection's write lock, in milliseconds. */
   #busyTimeoutMs: number;
+  #onLockWait: ((seconds: number) => void) | undefined;
 
-  constructor(db: Connection, memory: boolean, path: string, busyTimeoutMs: number) {
+  constructor(
+    db: Connection,
+    memory: boolean,
+    path: string,
+    busyTimeoutMs: number,
+    onLockWait?: (seconds: number) => void,
+  ) {
+    this.#onLockWait = onLockWait;
     this.#db = db;
     this.#memory = memory;
     this.#path = path;
@@ -211,17 +221,22 @@ class NativeExecutor implements Executor {
    * until it passes or the busy timeout is over; any other error is thrown as it is.
    */
   async #afterBusy<T>(error: unknown, attempt: () => T, holding = false): Promise<T> {
+    if (storageFailure(error) !== "busy") throw error;
     const started = PLATFORM.elapsed();
-    for (let tries = 0;; tries++) {
-      if (storageFailure(error) !== "busy" || PLATFORM.elapsed() - started >= this.#busyTimeoutMs) throw error;
-      await pause(BUSY_PAUSES_MS[Math.min(tries, BUSY_PAUSES_MS.length - 1)]);
-      // A transaction of this connection that began meanwhile ends first (unless it is the caller's own).
-      while (!holding && this.#transaction !== undefined) await this.#transaction.catch(() => {});
-      try {
-        return attempt();
-      } catch (next) {
-        error = next;
+    try {
+      for (let tries = 0;; tries++) {
+        if (storageFailure(error) !== "busy" || PLATFORM.elapsed() - started >= this.#busyTimeoutMs) throw error;
+        await pause(BUSY_PAUSES_MS[Math.min(tries, BUSY_PAUSES_MS.length - 1)]);
+        // A transaction of this connection that began meanwhile ends first (unless it is the caller's own).
+        while (!holding && this.#transaction !== undefined) await this.#transaction.catch(() => {});
+        try {
+          return attempt();
+        } catch (next) {
+          error = next;
+        }
       }
+    } finally {
+      this.#onLockWait?.((PLATFORM.elapsed() - started) / 1000);
     }
   }
 

@@ -180,9 +180,10 @@ describe("opening a local database", () => {
 });
 
 describe("a file another connection holds the write lock of", () => {
-  test("a write batch and a write statement wait without blocking the event loop and commit once it is released", async () => {
+  test("a write batch and a write statement wait without blocking the event loop, commit once it is released, and report their wait", async () => {
     const url = `file:${dir.file("locked.db")}`;
-    const db = await openDatabase(url);
+    const waits: number[] = [];
+    const db = await openDatabase(url, { onLockWait: (seconds) => waits.push(seconds) });
     const holder = await openDatabase(url);
     try {
       await db.execute("CREATE TABLE t (v TEXT)");
@@ -207,6 +208,7 @@ describe("a file another connection holds the write lock of", () => {
       await Promise.all([batch, statement]);
       const rows = await db.execute("SELECT v FROM t ORDER BY v");
       assert.deepEqual(rows.rows.map((r) => r.v), ["batch", "holder", "statement"]);
+      assert.equal(waits.length, 2, "each waiting call reports its wait for the lock");
     } finally {
       holder.close();
       db.close();
