@@ -6,15 +6,17 @@
  * {@linkcode Executor.transaction} holds the connection and makes other
  * callers wait until it ends.
  *
- * A file locked by another process's writer (several cloud nodes on one file)
- * is waited for without blocking: SQLite's own busy handler sleeps inside the
- * call (1, 2, 5, 10… ms), which on a synchronous binding stops the whole
- * process, so the connection's busy timeout is 0 and a statement or batch
- * refused with `SQLITE_BUSY` (nothing of it applied) is tried again after the
- * event loop has turned ({@linkcode BUSY_PAUSES_MS}), up to the busy timeout.
- * Meanwhile requests keep arriving, and a group commit keeps filling the next
- * group. An interactive transaction that is not a write transaction keeps
- * SQLite's wait for its statements (it cannot be tried again from its start).
+ * A write transaction on a file another process holds the write lock of
+ * (several cloud nodes on one file) waits for it without blocking: SQLite's
+ * own busy handler sleeps inside the call (1, 2, 5, 10… ms), which on a
+ * synchronous binding stops the whole process, so its `BEGIN IMMEDIATE` is
+ * tried with a busy timeout of 0 and, refused with `SQLITE_BUSY`, tried again
+ * after the event loop has turned ({@linkcode BUSY_PAUSES_MS}), up to the busy
+ * timeout. Meanwhile requests keep arriving, and a group commit keeps filling
+ * the next group. Once it began, the transaction holds the lock: its
+ * statements never wait. Single statements and read transactions keep
+ * SQLite's own wait (a statement refused half-way must not be tried again by
+ * hand: a read left open would pin an old snapshot).
  *
  * @module
  */
@@ -94,8 +96,6 @@ export function openNativeExecutor(url: string, options: NativeExecutorOptions):
       db.exec("PRAGMA journal_mode = WAL");
       db.exec("PRAGMA synchronous = NORMAL");
     }
-    // From here on the executor waits for other writers itself, without blocking (see the module's text).
-    db.exec("PRAGMA busy_timeout = 0");
   } catch (error) {
     throw new Error(
       `Cannot open the database ${JSON.stringify(url)} (${path}): ${(error as Error).message ?? error}. ` +
@@ -182,28 +182,15 @@ class NativeExecutor implements Executor {
 
   async execute(statement: string | Statement): Promise<ResultSet> {
     while (this.#transaction !== undefined) await this.#transaction.catch(() => {});
-    let result: ResultSet;
-    try {
-      result = this.#run(statement);
-    } catch (error) {
-      result = await this.#afterBusy(error, () => this.#run(statement));
-    }
+    const result = this.#run(statement);
     this.#committed();
     return result;
   }
 
   async batch(statements: readonly (string | Statement)[], mode: TransactionMode = "deferred"): Promise<ResultSet[]> {
     while (this.#transaction !== undefined) await this.#transaction.catch(() => {});
-    try {
-      return this.#batchNow(statements, mode);
-    } catch (error) {
-      return await this.#afterBusy(error, () => this.#batchNow(statements, mode));
-    }
-  }
-
-  /** A batch from BEGIN to COMMIT, without yielding; rolled back when any statement fails. */
-  #batchNow(statements: readonly (string | Statement)[], mode: TransactionMode): ResultSet[] {
-    this.#binding.exec(beginStatement(mode));
+    if (!this.#begin(mode)) await this.#beginWhenFree();
+    // From BEGIN to COMMIT without yielding; rolled back when any statement fails.
     try {
       const results = statements.map((s) => this.#run(s));
       this.#binding.exec("COMMIT");
@@ -216,49 +203,61 @@ class NativeExecutor implements Executor {
   }
 
   /**
-   * After `error`: when it is `SQLITE_BUSY` (another connection holds the write lock; nothing of the call was
-   * applied), tries `attempt` again after each of {@linkcode BUSY_PAUSES_MS}, the event loop running meanwhile,
-   * until it passes or the busy timeout is over; any other error is thrown as it is.
+   * Begins a transaction. A write transaction's `BEGIN IMMEDIATE` does not wait for another connection's write lock.
+   *
+   * @returns `false` when another connection holds the write lock (nothing began).
    */
-  async #afterBusy<T>(error: unknown, attempt: () => T, holding = false): Promise<T> {
-    if (storageFailure(error) !== "busy") throw error;
+  #begin(mode: TransactionMode): boolean {
+    if (mode !== "write" || this.#memory) {
+      this.#binding.exec(beginStatement(mode));
+      return true;
+    }
+    this.#binding.exec("PRAGMA busy_timeout = 0");
+    try {
+      this.#binding.exec(beginStatement(mode));
+      return true;
+    } catch (error) {
+      if (storageFailure(error) !== "busy") throw error;
+      return false;
+    } finally {
+      this.#db.exec(`PRAGMA busy_timeout = ${Math.floor(this.#busyTimeoutMs)}`);
+    }
+  }
+
+  /**
+   * Begins a write transaction once another connection's write lock is released: tried again after each of
+   * {@linkcode BUSY_PAUSES_MS}, the event loop running meanwhile (this connection's other callers wait for it), until
+   * the busy timeout is over, then `SQLITE_BUSY` is thrown.
+   */
+  async #beginWhenFree(): Promise<void> {
     const started = PLATFORM.elapsed();
+    let began!: () => void;
+    this.#transaction = new Promise<void>((resolve) => began = resolve);
     try {
       for (let tries = 0;; tries++) {
-        if (storageFailure(error) !== "busy" || PLATFORM.elapsed() - started >= this.#busyTimeoutMs) throw error;
         await pause(BUSY_PAUSES_MS[Math.min(tries, BUSY_PAUSES_MS.length - 1)]);
-        // A transaction of this connection that began meanwhile ends first (unless it is the caller's own).
-        while (!holding && this.#transaction !== undefined) await this.#transaction.catch(() => {});
-        try {
-          return attempt();
-        } catch (next) {
-          error = next;
+        if (this.#begin("write")) return;
+        if (PLATFORM.elapsed() - started >= this.#busyTimeoutMs) {
+          // SQLite's own error, as a wait inside SQLite would have ended.
+          this.#binding.exec("PRAGMA busy_timeout = 0");
+          try {
+            this.#binding.exec(beginStatement("write"));
+          } finally {
+            this.#db.exec(`PRAGMA busy_timeout = ${Math.floor(this.#busyTimeoutMs)}`);
+          }
+          if (this.#inTransaction) return; // freed at the last moment
         }
       }
     } finally {
+      this.#transaction = undefined;
+      began();
       this.#onLockWait?.((PLATFORM.elapsed() - started) / 1000);
     }
   }
 
   async transaction<T>(work: (tx: Transaction) => Promise<T>, mode: TransactionMode = "write"): Promise<T> {
     while (this.#transaction !== undefined) await this.#transaction.catch(() => {});
-    const begin = () => this.#binding.exec(beginStatement(mode));
-    try {
-      begin();
-    } catch (error) {
-      // Waiting for another process's lock: this connection's other callers wait for this transaction.
-      let began!: () => void;
-      this.#transaction = new Promise<void>((resolve) => began = resolve);
-      try {
-        await this.#afterBusy(error, begin, true);
-      } finally {
-        this.#transaction = undefined;
-        began();
-      }
-    }
-    // Only a write transaction holds the lock from its BEGIN: the others' statements wait inside SQLite.
-    const waits = mode !== "write" && this.#busyTimeoutMs > 0;
-    if (waits) this.#binding.exec(`PRAGMA busy_timeout = ${Math.floor(this.#busyTimeoutMs)}`);
+    if (!this.#begin(mode)) await this.#beginWhenFree();
     let open = true;
     const tx: Transaction = {
       execute: (statement) => {
@@ -281,7 +280,6 @@ class NativeExecutor implements Executor {
         throw error;
       } finally {
         open = false;
-        if (waits && !this.#closed) this.#db.exec("PRAGMA busy_timeout = 0");
       }
     })();
     this.#transaction = running;

@@ -180,7 +180,7 @@ describe("opening a local database", () => {
 });
 
 describe("a file another connection holds the write lock of", () => {
-  test("a write batch and a write statement wait without blocking the event loop, commit once it is released, and report their wait", async () => {
+  test("a write batch and a write transaction wait without blocking the event loop, commit once it is released, and report their wait", async () => {
     const url = `file:${dir.file("locked.db")}`;
     const waits: number[] = [];
     const db = await openDatabase(url, { onLockWait: (seconds) => waits.push(seconds) });
@@ -199,16 +199,20 @@ describe("a file another connection holds the write lock of", () => {
       await held;
       let settled = 0;
       const batch = db.batch([{ sql: "INSERT INTO t VALUES (?)", args: ["batch"] }], "write").finally(() => settled++);
-      const statement = db.execute({ sql: "INSERT INTO t VALUES (?)", args: ["statement"] }).finally(() => settled++);
+      const transaction = db.transaction(
+        (tx) => tx.execute({ sql: "INSERT INTO t VALUES (?)", args: ["transaction"] }),
+        "write",
+      ).finally(() => settled++);
       // The event loop turns while both wait (a blocking wait would have run out, and failed, before this line).
       await nextTurns(3);
       assert.equal(settled, 0);
       release();
       await holderDone;
-      await Promise.all([batch, statement]);
+      await Promise.all([batch, transaction]);
       const rows = await db.execute("SELECT v FROM t ORDER BY v");
-      assert.deepEqual(rows.rows.map((r) => r.v), ["batch", "holder", "statement"]);
-      assert.equal(waits.length, 2, "each waiting call reports its wait for the lock");
+      assert.deepEqual(rows.rows.map((r) => r.v), ["batch", "holder", "transaction"]);
+      // The batch waited for the lock; the transaction, behind it on this connection, began once it was done.
+      assert.equal(waits.length, 1, "the wait for the lock is reported");
     } finally {
       holder.close();
       db.close();
