@@ -300,10 +300,10 @@ async function writeCalls(node: ServerProcess): Promise<{ count: number; sum: nu
   };
 }
 
-/** Waits until a second passes without a database call on the node but the scrapes' (at most 10 s, of the polls' 20). */
+/** Waits until a second passes without a database call on the node but the scrapes' (at most 6 s: the polls wait 20). */
 async function settled(node: ServerProcess): Promise<void> {
   const started = Date.now();
-  while (Date.now() - started < 10_000) {
+  while (Date.now() - started < 6_000) {
     if (await callsPerSecond(node, 1) === 0) return;
   }
 }
