@@ -226,7 +226,7 @@ async function eventRates(
       p50Ms: r.p50,
       p99Ms: r.p99,
       baselineIs:
-        `1 node; worst node's latencies; a write batch ${r.batchMs} ms on average; ${r.waits} lock waits, ${r.waitedMs} ms in all`,
+        `1 node; this row: the worst node's latencies, a write batch ${r.batchMs} ms on average; ${r.waits} lock waits, ${r.waitedMs} ms in all`,
     };
   });
   rows.push({
