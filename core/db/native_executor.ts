@@ -189,7 +189,7 @@ class NativeExecutor implements Executor {
 
   async batch(statements: readonly (string | Statement)[], mode: TransactionMode = "deferred"): Promise<ResultSet[]> {
     while (this.#transaction !== undefined) await this.#transaction.catch(() => {});
-    if (!this.#begin(mode)) await this.#beginWhenFree();
+    const release = this.#begin(mode) ? undefined : await this.#beginWhenFree();
     // From BEGIN to COMMIT without yielding; rolled back when any statement fails.
     try {
       const results = statements.map((s) => this.#run(s));
@@ -199,6 +199,8 @@ class NativeExecutor implements Executor {
     } catch (error) {
       if (this.#inTransaction) this.#db.exec("ROLLBACK");
       throw error;
+    } finally {
+      release?.();
     }
   }
 
@@ -226,17 +228,29 @@ class NativeExecutor implements Executor {
 
   /**
    * Begins a write transaction once another connection's write lock is released: tried again after each of
-   * {@linkcode BUSY_PAUSES_MS}, the event loop running meanwhile (this connection's other callers wait for it), until
-   * the busy timeout is over, then `SQLITE_BUSY` is thrown.
+   * {@linkcode BUSY_PAUSES_MS}, the event loop running meanwhile, until the busy timeout is over, then `SQLITE_BUSY` is
+   * thrown. This connection's other callers wait from the first try until the caller calls the function returned (once
+   * its transaction has ended, or another wait stands in for it), so none of their statements runs inside it.
+   *
+   * @returns Lets this connection's other callers go on.
    */
-  async #beginWhenFree(): Promise<void> {
+  async #beginWhenFree(): Promise<() => void> {
     const started = PLATFORM.elapsed();
-    let began!: () => void;
-    this.#transaction = new Promise<void>((resolve) => began = resolve);
+    let resolve!: () => void;
+    const gate = new Promise<void>((done) => resolve = done);
+    this.#transaction = gate;
+    const release = () => {
+      if (this.#transaction === gate) this.#transaction = undefined;
+      resolve();
+    };
+    let began = false;
     try {
       for (let tries = 0;; tries++) {
         await pause(BUSY_PAUSES_MS[Math.min(tries, BUSY_PAUSES_MS.length - 1)]);
-        if (this.#begin("write")) return;
+        if (this.#begin("write")) {
+          began = true;
+          return release;
+        }
         if (PLATFORM.elapsed() - started >= this.#busyTimeoutMs) {
           // SQLite's own error, as a wait inside SQLite would have ended.
           this.#binding.exec("PRAGMA busy_timeout = 0");
@@ -245,19 +259,21 @@ class NativeExecutor implements Executor {
           } finally {
             this.#db.exec(`PRAGMA busy_timeout = ${Math.floor(this.#busyTimeoutMs)}`);
           }
-          if (this.#inTransaction) return; // freed at the last moment
+          if (this.#inTransaction) { // freed at the last moment
+            began = true;
+            return release;
+          }
         }
       }
     } finally {
-      this.#transaction = undefined;
-      began();
+      if (!began) release();
       this.#onLockWait?.((PLATFORM.elapsed() - started) / 1000);
     }
   }
 
   async transaction<T>(work: (tx: Transaction) => Promise<T>, mode: TransactionMode = "write"): Promise<T> {
     while (this.#transaction !== undefined) await this.#transaction.catch(() => {});
-    if (!this.#begin(mode)) await this.#beginWhenFree();
+    const release = this.#begin(mode) ? undefined : await this.#beginWhenFree();
     let open = true;
     const tx: Transaction = {
       execute: (statement) => {
@@ -283,6 +299,7 @@ class NativeExecutor implements Executor {
       }
     })();
     this.#transaction = running;
+    release?.(); // those waiting for the lock now wait for the transaction
     try {
       return await running;
     } finally {

@@ -218,4 +218,38 @@ describe("a file another connection holds the write lock of", () => {
       db.close();
     }
   });
+
+  test("a statement sent while a write batch waits for the lock never runs inside that batch's transaction", async () => {
+    const url = `file:${dir.file("queued.db")}`;
+    const db = await openDatabase(url);
+    const holder = await openDatabase(url);
+    try {
+      await db.execute("CREATE TABLE t (v TEXT NOT NULL)");
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => release = resolve);
+      let holding!: () => void;
+      const held = new Promise<void>((resolve) => holding = resolve);
+      const holderDone = holder.transaction(async () => {
+        holding();
+        await gate;
+      }, "write");
+      await held;
+      // The batch fails on its second statement, so its transaction is rolled back.
+      const batch = db.batch([
+        { sql: "INSERT INTO t VALUES (?)", args: ["batch"] },
+        { sql: "INSERT INTO t VALUES (?)", args: [null] },
+      ], "write");
+      const statements = ["one", "two", "three"].map((v) => db.execute({ sql: "INSERT INTO t VALUES (?)", args: [v] }));
+      await nextTurns(2);
+      release();
+      await holderDone;
+      await assert.rejects(batch);
+      await Promise.all(statements);
+      const rows = await db.execute("SELECT v FROM t ORDER BY v");
+      assert.deepEqual(rows.rows.map((r) => r.v), ["one", "three", "two"]);
+    } finally {
+      holder.close();
+      db.close();
+    }
+  });
 });
