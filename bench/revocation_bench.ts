@@ -109,7 +109,8 @@ export async function revocationBench(options: { samples: number }): Promise<Res
   return results;
 }
 
-async function measure(
+/** Revoke → refusal at `appUrl`, `samples` times: the app's key minted, then revoked by `revoke`, the ms until 401. */
+export async function measure(
   svc: Svc,
   appUrl: string,
   revoke: (keyId: string) => Promise<void>,
@@ -146,7 +147,8 @@ async function runStatus(appUrl: string, key: string): Promise<number> {
   return res.status;
 }
 
-function percentile(sorted: number[], p: number): number {
+/** The `p` quantile of sorted values. */
+export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
 }
 

@@ -84,7 +84,12 @@ export async function openCloudStorage(
   db: DatabaseInput,
   options: CloudStorageOptions = {},
 ): Promise<CloudRepositories> {
-  const opened = await openDatabase(db, { authToken: options.authToken, busyTimeoutMs: options.busyTimeoutMs });
+  const { observeDatabase } = options;
+  const opened = await openDatabase(db, {
+    authToken: options.authToken,
+    busyTimeoutMs: options.busyTimeoutMs,
+    onLockWait: observeDatabase && ((seconds) => observeDatabase("lock_wait", seconds)),
+  });
   const executor = options.observeDatabase ? timedExecutor(opened, options.observeDatabase) : opened;
   try {
     await migrate(executor, CLOUD_MIGRATIONS_TABLE, cloudMigrations);

@@ -43,7 +43,8 @@ export function cloudMetrics(now: () => number): CloudMetrics {
   const metrics = new ServiceMetrics("svc_cloud");
   const observeDatabase = metrics.timer(
     "db_call_duration_seconds",
-    "Time of each database call: a statement, a batch, or a transaction from its start to its commit",
+    "Time of each database call: a statement, a batch, or a transaction from its start to its commit; lock_wait: " +
+      "the time a call waited for another process's write lock on the file (several nodes on one file)",
     "operation",
   );
   return {

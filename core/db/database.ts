@@ -32,6 +32,8 @@ export interface OpenDatabaseOptions {
   authToken?: string;
   /** Busy timeout for `file:` databases, in milliseconds (default 5000). */
   busyTimeoutMs?: number;
+  /** Told how long a call on a `file:` database waited for another process's write lock, in seconds, each time one did. */
+  onLockWait?: (seconds: number) => void;
 }
 
 /**
@@ -49,7 +51,9 @@ export function openDatabase(input: DatabaseInput, options: OpenDatabaseOptions 
   try {
     if (typeof input !== "string") return Promise.resolve(clientExecutor(input as unknown as Client, false));
     const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
-    if (isLocalUrl(input)) return Promise.resolve(openNativeExecutor(input, { busyTimeoutMs }));
+    if (isLocalUrl(input)) {
+      return Promise.resolve(openNativeExecutor(input, { busyTimeoutMs, onLockWait: options.onLockWait }));
+    }
     return Promise.resolve(
       clientExecutor(createClient({ url: input, authToken: options.authToken, timeout: busyTimeoutMs }), true),
     );

@@ -4,7 +4,9 @@
  * instead of one each. The group is written as soon as the turn's I/O callbacks
  * have run (`setImmediate` where the runtime has it, as Deno, Bun and Node do),
  * never after a timer, or at once when it is full; writes that arrive while a
- * group is being written form the next one. Every caller's promise settles only after the
+ * group is being written form the next one, which keeps filling until the
+ * write before it is done (one transaction, not one per turn, while another
+ * process holds the file's write lock). Every caller's promise settles only after the
  * transaction holding its statements has committed, so an answer sent after
  * it still means "durable". If the shared transaction fails, each caller's
  * statements are retried alone, so one bad write never fails the others.
@@ -70,10 +72,12 @@ interface Pending {
  */
 export function createGroupCommit(db: Executor, options: GroupCommitOptions = {}): GroupCommit {
   const { schedule = afterIo, maxStatements = GROUP_STATEMENTS_MAX } = options;
-  let queued: Pending[] = [];
+  const queued: Pending[] = [];
   let queuedStatements = 0;
   let scheduled = false;
   let writing: Promise<void> = Promise.resolve();
+  /** Groups taken and not yet written. */
+  let inFlight = 0;
 
   async function commit(group: Pending[]): Promise<void> {
     if (group.length === 1) return settle(group[0]);
@@ -103,14 +107,47 @@ export function createGroupCommit(db: Executor, options: GroupCommitOptions = {}
     }
   }
 
+  /** The writes queued now, up to a full group (the rest stay queued for the next one). */
+  function take(): Pending[] {
+    let statements = 0;
+    let end = 0;
+    while (end < queued.length && (end === 0 || statements + queued[end].statements.length <= maxStatements)) {
+      statements += queued[end++].statements.length;
+    }
+    const group = queued.splice(0, end);
+    queuedStatements -= statements;
+    return group;
+  }
+
   function drain(): Promise<void> {
     scheduled = false;
     if (queued.length === 0) return writing;
-    const group = queued;
-    queued = [];
-    queuedStatements = 0;
-    writing = writing.then(() => commit(group));
+    if (inFlight === 0) {
+      const group = take();
+      inFlight++;
+      writing = writing.then(() => write(group));
+    } else {
+      // A group is still being written (waiting for another process's write lock, say): this one is taken when its
+      // turn comes, so writes that arrive meanwhile join it instead of forming groups of their own.
+      writing = writing.then(() => {
+        inFlight++;
+        return write(take());
+      });
+    }
     return writing;
+  }
+
+  async function write(group: Pending[]): Promise<void> {
+    try {
+      if (group.length > 0) await commit(group);
+    } finally {
+      inFlight--;
+    }
+    // What a full group left behind is written next, never stranded.
+    if (queued.length > 0 && !scheduled) {
+      scheduled = true;
+      schedule(drain);
+    }
   }
 
   return {
@@ -126,8 +163,8 @@ export function createGroupCommit(db: Executor, options: GroupCommitOptions = {}
         }
       });
     },
-    flush() {
-      return drain();
+    async flush() {
+      do await drain(); while (queued.length > 0);
     },
   };
 }

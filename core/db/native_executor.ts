@@ -6,6 +6,18 @@
  * {@linkcode Executor.transaction} holds the connection and makes other
  * callers wait until it ends.
  *
+ * A write transaction on a file another process holds the write lock of
+ * (several cloud nodes on one file) waits for it without blocking: SQLite's
+ * own busy handler sleeps inside the call (1, 2, 5, 10… ms), which on a
+ * synchronous binding stops the whole process, so its `BEGIN IMMEDIATE` is
+ * tried with a busy timeout of 0 and, refused with `SQLITE_BUSY`, tried again
+ * after the event loop has turned ({@linkcode BUSY_PAUSES_MS}), up to the busy
+ * timeout. Meanwhile requests keep arriving, and a group commit keeps filling
+ * the next group. Once it began, the transaction holds the lock: its
+ * statements never wait. Single statements and read transactions keep
+ * SQLite's own wait (a statement refused half-way must not be tried again by
+ * hand: a read left open would pin an old snapshot).
+ *
  * @module
  */
 import { BoundedMap } from "../cache/mod.ts";
@@ -24,14 +36,24 @@ import {
 } from "./executor.ts";
 import type { NativeDatabase, NativeStatement } from "./libsql_binding.d.ts";
 import { atIsolateEnd } from "./isolate_end.ts";
+import { storageFailure } from "./storage_failure.ts";
+import { PLATFORM } from "../platform/mod.ts";
 
 /** Prepared statements kept per connection, least recently used dropped first. */
 export const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * The pauses between attempts at a file another process holds the write lock of, in milliseconds (the last one
+ * repeats): 0 is the next turn of the event loop (a writer holds the lock for well under a millisecond).
+ */
+export const BUSY_PAUSES_MS: readonly number[] = [0, 0, 0, 1, 1, 2, 4];
 
 /** Options of {@linkcode openNativeExecutor}. */
 export interface NativeExecutorOptions {
   /** How long a statement waits for another connection's write lock, in milliseconds. */
   busyTimeoutMs: number;
+  /** Told how long a call waited for another connection's write lock, in seconds, each time one did. */
+  onLockWait?: (seconds: number) => void;
 }
 
 /** A connection of the binding. */
@@ -82,7 +104,7 @@ export function openNativeExecutor(url: string, options: NativeExecutorOptions):
       { cause: error },
     );
   }
-  return new NativeExecutor(db, memory, path);
+  return new NativeExecutor(db, memory, path, options.busyTimeoutMs, options.onLockWait);
 }
 
 /**
@@ -108,11 +130,22 @@ class NativeExecutor implements Executor {
   #forgetIsolateEnd: () => void;
 
   #path: string;
+  /** How long a call waits for another connection's write lock, in milliseconds. */
+  #busyTimeoutMs: number;
+  #onLockWait: ((seconds: number) => void) | undefined;
 
-  constructor(db: Connection, memory: boolean, path: string) {
+  constructor(
+    db: Connection,
+    memory: boolean,
+    path: string,
+    busyTimeoutMs: number,
+    onLockWait?: (seconds: number) => void,
+  ) {
+    this.#onLockWait = onLockWait;
     this.#db = db;
     this.#memory = memory;
     this.#path = path;
+    this.#busyTimeoutMs = busyTimeoutMs;
     const self = new WeakRef(this); // an executor nobody closes can still be collected
     this.#forgetIsolateEnd = atIsolateEnd(() => self.deref()?.close());
     if (memory) return;
@@ -156,7 +189,8 @@ class NativeExecutor implements Executor {
 
   async batch(statements: readonly (string | Statement)[], mode: TransactionMode = "deferred"): Promise<ResultSet[]> {
     while (this.#transaction !== undefined) await this.#transaction.catch(() => {});
-    this.#binding.exec(beginStatement(mode));
+    const release = this.#begin(mode) ? undefined : await this.#beginWhenFree();
+    // From BEGIN to COMMIT without yielding; rolled back when any statement fails.
     try {
       const results = statements.map((s) => this.#run(s));
       this.#binding.exec("COMMIT");
@@ -165,12 +199,81 @@ class NativeExecutor implements Executor {
     } catch (error) {
       if (this.#inTransaction) this.#db.exec("ROLLBACK");
       throw error;
+    } finally {
+      release?.();
+    }
+  }
+
+  /**
+   * Begins a transaction. A write transaction's `BEGIN IMMEDIATE` does not wait for another connection's write lock.
+   *
+   * @returns `false` when another connection holds the write lock (nothing began).
+   */
+  #begin(mode: TransactionMode): boolean {
+    if (mode !== "write" || this.#memory) {
+      this.#binding.exec(beginStatement(mode));
+      return true;
+    }
+    this.#binding.exec("PRAGMA busy_timeout = 0");
+    try {
+      this.#binding.exec(beginStatement(mode));
+      return true;
+    } catch (error) {
+      if (storageFailure(error) !== "busy") throw error;
+      return false;
+    } finally {
+      this.#db.exec(`PRAGMA busy_timeout = ${Math.floor(this.#busyTimeoutMs)}`);
+    }
+  }
+
+  /**
+   * Begins a write transaction once another connection's write lock is released: tried again after each of
+   * {@linkcode BUSY_PAUSES_MS}, the event loop running meanwhile, until the busy timeout is over, then `SQLITE_BUSY` is
+   * thrown. This connection's other callers wait from the first try until the caller calls the function returned (once
+   * its transaction has ended, or another wait stands in for it), so none of their statements runs inside it.
+   *
+   * @returns Lets this connection's other callers go on.
+   */
+  async #beginWhenFree(): Promise<() => void> {
+    const started = PLATFORM.elapsed();
+    let resolve!: () => void;
+    const gate = new Promise<void>((done) => resolve = done);
+    this.#transaction = gate;
+    const release = () => {
+      if (this.#transaction === gate) this.#transaction = undefined;
+      resolve();
+    };
+    let began = false;
+    try {
+      for (let tries = 0;; tries++) {
+        await pause(BUSY_PAUSES_MS[Math.min(tries, BUSY_PAUSES_MS.length - 1)]);
+        if (this.#begin("write")) {
+          began = true;
+          return release;
+        }
+        if (PLATFORM.elapsed() - started >= this.#busyTimeoutMs) {
+          // SQLite's own error, as a wait inside SQLite would have ended.
+          this.#binding.exec("PRAGMA busy_timeout = 0");
+          try {
+            this.#binding.exec(beginStatement("write"));
+          } finally {
+            this.#db.exec(`PRAGMA busy_timeout = ${Math.floor(this.#busyTimeoutMs)}`);
+          }
+          if (this.#inTransaction) { // freed at the last moment
+            began = true;
+            return release;
+          }
+        }
+      }
+    } finally {
+      if (!began) release();
+      this.#onLockWait?.((PLATFORM.elapsed() - started) / 1000);
     }
   }
 
   async transaction<T>(work: (tx: Transaction) => Promise<T>, mode: TransactionMode = "write"): Promise<T> {
     while (this.#transaction !== undefined) await this.#transaction.catch(() => {});
-    this.#binding.exec(beginStatement(mode));
+    const release = this.#begin(mode) ? undefined : await this.#beginWhenFree();
     let open = true;
     const tx: Transaction = {
       execute: (statement) => {
@@ -196,6 +299,7 @@ class NativeExecutor implements Executor {
       }
     })();
     this.#transaction = running;
+    release?.(); // those waiting for the lock now wait for the transaction
     try {
       return await running;
     } finally {
@@ -259,6 +363,11 @@ class NativeExecutor implements Executor {
     this.#cache.set(sql, prepared);
     return prepared;
   }
+}
+
+/** Waits `ms` milliseconds, or for 0 the next turn of the event loop (after its I/O). */
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => ms === 0 ? nextTurn(resolve) : setTimeout(resolve, ms));
 }
 
 /** Runs `task` once the current event-loop turn is over (`setImmediate` where the runtime has it). */

@@ -7,8 +7,11 @@
 import type { Executor } from "./executor.ts";
 import { PLATFORM } from "../platform/mod.ts";
 
-/** What a timed call was. */
-export type DatabaseOperation = "execute" | "batch" | "transaction";
+/**
+ * What a timed call was; `lock_wait` is not a call but the time a call waited for another process's write lock on a
+ * `file:` database (`OpenDatabaseOptions.onLockWait`).
+ */
+export type DatabaseOperation = "execute" | "batch" | "transaction" | "lock_wait";
 
 /**
  * Wraps an executor so that `observe` is told the duration of every call, failed ones too.

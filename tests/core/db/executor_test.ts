@@ -178,3 +178,78 @@ describe("opening a local database", () => {
     }
   });
 });
+
+describe("a file another connection holds the write lock of", () => {
+  test("a write batch and a write transaction wait without blocking the event loop, commit once it is released, and report their wait", async () => {
+    const url = `file:${dir.file("locked.db")}`;
+    const waits: number[] = [];
+    const db = await openDatabase(url, { onLockWait: (seconds) => waits.push(seconds) });
+    const holder = await openDatabase(url);
+    try {
+      await db.execute("CREATE TABLE t (v TEXT)");
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => release = resolve);
+      let holding!: () => void;
+      const held = new Promise<void>((resolve) => holding = resolve);
+      const holderDone = holder.transaction(async (tx) => {
+        await tx.execute({ sql: "INSERT INTO t VALUES (?)", args: ["holder"] });
+        holding();
+        await gate; // BEGIN IMMEDIATE: the write lock is held until this resolves
+      }, "write");
+      await held;
+      let settled = 0;
+      const batch = db.batch([{ sql: "INSERT INTO t VALUES (?)", args: ["batch"] }], "write").finally(() => settled++);
+      const transaction = db.transaction(
+        (tx) => tx.execute({ sql: "INSERT INTO t VALUES (?)", args: ["transaction"] }),
+        "write",
+      ).finally(() => settled++);
+      // The event loop turns while both wait (a blocking wait would have run out, and failed, before this line).
+      await nextTurns(3);
+      assert.equal(settled, 0);
+      release();
+      await holderDone;
+      await Promise.all([batch, transaction]);
+      const rows = await db.execute("SELECT v FROM t ORDER BY v");
+      assert.deepEqual(rows.rows.map((r) => r.v), ["batch", "holder", "transaction"]);
+      // The batch waited for the lock; the transaction, behind it on this connection, began once it was done.
+      assert.equal(waits.length, 1, "the wait for the lock is reported");
+    } finally {
+      holder.close();
+      db.close();
+    }
+  });
+
+  test("a statement sent while a write batch waits for the lock never runs inside that batch's transaction", async () => {
+    const url = `file:${dir.file("queued.db")}`;
+    const db = await openDatabase(url);
+    const holder = await openDatabase(url);
+    try {
+      await db.execute("CREATE TABLE t (v TEXT NOT NULL)");
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => release = resolve);
+      let holding!: () => void;
+      const held = new Promise<void>((resolve) => holding = resolve);
+      const holderDone = holder.transaction(async () => {
+        holding();
+        await gate;
+      }, "write");
+      await held;
+      // The batch fails on its second statement, so its transaction is rolled back.
+      const batch = db.batch([
+        { sql: "INSERT INTO t VALUES (?)", args: ["batch"] },
+        { sql: "INSERT INTO t VALUES (?)", args: [null] },
+      ], "write");
+      const statements = ["one", "two", "three"].map((v) => db.execute({ sql: "INSERT INTO t VALUES (?)", args: [v] }));
+      await nextTurns(2);
+      release();
+      await holderDone;
+      await assert.rejects(batch);
+      await Promise.all(statements);
+      const rows = await db.execute("SELECT v FROM t ORDER BY v");
+      assert.deepEqual(rows.rows.map((r) => r.v), ["one", "three", "two"]);
+    } finally {
+      holder.close();
+      db.close();
+    }
+  });
+});

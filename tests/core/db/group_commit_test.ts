@@ -123,4 +123,39 @@ describe("createGroupCommit", () => {
     assert.deepEqual(batches, [2, 3]);
     db.close();
   });
+
+  test("writes of several turns that arrive while a group waits for its commit join one transaction, each counted once", async () => {
+    const db = await table();
+    const batches: number[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => release = resolve);
+    const waiting: Executor = {
+      ...db,
+      engine: db.engine,
+      execute: (s) => db.execute(s),
+      // The first group waits (as for another process's write lock) before it commits.
+      batch: async (s: readonly (string | Statement)[], mode?: TransactionMode) => {
+        batches.push(s.length);
+        if (batches.length === 1) await gate;
+        return db.batch(s, mode);
+      },
+    };
+    const tasks: (() => void)[] = [];
+    const group = createGroupCommit(waiting, { schedule: (task) => tasks.push(task) });
+    const insert = (v: string) => group.write([{ sql: "INSERT INTO t (v) VALUES (?)", args: [v] }]);
+    const writes = [insert("a"), insert("b")];
+    tasks.shift()!();
+    await Promise.resolve(); // the first group is in its batch, waiting
+    for (const v of ["c", "d", "e"]) {
+      writes.push(insert(v));
+      tasks.shift()!(); // a turn of its own each
+    }
+    release();
+    await Promise.all(writes);
+    await group.flush();
+    assert.deepEqual(batches, [2, 3]);
+    const rows = await db.execute("SELECT v FROM t ORDER BY v");
+    assert.deepEqual(rows.rows.map((r) => r.v), ["a", "b", "c", "d", "e"]);
+    db.close();
+  });
 });
