@@ -18,6 +18,8 @@ export const AUDIT_ACTIONS: readonly string[] = [
   "policy.retention",
   "policy.key_lifetime",
   "inbox.discard",
+  "inbox.redrive",
+  "inbox.replay",
   "operator.setup",
   "operator.create",
   "operator.invite",

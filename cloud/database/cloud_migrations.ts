@@ -84,6 +84,7 @@ export const CLOUD_MIGRATION_ORDER: readonly CloudMigrationOrder[] = [
     features: ["violations", "audit"],
   },
   { version: 16, name: "connected apps keep the outbox depth they report on their feed polls", features: ["apps"] },
+  { version: 17, name: "the inbox as a queue: leases, dead letters, a project's maxDeliveries", features: ["inbox"] },
 ];
 
 /** The cloud's migrations, oldest first, as the runner applies them. */

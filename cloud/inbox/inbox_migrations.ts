@@ -31,4 +31,20 @@ export const inboxMigrationSteps: Readonly<Record<number, readonly string[]>> = 
     `CREATE INDEX cloud_events_acknowledged_by_agent ON cloud_events (project_id, agent_id, inbox_id)
         WHERE acked_at IS NOT NULL`,
   ],
+  17: [
+    // The inbox as a queue: a leased item is hidden from every poll of its agent until `lease_expires_at` (an ISO
+    // 8601 time compared with the clock, never a timer); an item released with a delay keeps the time and no lease
+    // id. An item handed out `max_deliveries` times without an ack is a dead letter (`dead_at`, `dead_reason`).
+    "ALTER TABLE cloud_events ADD COLUMN lease_id TEXT",
+    "ALTER TABLE cloud_events ADD COLUMN lease_expires_at TEXT",
+    "ALTER TABLE cloud_events ADD COLUMN dead_at TEXT",
+    "ALTER TABLE cloud_events ADD COLUMN dead_reason TEXT",
+    "CREATE UNIQUE INDEX cloud_events_lease ON cloud_events (lease_id) WHERE lease_id IS NOT NULL",
+    "CREATE INDEX cloud_events_dead ON cloud_events (project_id, agent_id, inbox_id) WHERE dead_at IS NOT NULL",
+    // The project's inbox policy (`PUT /v1/sdk/policy { inbox: { maxDeliveries } }`); no row: 5.
+    `CREATE TABLE cloud_inbox_policy (
+        project_id TEXT PRIMARY KEY REFERENCES cloud_projects (id),
+        max_deliveries INTEGER NOT NULL
+      )`,
+  ],
 };

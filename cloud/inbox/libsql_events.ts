@@ -99,12 +99,14 @@ export function eventStorage(db: Executor, group: GroupCommit): EventStorage {
         };
       });
     },
-    async listInbox(projectId, agentId, cursor, limit) {
+    async listInbox(projectId, agentId, cursor, limit, at) {
+      // Leased items (and items released with a delay) and dead letters are not handed out.
       const rs = await db.execute({
         sql: `SELECT * FROM cloud_events
-              WHERE project_id = ? AND agent_id = ? AND acked_at IS NULL AND inbox_id > ?
+              WHERE project_id = ? AND agent_id = ? AND acked_at IS NULL AND inbox_id > ? AND dead_at IS NULL
+                AND (lease_expires_at IS NULL OR lease_expires_at <= ?)
               ORDER BY inbox_id LIMIT ?`,
-        args: [projectId, agentId, cursor, limit],
+        args: [projectId, agentId, cursor, at, limit],
       });
       if (rs.rows.length === 0) return [];
       const items = rs.rows.map((row) =>
@@ -158,7 +160,7 @@ export function eventStorage(db: Executor, group: GroupCommit): EventStorage {
 }
 
 /** The inbox's tables holding a project's rows, children first: deleted with the project. */
-export const INBOX_TABLES: readonly string[] = ["cloud_events"];
+export const INBOX_TABLES: readonly string[] = ["cloud_inbox_policy", "cloud_events"];
 
 /** Deletes acknowledged items matching `where`, a chunk per statement; the count deleted. */
 function purgeChunks(db: Executor, where: string, args: SqlValue[]): Promise<number> {

@@ -23,6 +23,10 @@ export interface InboxItem {
   createdAt: string;
   /** How many times the item was handed out, this time included. */
   deliveries: number;
+  /** The lease of a poll with `lease`: extend, release or acknowledge the item by it. */
+  leaseId?: string;
+  /** ISO 8601 of the lease's end, when the item goes back to the queue unless acknowledged, extended or released. */
+  leaseExpiresAt?: string;
 }
 
 /** A page of an inbox. */
@@ -42,6 +46,8 @@ export const inboxItemSchema: z.ZodType<InboxItem> = z.object({
   payload: z.record(z.string(), z.unknown()),
   createdAt: isoTimestamp,
   deliveries: z.int().min(1).describe("How many times the item was handed out, this time included"),
+  leaseId: z.string().optional().describe("A poll with `lease`: extend, release or acknowledge the item by it"),
+  leaseExpiresAt: isoTimestamp.optional().describe("A poll with `lease`: when the item goes back to the queue"),
 });
 
 /** {@linkcode InboxPage}, the answer of the inbox polls. */
