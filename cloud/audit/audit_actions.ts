@@ -17,6 +17,7 @@ export const AUDIT_ACTIONS: readonly string[] = [
   "policy.auto_revoke",
   "policy.retention",
   "policy.key_lifetime",
+  "policy.inbox",
   "inbox.discard",
   "inbox.redrive",
   "inbox.replay",

@@ -188,6 +188,25 @@ describe("the inbox as a queue: GET /v1/agent/inbox?lease, leases/extend, leases
     clock += 10_000;
   });
 
+  test("the project's inbox.maxDeliveries sets when an item becomes a dead letter", async () => {
+    const p = await t.newProject("two deliveries");
+    assert.equal((await t.sdk("PUT", "/v1/sdk/policy", { as: p, body: { inbox: { maxDeliveries: 2 } } })).status, 200);
+    const { key } = await t.mintKey("capped", {}, p);
+    await t.sdk("POST", "/v1/events", { as: p, body: event("capped-1", "capped") });
+    assert.equal((await lease(key, "lease=10"))[0].deliveries, 1);
+    clock += 10_000;
+    assert.equal((await lease(key, "lease=10"))[0].deliveries, 2);
+    clock += 10_000;
+    assert.deepEqual(await lease(key, "lease=10"), []);
+    const dead = await t.sdk("GET", "/v1/agents/capped/dead-letters", { as: p });
+    assert.deepEqual(dead.body.items.map((i: { eventId: string; deliveries: number }) => [i.eventId, i.deliveries]), [
+      ["capped-1", 2],
+    ]);
+    // Another project's dead letters are not this one's.
+    assert.deepEqual((await t.sdk("GET", "/v1/agents/capped/dead-letters")).body, { items: [] });
+    assert.deepEqual((await t.sdk("POST", "/v1/agents/capped/redrive", { body: {} })).body, { ok: true, redriven: 0 });
+  });
+
   test("refuses a lease of 0 or 43,201 seconds and someone else's lease id with the envelope", async () => {
     const { key } = await agentWith(1);
     for (const bad of ["0", "43201", "x"]) {
