@@ -1,11 +1,11 @@
 /**
- * An agent's dead letters (items handed out `maxDeliveries` times without an ack) and their redrive, for the
- * project's tooling (SDK auth); each redrive is audited.
+ * An agent's dead letters (items handed out `maxDeliveries` times without an ack), their redrive, and the replay of
+ * acknowledged items, for the project's tooling (SDK auth); each redrive and replay is audited.
  *
  * @module
  */
 import { z } from "zod";
-import { isoTimestamp, MAX_BATCH } from "../../core/contract/mod.ts";
+import { isoTimestamp, MAX_BATCH, timestampInput } from "../../core/contract/mod.ts";
 import { json } from "../../core/http/mod.ts";
 import { auditRecord, sdkActor } from "../audit/mod.ts";
 import { cloudRouteDefiner } from "../routes/mod.ts";
@@ -31,6 +31,12 @@ export const deadLettersSchema = z.object({
 export const redriveBody = z.object({
   inboxIds: z.array(z.int().min(1)).min(1).max(MAX_BATCH).optional()
     .describe("The dead letters to put back; all when absent"),
+});
+
+/** The body of `POST /v1/agents/:agentId/replay`. */
+export const replayBody = z.object({
+  since: timestampInput.describe("Acknowledged items created at or after this time"),
+  until: timestampInput.optional().describe("…and before this time (default now)"),
 });
 
 /** The dead-letter routes. */
@@ -69,6 +75,30 @@ export const deadLetterRoutes = [
       });
       const redriven = await inbox.redrive(projectId, params.agentId, ids, audit);
       return json({ ok: true, redriven });
+    },
+  }),
+  defineRoute({
+    name: "replayInbox",
+    method: "POST",
+    path: "/v1/agents/:agentId/replay",
+    auth: "sdk",
+    limit: "projectWrites",
+    summary: "Queue again an agent's acknowledged items (still kept) created in a time window: new inbox ids, " +
+      "the same eventId and payload, replayOf set",
+    params: agentPath,
+    body: replayBody,
+    responses: { 200: z.object({ ok: z.literal(true), replayed: z.int().min(0) }) },
+    async run({ req, caller, params, body }, { inbox }) {
+      const { projectId } = caller;
+      const audit = auditRecord(sdkActor(req), {
+        projectId,
+        action: "inbox.replay",
+        target: params.agentId,
+        detail: { agentId: params.agentId, since: body.since, until: body.until ?? null },
+        at: inbox.now(),
+      });
+      const replayed = await inbox.replay(projectId, params.agentId, body.since, body.until, audit);
+      return json({ ok: true, replayed });
     },
   }),
 ];

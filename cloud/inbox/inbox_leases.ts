@@ -81,6 +81,18 @@ export interface InboxLeases {
   deadLetters(projectId: string, agentId: string, at: string): Promise<DeadLetter[]>;
   /** Puts dead letters back in the queue (all, or those named), deliveries reset, with an audit entry; the count. */
   redrive(projectId: string, agentId: string, inboxIds: number[] | undefined, audit?: AuditEntryInput): Promise<number>;
+  /**
+   * Queues again the acknowledged items of one inbox (still kept) created in `[since, until)`: new items with the
+   * same eventId and payload, `replay_of` naming the original; with an audit entry. The count queued.
+   */
+  replay(
+    projectId: string,
+    agentId: string,
+    since: string,
+    until: string,
+    at: string,
+    audit?: AuditEntryInput,
+  ): Promise<number>;
   /** The project's `inbox.maxDeliveries`. */
   maxDeliveries(projectId: string): Promise<number>;
   /** Sets the project's `inbox.maxDeliveries`, with its audit entry. */

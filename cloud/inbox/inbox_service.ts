@@ -46,6 +46,17 @@ export interface InboxService {
   deadLetters(projectId: string, agentId: string): Promise<DeadLetter[]>;
   /** Puts dead letters back in the queue (all, or those named), deliveries reset, audited; wakes the inbox's polls. */
   redrive(projectId: string, agentId: string, inboxIds: number[] | undefined, audit: AuditEntryInput): Promise<number>;
+  /**
+   * Queues again the acknowledged items (still kept) created in `[since, until)` (until: now when absent), as new
+   * items with `replayOf`, audited; wakes the inbox's polls. The count queued.
+   */
+  replay(
+    projectId: string,
+    agentId: string,
+    since: string,
+    until: string | undefined,
+    audit: AuditEntryInput,
+  ): Promise<number>;
   /** The long polls' wake-ups. */
   waiters: InboxWaiters;
   /** The service's clock, in milliseconds (a long poll's deadline). */
@@ -114,6 +125,12 @@ export function createInboxService(
       return released;
     },
     deadLetters: (projectId, agentId) => storage.inbox.deadLetters(projectId, agentId, iso(now())),
+    async replay(projectId, agentId, since, until, audit) {
+      const at = iso(now());
+      const replayed = await storage.inbox.replay(projectId, agentId, since, until ?? at, at, audit);
+      if (replayed > 0) waiters.notify(projectId, agentId);
+      return replayed;
+    },
     async redrive(projectId, agentId, inboxIds, audit) {
       const redriven = await storage.inbox.redrive(projectId, agentId, inboxIds, audit);
       if (redriven > 0) waiters.notify(projectId, agentId);

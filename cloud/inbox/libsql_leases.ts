@@ -143,6 +143,25 @@ export function leaseStorage(db: Executor): InboxLeases {
       ], "write");
       return results[results.length - 1].rowsAffected;
     },
+    async replay(projectId, agentId, since, until, at, audit) {
+      const window = {
+        sql: `project_id = ? AND agent_id = ? AND acked_at IS NOT NULL AND created_at >= ? AND created_at < ?`,
+        args: [projectId, agentId, since, until],
+      };
+      const results = await db.batch([
+        ...audit
+          ? [auditInsert(audit, { sql: `EXISTS (SELECT 1 FROM cloud_events WHERE ${window.sql})`, args: window.args })]
+          : [],
+        {
+          // A replay of a replayed item names the original.
+          sql: `INSERT INTO cloud_events (project_id, event_id, type, agent_id, payload, created_at, replay_of)
+                SELECT project_id, event_id, type, agent_id, payload, ?, COALESCE(replay_of, inbox_id)
+                FROM cloud_events WHERE ${window.sql} ORDER BY inbox_id`,
+          args: [at, ...window.args],
+        },
+      ], "write");
+      return results[results.length - 1].rowsAffected;
+    },
     async maxDeliveries(projectId) {
       const rs = await db.execute({ sql: `SELECT ${MAX_DELIVERIES} AS n`, args: [projectId] });
       return integer(rs.rows[0], "n");

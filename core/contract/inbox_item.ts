@@ -27,6 +27,8 @@ export interface InboxItem {
   leaseId?: string;
   /** ISO 8601 of the lease's end, when the item goes back to the queue unless acknowledged, extended or released. */
   leaseExpiresAt?: string;
+  /** A replayed item: the inbox id of the acknowledged item it copies (same eventId and payload). */
+  replayOf?: number;
 }
 
 /** A page of an inbox. */
@@ -48,6 +50,7 @@ export const inboxItemSchema: z.ZodType<InboxItem> = z.object({
   deliveries: z.int().min(1).describe("How many times the item was handed out, this time included"),
   leaseId: z.string().optional().describe("A poll with `lease`: extend, release or acknowledge the item by it"),
   leaseExpiresAt: isoTimestamp.optional().describe("A poll with `lease`: when the item goes back to the queue"),
+  replayOf: z.int().min(1).optional().describe("A replayed item: the inbox id of the acknowledged item it copies"),
 });
 
 /** {@linkcode InboxPage}, the answer of the inbox polls. */

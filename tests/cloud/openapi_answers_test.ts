@@ -198,6 +198,7 @@ const BAD_INPUT: Record<string, { path: string; body?: unknown }> = {
   "POST /v1/agent/leases/release": { path: "", body: { leaseIds: [] } },
   "GET /v1/agents/:agentId/dead-letters": { path: `/v1/agents/${"x".repeat(201)}/dead-letters` },
   "POST /v1/agents/:agentId/redrive": { path: "/v1/agents/bob/redrive", body: { inboxIds: [] } },
+  "POST /v1/agents/:agentId/replay": { path: "/v1/agents/bob/replay", body: { since: "yesterday" } },
   "POST /v1/sdk/keys": { path: "", body: { userId: "u", name: "", scopes: [] } },
   "GET /v1/sdk/keys": { path: "?userId=" },
   "DELETE /v1/sdk/keys": { path: "?userId=" },

@@ -188,6 +188,40 @@ describe("the inbox as a queue: GET /v1/agent/inbox?lease, leases/extend, leases
     clock += 10_000;
   });
 
+  test("replay queues acknowledged items of a window again: new inbox ids, same eventId and payload, replayOf", async () => {
+    const { key, name } = await agentWith(3);
+    const windowStart = new Date(clock).toISOString();
+    const items = await lease(key, "lease=30");
+    await t.agent(key, "POST", "/v1/agent/ack", { body: { leaseIds: items.slice(0, 2).map((i) => i.leaseId) } });
+    clock += 30_000;
+    const res = await t.sdk("POST", `/v1/agents/${name}/replay`, { body: { since: windowStart } });
+    assert.deepEqual(res.body, { ok: true, replayed: 2 });
+    const queued = (await t.agent(key, "GET", "/v1/agent/inbox?limit=10")).body.items;
+    assert.deepEqual(
+      queued.map((i: Item & { replayOf?: number; payload: unknown }) => [i.eventId, i.replayOf, i.payload]),
+      [
+        [`${name}-2`, undefined, { n: `${name}-2` }],
+        [`${name}-0`, items[0].inboxId, { n: `${name}-0` }],
+        [`${name}-1`, items[1].inboxId, { n: `${name}-1` }],
+      ],
+    );
+    assert.ok(queued[1].inboxId > items[2].inboxId);
+    // The original eventId is still a duplicate of the original item, and a window with nothing replays nothing.
+    const again = await t.sdk("POST", "/v1/events", { body: event(`${name}-0`, name) });
+    assert.deepEqual([again.status, again.body.inboxId], [200, items[0].inboxId]);
+    const empty = await t.sdk("POST", `/v1/agents/${name}/replay`, {
+      body: { since: "2020-01-01T00:00:00Z", until: "2020-01-02T00:00:00Z" },
+    });
+    assert.deepEqual(empty.body, { ok: true, replayed: 0 });
+    const audit = await t.client.execute({
+      sql: "SELECT detail FROM cloud_audit WHERE action = 'inbox.replay' AND target = ? ORDER BY id",
+      args: [name],
+    });
+    assert.deepEqual(audit.rows.map((r) => JSON.parse(String(r.detail))), [
+      { agentId: name, since: windowStart, until: null },
+    ]);
+  });
+
   test("the project's inbox.maxDeliveries sets when an item becomes a dead letter", async () => {
     const p = await t.newProject("two deliveries");
     assert.equal((await t.sdk("PUT", "/v1/sdk/policy", { as: p, body: { inbox: { maxDeliveries: 2 } } })).status, 200);
