@@ -1,13 +1,15 @@
 // `npm run bench` (full, a few minutes) and `npm run bench -- --quick` (under
 // 90 s): every scenario next to its baseline, one runtime at a time, over
-// 127.0.0.1. Options: --only=app|cloud|events|revocation|faults (or a list: --only=app,events), --runtimes=deno,bun,node.
+// 127.0.0.1. Options: --only=app|cloud|events|revocation|faults|queue (or a list: --only=app,events), --runtimes=deno,bun,node.
 // `events` is the cloud's single events at 1, 8 and 50 connections, batches and 5,000 idle long polls, on Deno.
 // `npm run bench -- --only=app,events` is the user's path of issue 26 (bench/README.md, "The user's path").
 // `faults` (only when named) is the promises under faults: an outage, lost answers, a stall, SIGTERM, a restart.
+// `queue` (only when named) is the inbox as a queue: 8 leased workers over 100,000 events, 1 and 2 cloud processes.
 import { appBench } from "./app_bench.ts";
 import { cloudBench } from "./cloud_bench.ts";
 import { revocationBench } from "./revocation_bench.ts";
 import { faultsBench } from "./faults_bench.ts";
+import { queueBench } from "./queue_bench.ts";
 import { markdownTable, writeReports } from "./report.ts";
 import type { Result } from "./result.ts";
 import type { Runtime } from "./server_process.ts";
@@ -37,6 +39,7 @@ if (wanted("cloud")) results.push(...await cloudBench({ quick }));
 if (onlyList?.includes("events")) results.push(...await cloudBench({ quick, eventsOnly: true }));
 if (wanted("revocation")) results.push(...await revocationBench({ samples: quick ? 20 : 100 }));
 if (onlyList?.includes("faults")) results.push(...await faultsBench({ quick }));
+if (onlyList?.includes("queue")) results.push(...await queueBench({ events: quick ? 5_000 : 100_000 }));
 console.log(markdownTable(results));
 const section = only === undefined
   ? "results"
