@@ -120,6 +120,17 @@ describe("the inbox as a queue: GET /v1/agent/inbox?lease, leases/extend, leases
     clock += 300_000;
   });
 
+  test("a leased long poll wakes when a lease of its inbox ends, a time and no timer per item", async () => {
+    const { key } = await agentWith(1);
+    const [item] = await lease(key, "lease=30");
+    const waiting = t.agent(key, "GET", "/v1/agent/inbox?lease=30&wait=20");
+    await waitFor("the poll to be held", () => waitingPolls(t.cloud) === 1);
+    clock += 30_000;
+    const woken = await waiting;
+    assert.deepEqual(woken.body.items.map((i: Item) => [i.inboxId, i.deliveries]), [[item.inboxId, 2]]);
+    clock += 30_000;
+  });
+
   test("acknowledges by lease id and by inbox id; an acknowledged item is never handed out again", async () => {
     const { key } = await agentWith(3);
     const [a, b, c] = await lease(key, "lease=30");
