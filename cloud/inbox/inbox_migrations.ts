@@ -70,6 +70,10 @@ export const inboxMigrationSteps: Readonly<Record<number, readonly string[]>> = 
         WHERE acked_at IS NOT NULL`,
     "CREATE UNIQUE INDEX cloud_events_lease ON cloud_events (lease_id) WHERE lease_id IS NOT NULL",
     "CREATE INDEX cloud_events_dead ON cloud_events (project_id, agent_id, inbox_id) WHERE dead_at IS NOT NULL",
+    // The lease ends of an inbox: the expired leases a poll buries at the limit and the next end a long poll waits
+    // for, read without scanning the inbox's waiting items.
+    `CREATE INDEX cloud_events_lease_ends ON cloud_events (project_id, agent_id, lease_expires_at)
+        WHERE lease_expires_at IS NOT NULL AND acked_at IS NULL`,
     // The project's inbox policy (`PUT /v1/sdk/policy { inbox: { maxDeliveries } }`); no row: 5.
     `CREATE TABLE cloud_inbox_policy (
         project_id TEXT PRIMARY KEY REFERENCES cloud_projects (id),

@@ -29,7 +29,8 @@ const QUEUED = "project_id = ? AND agent_id = ? AND acked_at IS NULL AND dead_at
 function buryExpired(projectId: string, agentId: string, at: string): Statement {
   return {
     sql: `UPDATE cloud_events SET dead_at = ?, dead_reason = ?, lease_id = NULL, lease_expires_at = NULL
-          WHERE ${QUEUED} AND lease_id IS NOT NULL AND lease_expires_at <= ? AND deliveries >= ${MAX_DELIVERIES}`,
+          WHERE ${QUEUED} AND lease_expires_at IS NOT NULL AND lease_expires_at <= ? AND lease_id IS NOT NULL
+            AND deliveries >= ${MAX_DELIVERIES}`,
     args: [at, LEASE_EXPIRED, projectId, agentId, at, projectId],
   };
 }
@@ -63,7 +64,8 @@ export function leaseStorage(db: Executor): InboxLeases {
     },
     async nextLeaseEnd(projectId, agentId, at) {
       const rs = await db.execute({
-        sql: `SELECT MIN(lease_expires_at) AS next FROM cloud_events WHERE ${QUEUED} AND lease_expires_at > ?`,
+        sql: `SELECT MIN(lease_expires_at) AS next FROM cloud_events
+              WHERE ${QUEUED} AND lease_expires_at IS NOT NULL AND lease_expires_at > ?`,
         args: [projectId, agentId, at],
       });
       const next = rs.rows[0]?.next;
