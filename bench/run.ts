@@ -1,18 +1,20 @@
 // `npm run bench` (full, a few minutes) and `npm run bench -- --quick` (under
 // 90 s): every scenario next to its baseline, one runtime at a time, over
-// 127.0.0.1. Options: --only=app|cloud|events|revocation|faults|scale|activity (or a list: --only=app,events), --runtimes=deno,bun,node,
+// 127.0.0.1. Options: --only=app|cloud|events|revocation|faults|scale|activity|queue (or a list: --only=app,events), --runtimes=deno,bun,node,
 // --rounds=N (alternated rounds of the app side), --keys=N (the many-keys run; 0 leaves it out).
 // `events` is the cloud's single events at 1, 8 and 50 connections, batches and 5,000 idle long polls, on Deno.
 // `npm run bench -- --only=app,events` is the user's path of issue 26 (bench/README.md, "The user's path").
 // `scale` (only when named) is three `cloud/main.ts serve` nodes on one file and on the Hrana fixture (scale_bench.ts).
 // `faults` (only when named) is the promises under faults: an outage, lost answers, a stall, SIGTERM, a restart.
 // `activity` (only when named) is the activity record at 1,000,000 records: the dashboard's pages, batches, the export.
+// `queue` (only when named) is the inbox as a queue: 8 leased workers over 100,000 events, 1 and 2 cloud processes.
 import { appBench } from "./app_bench.ts";
 import { cloudBench } from "./cloud_bench.ts";
 import { revocationBench } from "./revocation_bench.ts";
 import { faultsBench } from "./faults_bench.ts";
 import { activityBench } from "./activity_bench.ts";
 import { scaleBench } from "./scale_bench.ts";
+import { queueBench } from "./queue_bench.ts";
 import { markdownTable, writeReports } from "./report.ts";
 import type { Result } from "./result.ts";
 import type { Runtime } from "./server_process.ts";
@@ -48,6 +50,7 @@ if (wanted("revocation")) results.push(...await revocationBench({ samples: quick
 if (onlyList?.includes("faults")) results.push(...await faultsBench({ quick }));
 if (onlyList?.includes("activity")) results.push(...await activityBench({ quick }));
 if (onlyList?.includes("scale")) results.push(...await scaleBench({ quick }));
+if (onlyList?.includes("queue")) results.push(...await queueBench({ events: quick ? 5_000 : 100_000 }));
 console.log(markdownTable(results));
 const section = only === undefined
   ? "results"

@@ -10,7 +10,7 @@ import { openApiRoute } from "./cloud_openapi.ts";
 import type { CloudSide } from "./routes/mod.ts";
 import type { CloudDeps } from "./cloud_services.ts";
 import { eventRoutes } from "./inbox/mod.ts";
-import { inboxRoutes } from "./inbox/mod.ts";
+import { deadLetterRoutes, inboxRoutes } from "./inbox/mod.ts";
 import { keyRoutes } from "./keys/mod.ts";
 import { manifestRoutes } from "./projects/mod.ts";
 import { violationRoutes } from "./violations/mod.ts";
@@ -31,6 +31,7 @@ const resources: Route<CloudSide<CloudDeps>>[] = [
   ...violationRoutes,
   ...eventRoutes,
   ...inboxRoutes,
+  ...deadLetterRoutes,
   ...revocationRoutes,
   ...keyRoutes,
   ...policyRoutes,

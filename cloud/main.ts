@@ -14,6 +14,7 @@ import { PACKAGE_NAME, PACKAGE_VERSION, redactSecrets } from "../core/contract/m
 import { runAdminCommand } from "./cli/admin_commands.ts";
 import { readPasswordFromStdin } from "./cli/read_password.ts";
 import { runAuditList, runPolicyCommand } from "./cli/policy_commands.ts";
+import { runInboxCommand } from "./cli/inbox_commands.ts";
 import { runKeysCommand } from "./cli/keys_commands.ts";
 import { runActivityExport, runActivityList } from "./cli/activity_commands.ts";
 import { runBackup, runRestore } from "./cli/backup_commands.ts";
@@ -58,6 +59,7 @@ async function main(args: string[]): Promise<number> {
       return 0;
     }
     if (command === "keys") return print(await runKeysCommand(databaseTarget(line.db), rest, line), line);
+    if (command === "inbox") return print(await runInboxCommand(databaseTarget(line.db), rest, line), line);
     if (command === "project") return print(await runProjectCommand(databaseTarget(line.db), rest, line.name), line);
     if (command === "admin") {
       const options = { email: line.email, role: line.role, readPassword: readPasswordFromStdin };

@@ -7,7 +7,7 @@
 import { type DatabaseInput, type DatabaseOperation, migrate, openDatabase, timedExecutor } from "../core/db/mod.ts";
 import { createGroupCommit } from "../core/db/mod.ts";
 import { CLOUD_MIGRATIONS_TABLE, cloudMigrations } from "./database/mod.ts";
-import { eventStorage, INBOX_TABLES, inboxReads, type InboxRepository } from "./inbox/mod.ts";
+import { eventStorage, INBOX_TABLES, inboxReads, type InboxRepository, leaseStorage } from "./inbox/mod.ts";
 import { KEY_TABLES, keyLabelReads, keyReads, type KeyRepository, keyStorage, revocationStorage } from "./keys/mod.ts";
 import { projectAdministration, type ProjectRepository, projectSettings, projectStorage } from "./projects/mod.ts";
 import {
@@ -137,7 +137,7 @@ export async function openCloudStorage(
       ...violationChart(executor),
       ...autoRevoking(executor),
     },
-    inbox: { ...inbox, ...inboxReads(executor, () => events.flushDeliveries()) },
+    inbox: { ...inbox, ...inboxReads(executor, () => events.flushDeliveries()), ...leaseStorage(executor) },
     operators: { ...operators, ...operatorAdministration(executor) },
     audit: auditStorage(executor),
     apps: appStorage(executor),

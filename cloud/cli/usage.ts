@@ -27,6 +27,12 @@ Usage:
                                                       What agents did as NDJSON on stdout, oldest first (for a SIEM)
   svc-cloud keys revoke --user USER --project PROJECT_ID [--json]
                                                       Revoke every active key of a user (one transaction)
+  svc-cloud inbox dead-letters --project PROJECT_ID --agent AGENT_ID [--json]
+                                                      An agent's dead letters (handed out maxDeliveries times)
+  svc-cloud inbox redrive --project PROJECT_ID --agent AGENT_ID [--ids 1,2] [--json]
+                                                      Put dead letters (all, or those named) back in the inbox
+  svc-cloud inbox replay --project PROJECT_ID --agent AGENT_ID --since T [--until T] [--json]
+                                                      Queue acknowledged items created in [since, until) again
   svc-cloud migrate [--json]                          Apply pending schema migrations
   svc-cloud backup --to FILE [--json]                 Write a consistent copy of the (live) file: database to FILE
   svc-cloud restore --from FILE [--force] [--json]    Check a backup (integrity, schema version) and install it at
@@ -116,13 +122,17 @@ export interface CommandLine {
   project?: string;
   /** `--user`. */
   user?: string;
+  /** `--agent` (an agentId). */
+  agent?: string;
+  /** `--ids` (inbox ids, comma-separated). */
+  ids?: string;
   /** `--action`. */
   action?: string;
   /** `--key` (a key's id: the audit log of that key). */
   key?: string;
   /** `--since`. */
   since?: string;
-  /** `--until` (activity). */
+  /** `--until` (activity, inbox replay). */
   until?: string;
   /** `--cursor` (activity list: the next page). */
   cursor?: string;
@@ -188,6 +198,8 @@ export function parseCommandLine(args: string[]): CommandLine {
       until: { type: "string" },
       cursor: { type: "string" },
       limit: { type: "string" },
+      agent: { type: "string" },
+      ids: { type: "string" },
       "rate-limit-project": { type: "string" },
       "rate-limit-agent": { type: "string" },
       "rate-limit-refusals": { type: "string" },
@@ -222,6 +234,8 @@ export function parseCommandLine(args: string[]): CommandLine {
     keyLifetime: values["key-lifetime"],
     project: values.project,
     user: values.user,
+    agent: values.agent,
+    ids: values.ids,
     action: values.action,
     key: values.key,
     since: values.since,

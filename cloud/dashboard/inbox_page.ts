@@ -2,7 +2,9 @@
  * A project's inboxes: per agentId the items waiting, the oldest's age and the
  * most deliveries; one inbox's items, waiting, acknowledged (until purged) or
  * all, and how many of its long polls wait on this server; an admin may discard
- * a stuck item (recorded in the audit log). Reading here counts no delivery.
+ * a stuck item (recorded in the audit log). Its dead letters (items handed out the project's maxDeliveries times
+ * without an ack), which an admin may redrive, and the replay of acknowledged items of a time window (each audited).
+ * Reading here counts no delivery.
  *
  * @module
  */
@@ -13,6 +15,7 @@ import { auditEntry, type ProjectContext } from "./page_context.ts";
 import { type Html, htmlPage, redirect } from "./responses.ts";
 import type { InboxItemStatus } from "../inbox/mod.ts";
 import { overHttps } from "./visit.ts";
+import { timestampInput } from "../../core/contract/mod.ts";
 
 /** What one inbox's page shows: `?status=`, waiting items by default. */
 const SHOWN = {
@@ -97,6 +100,7 @@ export async function inboxPage(ctx: ProjectContext, [agentId]: string[]): Promi
   );
   const body = html`
     ${ctx.url.searchParams.get("discarded") ? notice("success", "The item was discarded.") : ""}
+    ${doneNotice(ctx.url)}
     ${statusForm(path, shown)}
     <p><strong>${page.total}</strong> ${SHOWN[shown].count} <code>${agentId}</code>.${shown === "waiting" ? "" : html`
       Acknowledged items are kept for the project's retention (see Settings), then purged.
@@ -108,6 +112,7 @@ export async function inboxPage(ctx: ProjectContext, [agentId]: string[]): Promi
       rows: items,
     })}
     ${pager(ctx.url, page.total, offset)}
+    ${await deadLetterSection(ctx, agentId, path, admin)}
     <p><a href="${base}">All inboxes</a></p>
   `;
   return htmlPage(
@@ -178,6 +183,119 @@ export async function discardPost(ctx: ProjectContext, [agentId]: string[]): Pro
   }
   return redirect(
     `/dashboard/projects/${ctx.project.id}/inbox/${encodeURIComponent(agentId)}?discarded=1`,
+    overHttps(ctx),
+  );
+}
+
+/** What a redrive or a replay did, from its redirect's query. */
+function doneNotice(url: URL): Html | string {
+  const redriven = url.searchParams.get("redriven");
+  if (redriven !== null) return notice("success", `${Number(redriven)} dead letters were put back in the inbox.`);
+  const replayed = url.searchParams.get("replayed");
+  if (replayed !== null) return notice("success", `${Number(replayed)} acknowledged items were queued again.`);
+  return "";
+}
+
+/** The inbox's dead letters, with an admin's Redrive (each, or all) and Replay… forms. */
+async function deadLetterSection(ctx: ProjectContext, agentId: string, path: string, admin: boolean): Promise<Html> {
+  const dead = await ctx.services.inbox.deadLetters(ctx.project.id, agentId);
+  const redriveOne = (inboxId: number, eventId: string) =>
+    admin
+      ? html`<form method="post" action="${path}/redrive">${csrfField(ctx)}
+    <input type="hidden" name="inboxId" value="${inboxId}">
+    <button type="submit" aria-label="Redrive event ${eventId}">Redrive</button></form>`
+      : "";
+  const rows = dead.map((d) =>
+    html`
+      <tr>
+        <td>${d.inboxId}</td>
+        <td><code>${d.eventId}</code></td>
+        <td>${d.type}</td>
+        <td>${time(d.deadAt)}</td>
+        <td>${d.reason}</td>
+        <td>${d.deliveries}</td>
+        <td>${payloadCell(d.payload)}</td>
+        <td>${redriveOne(d.inboxId, d.eventId)}</td>
+      </tr>
+    `
+  );
+  const list = dead.length
+    ? dataTable({
+      label: "Dead letters, oldest first",
+      columns: ["inboxId", "eventId", "Type", "Dead since", "Reason", "Deliveries", "Payload", "Actions"],
+      rows,
+    })
+    : html`<p>No dead letters.</p>`;
+  const forms = admin
+    ? html`
+      ${dead.length
+        ? html`<form method="post" action="${path}/redrive">${csrfField(ctx)}
+    <button type="submit">Redrive all ${dead.length} dead letters</button></form>`
+        : ""}
+      <h3>Replay…</h3>
+      <p>Queue again the acknowledged items (still kept) created in a time window: new items with the same eventId
+        and payload.</p>
+      <form class="filters" method="post" action="${path}/replay">${csrfField(ctx)}
+        <div><label for="replay-since">Since</label><input id="replay-since" name="since" required
+          placeholder="2025-01-31T00:00:00Z"></div>
+        <div><label for="replay-until">Until (default now)</label><input id="replay-until" name="until"></div>
+        <button type="submit">Replay</button>
+      </form>
+    `
+    : "";
+  return html`
+    <h2>Dead letters</h2>
+    <p>Items handed out the project's maxDeliveries times without an acknowledgement: no poll gets them until they
+      are redriven.</p>
+    ${list}
+    ${forms}
+  `;
+}
+
+/**
+ * Puts one dead letter (`inboxId`) or all of them back in the inbox, deliveries reset; audited.
+ *
+ * @param ctx The request (`inboxId` field, optional).
+ * @param params The agentId.
+ * @returns A redirect to the inbox.
+ */
+export async function redrivePost(ctx: ProjectContext, [agentId]: string[]): Promise<Response> {
+  const given = ctx.form.get("inboxId");
+  const inboxId = given === null ? undefined : Number(given);
+  if (inboxId !== undefined && (!Number.isSafeInteger(inboxId) || inboxId <= 0)) {
+    return messagePage(400, "Bad request", "inboxId must be a positive integer.", overHttps(ctx));
+  }
+  const ids = inboxId === undefined ? undefined : [inboxId];
+  const entry = auditEntry(ctx, ctx.project.id, "inbox.redrive", agentId, { agentId, inboxIds: ids ?? "all" });
+  const redriven = await ctx.services.inbox.redrive(ctx.project.id, agentId, ids, entry);
+  return redirect(
+    `/dashboard/projects/${ctx.project.id}/inbox/${encodeURIComponent(agentId)}?redriven=${redriven}`,
+    overHttps(ctx),
+  );
+}
+
+/**
+ * Queues again the acknowledged items of a time window (`since`, `until`); audited.
+ *
+ * @param ctx The request (`since` and `until` fields, ISO 8601).
+ * @param params The agentId.
+ * @returns A redirect to the inbox.
+ */
+export async function replayPost(ctx: ProjectContext, [agentId]: string[]): Promise<Response> {
+  const read = (name: string) => {
+    const value = ctx.form.get(name)?.trim() ?? "";
+    const parsed = timestampInput.safeParse(value);
+    return value === "" ? undefined : parsed.success ? parsed.data : null;
+  };
+  const since = read("since");
+  const until = read("until");
+  if (since === undefined || since === null || until === null) {
+    return messagePage(400, "Bad request", "Since and Until must be ISO 8601 times.", overHttps(ctx));
+  }
+  const entry = auditEntry(ctx, ctx.project.id, "inbox.replay", agentId, { agentId, since, until: until ?? null });
+  const replayed = await ctx.services.inbox.replay(ctx.project.id, agentId, since, until, entry);
+  return redirect(
+    `/dashboard/projects/${ctx.project.id}/inbox/${encodeURIComponent(agentId)}?replayed=${replayed}`,
     overHttps(ctx),
   );
 }

@@ -9,7 +9,7 @@ import type { Method, Route } from "../../core/http/mod.ts";
 import type { PageContext, ProjectContext } from "./page_context.ts";
 import { accountPage, totpConfirmPost, totpOffPost, totpStartPost } from "./account_page.ts";
 import { auditPage } from "./audit_page.ts";
-import { discardPost, inboxesPage, inboxPage } from "./inbox_page.ts";
+import { discardPost, inboxesPage, inboxPage, redrivePost, replayPost } from "./inbox_page.ts";
 import { approvalsPage } from "./approvals_page.ts";
 import { intentsPage } from "./intents_page.ts";
 import { keysPage, revokeKeyPage, revokeKeyPost } from "./keys_page.ts";
@@ -185,6 +185,8 @@ export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
   project("GET", "/inbox", "A project's inboxes", inboxesPage),
   project("GET", "/inbox/:id", "An inbox", inboxPage),
   project("POST", "/inbox/:id/discard", "Discard an inbox item", discardPost),
+  project("POST", "/inbox/:id/redrive", "Redrive an inbox's dead letters", redrivePost),
+  project("POST", "/inbox/:id/replay", "Replay an inbox's acknowledged items", replayPost),
   project("GET", "/settings", "A project's settings", (ctx) => settingsPage(ctx)),
   project("POST", "/settings/rename", "Rename a project", renamePost),
   project("GET", "/settings/rotate", "Confirm rotating the SDK secret", rotatePage),

@@ -94,6 +94,7 @@ export const CLOUD_MIGRATION_ORDER: readonly CloudMigrationOrder[] = [
     name: "the activity record: what agents did, and runs and refusals per key and hour",
     features: ["activity"],
   },
+  { version: 19, name: "the inbox as a queue: leases, dead letters, a project's maxDeliveries", features: ["inbox"] },
 ];
 
 /** The cloud's migrations, oldest first, as the runner applies them. */

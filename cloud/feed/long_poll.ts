@@ -18,8 +18,11 @@ export interface PollLimits {
   signal: AbortSignal;
   /** The cloud is closing. */
   closing(): boolean;
-  /** The longest single wait, for reads that no watcher wakes for other processes (default: all the time left). */
-  sliceMs?: number;
+  /**
+   * The longest single wait, for reads that no watcher wakes for other processes (default: all the time left); a
+   * function is asked after each empty read (an inbox's next lease end, say).
+   */
+  sliceMs?: number | (() => Promise<number>);
 }
 
 /**
@@ -42,7 +45,8 @@ export async function readOrWait<T>(
       const rows = await read();
       const left = limits.deadline - (limits.now ?? PLATFORM.now)();
       if (rows.length > 0 || left <= 0 || limits.signal.aborted || limits.closing()) return { rows, waited };
-      await subscription.wait(Math.min(left, limits.sliceMs ?? left), limits.signal);
+      const slice = typeof limits.sliceMs === "function" ? await limits.sliceMs() : limits.sliceMs ?? left;
+      await subscription.wait(Math.max(0, Math.min(left, slice)), limits.signal);
       waited = true;
     } finally {
       subscription.cancel();

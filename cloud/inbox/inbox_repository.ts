@@ -6,6 +6,7 @@
  */
 import type { InboxItem, PostedEvent } from "../../core/contract/mod.ts";
 import type { InboxReads } from "./inbox_query.ts";
+import type { InboxLeases } from "./inbox_leases.ts";
 
 /** What storing one event did. */
 export interface AppendResult {
@@ -31,11 +32,11 @@ export interface FilledInboxes {
 }
 
 /** Events and inboxes: the repository. */
-export interface InboxRepository extends InboxReads {
+export interface InboxRepository extends InboxReads, InboxLeases {
   /** Stores events and their inbox items in one transaction, deduplicating by eventId. */
   appendEvents(projectId: string, events: PostedEvent[], at: string): Promise<AppendResult[]>;
-  /** Waiting items of one inbox after `cursor`, ascending, counting the delivery. */
-  listInbox(projectId: string, agentId: string, cursor: number, limit: number): Promise<InboxItem[]>;
+  /** Waiting items of one inbox after `cursor` that no lease holds at `at`, ascending, counting the delivery. */
+  listInbox(projectId: string, agentId: string, cursor: number, limit: number, at: string): Promise<InboxItem[]>;
   /** Acknowledges items of one inbox; the count of items newly acknowledged. */
   acknowledge(projectId: string, agentId: string, inboxIds: number[], at: string): Promise<number>;
   /** Deletes items acknowledged before `before` (before now minus its own retention for a project that has one), with their events; the count deleted. */

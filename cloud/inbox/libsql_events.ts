@@ -77,12 +77,12 @@ export function eventStorage(db: Executor, group: GroupCommit): EventStorage {
         {
           sql: `INSERT INTO cloud_events (project_id, event_id, type, agent_id, payload, created_at)
                 VALUES ${events.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")}
-                ON CONFLICT (project_id, event_id) DO NOTHING RETURNING event_id`,
+                ON CONFLICT (project_id, event_id) WHERE replay_of IS NULL DO NOTHING RETURNING event_id`,
           args: events.flatMap((e) => [projectId, e.eventId, e.type, e.agentId, JSON.stringify(e.payload), at]),
         },
         {
           sql: `SELECT event_id, inbox_id, agent_id FROM cloud_events
-                WHERE project_id = ? AND event_id IN (${placeholders(ids.length)})`,
+                WHERE project_id = ? AND event_id IN (${placeholders(ids.length)}) AND replay_of IS NULL`,
           args: [projectId, ...ids],
         },
       ], "write");
@@ -99,12 +99,14 @@ export function eventStorage(db: Executor, group: GroupCommit): EventStorage {
         };
       });
     },
-    async listInbox(projectId, agentId, cursor, limit) {
+    async listInbox(projectId, agentId, cursor, limit, at) {
+      // Leased items (and items released with a delay) and dead letters are not handed out.
       const rs = await db.execute({
         sql: `SELECT * FROM cloud_events
-              WHERE project_id = ? AND agent_id = ? AND acked_at IS NULL AND inbox_id > ?
+              WHERE project_id = ? AND agent_id = ? AND acked_at IS NULL AND inbox_id > ? AND dead_at IS NULL
+                AND (lease_expires_at IS NULL OR lease_expires_at <= ?)
               ORDER BY inbox_id LIMIT ?`,
-        args: [projectId, agentId, cursor, limit],
+        args: [projectId, agentId, cursor, at, limit],
       });
       if (rs.rows.length === 0) return [];
       const items = rs.rows.map((row) =>
@@ -158,7 +160,7 @@ export function eventStorage(db: Executor, group: GroupCommit): EventStorage {
 }
 
 /** The inbox's tables holding a project's rows, children first: deleted with the project. */
-export const INBOX_TABLES: readonly string[] = ["cloud_events"];
+export const INBOX_TABLES: readonly string[] = ["cloud_inbox_policy", "cloud_events"];
 
 /** Deletes acknowledged items matching `where`, a chunk per statement; the count deleted. */
 function purgeChunks(db: Executor, where: string, args: SqlValue[]): Promise<number> {
@@ -173,7 +175,9 @@ function purgeChunks(db: Executor, where: string, args: SqlValue[]): Promise<num
  * @returns The item.
  */
 export function toItem(row: SqlRow, deliveries: number): InboxItem {
+  const replayOf = row.replay_of;
   return {
+    ...typeof replayOf === "number" || typeof replayOf === "bigint" ? { replayOf: Number(replayOf) } : {},
     inboxId: integer(row, "inbox_id"),
     eventId: text(row, "event_id"),
     type: text(row, "type"),
@@ -206,7 +210,7 @@ async function appendOne(
 ): Promise<{ eventId: string; inboxId: number; agentId: string; duplicate: boolean }> {
   const insert = {
     sql: `INSERT INTO cloud_events (project_id, event_id, type, agent_id, payload, created_at)
-          VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, event_id) DO NOTHING`,
+          VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, event_id) WHERE replay_of IS NULL DO NOTHING`,
     args: [projectId, e.eventId, e.type, e.agentId, JSON.stringify(e.payload), at],
   };
   for (let attempt = 1;; attempt++) {
@@ -217,7 +221,7 @@ async function appendOne(
     }
     // A duplicate, or an engine that does not report the rowid: the row holding the eventId.
     const held = await db.execute({
-      sql: "SELECT inbox_id, agent_id FROM cloud_events WHERE project_id = ? AND event_id = ?",
+      sql: "SELECT inbox_id, agent_id FROM cloud_events WHERE project_id = ? AND event_id = ? AND replay_of IS NULL",
       args: [projectId, e.eventId],
     });
     const row = held.rows[0];

@@ -4,6 +4,7 @@
  *
  * @module
  */
+export { deadLetterRoutes } from "./dead_letter_routes.ts";
 export { eventRoutes } from "./event_routes.ts";
 export { inboxMigrationSteps } from "./inbox_migrations.ts";
 export type { InboxItemStatus, InboxReads } from "./inbox_query.ts";
@@ -13,3 +14,4 @@ export { createInboxService } from "./inbox_service.ts";
 export type { InboxService } from "./inbox_service.ts";
 export { eventStorage, INBOX_TABLES } from "./libsql_events.ts";
 export { inboxReads } from "./libsql_inbox_reads.ts";
+export { leaseStorage } from "./libsql_leases.ts";

@@ -8,6 +8,7 @@
 import { countsToward, type Violation } from "../../core/contract/mod.ts";
 import { notifyRevocation } from "../keys/mod.ts";
 import type { InboxWaiters } from "../feed/mod.ts";
+import type { InboxPolicyStorage } from "./project_policy.ts";
 import type { ProjectRepository } from "../projects/mod.ts";
 import type { ViolationRepository } from "./violation_repository.ts";
 import { PLATFORM } from "../../core/platform/mod.ts";
@@ -18,6 +19,8 @@ export interface ViolationRepositories {
   violations: ViolationRepository;
   /** Projects and their policy. */
   projects: ProjectRepository;
+  /** The inbox's policy. */
+  inbox: InboxPolicyStorage;
 }
 
 /**

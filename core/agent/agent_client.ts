@@ -9,14 +9,32 @@
 import { ERROR_STATUS, type ErrorCode, isSvcError, SvcError } from "../errors/mod.ts";
 import { Backoff, sleep } from "../retry/mod.ts";
 import type { InboxItem, KeyRefusal } from "../contract/mod.ts";
-import type { AgentClientOptions, AgentIntent, AgentKeyInfo, InboxOptions, InboxPage } from "./agent_client_options.ts";
+import type {
+  AgentClientOptions,
+  AgentIntent,
+  AgentKeyInfo,
+  InboxOptions,
+  InboxPage,
+  WorkOptions,
+  WorkSummary,
+} from "./agent_client_options.ts";
+import { workLoop } from "./work_loop.ts";
 import { PLATFORM } from "../platform/mod.ts";
 
 export { isSvcError, SvcError } from "../errors/mod.ts";
 export type { ErrorCode } from "../errors/mod.ts";
 export type { JsonSchema } from "../contract/mod.ts";
 export type { InboxItem, KeyRefusal, KeyRefusalReason } from "../contract/mod.ts";
-export type { AgentClientOptions, AgentIntent, AgentKeyInfo, InboxOptions, InboxPage } from "./agent_client_options.ts";
+export type {
+  AgentClientOptions,
+  AgentIntent,
+  AgentKeyInfo,
+  InboxOptions,
+  InboxPage,
+  WorkContext,
+  WorkOptions,
+  WorkSummary,
+} from "./agent_client_options.ts";
 
 /**
  * A client for agents: `intents()` and `run()` against the app's `/svc`,
@@ -206,9 +224,10 @@ export class AgentClient {
    * @throws {SvcError} With the contract's code, or `UNREACHABLE` when the cloud cannot be reached.
    */
   async poll(
-    options: { cursor?: number; limit?: number; wait?: number; signal?: AbortSignal } = {},
+    options: { cursor?: number; limit?: number; wait?: number; lease?: number; signal?: AbortSignal } = {},
   ): Promise<InboxPage> {
     const query = new URLSearchParams({ cursor: String(options.cursor ?? 0) });
+    if (options.lease !== undefined) query.set("lease", String(options.lease));
     if (options.limit !== undefined) query.set("limit", String(options.limit));
     if (options.wait !== undefined) query.set("wait", String(options.wait));
     const extra = (options.wait ?? 0) * 1000;
@@ -233,6 +252,82 @@ export class AgentClient {
   async ack(inboxIds: number[]): Promise<number> {
     if (inboxIds.length === 0) return 0;
     return (await this.#call(this.#base("cloud"), "POST", "/v1/agent/ack", { inboxIds })).acknowledged;
+  }
+
+  /**
+   * Acknowledges leased items by their lease ids (a lease that ended and was handed out again is ignored).
+   *
+   * @param leaseIds Up to 500 lease ids, from items of a poll with `lease`.
+   * @returns How many were newly acknowledged.
+   * @throws {SvcError} With the contract's code, or `UNREACHABLE` when the cloud cannot be reached.
+   */
+  async ackLeases(leaseIds: string[]): Promise<number> {
+    if (leaseIds.length === 0) return 0;
+    return (await this.#call(this.#base("cloud"), "POST", "/v1/agent/ack", { leaseIds })).acknowledged;
+  }
+
+  /**
+   * Extends leases to `seconds` from now.
+   *
+   * @param leaseIds Up to 500 lease ids.
+   * @param seconds The lease's new end, 1..43200 seconds from now.
+   * @returns The leases extended, with their new end.
+   * @throws {SvcError} `NOT_FOUND` when none is a lease this agent holds.
+   */
+  async extendLeases(
+    leaseIds: string[],
+    seconds: number,
+  ): Promise<{ leaseId: string; leaseExpiresAt: string }[]> {
+    return (await this.#call(this.#base("cloud"), "POST", "/v1/agent/leases/extend", { leaseIds, seconds })).leases;
+  }
+
+  /**
+   * Releases leased items back to the queue, optionally after a delay; `reason` is recorded if this makes an item a
+   * dead letter (its project's maxDeliveries reached).
+   *
+   * @param leaseIds Up to 500 lease ids.
+   * @param options Seconds before the items are handed out again (default 0), and the reason.
+   * @returns How many were released.
+   * @throws {SvcError} `NOT_FOUND` when none is a lease this agent holds.
+   */
+  async releaseLeases(leaseIds: string[], options: { delaySeconds?: number; reason?: string } = {}): Promise<number> {
+    return (await this.#call(this.#base("cloud"), "POST", "/v1/agent/leases/release", { leaseIds, ...options }))
+      .released;
+  }
+
+  /**
+   * Works the inbox as a queue: polls with leases (no other worker of this agent gets an item while it is leased
+   * here), runs up to `concurrency` handlers at once, extends the lease of a handler that runs long (every half
+   * lease), releases an item with a growing delay when its handler throws, and acknowledges it when the handler
+   * returns. Runs until `signal` aborts (the running handlers finish first) or, with `untilEmpty`, nothing is left.
+   *
+   * @example Eight handlers at once, each item leased for 60 s
+   * ```ts
+   * import { AgentClient } from "@svc/agent-access/client";
+   *
+   * const agent = new AgentClient({ key: "svc_live_…", cloudUrl: "http://127.0.0.1:8787" });
+   * const stop = new AbortController();
+   * await agent.work({
+   *   leaseSeconds: 60,
+   *   concurrency: 8,
+   *   signal: stop.signal,
+   *   handler: async (item) => {
+   *     console.log(item.type, item.payload); // throw to have it handed out again after a delay
+   *   },
+   * });
+   * ```
+   *
+   * @param options The handler, the lease, the concurrency, the signal.
+   * @returns How many items were acknowledged and how many released after a throw.
+   * @throws {SvcError} A poll refused for good (401 of a revoked key, say), once the running handlers finished.
+   */
+  async work(options: WorkOptions): Promise<WorkSummary> {
+    return await workLoop({
+      lease: async ({ lease, limit, wait, signal }) => (await this.poll({ lease, limit, wait, signal })).items,
+      extend: (leaseIds, seconds) => this.extendLeases(leaseIds, seconds),
+      release: (leaseIds, delaySeconds, reason) => this.releaseLeases(leaseIds, { delaySeconds, reason }),
+      ackLeases: (leaseIds) => this.ackLeases(leaseIds),
+    }, options);
   }
 
   /**

@@ -80,3 +80,42 @@ export interface InboxOptions {
   /** End the loop at the first poll that finds nothing new: handle what waits, then return. Default false. */
   untilEmpty?: boolean;
 }
+
+/** What a handler of `AgentClient.work` is given besides its item. */
+export interface WorkContext {
+  /** The loop's signal: aborted when the worker is asked to stop. */
+  signal: AbortSignal;
+}
+
+/** Options of `AgentClient.work`. */
+export interface WorkOptions {
+  /**
+   * Handles one item. Returning acknowledges it; throwing releases it back to the queue after
+   * `retryDelay(deliveries)` seconds (at the project's maxDeliveries it becomes a dead letter instead).
+   */
+  handler: (item: InboxItem, context: WorkContext) => Promise<void> | void;
+  /** Seconds each item is leased for (1..43200); a handler still running at half of it extends it. Default 30. */
+  leaseSeconds?: number;
+  /** Handlers running at once (1..200). Default 1. */
+  concurrency?: number;
+  /** Stops polling; the handlers running finish, then `work()` returns. */
+  signal?: AbortSignal;
+  /** Seconds a poll waits for an item while no handler runs (0..20). Default 20. */
+  wait?: number;
+  /** Return once nothing is free in the inbox and no handler runs. Default false. */
+  untilEmpty?: boolean;
+  /** Seconds before a failed item is handed out again, by its deliveries so far. Default 1, 2, 4… up to 300. */
+  retryDelay?: (deliveries: number) => number;
+  /** First backoff delay in milliseconds after a failed poll. Default 250. */
+  retryMinMs?: number;
+  /** Longest backoff delay in milliseconds. Default 30000. */
+  retryMaxMs?: number;
+}
+
+/** What `AgentClient.work` did. */
+export interface WorkSummary {
+  /** Items whose handler returned (acknowledged). */
+  acknowledged: number;
+  /** Items whose handler threw (released with a delay). */
+  released: number;
+}

@@ -23,6 +23,12 @@ export interface InboxItem {
   createdAt: string;
   /** How many times the item was handed out, this time included. */
   deliveries: number;
+  /** The lease of a poll with `lease`: extend, release or acknowledge the item by it. */
+  leaseId?: string;
+  /** ISO 8601 of the lease's end, when the item goes back to the queue unless acknowledged, extended or released. */
+  leaseExpiresAt?: string;
+  /** A replayed item: the inbox id of the acknowledged item it copies (same eventId and payload). */
+  replayOf?: number;
 }
 
 /** A page of an inbox. */
@@ -42,6 +48,9 @@ export const inboxItemSchema: z.ZodType<InboxItem> = z.object({
   payload: z.record(z.string(), z.unknown()),
   createdAt: isoTimestamp,
   deliveries: z.int().min(1).describe("How many times the item was handed out, this time included"),
+  leaseId: z.string().optional().describe("A poll with `lease`: extend, release or acknowledge the item by it"),
+  leaseExpiresAt: isoTimestamp.optional().describe("A poll with `lease`: when the item goes back to the queue"),
+  replayOf: z.int().min(1).optional().describe("A replayed item: the inbox id of the acknowledged item it copies"),
 });
 
 /** {@linkcode InboxPage}, the answer of the inbox polls. */

@@ -106,6 +106,12 @@ test("the other successes match too: a duplicate event, a batch, an invalid key,
   const page = await send(t, "GET /v1/agent/inbox", { path: "?cursor=0&limit=10" });
   assert.ok(page.body.items.length >= 3);
   const tooling = await send(t, "GET /v1/agents/:agentId/inbox", { path: "/v1/agents/bob/inbox?limit=2" });
+  const leased = await send(t, "GET /v1/agent/inbox", { path: "?lease=30&limit=2" });
+  const [first, second] = leased.body.items.map((i: { leaseId: string }) => i.leaseId);
+  const extend = { path: "", body: { leaseIds: [first], seconds: 60 } };
+  assert.equal((await send(t, "POST /v1/agent/leases/extend", extend)).status, 200);
+  const release = { path: "", body: { leaseIds: [first, second] } };
+  assert.equal((await send(t, "POST /v1/agent/leases/release", release)).status, 200);
   assert.equal(tooling.body.items.length, 2);
   const verified = await send(t, "POST /v1/sdk/keys/verify", { path: "", body: { key: agentKey } });
   assert.equal(verified.body.valid, true);
@@ -191,6 +197,11 @@ const BAD_INPUT: Record<string, { path: string; body?: unknown }> = {
   "POST /v1/agent/ack": { path: "", body: { inboxIds: [] } },
   "GET /v1/agents/:agentId/inbox": { path: "/v1/agents/bob/inbox?wait=99" },
   "POST /v1/agents/:agentId/ack": { path: "/v1/agents/bob/ack", body: { inboxIds: [0.5] } },
+  "POST /v1/agent/leases/extend": { path: "", body: { leaseIds: ["l"], seconds: 43_201 } },
+  "POST /v1/agent/leases/release": { path: "", body: { leaseIds: [] } },
+  "GET /v1/agents/:agentId/dead-letters": { path: `/v1/agents/${"x".repeat(201)}/dead-letters` },
+  "POST /v1/agents/:agentId/redrive": { path: "/v1/agents/bob/redrive", body: { inboxIds: [] } },
+  "POST /v1/agents/:agentId/replay": { path: "/v1/agents/bob/replay", body: { since: "yesterday" } },
   "POST /v1/sdk/keys": { path: "", body: { userId: "u", name: "", scopes: [] } },
   "GET /v1/sdk/keys": { path: "?userId=" },
   "DELETE /v1/sdk/keys": { path: "?userId=" },

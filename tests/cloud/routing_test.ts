@@ -72,7 +72,12 @@ describe("handle()", () => {
       assert.ok(["sdk", "agent", "none", "metrics"].includes(route.auth));
     }
     const agentRoutes = cloudRoutes.filter((r) => r.auth === "agent").map((r) => `${r.method} ${r.path}`);
-    assert.deepEqual(agentRoutes, ["GET /v1/agent/inbox", "POST /v1/agent/ack"]);
+    assert.deepEqual(agentRoutes, [
+      "GET /v1/agent/inbox",
+      "POST /v1/agent/ack",
+      "POST /v1/agent/leases/extend",
+      "POST /v1/agent/leases/release",
+    ]);
   });
 });
 

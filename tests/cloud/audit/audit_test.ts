@@ -222,6 +222,7 @@ describe("cloud/main.ts project policy and audit list", () => {
       autoRevoke: { threshold: 4, windowMinutes: 15 },
       retentionDays: null,
       keyLifetime: null,
+      inbox: { maxDeliveries: 5 },
     });
     const shown = await cli("project", "policy", created.projectId);
     assert.match(shown.stdout, /auto-revoke: On: 4 counted violations of one key within 15 minutes revoke it/);

@@ -196,10 +196,16 @@ for (const [name, open] of backends.list) {
       assert.deepEqual(results.map((r) => r.duplicate), [false, false, true]);
       assert.equal(results[2].inboxId, results[0].inboxId);
       assert.ok(results[1].inboxId > results[0].inboxId);
-      const items = await storage.inbox.listInbox(projectId, "inbox-a", 0, 10);
+      const items = await storage.inbox.listInbox(projectId, "inbox-a", 0, 10, new Date().toISOString());
       assert.deepEqual(items.map((i) => [i.eventId, i.payload, i.deliveries]), [["s1", { n: 1 }, 1]]);
-      assert.equal((await storage.inbox.listInbox(projectId, "inbox-a", 0, 10))[0].deliveries, 2);
-      assert.deepEqual(await storage.inbox.listInbox(projectId, "inbox-a", results[0].inboxId, 10), []);
+      assert.equal(
+        (await storage.inbox.listInbox(projectId, "inbox-a", 0, 10, new Date().toISOString()))[0].deliveries,
+        2,
+      );
+      assert.deepEqual(
+        await storage.inbox.listInbox(projectId, "inbox-a", results[0].inboxId, 10, new Date().toISOString()),
+        [],
+      );
     });
 
     test("acknowledges once, then purges acknowledged items after the retention", async () => {
@@ -211,7 +217,7 @@ for (const [name, open] of backends.list) {
       assert.equal(await storage.inbox.acknowledge(projectId, "other", [r.inboxId], "2025-01-01T00:00:00.000Z"), 0);
       assert.equal(await storage.inbox.acknowledge(projectId, "p", [r.inboxId], "2025-01-01T00:00:00.000Z"), 1);
       assert.equal(await storage.inbox.acknowledge(projectId, "p", [r.inboxId], "2025-01-01T00:00:00.000Z"), 0);
-      assert.deepEqual(await storage.inbox.listInbox(projectId, "p", 0, 10), []);
+      assert.deepEqual(await storage.inbox.listInbox(projectId, "p", 0, 10, new Date().toISOString()), []);
       const [dup] = await storage.inbox.appendEvents(
         projectId,
         [{ eventId: "p1", type: "t", agentId: "p", payload: {} }],

@@ -314,8 +314,8 @@ for (const [name, open] of backends.list) {
         { eventId: "a2", type: "t", agentId: "a", payload: { n: 2 } },
       ], "2025-01-01T00:00:00.000Z");
       await storage.inbox.appendEvents(project.id, [{ eventId: "b1", type: "t", agentId: "b", payload: {} }], AT);
-      await storage.inbox.listInbox(project.id, "a", 0, 1);
-      await storage.inbox.listInbox(project.id, "a", 0, 1);
+      await storage.inbox.listInbox(project.id, "a", 0, 1, new Date().toISOString());
+      await storage.inbox.listInbox(project.id, "a", 0, 1, new Date().toISOString());
       assert.deepEqual(await storage.inbox.inboxBacklog(project.id), [
         { agentId: "a", waiting: 2, oldestAt: "2025-01-01T00:00:00.000Z", maxDeliveries: 2 },
         { agentId: "b", waiting: 1, oldestAt: AT, maxDeliveries: 0 },
@@ -333,7 +333,10 @@ for (const [name, open] of backends.list) {
       assert.equal(await storage.inbox.discardInboxItem(project.id, "b", peek.items[0].inboxId, AT), false);
       assert.equal(await storage.inbox.discardInboxItem(project.id, "a", peek.items[0].inboxId, AT), true);
       assert.equal(await storage.inbox.discardInboxItem(project.id, "a", peek.items[0].inboxId, AT), false);
-      assert.deepEqual((await storage.inbox.listInbox(project.id, "a", 0, 10)).map((i) => i.eventId), ["a2"]);
+      assert.deepEqual(
+        (await storage.inbox.listInbox(project.id, "a", 0, 10, new Date().toISOString())).map((i) => i.eventId),
+        ["a2"],
+      );
     });
 
     test("shows an inbox's acknowledged items newest first with their time, and all items merged", async () => {
@@ -341,7 +344,7 @@ for (const [name, open] of backends.list) {
       const events = ["e1", "e2", "e3", "e4"].map((eventId) => ({ eventId, type: "t", agentId: "a", payload: {} }));
       const ids = (await storage.inbox.appendEvents(project.id, events, AT)).map((r) => r.inboxId);
       await storage.inbox.appendEvents(project.id, [{ eventId: "other", type: "t", agentId: "b", payload: {} }], AT);
-      await storage.inbox.listInbox(project.id, "a", 0, 10);
+      await storage.inbox.listInbox(project.id, "a", 0, 10, new Date().toISOString());
       await storage.inbox.acknowledge(project.id, "a", [ids[0], ids[2]], "2025-03-01T12:05:00.000Z");
       await storage.inbox.discardInboxItem(project.id, "a", ids[3], "2025-03-01T12:06:00.000Z");
       const peek = (status: "waiting" | "acknowledged" | undefined, limit = 10, offset = 0) =>

@@ -22,7 +22,7 @@ test("re-polling from cursor 0 counts every delivery without a write per poll, a
   const before = observer.dataVersion();
   let last = 0;
   for (let poll = 1; poll <= 20; poll++) {
-    const items = await storage.inbox.listInbox(project.id, "a", 0, 200);
+    const items = await storage.inbox.listInbox(project.id, "a", 0, 200, new Date().toISOString());
     assert.equal(items.length, 200);
     assert.ok(items.every((i) => i.deliveries === poll), `poll ${poll} reports ${poll} deliveries`);
     last = items[0].deliveries;

@@ -11,7 +11,12 @@ describe("GET and PUT /v1/sdk/policy", () => {
   test("answers auto-revoke off and the default retention before any change", async () => {
     const res = await t.sdk("GET", "/v1/sdk/policy");
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body, { autoRevoke: null, retentionDays: null, keyLifetime: null });
+    assert.deepEqual(res.body, {
+      autoRevoke: null,
+      retentionDays: null,
+      keyLifetime: null,
+      inbox: { maxDeliveries: 5 },
+    });
   });
 
   test("sets, keeps what is absent, and turns auto-revoke off with null", async () => {
@@ -25,11 +30,12 @@ describe("GET and PUT /v1/sdk/policy", () => {
       autoRevoke: { threshold: 5, windowMinutes: 60, kinds: ["FORBIDDEN_SCOPE"] },
       retentionDays: 3,
       keyLifetime: null,
+      inbox: { maxDeliveries: 5 },
     });
     const kept = await t.sdk("PUT", "/v1/sdk/policy", { as: p, body: { autoRevoke: null } });
     assert.deepEqual(
       kept.body,
-      { autoRevoke: null, retentionDays: 3, keyLifetime: null },
+      { autoRevoke: null, retentionDays: 3, keyLifetime: null, inbox: { maxDeliveries: 5 } },
       "retention stays when absent",
     );
     assert.deepEqual((await t.sdk("GET", "/v1/sdk/policy", { as: p })).body, kept.body);
@@ -48,6 +54,9 @@ describe("GET and PUT /v1/sdk/policy", () => {
         { keyLifetime: { defaultDays: 30, maxDays: 7 } },
         { keyLifetime: { days: 7 } },
         { other: true },
+        { inbox: { maxDeliveries: 0 } },
+        { inbox: { maxDeliveries: 101 } },
+        { inbox: {} },
       ]
     ) {
       const res = await t.sdk("PUT", "/v1/sdk/policy", { as: p, body });
@@ -58,7 +67,28 @@ describe("GET and PUT /v1/sdk/policy", () => {
       autoRevoke: null,
       retentionDays: null,
       keyLifetime: null,
+      inbox: { maxDeliveries: 5 },
     });
+  });
+
+  test("sets the inbox's maxDeliveries (1 to 100), keeps it when absent, and audits it", async () => {
+    const p = await t.newProject("inbox policy");
+    const set = await t.sdk("PUT", "/v1/sdk/policy", { as: p, body: { inbox: { maxDeliveries: 2 } } });
+    assert.equal(set.status, 200);
+    assert.deepEqual(set.body.inbox, { maxDeliveries: 2 });
+    const kept = await t.sdk("PUT", "/v1/sdk/policy", { as: p, body: { retentionDays: 2 } });
+    assert.deepEqual(kept.body.inbox, { maxDeliveries: 2 }, "kept when absent");
+    assert.deepEqual(
+      (await t.sdk("PUT", "/v1/sdk/policy", { as: p, body: { inbox: { maxDeliveries: 100 } } })).body.inbox,
+      {
+        maxDeliveries: 100,
+      },
+    );
+    const audit = await t.sdk("GET", "/v1/sdk/audit?action=policy.inbox", { as: p });
+    assert.deepEqual(audit.body.entries.map((e: { detail: unknown }) => e.detail).reverse(), [
+      { inbox: { maxDeliveries: 2 } },
+      { inbox: { maxDeliveries: 100 } },
+    ]);
   });
 
   test("sets the bounds of a key's lifetime, keeps them when absent, clears them with null, and audits each", async () => {
