@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { ACTIVITY_OUTCOMES, type ActivityOutcome } from "../../core/contract/mod.ts";
 import { pageSize, storedText, timestampInput } from "../../core/contract/mod.ts";
+import { cursorPlain, cursorText } from "../../core/activity/mod.ts";
 
 /** Where a page starts: the record the previous page ended with (newest first: the next page is older). */
 export interface ActivityCursor {
@@ -50,7 +51,7 @@ export interface ActivityQuery extends ActivityFilters {
  * @returns The opaque text.
  */
 export function encodeCursor(cursor: ActivityCursor): string {
-  return btoa(`${cursor.at} ${cursor.id}`).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
+  return cursorText(`${cursor.at} ${cursor.id}`);
 }
 
 /**
@@ -61,12 +62,8 @@ export function encodeCursor(cursor: ActivityCursor): string {
  */
 export function decodeCursor(text: string): ActivityCursor | null {
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(text)) return null;
-  let plain: string;
-  try {
-    plain = atob(text.replaceAll("-", "+").replaceAll("_", "/"));
-  } catch {
-    return null;
-  }
+  const plain = cursorPlain(text);
+  if (plain === null) return null;
   const match = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z) (act_[0-9A-HJKMNP-TV-Z]{26})$/.exec(plain);
   return match === null ? null : { at: match[1], id: match[2] };
 }

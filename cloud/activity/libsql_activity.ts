@@ -5,20 +5,17 @@
  *
  * @module
  */
-import type { ActivityOutcome, ActivityRecord, ActivityVia } from "../../core/contract/mod.ts";
-import type { Executor, SqlRow, SqlValue, Statement } from "../../core/db/mod.ts";
+import type { ActivityRecord } from "../../core/contract/mod.ts";
+import type { Executor, SqlValue, Statement } from "../../core/db/mod.ts";
 import { deleteInChunks, integer, placeholders, text, textOrNull } from "../../core/db/mod.ts";
+import { ACTIVITY_COLUMN_COUNT, ACTIVITY_COLUMNS, activityFromRow, activityValues } from "../../core/activity/mod.ts";
 import type { ActivityCursor, ActivityFilters, ActivityQuery } from "./activity_query.ts";
 
 /** Rows per multi-row INSERT (14 values each, far below SQLite's variable limit). */
 const ROWS_PER_INSERT = 50;
 
 /** The columns of a record, in the order of an INSERT. */
-const COLUMNS =
-  "project_id, id, at, key_id, user_id, agent_id, intent, via, outcome, status, code, ms, client, approval_id";
-
-/** The columns read back. */
-const READ = "id, at, key_id, user_id, agent_id, intent, via, outcome, status, code, ms, client, approval_id";
+const COLUMNS = `project_id, ${ACTIVITY_COLUMNS}`;
 
 /** The activity's tables holding a project's rows: deleted with the project. */
 export const ACTIVITY_TABLES: readonly string[] = ["cloud_activity", "cloud_activity_hours"];
@@ -83,29 +80,29 @@ export function activityStorage(db: Executor): ActivityRepository {
       if (who === undefined) {
         const base = where(projectId, filters, query.cursor, "<");
         const rs = await db.execute({
-          sql: `SELECT ${READ} FROM cloud_activity WHERE ${base.sql} ${page}`,
+          sql: `SELECT ${ACTIVITY_COLUMNS} FROM cloud_activity WHERE ${base.sql} ${page}`,
           args: [...base.args, limit],
         });
-        return rs.rows.map(toRecord);
+        return rs.rows.map(activityFromRow);
       }
       // A key or a user: each side seeks its own index for one page (the other filters served by none), then the
       // two pages merge.
       const rest = where(projectId, filters, query.cursor, "<", true);
       const side = (column: string) =>
-        `SELECT * FROM (SELECT ${READ} FROM cloud_activity WHERE ${column} = ? AND ${rest.sql} ${page})`;
+        `SELECT * FROM (SELECT ${ACTIVITY_COLUMNS} FROM cloud_activity WHERE ${column} = ? AND ${rest.sql} ${page})`;
       const rs = await db.execute({
         sql: `${side("key_id")} UNION ${side("user_id")} ${page}`,
         args: [who, ...rest.args, limit, who, ...rest.args, limit, limit],
       });
-      return rs.rows.map(toRecord);
+      return rs.rows.map(activityFromRow);
     },
     async exportActivity(projectId, range, after, limit) {
       const base = where(projectId, range, after ?? undefined, ">");
       const rs = await db.execute({
-        sql: `SELECT ${READ} FROM cloud_activity WHERE ${base.sql} ORDER BY at, id LIMIT ?`,
+        sql: `SELECT ${ACTIVITY_COLUMNS} FROM cloud_activity WHERE ${base.sql} ORDER BY at, id LIMIT ?`,
         args: [...base.args, limit],
       });
-      return rs.rows.map(toRecord);
+      return rs.rows.map(activityFromRow);
     },
     async activityHours(projectId, keyId, since) {
       const rs = await db.execute({
@@ -147,25 +144,11 @@ export function activityStorage(db: Executor): ActivityRepository {
 
 /** One multi-row INSERT of records; an id already stored in the project is skipped, the stored ids returned. */
 function insertRecords(projectId: string, records: readonly ActivityRecord[]): Statement {
-  const row = `(${placeholders(14)})`;
+  const row = `(${placeholders(ACTIVITY_COLUMN_COUNT + 1)})`;
   const args: SqlValue[] = [];
   for (const r of records) {
-    args.push(
-      projectId,
-      r.id,
-      new Date(r.at).toISOString(), // one form, so that text order is time order
-      r.keyId,
-      r.userId,
-      r.agentId,
-      r.intent,
-      r.via,
-      r.outcome,
-      r.status,
-      r.code ?? null,
-      r.ms,
-      r.client ?? null,
-      r.approvalId ?? null,
-    );
+    // `at` in one form, so that text order is time order.
+    args.push(projectId, ...activityValues({ ...r, at: new Date(r.at).toISOString() }));
   }
   return {
     sql: `INSERT INTO cloud_activity (${COLUMNS}) VALUES ${records.map(() => row).join(", ")}
@@ -215,27 +198,4 @@ function where(
     args.push(cursor.at, cursor.id);
   }
   return { sql: clauses.join(" AND "), args };
-}
-
-/** A row as a record (optional fields left out when empty). */
-function toRecord(row: SqlRow): ActivityRecord {
-  const record: ActivityRecord = {
-    id: text(row, "id"),
-    at: text(row, "at"),
-    keyId: text(row, "key_id"),
-    userId: text(row, "user_id"),
-    agentId: textOrNull(row, "agent_id"),
-    intent: text(row, "intent"),
-    via: text(row, "via") as ActivityVia,
-    outcome: text(row, "outcome") as ActivityOutcome,
-    status: integer(row, "status"),
-    ms: Number(row.ms),
-  };
-  const code = textOrNull(row, "code");
-  if (code !== null) record.code = code;
-  const client = textOrNull(row, "client");
-  if (client !== null) record.client = client;
-  const approvalId = textOrNull(row, "approval_id");
-  if (approvalId !== null) record.approvalId = approvalId;
-  return record;
 }

@@ -44,7 +44,7 @@ const ACTIVITY_ID = /^act_[0-9A-HJKMNP-TV-Z]{26}$/;
  * @returns The opaque cursor.
  */
 export function activityCursor(id: string): string {
-  return btoa(id).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return cursorText(id);
 }
 
 /**
@@ -54,14 +54,33 @@ export function activityCursor(id: string): string {
  * @returns The id: the next page holds the records older than it.
  */
 export function activityAfter(cursor: string): string {
-  let id: string | undefined;
-  try {
-    id = atob(cursor.replace(/-/g, "+").replace(/_/g, "/"));
-  } catch {
-    id = undefined;
-  }
-  if (id !== undefined && ACTIVITY_ID.test(id)) return id;
+  const id = cursorPlain(cursor);
+  if (id !== null && ACTIVITY_ID.test(id)) return id;
   throw new SvcError("VALIDATION_ERROR", "Invalid request", {
     details: { issues: [{ path: "cursor", message: "Not a cursor this app handed out" }] },
   });
+}
+
+/**
+ * A page cursor's opaque form, the app's and the cloud's alike: base64url of its plain text, without padding.
+ *
+ * @param plain What the cursor names (ASCII).
+ * @returns The opaque text.
+ */
+export function cursorText(plain: string): string {
+  return btoa(plain).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
+}
+
+/**
+ * A page cursor's plain text, back from {@linkcode cursorText}.
+ *
+ * @param text The cursor as sent.
+ * @returns The plain text, or `null` when it is not base64.
+ */
+export function cursorPlain(text: string): string | null {
+  try {
+    return atob(text.replaceAll("-", "+").replaceAll("_", "/"));
+  } catch {
+    return null;
+  }
 }

@@ -6,14 +6,12 @@
  * @module
  */
 import { joinLifetimes } from "../keys/mod.ts";
-import { cloudKeys, createOutbox, followRevocations, shipApprovalSteps, uploadManifest } from "../cloud_link/mod.ts";
+import { cloudKeys } from "../cloud_link/mod.ts";
 import { assembleRoutes } from "./assemble_routes.ts";
+import { followFeed, openOutbox, startCloudSide } from "./assemble_link.ts";
 import type { Approvals } from "../approvals/mod.ts";
-import { type CloudLinkBuilt, FEED_WAIT_SECONDS, type OpenedSvc, openStorage, type SvcBuilt } from "./svc_parts.ts";
+import { type CloudLinkBuilt, type OpenedSvc, openStorage, type SvcBuilt } from "./svc_parts.ts";
 import type { CloudSvcConfig } from "./svc_config.ts";
-import { startCloudGuard } from "./cloud_guard.ts";
-import { createCloudAutoRevoke, revokeAtThreshold } from "./cloud_auto_revoke.ts";
-import { scopeNames } from "./scope_list.ts";
 
 /**
  * Opens cloud mode, in dependency order: storage, the outbox, the cloud's keys, the feed's follower (which drops the
@@ -26,79 +24,41 @@ import { scopeNames } from "./scope_list.ts";
  * @returns The parts, closed in reverse order by their `close`.
  */
 export async function assembleCloud(built: SvcBuilt, config: CloudSvcConfig, link: CloudLinkBuilt): Promise<OpenedSvc> {
-  const { log, now, sleep } = built;
-  const { client: cloud, policy, config: cloudConfig } = link;
-  const { retryMinMs, retryMaxMs } = cloudConfig;
+  const { log, now } = built;
+  const cloud = link.client;
   const storage = await openStorage(built);
   try {
-    const outbox = createOutbox({
-      storage,
-      cloud,
-      log,
-      retryMinMs,
-      retryMaxMs,
-      setAsideRetentionMs: cloudConfig.setAsideRetentionMs,
-      limit: cloudConfig.outboxLimit,
-      now,
-    });
+    const outbox = openOutbox(built, link, storage);
     const sharedInbox = config.sharedInbox ?? false;
     const late: { approvals?: Approvals } = {};
     const keys = cloudKeys(cloud, { sharedInbox, cacheTtlMs: config.cloud.keyCacheTtlMs, now });
     // Each key is checked at the cloud: the feed only drops cached verifications, so it has no bound.
     const maxLagMs = false;
-    const follower = followRevocations({
-      cloud,
-      storage,
-      log,
-      retryMinMs, // not retryMaxMs, the outbox's: the feed keeps its own cap (about 1 s)
-      waitSeconds: FEED_WAIT_SECONDS,
-      maxLagMs,
-      now,
-      sleep,
-      onRevoked: (revocations) => {
-        revocations.forEach((r) => keys.dropRevoked(r.keyId, r.revokedAt));
-        // A revoked key's pending approvals are cancelled (`late.approvals` is set below).
-        late.approvals?.cancelForKeys(revocations.map((r) => r.keyId)).catch((e) => log("approvals not cancelled", e));
-      },
+    const follower = followFeed(built, link, storage, maxLagMs, (revocations) => {
+      revocations.forEach((r) => keys.dropRevoked(r.keyId, r.revokedAt));
+      // A revoked key's pending approvals are cancelled (`late.approvals` is set below).
+      late.approvals?.cancelForKeys(revocations.map((r) => r.keyId)).catch((e) => log("approvals not cancelled", e));
     });
-    const counter = createCloudAutoRevoke({ policy: policy.current, now });
-    const reached = revokeAtThreshold({
+    const { guard, routes } = startCloudSide(built, link, storage, {
+      mode: "cloud",
+      scopes: config.scopes,
       outbox,
+      follower,
+      maxLagMs,
       revoke: async (keyId) => {
         keys.dropRevoked(keyId, new Date(now()).toISOString());
         await cloud.revokeKey(keyId);
       },
-      log,
+      used() {},
     });
-    uploadManifest({
-      cloud,
-      entries: [...built.intents.values()].map((i) => i.manifest),
-      scopes: scopeNames(config.scopes),
-      retryMinMs,
-      retryMaxMs,
-      log,
-      signal: built.closing,
-    });
-    const guard = startCloudGuard({ cloud, follower, maxLagMs, endpoint: cloudConfig.endpoint, log, now });
     const lifetime = { defaultDays: config.keys?.defaultLifetimeDays, maxDays: config.keys?.maxLifetimeDays };
     const { retention, recorder, activity, deps, approvals: modeApprovals } = assembleRoutes(built, {
+      ...routes,
       storage,
       keys,
-      outbox,
-      mirror: true,
       autoRevoke: null,
-      cloudPolicy: { counts: counter.counts, note: counter.note, reached },
       // The cloud applies the project's policy to the keys it mints.
       keyLifetime: () => Promise.resolve(joinLifetimes(lifetime, null)),
-      link: {
-        revocationsHeard: guard.check,
-        credentialsAccepted: guard.checkCredentials,
-        health: () => ({ mode: "cloud", ...guard.health() }),
-        autoRevoked: counter.refused,
-        used() {},
-      },
-      approvalStep: shipApprovalSteps(storage, outbox),
-      cloud,
       activity: {
         keep: false,
         mirror: true,

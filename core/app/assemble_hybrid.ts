@@ -6,22 +6,15 @@
  * @module
  */
 import { joinLifetimes } from "../keys/mod.ts";
-import {
-  createOutbox,
-  followRevocations,
-  mirrorLastUsed,
-  shipApprovalSteps,
-  uploadManifest,
-} from "../cloud_link/mod.ts";
+import { mirrorLastUsed } from "../cloud_link/mod.ts";
 import { localKeys } from "./local_keys.ts";
 import { assembleRoutes } from "./assemble_routes.ts";
+import { followFeed, openOutbox, startCloudSide } from "./assemble_link.ts";
 import type { Approvals } from "../approvals/mod.ts";
-import { type CloudLinkBuilt, FEED_WAIT_SECONDS, type OpenedSvc, openStorage, type SvcBuilt } from "./svc_parts.ts";
+import { type CloudLinkBuilt, type OpenedSvc, openStorage, type SvcBuilt } from "./svc_parts.ts";
 import type { HybridSvcConfig } from "./svc_config.ts";
 import { HYBRID_IN_MEMORY } from "./svc_config_schema.ts";
-import { DEFAULT_MAX_REVOCATION_LAG_MS, startCloudGuard } from "./cloud_guard.ts";
-import { createCloudAutoRevoke, revokeAtThreshold } from "./cloud_auto_revoke.ts";
-import { scopeNames } from "./scope_list.ts";
+import { DEFAULT_MAX_REVOCATION_LAG_MS } from "./cloud_guard.ts";
 
 /**
  * Opens hybrid mode, in dependency order: storage (a file or remote database), the policy's store, the outbox, local
@@ -38,9 +31,8 @@ export async function assembleHybrid(
   config: HybridSvcConfig,
   link: CloudLinkBuilt,
 ): Promise<OpenedSvc> {
-  const { log, now, sleep } = built;
-  const { client: cloud, policy, config: cloudConfig } = link;
-  const { retryMinMs, retryMaxMs } = cloudConfig;
+  const { log, now } = built;
+  const { client: cloud, policy } = link;
   const storage = await openStorage(built);
   try {
     if (await storage.inMemory()) throw new Error(HYBRID_IN_MEMORY); // an injected Client
@@ -49,16 +41,7 @@ export async function assembleHybrid(
       saved: () => storage.savedCloudPolicy(),
       save: (json) => storage.saveCloudPolicy(json, new Date(now()).toISOString()),
     });
-    const outbox = createOutbox({
-      storage,
-      cloud,
-      log,
-      retryMinMs,
-      retryMaxMs,
-      setAsideRetentionMs: cloudConfig.setAsideRetentionMs,
-      limit: cloudConfig.outboxLimit,
-      now,
-    });
+    const outbox = openOutbox(built, link, storage);
     const sharedInbox = config.sharedInbox ?? false;
     // A revoked key's pending approvals are cancelled, here or by the feed (`late.approvals` is set below).
     const late: { approvals?: Approvals } = {};
@@ -70,57 +53,35 @@ export async function assembleHybrid(
       now,
       onRevoked: (keyId) => late.approvals?.cancelForKeys([keyId]),
     });
-    const maxLagMs = cloudConfig.maxRevocationLagMs ?? DEFAULT_MAX_REVOCATION_LAG_MS;
-    const follower = followRevocations({
-      cloud,
+    const maxLagMs = link.config.maxRevocationLagMs ?? DEFAULT_MAX_REVOCATION_LAG_MS;
+    const follower = followFeed(
+      built,
+      link,
       storage,
-      log,
-      retryMinMs, // not retryMaxMs, the outbox's: the feed keeps its own cap (about 1 s)
-      waitSeconds: FEED_WAIT_SECONDS,
       maxLagMs,
-      now,
-      sleep,
-      onRevoked: (revocations) =>
+      (revocations) =>
         late.approvals?.cancelForKeys(revocations.map((r) => r.keyId)).catch((e) => log("approvals not cancelled", e)),
-    });
+    );
     const lastUsed = mirrorLastUsed({ cloud, log, now });
-    const counter = createCloudAutoRevoke({ policy: policy.current, now });
-    const reached = revokeAtThreshold({
+    const { guard, routes } = startCloudSide(built, link, storage, {
+      mode: "hybrid",
+      scopes: config.scopes,
       outbox,
+      follower,
+      maxLagMs,
       revoke: async (keyId, userId) => {
         if (userId !== null) await keys.revoke(userId, keyId);
       },
-      log,
+      used: (keyId) => lastUsed.used(keyId),
     });
-    uploadManifest({
-      cloud,
-      entries: [...built.intents.values()].map((i) => i.manifest),
-      scopes: scopeNames(config.scopes),
-      retryMinMs,
-      retryMaxMs,
-      log,
-      signal: built.closing,
-    });
-    const guard = startCloudGuard({ cloud, follower, maxLagMs, endpoint: cloudConfig.endpoint, log, now });
     const lifetime = { defaultDays: config.keys?.defaultLifetimeDays, maxDays: config.keys?.maxLifetimeDays };
     const { retention, recorder, activity, deps, approvals: modeApprovals } = assembleRoutes(built, {
+      ...routes,
       storage,
       keys,
-      outbox,
-      mirror: true,
       autoRevoke: config.autoRevoke ?? null,
-      cloudPolicy: { counts: counter.counts, note: counter.note, reached },
       // None is minted until the project's policy is known (read, or kept from an earlier run).
       keyLifetime: async () => joinLifetimes(lifetime, await policy.mintingKeyLifetime()),
-      link: {
-        revocationsHeard: guard.check,
-        credentialsAccepted: guard.checkCredentials,
-        health: () => ({ mode: "hybrid", ...guard.health() }),
-        autoRevoked: counter.refused,
-        used: (keyId) => lastUsed.used(keyId),
-      },
-      approvalStep: shipApprovalSteps(storage, outbox),
-      cloud,
       activity: {
         keep: true,
         mirror: true,

@@ -6,8 +6,9 @@
  *
  * @module
  */
-import { deleteInChunks, type Executor, placeholders, type SqlRow, type Statement } from "../../db/mod.ts";
-import { ACTIVITY_ID_PREFIX, type ActivityOutcome, type ActivityRecord } from "../../contract/mod.ts";
+import { deleteInChunks, type Executor, placeholders, type Statement } from "../../db/mod.ts";
+import { ACTIVITY_ID_PREFIX, type ActivityRecord } from "../../contract/mod.ts";
+import { ACTIVITY_COLUMN_COUNT, ACTIVITY_COLUMNS, activityFromRow, activityValues } from "../../activity/mod.ts";
 import { encodeTime } from "ulid";
 
 /** Where a group of records goes: kept here for reading, queued for the cloud, or both. */
@@ -17,8 +18,6 @@ export interface ActivityWrite {
   /** Queue them in the outbox (hybrid and cloud modes). */
   mirror: boolean;
 }
-
-const COLUMNS = "id, at, key_id, user_id, agent_id, intent, via, outcome, status, code, ms, client, approval_id";
 
 /**
  * Writes a group of records, in one transaction.
@@ -36,22 +35,8 @@ export async function insertActivity(
   for (const r of records) {
     if (where.keep) {
       statements.push({
-        sql: `INSERT OR IGNORE INTO app_activity (${COLUMNS}) VALUES (${placeholders(13)})`,
-        args: [
-          r.id,
-          r.at,
-          r.keyId,
-          r.userId,
-          r.agentId,
-          r.intent,
-          r.via,
-          r.outcome,
-          r.status,
-          r.code ?? null,
-          r.ms,
-          r.client ?? null,
-          r.approvalId ?? null,
-        ],
+        sql: `INSERT OR IGNORE INTO app_activity (${ACTIVITY_COLUMNS}) VALUES (${placeholders(ACTIVITY_COLUMN_COUNT)})`,
+        args: activityValues(r),
       });
     }
     if (where.mirror) {
@@ -87,10 +72,10 @@ export async function selectActivity(
     args.push(query.before);
   }
   const rs = await db.execute({
-    sql: `SELECT ${COLUMNS} FROM app_activity WHERE ${where.join(" AND ")} ORDER BY id DESC LIMIT ?`,
+    sql: `SELECT ${ACTIVITY_COLUMNS} FROM app_activity WHERE ${where.join(" AND ")} ORDER BY id DESC LIMIT ?`,
     args: [...args, query.limit],
   });
-  return rs.rows.map(toActivity);
+  return rs.rows.map(activityFromRow);
 }
 
 /**
@@ -118,22 +103,4 @@ export async function grantClientNames(db: Executor, grantIds: readonly string[]
     args: [...grantIds],
   });
   return new Map(rs.rows.map((r) => [String(r.id), String(r.client_name)]));
-}
-
-function toActivity(row: SqlRow): ActivityRecord {
-  return {
-    id: String(row.id),
-    at: String(row.at),
-    keyId: String(row.key_id),
-    userId: String(row.user_id),
-    agentId: row.agent_id === null ? null : String(row.agent_id),
-    intent: String(row.intent),
-    via: row.via === "mcp" ? "mcp" : "http",
-    outcome: String(row.outcome) as ActivityOutcome,
-    status: Number(row.status),
-    ...row.code === null ? {} : { code: String(row.code) },
-    ms: Number(row.ms),
-    ...row.client === null ? {} : { client: String(row.client) },
-    ...row.approval_id === null ? {} : { approvalId: String(row.approval_id) },
-  };
 }

@@ -3,9 +3,8 @@
 // runs on approval, and a key revoked by its user (at the cloud) cancels its pending approvals through the feed.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { z } from "zod";
-import { defineIntent, type Svc } from "../../../mod.ts";
-import { asAgent, asUser, intents, mint, notesSvc, run } from "../../fixtures/notes_svc.ts";
+import type { Svc } from "../../../mod.ts";
+import { asAgent, asUser, intents, mint, notesSvc, run, wipeIntent } from "../../fixtures/notes_svc.ts";
 import { type CloudServer, startCloudServer } from "../../fixtures/servers.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
 import { waitFor } from "../../fixtures/wait_for.ts";
@@ -18,22 +17,11 @@ describe("approvals at a cloud-mode app", () => {
 
   before(async () => {
     cloud = await startCloudServer(`file:${dir.file("cloud.db")}`);
-    const wipe = defineIntent({
-      name: "notes.delete_all",
-      title: "Delete all notes",
-      requiredScopes: ["notes:write"],
-      input: z.object({ folder: z.string() }),
-      approval: "always",
-      handler: (payload) => {
-        ran.push(payload);
-        return { deleted: 3 };
-      },
-    });
     svc = notesSvc({
       mode: "cloud",
       storage: `file:${dir.file("app.db")}`,
       cloud: cloud.appConfig(),
-      intents: [...intents, wipe],
+      intents: [...intents, wipeIntent(ran)],
     });
     await svc.ready;
   });

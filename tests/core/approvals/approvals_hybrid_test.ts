@@ -3,9 +3,8 @@
 // the payload), once per approval and status.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { z } from "zod";
-import { defineIntent, type Svc } from "../../../mod.ts";
-import { asUser, intents, mint, notesSvc, run } from "../../fixtures/notes_svc.ts";
+import type { Svc } from "../../../mod.ts";
+import { asUser, intents, mint, notesSvc, run, wipeIntent } from "../../fixtures/notes_svc.ts";
 import { type CloudServer, startCloudServer } from "../../fixtures/servers.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
 import { waitFor } from "../../fixtures/wait_for.ts";
@@ -17,19 +16,11 @@ describe("approvals at a hybrid app", () => {
 
   before(async () => {
     cloud = await startCloudServer(`file:${dir.file("cloud.db")}`);
-    const wipe = defineIntent({
-      name: "notes.delete_all",
-      title: "Delete all notes",
-      requiredScopes: ["notes:write"],
-      input: z.object({ folder: z.string() }),
-      approval: "always",
-      handler: () => ({ deleted: 3 }),
-    });
     svc = notesSvc({
       mode: "hybrid",
       storage: `file:${dir.file("app.db")}`,
       cloud: cloud.appConfig(),
-      intents: [...intents, wipe],
+      intents: [...intents, wipeIntent()],
     });
     await svc.ready;
   });

@@ -5,11 +5,11 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
-import { z } from "zod";
-import { createSvc, defineIntent, type Svc, withSvc } from "../../../mod.ts";
+import { createSvc, type Svc, withSvc } from "../../../mod.ts";
 import { serve } from "../../../adapters/node.ts";
 import type { RunningServer } from "../../../core/http/mod.ts";
 import { axeFindings, inChromium, launchChromium } from "../../fixtures/chromium.ts";
+import { wipeIntent } from "../../fixtures/notes_svc.ts";
 
 inChromium("the approval decision page in Chromium", () =>
   describe("the approval decision page in Chromium", () => {
@@ -23,17 +23,7 @@ inChromium("the approval decision page in Chromium", () =>
       svc = createSvc({
         userResolver: (req) => /(?:^|; )demo_user=(\w+)/.exec(req.headers.get("cookie") ?? "")?.[1] ?? null,
         scopes: ["notes:write"],
-        intents: [defineIntent({
-          name: "notes.delete_all",
-          title: "Delete all notes",
-          requiredScopes: ["notes:write"],
-          input: z.object({ folder: z.string() }),
-          approval: "always",
-          handler: (payload) => {
-            ran.push(payload);
-            return { deleted: 3 };
-          },
-        })],
+        intents: [wipeIntent(ran)],
         logger: () => {},
       });
       app = await serve(withSvc(svc, () => new Response("app", { status: 404 })), { port: 0, hostname: "127.0.0.1" });
