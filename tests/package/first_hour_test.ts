@@ -115,7 +115,7 @@ test("the fresh clone's npm start prints a walk-through whose lines, pasted into
     // needs a secret rotated in the dashboard first (tests/e2e/revocation_edges_test.ts covers what it shows).
     const steps = out.slice(0, out.indexOf("\n8. "));
     const lines = steps.split("\n").filter((line) => /^ {3}([A-Z_]+=|curl |echo )/.test(line)).map((l) => l.trim());
-    assert.equal(lines.length, 12, out);
+    assert.equal(lines.length, 13, out);
     // The app mirrors the new key to the cloud in the background; a reader's pause is a wait for it here.
     const mirrored = `for i in $(seq 200); do [ "$(curl -s -o /dev/null -w '%{http_code}' ` +
       `"${cloud}/v1/agent/inbox?cursor=0" -H "authorization: Bearer $KEY")" = 200 ] && break; done`;
@@ -128,6 +128,11 @@ test("the fresh clone's npm start prints a walk-through whose lines, pasted into
     assert.match(ran.stdout, /"name":"notes\.create"/);
     assert.match(ran.stdout, /\{"ok":true,"intent":"notes.create","result":\{"id":"[0-9a-f-]{36}"/);
     assert.match(ran.stdout, /FORBIDDEN_SCOPE/);
+    assert.match(
+      ran.stdout,
+      /\{"activity":\[\{"id":"act_[0-9A-Z]{26}"[^\n]*"outcome":"refused"/,
+      "step 3 lists what the agent did",
+    );
     assert.match(ran.stdout, /"title":"Call Bob"/);
     assert.match(ran.stdout, /handled and acknowledged 1 event\(s\)/);
     assert.match(ran.stdout, /\{"items":\[\],"nextCursor":\d+\}/);
