@@ -16,7 +16,7 @@ import {
 } from "../contract/mod.ts";
 import { type RateDecision, rateLimited } from "../abuse/mod.ts";
 import { pathnameOf } from "../http/mod.ts";
-import type { AppDeps } from "./routes/mod.ts";
+import { type AppDeps, SVC_PREFIX } from "./routes/mod.ts";
 import { INVALID_AGENT_KEY, MALFORMED_AGENT_KEY, MISSING_AGENT_KEY } from "./agent_key_refusals.ts";
 import type { VerifiedKey } from "../keys/mod.ts";
 import type { SvcConfig } from "./svc_config.ts";
@@ -51,8 +51,9 @@ export async function resolveUser(userResolver: SvcConfig["userResolver"], req: 
  */
 export async function authenticateAgent(
   req: Request,
-  { keys, recordViolation, repeatViolation, addressWaitMs, now, link }: AppDeps,
+  deps: AppDeps,
 ): Promise<VerifiedKey> {
+  const { keys, recordViolation, repeatViolation, addressWaitMs, now, link } = deps;
   // An app that cannot hear revocations refuses every agent key: a revoked one might be among them.
   link.revocationsHeard();
   const secret = bearerToken(req, AGENT_KEY_PREFIX);
@@ -76,6 +77,7 @@ export async function authenticateAgent(
         metadata: { method: req.method, path: pathnameOf(req.url).slice(0, 200), expiresAt: key.expiresAt },
       }));
     }
+    recordRefusedRun(req, key, deps);
     throw keyNoLongerWorks({ reason: "expired", at: key.expiresAt as string });
   }
   if (key === null || key.revokedAt !== null) {
@@ -89,10 +91,24 @@ export async function authenticateAgent(
     }
     // The holder of a key that exists is told why it stopped working; an unknown key gets no reason.
     const refusal = key === null ? null : keyRefusal(key, now());
-    throw refusal === null ? INVALID_AGENT_KEY : keyNoLongerWorks(refusal);
+    if (refusal === null) throw INVALID_AGENT_KEY;
+    recordRefusedRun(req, key as VerifiedKey, deps);
+    throw keyNoLongerWorks(refusal);
   }
   link.used(key.id);
   return key;
+}
+
+/**
+ * Records the activity of a run refused because its key, one that exists, no longer works (revoked, expired, rerolled
+ * past its grace): only `POST /svc/agent/run` and `POST /svc/mcp`, whose body is not read (the intent is `(unknown)`).
+ */
+function recordRefusedRun(req: Request, key: VerifiedKey, { activity }: AppDeps): void {
+  if (req.method !== "POST") return;
+  const path = pathnameOf(req.url);
+  const via = path === RUN_PATH ? "http" : path === MCP_PATH ? "mcp" : undefined;
+  if (via === undefined) return;
+  activity.record({ key, intent: undefined, via, status: 401, code: "UNAUTHORIZED", ms: 0 });
 }
 
 /**
@@ -114,6 +130,10 @@ export function limitRate(key: VerifiedKey, decision: RateDecision, { recordViol
   }
   throw rateLimited(decision.retryAfterMs);
 }
+
+/** The routes whose refused runs are activity records. */
+const RUN_PATH = `${SVC_PREFIX}/agent/run`;
+const MCP_PATH = `${SVC_PREFIX}/mcp`;
 
 /** The longest user id, as the cloud stores it. */
 const MAX_USER_ID = 200;

@@ -15,7 +15,7 @@ import { isSvcError } from "../errors/mod.ts";
 import { redactSecrets } from "../contract/mod.ts";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "../contract/mod.ts";
 import { json } from "../http/mod.ts";
-import type { Route } from "../http/mod.ts";
+import type { Answered, Route } from "../http/mod.ts";
 import { type AppDeps, type AppSide, defineRoute, stepUpRefusal } from "../app/routes/mod.ts";
 import type { VerifiedKey } from "../keys/mod.ts";
 import { checkToolCalls, INVALID_PARAMS } from "./mcp_calls.ts";
@@ -233,7 +233,20 @@ export function mcpRoute(options: { listTools?: "granted" | "all" } = {}): Route
     },
     bodyRefusal: jsonRpcBodyRefusal,
     run: serve,
+    answered: recordRateRefusal,
   });
+}
+
+/**
+ * A request the key's rate limit refused before its body was read is one activity record (intent `(unknown)`); every
+ * call that was read is recorded by `callTool`.
+ */
+function recordRateRefusal(
+  { caller, json: sent, error, response, ms }: Answered<VerifiedKey>,
+  { activity }: AppDeps,
+): void {
+  if (sent !== undefined || !isSvcError(error) || error.code !== "RATE_LIMITED") return;
+  activity.record({ key: caller, intent: undefined, via: "mcp", status: response.status, code: error.code, ms });
 }
 
 const byName = (a: McpTool, b: McpTool): number => a.name < b.name ? -1 : a.name > b.name ? 1 : 0;

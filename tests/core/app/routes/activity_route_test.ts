@@ -3,7 +3,7 @@
 // injected clock.
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { asAgent, asUser, errorOf, mint, notesSvc, run } from "../../../fixtures/notes_svc.ts";
+import { asAgent, asUser, BASE, errorOf, mint, notesSvc, run } from "../../../fixtures/notes_svc.ts";
 import type { ActivityRecord } from "../../../../core/contract/mod.ts";
 import type { Svc } from "../../../../mod.ts";
 import { tempDir } from "../../../fixtures/temp_dir.ts";
@@ -76,6 +76,64 @@ describe("activity of POST /svc/agent/run", () => {
     const { key, id } = await mint(svc, "alice", ["notes:read"]);
     assert.equal((await asAgent(svc, key, "GET", "/svc/agent/intents")).status, 200);
     assert.deepEqual((await activityOf(svc, "alice", `?keyId=${id}`)).activity, []);
+  });
+});
+
+/** An MCP `tools/call` of notes.list with `key`. */
+function mcpCall(svc: Svc, key: string): Promise<Response> {
+  const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "notes.list", arguments: {} } };
+  return svc.handle(
+    new Request(`${BASE}/svc/mcp`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${key}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify(call),
+    }),
+  );
+}
+
+describe("activity of a run with a key that no longer works", () => {
+  const svc = notesSvc({ rateLimit: { perKey: { limit: 1, windowMs: 60_000 } } }, ticking());
+  after(() => svc.close());
+
+  test("a revoked key's run and MCP request are refused records (401, intent unknown); its listings are none", async () => {
+    const { key, id, agentId } = await mint(svc, "alice", ["notes:read"]);
+    assert.equal((await asUser(svc, "alice", "DELETE", `/svc/keys/${id}`)).status, 200);
+    assert.equal((await run(svc, key, "notes.list")).status, 401);
+    assert.equal((await mcpCall(svc, key)).status, 401);
+    assert.equal((await asAgent(svc, key, "GET", "/svc/agent/intents")).status, 401);
+    const { activity } = await activityOf(svc, "alice", `?keyId=${id}`);
+    const seen = activity.map(({ keyId, userId, agentId, intent, via, outcome, status, code }) => ({
+      keyId,
+      userId,
+      agentId,
+      intent,
+      via,
+      outcome,
+      status,
+      code,
+    }));
+    const refused = { keyId: id, userId: "alice", agentId, intent: "(unknown)", outcome: "refused", status: 401 };
+    assert.deepEqual(seen.reverse(), [
+      { ...refused, via: "http", code: "UNAUTHORIZED" },
+      { ...refused, via: "mcp", code: "UNAUTHORIZED" },
+    ]);
+  });
+
+  test("an MCP request refused for its key's rate is a refused record, its intent unknown", async () => {
+    const { key, id } = await mint(svc, "alice", ["notes:read"]);
+    const mcp = () => mcpCall(svc, key);
+    assert.equal((await mcp()).status, 200);
+    assert.equal((await mcp()).status, 429);
+    const [refused, ok] = (await activityOf(svc, "alice", `?keyId=${id}`)).activity;
+    assert.deepEqual([ok.outcome, ok.via, ok.intent], ["ok", "mcp", "notes.list"]);
+    assert.deepEqual(
+      [refused.outcome, refused.via, refused.status, refused.code, refused.intent],
+      ["refused", "mcp", 429, "RATE_LIMITED", "(unknown)"],
+    );
   });
 });
 
