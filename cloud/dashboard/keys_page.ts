@@ -16,6 +16,7 @@ import { messagePage } from "./fragments.ts";
 import { revokeReach } from "./connected_apps.ts";
 import { isExpired, type KeyRecord } from "../../core/contract/mod.ts";
 import { overHttps } from "./visit.ts";
+import { quantity } from "../violations/mod.ts";
 import { keptQuery, listPath, RETURN_FIELD } from "./list_return.ts";
 
 /**
@@ -90,7 +91,7 @@ export async function keysPage(ctx: ProjectContext): Promise<Response> {
         ${option("", "All")}${option("active", "Active")}${option("revoked", "Revoked")}</select></div>
       <button type="submit">Filter</button>
     </form>
-    <p id="key-count">${page.total} keys${page.total > 0
+    <p id="key-count">${quantity(page.total, "key")}${page.total > 0
       ? html`
         (showing ${first} to ${last})
       `
