@@ -58,6 +58,7 @@ export type { JsonSchema, ManifestEntry } from "./core/contract/mod.ts";
 export type { FallbackHandler } from "./core/intents/mod.ts";
 export type { ApprovalRule } from "./core/intents/mod.ts";
 export type { Approval } from "./core/approvals/mod.ts";
+export type { ApprovalStatus } from "./core/contract/mod.ts";
 export { isSvcError, SvcError } from "./core/errors/mod.ts";
 export type { ErrorCode, SvcErrorOptions } from "./core/errors/mod.ts";
 export type { ErrorLogger } from "./core/logging/mod.ts";

@@ -34,7 +34,7 @@ export interface SecretBox {
  * @example
  * ```ts
  * import { secretBox } from "./sealed_totp_secrets.ts";
- * const key = btoa(String.fromCharCode(...PLATFORM.randomBytes(32)));
+ * const key = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
  * const box = await secretBox(key);
  * const sealed = await box.seal("JBSWY3DPEHPK3PXP", "op_1");
  * await box.open(sealed, "op_1"); // "JBSWY3DPEHPK3PXP"
