@@ -8,6 +8,7 @@
 import { html } from "hono/html";
 import { ACTIVITY_OUTCOMES, type ActivityRecord } from "../../core/contract/mod.ts";
 import { activityQuery } from "../activity/mod.ts";
+import { keyLabelId } from "../keys/mod.ts";
 import { dataTable, notice, PAGE_SIZE, time } from "./fragments.ts";
 import { layout } from "./layout.ts";
 import type { ProjectContext } from "./page_context.ts";
@@ -69,14 +70,19 @@ export async function activityPage(ctx: ProjectContext): Promise<Response> {
   ${cursor === undefined ? "" : html`<a href="${link(null)}">Newest</a>`}
   ${page.nextCursor === null ? "" : html`<a href="${link(page.nextCursor)}" rel="next">Older</a>`}
 </nav>`;
+  // The keys' names in one read for the page (a key the cloud does not hold, a local-mode app's, shows its id only).
+  const projectId = ctx.project.id;
+  const labels = await ctx.services.keys.labels(page.activity.map((r) => ({ projectId, keyId: r.keyId })));
   const body = html`
     ${form}
     ${page.activity.length === 0
       ? html`<p>No activity matches.</p>`
-      : activityTable("Activity list", "What agents did, newest first", page.activity, (r) =>
-        html`<a href="${base}/activity?key=${
+      : activityTable("Activity list", "What agents did, newest first", page.activity, (r) => {
+        const label = labels.get(keyLabelId(projectId, r.keyId));
+        return html`${label ? html`<strong>${label.name}</strong><br>` : ""}<a href="${base}/activity?key=${
           encodeURIComponent(r.keyId)
-        }" title="Activity of this key"><code>${r.keyId}</code></a>`)}
+        }" title="Activity of this key"><code>${r.keyId}</code></a>`;
+      })}
     ${pages}
   `;
   return htmlPage(frame(body), overHttps(ctx));

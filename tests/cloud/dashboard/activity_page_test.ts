@@ -46,6 +46,9 @@ describe("the Activity page", () => {
     assert.match(page.text, /<span class="outcome outcome-refused">refused<\/span>\s+<code>FORBIDDEN_SCOPE<\/code>/);
     assert.match(page.text, /<span class="outcome outcome-ok">ok<\/span>/);
     assert.match(page.text, /<label for="outcome">Outcome<\/label>/);
+    // A key the cloud holds is named; one it does not (a local-mode app's) shows its id alone.
+    assert.match(page.text, new RegExp(`<strong>support-bot</strong><br><a href="${base}/activity\\?key=${keyId}"`));
+    assert.match(page.text, new RegExp(`<td><a href="${base}/activity\\?key=key_other"`));
   });
 
   test("pages by cursor: Older, then Newest", async () => {

@@ -2,7 +2,7 @@
 // The dashboard at 390, 768 and 1280 px in Chromium, against `cloud/main.ts serve` as a real process on a real
 // libSQL file: no page scrolls sideways (wide tables scroll in their own box), the Revoke button is reachable,
 // every page passes axe-core, and the operators page invites, changes a role and removes. UPDATE_SCREENSHOTS=1
-// writes docs/dashboard-{audit,overview,keys,operators,secret}-{390,1280}.png.
+// writes docs/dashboard-{audit,overview,activity,approvals,keys,operators,secret}-{390,1280}.png.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import process from "node:process";
@@ -175,9 +175,13 @@ inChromium(title, () =>
             assert.match(await time.getAttribute("title") ?? "", /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/);
           }
           if (width !== 768) {
-            const name = { [project]: "overview", [`${project}/audit`]: "audit", "/dashboard/operators": "operators" }[
-              path
-            ];
+            const name = {
+              [project]: "overview",
+              [`${project}/audit`]: "audit",
+              [`${project}/activity`]: "activity",
+              [`${project}/approvals`]: "approvals",
+              "/dashboard/operators": "operators",
+            }[path];
             if (name) await screenshot(page, name, width);
             if (path === `${project}/keys` && width === 1280) await screenshot(page, "keys", width);
           }
