@@ -29,6 +29,11 @@ import type { SvcConfig } from "./svc_config.ts";
  * @returns The user id.
  */
 export async function resolveUser(userResolver: SvcConfig["userResolver"], req: Request): Promise<string> {
+  // A page on another site must not act as the signed-in user (CSRF): a browser marks its request `Sec-Fetch-Site:
+  // cross-site`, and a body-less POST (approve an approval) needs no preflight. Reads, and same-site callers, pass.
+  if (req.method !== "GET" && req.method !== "HEAD" && req.headers.get("sec-fetch-site") === "cross-site") {
+    throw new SvcError("UNAUTHORIZED", "A request from another site cannot act as the signed-in user");
+  }
   const user = await userResolver(req);
   if (typeof user !== "string" || user.length === 0) {
     throw new SvcError("UNAUTHORIZED", "Sign in to manage agent keys");
