@@ -4,7 +4,7 @@
 // nothing changes; the same request from the app's own pages (same-origin), or with no browser header (curl), passes.
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { type Svc } from "../../mod.ts";
+import type { Svc } from "../../mod.ts";
 import { BASE, errorOf, intents, mint, notesSvc, run, wipeIntent } from "../fixtures/notes_svc.ts";
 
 function fromSite(svc: Svc, site: string | null, method: string, path: string): Promise<Response> {
