@@ -173,6 +173,7 @@ async function eventRates(
     );
     run++;
     const before = await Promise.all(nodes.slice(0, count).map(writeCalls));
+    const cpuBefore = nodes.slice(0, count).reduce((n, node) => n + node.cpuSeconds(), 0);
     const each: WrkResult[] = await Promise.all(spread.map((c, i) =>
       runWrk(`${nodes[i].url}/v1/events`, {
         script: "events.lua",
@@ -182,17 +183,20 @@ async function eventRates(
       })
     ));
     if (each.some((r) => r.non2xx > 0 || r.errors > 0)) throw new Error(`events: ${JSON.stringify(each)}`);
+    const cpu = nodes.slice(0, count).reduce((n, node) => n + node.cpuSeconds(), 0) - cpuBefore;
     const after = await Promise.all(nodes.slice(0, count).map(writeCalls));
     const calls = after.reduce((n, a, i) => n + a.count - before[i].count, 0);
     const spent = after.reduce((n, a, i) => n + a.sum - before[i].sum, 0);
     const waits = after.reduce((n, a, i) => n + a.waits - before[i].waits, 0);
     const waited = after.reduce((n, a, i) => n + a.waited - before[i].waited, 0);
+    const rps = each.reduce((sum, r) => sum + r.rps, 0);
     return {
+      cpuUs: Math.round(cpu / (rps * s) * 1e6),
       waits,
       waitedMs: Math.round(waited * 1e4) / 10,
       batchMs: calls === 0 ? 0 : Math.round(spent / calls * 1e6) / 1e3,
       batches: calls,
-      rps: each.reduce((sum, r) => sum + r.rps, 0),
+      rps,
       p50: Math.max(...each.map((r) => r.p50)),
       p99: Math.max(...each.map((r) => r.p99)),
     };
@@ -205,7 +209,7 @@ async function eventRates(
       console.error(
         `  ${where}: ${count} node(s), round ${round + 1}: ${
           Math.round(r.rps)
-        }/s, worst p99 ${r.p99} ms, ${r.batches} batches of ${r.batchMs} ms on average, ${r.waits} lock waits (${r.waitedMs} ms in all)`,
+        }/s, worst p99 ${r.p99} ms, ${r.batches} batches of ${r.batchMs} ms on average, ${r.waits} lock waits (${r.waitedMs} ms in all), ${r.cpuUs} µs of node CPU an event`,
       );
       if ((best.get(count)?.rps ?? 0) < r.rps) best.set(count, r);
     }
@@ -226,7 +230,7 @@ async function eventRates(
       p50Ms: r.p50,
       p99Ms: r.p99,
       baselineIs:
-        `1 node; this row: the worst node's latencies, a write batch ${r.batchMs} ms on average; ${r.waits} lock waits, ${r.waitedMs} ms in all`,
+        `1 node; this row: the worst node's latencies, ${r.batches} write batches of ${r.batchMs} ms on average; ${r.waits} lock waits, ${r.waitedMs} ms in all; ${r.cpuUs} µs of node CPU an event`,
     };
   });
   rows.push({

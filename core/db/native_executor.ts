@@ -18,6 +18,17 @@
  * SQLite's own wait (a statement refused half-way must not be tried again by
  * hand: a read left open would pin an old snapshot).
  *
+ * A file's WAL is checkpointed by the executor, not inside a commit: SQLite's
+ * automatic checkpoint runs in the COMMIT that passes 1,000 pages, and with
+ * several processes on one file the WAL is never restarted (a process is
+ * always reading an older snapshot somewhere), so from then on every commit of
+ * every process ran a checkpoint, two fsyncs in its group's time. Instead,
+ * after {@linkcode CHECKPOINT_COMMITS} write commits a passive checkpoint runs
+ * once the event-loop turn is over (the group's callers are answered first),
+ * and when the WAL still holds {@linkcode WAL_RESTART_FRAMES} pages a restart
+ * is tried without waiting, so that the WAL stays bounded while other
+ * processes keep writing.
+ *
  * @module
  */
 import { BoundedMap } from "../cache/mod.ts";
@@ -48,6 +59,16 @@ export const STATEMENT_CACHE_SIZE = 256;
  */
 export const BUSY_PAUSES_MS: readonly number[] = [0, 0, 0, 1, 1, 2, 4];
 
+/** Write commits of a connection to a file after which its WAL is checkpointed (on the next turn of the event loop). */
+export const CHECKPOINT_COMMITS = 100;
+
+/**
+ * Pages in a file's WAL that a passive checkpoint leaves there (the WAL was not restarted since it held them: other
+ * processes kept reading) past which a restart is tried: it holds the write lock while it copies what the passive one
+ * could not, then starts the WAL over, and gives up at once when another process is writing or reading the WAL.
+ */
+export const WAL_RESTART_FRAMES = 4_000;
+
 /** Options of {@linkcode openNativeExecutor}. */
 export interface NativeExecutorOptions {
   /** How long a statement waits for another connection's write lock, in milliseconds. */
@@ -77,7 +98,8 @@ export function isLocalUrl(url: string): boolean {
 
 /**
  * Opens a local database on the native binding. A file's parent folder is
- * created when missing; a file gets WAL and `synchronous = NORMAL`.
+ * created when missing; a file gets WAL and `synchronous = NORMAL`, and its
+ * checkpoints are run by the executor (`wal_autocheckpoint = 0`).
  *
  * @param url `:memory:`, `file:path`, `file:/absolute/path` or `file:///absolute/path`.
  * @param options The busy timeout.
@@ -95,6 +117,7 @@ export function openNativeExecutor(url: string, options: NativeExecutorOptions):
     if (!memory) {
       db.exec("PRAGMA journal_mode = WAL");
       db.exec("PRAGMA synchronous = NORMAL");
+      db.exec("PRAGMA wal_autocheckpoint = 0");
     }
   } catch (error) {
     throw new Error(
@@ -133,6 +156,11 @@ class NativeExecutor implements Executor {
   /** How long a call waits for another connection's write lock, in milliseconds. */
   #busyTimeoutMs: number;
   #onLockWait: ((seconds: number) => void) | undefined;
+  /** Write commits since the last checkpoint. */
+  #commits = 0;
+  /** Whether a checkpoint waits for the end of this turn. */
+  #checkpointScheduled = false;
+  #checkpoint: Prepared["statement"] | undefined;
 
   constructor(
     db: Connection,
@@ -173,8 +201,15 @@ class NativeExecutor implements Executor {
     this.#seen = undefined;
   }
 
-  /** After a commit: the other connections of this process to the same file look again. */
-  #committed(): void {
+  /**
+   * After a commit: the other connections of this process to the same file look again, and a write commit counts
+   * towards the next checkpoint.
+   */
+  #committed(write: boolean): void {
+    if (write && !this.#memory && ++this.#commits >= CHECKPOINT_COMMITS && !this.#checkpointScheduled) {
+      this.#checkpointScheduled = true;
+      nextTurn(() => this.#checkpointWal());
+    }
     const set = connections.get(this.#path);
     if (set === undefined || set.size < 2) return;
     for (const other of set) if (other !== this) other.forgetVersion();
@@ -183,7 +218,7 @@ class NativeExecutor implements Executor {
   async execute(statement: string | Statement): Promise<ResultSet> {
     while (this.#transaction !== undefined) await this.#transaction.catch(() => {});
     const result = this.#run(statement);
-    this.#committed();
+    this.#committed(result.lastInsertRowid !== undefined); // a statement without rows (only those report a rowid)
     return result;
   }
 
@@ -194,7 +229,7 @@ class NativeExecutor implements Executor {
     try {
       const results = statements.map((s) => this.#run(s));
       this.#binding.exec("COMMIT");
-      this.#committed();
+      this.#committed(mode !== "read");
       return results;
     } catch (error) {
       if (this.#inTransaction) this.#db.exec("ROLLBACK");
@@ -289,7 +324,7 @@ class NativeExecutor implements Executor {
       try {
         const result = await work(tx);
         this.#binding.exec("COMMIT");
-        this.#committed();
+        this.#committed(mode !== "read");
         return result;
       } catch (error) {
         if (this.#inTransaction) this.#db.exec("ROLLBACK");
@@ -304,6 +339,28 @@ class NativeExecutor implements Executor {
       return await running;
     } finally {
       this.#transaction = undefined;
+    }
+  }
+
+  /**
+   * Checkpoints the WAL, passively (it copies what no reader still needs, and never waits), then, when the WAL still
+   * holds {@linkcode WAL_RESTART_FRAMES} pages, with a restart that gives up at once when it would wait. Skipped while
+   * a transaction is open on this connection (the next write commit schedules it again). A failure is left to the
+   * statements that follow: a checkpoint changes no data, and nothing awaits this one.
+   */
+  #checkpointWal(): void {
+    this.#checkpointScheduled = false;
+    if (this.#closed || this.#transaction !== undefined || this.#db.inTransaction) return;
+    this.#commits = 0;
+    this.#db.exec("PRAGMA busy_timeout = 0");
+    try {
+      this.#checkpoint ??= this.#db.prepare("PRAGMA wal_checkpoint(PASSIVE)").raw(true);
+      const [, frames] = this.#checkpoint.get([]) as [number, number, number];
+      if (frames >= WAL_RESTART_FRAMES) this.#db.exec("PRAGMA wal_checkpoint(RESTART)");
+    } catch {
+      // Busy (another process checkpoints or writes) or an I/O error the next statement meets.
+    } finally {
+      this.#db.exec(`PRAGMA busy_timeout = ${Math.floor(this.#busyTimeoutMs)}`);
     }
   }
 
@@ -333,6 +390,7 @@ class NativeExecutor implements Executor {
     if (connections.get(this.#path)?.size === 0) connections.delete(this.#path);
     this.#cache.clear();
     this.#version = undefined;
+    this.#checkpoint = undefined;
     try {
       // The binding closes a connection only once its last statement is collected: a transaction left open here would
       // hold the file's write lock until then.

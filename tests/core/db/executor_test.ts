@@ -2,11 +2,11 @@
 // (an injected client on a file, and the remote path through the Hrana fixture).
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { createClient } from "@libsql/client";
 import { openDatabase } from "../../../core/db/mod.ts";
 import type { Executor } from "../../../core/db/mod.ts";
-import { STATEMENT_CACHE_SIZE } from "../../../core/db/native_executor.ts";
+import { CHECKPOINT_COMMITS, STATEMENT_CACHE_SIZE } from "../../../core/db/native_executor.ts";
 import { type HranaServer, startHranaServer } from "../../fixtures/hrana_server.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
 import { nextTurns } from "../../fixtures/wait_for.ts";
@@ -175,6 +175,33 @@ describe("opening a local database", () => {
     } finally {
       a.close();
       b.close();
+    }
+  });
+});
+
+describe("a file's WAL while other connections read", () => {
+  test("is checkpointed after the commits, once the turn is over, and restarted: it does not grow while another connection reads around every commit", async () => {
+    const file = dir.file("wal.db");
+    const db = await openDatabase(`file:${file}`);
+    const reader = await openDatabase(`file:${file}`); // another node, in the middle of a read at each commit
+    try {
+      await db.execute("CREATE TABLE t (v BLOB)");
+      const page = new Uint8Array(8192); // a row of three pages or so
+      const commits = CHECKPOINT_COMMITS * 8;
+      for (let i = 0; i < commits; i++) {
+        await reader.transaction(async (tx) => {
+          await tx.execute("SELECT count(*) FROM t");
+          await db.batch([{ sql: "INSERT INTO t VALUES (?)", args: [page] }], "write");
+        }, "read");
+        await nextTurns(1);
+      }
+      // Written: about 3 × 800 pages (10 MB); a WAL never restarted holds them all.
+      const wal = statSync(`${file}-wal`).size;
+      assert.ok(wal < 4 * 1024 * 1024, `the WAL holds ${wal} bytes`);
+      assert.equal(Number((await db.execute("SELECT count(*) AS n FROM t")).rows[0].n), commits);
+    } finally {
+      reader.close();
+      db.close();
     }
   });
 });
