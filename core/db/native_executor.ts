@@ -20,14 +20,14 @@
  *
  * A file's WAL is checkpointed by the executor, not inside a commit: SQLite's
  * automatic checkpoint runs in the COMMIT that passes 1,000 pages, and with
- * several processes on one file the WAL is never restarted (a process is
- * always reading an older snapshot somewhere), so from then on every commit of
- * every process ran a checkpoint, two fsyncs in its group's time. Instead,
- * after {@linkcode CHECKPOINT_COMMITS} write commits a passive checkpoint runs
- * once the event-loop turn is over (the group's callers are answered first),
- * and when the WAL still holds {@linkcode WAL_RESTART_FRAMES} pages a restart
- * is tried without waiting, so that the WAL stays bounded while other
- * processes keep writing.
+ * several processes on one file the WAL is hardly ever restarted (a process
+ * is nearly always reading an older snapshot somewhere), so from then on nearly
+ * every commit of every process ran a checkpoint, two fsyncs in its group's
+ * time. Instead, after {@linkcode CHECKPOINT_COMMITS} write commits a passive
+ * checkpoint runs once the event-loop turn is over (the group's callers are
+ * answered first), and when the WAL still holds {@linkcode WAL_RESTART_FRAMES}
+ * pages a restart is tried without waiting, so that the WAL starts over
+ * whenever no other process is in it at that moment.
  *
  * @module
  */
@@ -352,15 +352,18 @@ class NativeExecutor implements Executor {
     this.#checkpointScheduled = false;
     if (this.#closed || this.#transaction !== undefined || this.#db.inTransaction) return;
     this.#commits = 0;
-    this.#db.exec("PRAGMA busy_timeout = 0");
     try {
-      this.#checkpoint ??= this.#db.prepare("PRAGMA wal_checkpoint(PASSIVE)").raw(true);
-      const [, frames] = this.#checkpoint.get([]) as [number, number, number];
-      if (frames >= WAL_RESTART_FRAMES) this.#db.exec("PRAGMA wal_checkpoint(RESTART)");
+      this.#db.exec("PRAGMA busy_timeout = 0");
+      try {
+        this.#checkpoint ??= this.#db.prepare("PRAGMA wal_checkpoint(PASSIVE)").raw(true);
+        const [, frames] = this.#checkpoint.get([]) as [number, number, number];
+        if (frames >= WAL_RESTART_FRAMES) this.#db.exec("PRAGMA wal_checkpoint(RESTART)");
+      } finally {
+        this.#db.exec(`PRAGMA busy_timeout = ${Math.floor(this.#busyTimeoutMs)}`);
+      }
     } catch {
-      // Busy (another process checkpoints or writes) or an I/O error the next statement meets.
-    } finally {
-      this.#db.exec(`PRAGMA busy_timeout = ${Math.floor(this.#busyTimeoutMs)}`);
+      // Busy (another process checkpoints or writes) or an I/O error the next statement meets; thrown from here, at
+      // the end of a turn, it would end the process.
     }
   }
 
