@@ -7,8 +7,16 @@ import { createCloud } from "../../cloud/create_cloud.ts";
 
 const cloud = createCloud({ db: Deno.args[0], rateLimit: { perProject: false } });
 await cloud.ready;
-Deno.serve({
+const server = Deno.serve({
   port: 0,
   hostname: "127.0.0.1",
   onListen: ({ port }) => console.log(`listening on http://127.0.0.1:${port}`),
 }, cloud.handle);
+// Ends cleanly on a signal (a `--cpu-prof` profile is written at a normal exit).
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  Deno.addSignalListener(signal, async () => {
+    await server.shutdown();
+    await cloud.close();
+    Deno.exit(0);
+  });
+}
