@@ -2,12 +2,14 @@
 // fresh `file:` database), wrk sends single `POST /v1/events` to each in turn at each connection count, `rounds`
 // times; the best round of each counts, with the server's CPU time per event (user + system, /proc).
 //   node bench/cloud/compare_events.ts <seconds> <rounds> <connections,…> <label>=<checkout> ...
-// A checkout is a copy of the tree with node_modules linked (see bench/compare.ts). Bounded: (1 + seconds × rounds ×
+// A checkout is a copy of the tree with node_modules linked (see bench/compare.ts); `label=checkout:direct` serves that
+// checkout's cloud with `Deno.serve` alone, without the adapter's relay (bench/cloud/direct_server.ts). Bounded: (1 + seconds × rounds ×
 // connection counts) per server, 127.0.0.1 only.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type BenchProject, benchProject } from "./project.ts";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { BenchProject } from "./project.ts";
 import { runtimeCommand, type ServerProcess, startServer } from "../server_process.ts";
 import { ensureWrk, runWrk, type WrkResult } from "../wrk.ts";
 
@@ -21,11 +23,16 @@ const dir = mkdtempSync(join(tmpdir(), "svc-bench-compare-events-"));
 const servers: { label: string; server: ServerProcess; project: BenchProject }[] = [];
 try {
   for (const spec of specs) {
-    const [label, checkout] = spec.split("=");
+    const [label, target] = spec.split("=");
+    const [checkout, how] = target.split(":");
     const db = `file:${join(dir, `${label}.db`)}`;
-    const project = await benchProject(db);
-    const command = runtimeCommand("deno", join(checkout, "cloud/main.ts"))
-      .concat("serve", "--port", "0", "--host", "127.0.0.1", "--db", db, "--rate-limit-project", "0");
+    // Each checkout migrates its own database (an older checkout refuses a newer schema).
+    const { benchProject } = await import(pathToFileURL(resolve(checkout, "bench/cloud/project.ts")).href);
+    const project: BenchProject = await benchProject(db);
+    const command = how === "direct"
+      ? runtimeCommand("deno", join(checkout, "bench/cloud/direct_server.ts")).concat(db)
+      : runtimeCommand("deno", join(checkout, "cloud/main.ts"))
+        .concat("serve", "--port", "0", "--host", "127.0.0.1", "--db", db, "--rate-limit-project", "0");
     servers.push({ label, project, server: await startServer(command, /listening on http:\/\/[^:]+:(\d+)/) });
   }
   let n = 0;
