@@ -2,7 +2,7 @@
  * What agents did, as the app records it: one record per agent run made with a known key (`POST /svc/agent/run`,
  * MCP `tools/call`), whatever its outcome. A run only pushes what it knows onto a bounded buffer in memory; a small
  * group writer mints each record (`act_` + a monotonic ULID from the runtime's clock and randomness), names the OAuth client of a
- * grant's key, and writes them in groups, on a short timer and on close. When the buffer is full a record is dropped
+ * grant's key, and writes them in groups, on a short timer, as soon as a group is full, and on close. When the buffer is full a record is dropped
  * and counted, never waited for. Never a payload, never a secret.
  *
  * @module
@@ -128,6 +128,8 @@ export function createActivityLog(options: ActivityLogOptions): ActivityLog {
   const limit = options.limit ?? ACTIVITY_BUFFER_LIMIT;
   const flushMs = options.flushMs ?? ACTIVITY_FLUSH_MS;
   let buffer: Pending[] = [];
+  /** Runs recorded and not yet written (buffered, or taken by a write under way): what the bound counts. */
+  let unwritten = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let writing: Promise<void> = Promise.resolve();
   let closed = false;
@@ -149,6 +151,8 @@ export function createActivityLog(options: ActivityLogOptions): ActivityLog {
     } catch (error) {
       drop(group.length);
       log(`${group.length} activity records could not be written`, error);
+    } finally {
+      unwritten -= group.length;
     }
   }
 
@@ -166,9 +170,12 @@ export function createActivityLog(options: ActivityLogOptions): ActivityLog {
 
   return {
     record(run) {
-      if (closed || buffer.length >= limit) return drop(1);
-      buffer.push({ run, at: runtime.now() });
-      timer ??= setTimeout(flush, flushMs);
+      if (closed || unwritten >= limit) return drop(1);
+      unwritten++;
+      // A full group is written at once: a run's record lives a few milliseconds on a busy server, not the flush
+      // delay (short-lived, it dies young, where the collector costs least).
+      if (buffer.push({ run, at: runtime.now() }) >= MAX_BATCH) void flush();
+      else timer ??= setTimeout(flush, flushMs);
     },
     elapsed: () => runtime.elapsed(),
     async list(userId, query) {
