@@ -70,6 +70,29 @@ test("an intent that is no text, or holds a secret, is not kept as sent", async 
   assert.ok(!secret.includes("abcdefghijklmnopqrstuvwxyz012345"), secret);
 });
 
+test("the runs of one group keep their own intent and time, repeated or not", async () => {
+  let now = T0;
+  const { log, groups } = logWith({ runtime: { now: () => now, random: () => 0.5, elapsed: () => 0 } });
+  const sent = ["a.b", "a.b", undefined, "a.b", 7, "c.d", "c.d", "a.b"];
+  const times = [0, 0, 0, 1, 1, 1, 5, 0];
+  sent.forEach((intent, i) => {
+    now = T0 + times[i];
+    log.record({ ...RUN, intent });
+  });
+  await log.flush();
+  assert.deepEqual(groups[0].map((r) => r.intent), [
+    "a.b",
+    "a.b",
+    "(unknown)",
+    "a.b",
+    "(unknown)",
+    "c.d",
+    "c.d",
+    "a.b",
+  ]);
+  assert.deepEqual(groups[0].map((r) => r.at), times.map((t) => new Date(T0 + t).toISOString()));
+});
+
 test("records are written in groups of at most 500", async () => {
   const { log, groups } = logWith();
   for (let i = 0; i < 1_200; i++) log.record(RUN);
