@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.." || exit 1
 export PATH=$PWD/node_modules/.bin:$PATH
 RT=$1; shift
 D=$(mktemp -d); node bench/app/setup_keys.ts file:$D/k.db $D/k.json
-FULL=$(python3 -c "import json;print(json.load(open('$D/k.json'))['full'])")
+FULL=$(node -p "JSON.parse(require('fs').readFileSync('$D/k.json', 'utf8')).full")
 B='{"intent":"notes.create","payload":{"title":"Buy milk","body":"two litres"}}'
 declare -A PORT PIDS
 for m in "$@"; do
@@ -22,6 +22,6 @@ for r in 1 2 3 4; do for m in "$@"; do
   c0=$(awk '{print $14+$15}' /proc/$SP/stat)
   out=$(BODY="$B" AUTH="Bearer $FULL" ACCEPT="" wrk -t1 -c50 -d3s -s bench/wrk/post.lua http://127.0.0.1:${PORT[$m]}/svc/agent/run)
   rps=$(echo "$out" | awk '/Requests\/sec/{print $2}'); c1=$(awk '{print $14+$15}' /proc/$SP/stat)
-  echo "r$r $m rps=$rps cpu_us=$(python3 -c "print(round(($c1-$c0)*1e4/($rps*3),1))")"
+  echo "r$r $m rps=$rps cpu_us=$(node -p "(($c1 - $c0) * 1e4 / ($rps * 3)).toFixed(1)")"
 done; done
 for m in "$@"; do kill ${PIDS[$m]}; done; rm -rf $D

@@ -19,6 +19,9 @@ export interface BoundedMapOptions<K, V> {
   onEvict?: (key: K, value: V, reason: "full" | "expired") => void;
 }
 
+/** No key is known to be the most recently used. */
+const NONE: unique symbol = Symbol("none");
+
 interface Entry<V> {
   value: V;
   expires: number;
@@ -47,6 +50,8 @@ export class BoundedMap<K, V> {
   #ttl: number;
   #now: () => number;
   #onEvict?: (key: K, value: V, reason: "full" | "expired") => void;
+  /** The most recently used key while it is known (a `get` of it leaves the order as it is); else `undefined`. */
+  #newest: K | typeof NONE = NONE;
 
   /**
    * Creates an empty map.
@@ -77,8 +82,11 @@ export class BoundedMap<K, V> {
   get(key: K): V | undefined {
     const entry = this.#live(key);
     if (entry === undefined) return undefined;
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
+    if (key !== this.#newest) {
+      this.#entries.delete(key);
+      this.#entries.set(key, entry);
+      this.#newest = key;
+    }
     return entry.value;
   }
 
@@ -112,7 +120,8 @@ export class BoundedMap<K, V> {
   set(key: K, value: V): this {
     this.#entries.delete(key);
     if (this.#entries.size >= this.#max) this.#makeRoom();
-    this.#entries.set(key, { value, expires: this.#now() + this.#ttl });
+    this.#entries.set(key, { value, expires: this.#ttl === Infinity ? Infinity : this.#now() + this.#ttl });
+    this.#newest = key;
     return this;
   }
 
@@ -123,6 +132,7 @@ export class BoundedMap<K, V> {
    * @returns Whether one was held.
    */
   delete(key: K): boolean {
+    if (key === this.#newest) this.#newest = NONE;
     return this.#entries.delete(key);
   }
 
@@ -134,11 +144,11 @@ export class BoundedMap<K, V> {
    * @returns How many were dropped.
    */
   prune(): number {
-    const now = this.#now();
+    const now = this.#clock();
     let dropped = 0;
     for (const [key, entry] of this.#entries) {
       if (entry.expires > now) break;
-      this.#entries.delete(key);
+      this.delete(key);
       this.#onEvict?.(key, entry.value, "expired");
       dropped++;
     }
@@ -147,6 +157,7 @@ export class BoundedMap<K, V> {
 
   /** Deletes every entry. */
   clear(): void {
+    this.#newest = NONE;
     this.#entries.clear();
   }
 
@@ -156,27 +167,32 @@ export class BoundedMap<K, V> {
    * @returns Each key and value.
    */
   *entries(): IterableIterator<[K, V]> {
-    const now = this.#now();
+    const now = this.#clock();
     for (const [key, entry] of [...this.#entries]) {
       if (entry.expires > now) yield [key, entry.value];
     }
   }
 
+  /** The time, or before every time when entries never expire (the clock is then not read). */
+  #clock(): number {
+    return this.#ttl === Infinity ? -Infinity : this.#now();
+  }
+
   #live(key: K): Entry<V> | undefined {
     const entry = this.#entries.get(key);
     if (entry === undefined) return undefined;
-    if (entry.expires > this.#now()) return entry;
-    this.#entries.delete(key);
+    if (entry.expires === Infinity || entry.expires > this.#now()) return entry; // no time to live: no clock read
+    this.delete(key);
     this.#onEvict?.(key, entry.value, "expired");
     return undefined;
   }
 
   #makeRoom(): void {
-    const now = this.#now();
+    const now = this.#clock();
     for (const [key, entry] of this.#entries) {
       const expired = entry.expires <= now;
       if (!expired && this.#entries.size < this.#max) return;
-      this.#entries.delete(key);
+      this.delete(key);
       this.#onEvict?.(key, entry.value, expired ? "expired" : "full");
       if (!expired) return;
     }

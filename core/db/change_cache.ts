@@ -95,7 +95,8 @@ export function createChangeCache<K, V>(db: Executor, options: ChangeCacheOption
     async read(key, load) {
       if (uncached) return await load();
       validate();
-      if (entries.has(key)) return entries.get(key) as V;
+      const held = entries.get(key);
+      if (held !== undefined || entries.has(key)) return held as V; // one look when it is held (an undefined held too)
       const before = generation;
       const value = await load();
       if (generation === before) entries.set(key, value);

@@ -13,7 +13,14 @@
 /** What a server knows of a request's client: its address, or how to find it when first asked. */
 export type ClientAddressSource = string | (() => string | null | undefined) | null | undefined;
 
-const recorded = new WeakMap<Request, ClientAddressSource>();
+/**
+ * Where a request carries its address: a symbol-keyed property of the request itself (a property costs a request far
+ * less than a `WeakMap` entry, which the collector must also trace as an ephemeron on every turn of a busy server).
+ */
+const ADDRESS = Symbol("svc.clientAddress");
+
+/** A request as {@linkcode withClientAddress} leaves it. */
+type Addressed = Request & { [ADDRESS]?: ClientAddressSource };
 
 /** The longest address kept (an IPv6 address with a zone fits; anything longer is not an address). */
 const MAX_ADDRESS = 100;
@@ -38,7 +45,9 @@ const MAX_ADDRESS = 100;
  * @returns The same request.
  */
 export function withClientAddress(req: Request, address: ClientAddressSource): Request {
-  if (typeof address === "function" || (typeof address === "string" && address.length > 0)) recorded.set(req, address);
+  if (typeof address === "function" || (typeof address === "string" && address.length > 0)) {
+    (req as Addressed)[ADDRESS] = address;
+  }
   return req;
 }
 
@@ -59,10 +68,10 @@ export function withClientAddress(req: Request, address: ClientAddressSource): R
  * @returns The address, or `null` when no server gave one.
  */
 export function clientAddress(req: Request): string | null {
-  let address: unknown = recorded.get(req);
+  let address: unknown = (req as Addressed)[ADDRESS];
   if (typeof address === "function") {
     address = address() ?? null;
-    recorded.set(req, address as string | null); // asked once
+    (req as Addressed)[ADDRESS] = address as string | null; // asked once
   }
   address ??= (req as Request & { ip?: unknown }).ip;
   return typeof address === "string" && address.length > 0 && address.length <= MAX_ADDRESS ? address : null;

@@ -138,7 +138,8 @@ export function unknownFields(schema: z.ZodType, value: unknown): Issue[] {
 }
 
 function walk(schema: z.ZodType, value: unknown, path: string[], depth: number): Issue[] {
-  if (depth > DEEPEST) return [];
+  // A field is an object's or an array's: a string, a number, a boolean or null has none, whatever its schema.
+  if (depth > DEEPEST || typeof value !== "object" || value === null) return [];
   const def = (schema as unknown as { _zod: { def: WalkedDef } })._zod.def;
   if (WRAPPERS.has(def.type) && def.innerType) return walk(def.innerType, value, path, depth + 1);
   if (def.type === "pipe" && def.in) return walk(def.in, value, path, depth + 1);
@@ -157,14 +158,21 @@ function walk(schema: z.ZodType, value: unknown, path: string[], depth: number):
   }
   if (def.type !== "object" || !def.shape || !isPlainObject(value)) return [];
   const shape = def.shape;
-  const known = Object.keys(shape);
   const open = def.catchall !== undefined &&
     (def.catchall as unknown as { _zod: { def: WalkedDef } })._zod.def.type !== "never";
-  return Object.entries(value).flatMap(([key, field]) => {
-    if (Object.hasOwn(shape, key)) return walk(shape[key], field, [...path, key], depth + 1);
-    if (open) return [];
-    return [unknownField(key, known, path)];
-  });
+  const issues: Issue[] = [];
+  for (const key of Object.keys(value)) {
+    const field = value[key];
+    if (Object.hasOwn(shape, key)) {
+      // Only an object or an array can hold an unknown field: a scalar's path is never built.
+      if (typeof field === "object" && field !== null) {
+        issues.push(...walk(shape[key], field, [...path, key], depth + 1));
+      }
+    } else if (!open) {
+      issues.push(unknownField(key, Object.keys(shape), path));
+    }
+  }
+  return issues;
 }
 
 /** An intersection knows the fields of both sides. */

@@ -70,6 +70,29 @@ test("an intent that is no text, or holds a secret, is not kept as sent", async 
   assert.ok(!secret.includes("abcdefghijklmnopqrstuvwxyz012345"), secret);
 });
 
+test("the runs of one group keep their own intent and time, repeated or not", async () => {
+  let now = T0;
+  const { log, groups } = logWith({ runtime: { now: () => now, random: () => 0.5, elapsed: () => 0 } });
+  const sent = ["a.b", "a.b", undefined, "a.b", 7, "c.d", "c.d", "a.b"];
+  const times = [0, 0, 0, 1, 1, 1, 5, 0];
+  sent.forEach((intent, i) => {
+    now = T0 + times[i];
+    log.record({ ...RUN, intent });
+  });
+  await log.flush();
+  assert.deepEqual(groups[0].map((r) => r.intent), [
+    "a.b",
+    "a.b",
+    "(unknown)",
+    "a.b",
+    "(unknown)",
+    "c.d",
+    "c.d",
+    "a.b",
+  ]);
+  assert.deepEqual(groups[0].map((r) => r.at), times.map((t) => new Date(T0 + t).toISOString()));
+});
+
 test("records are written in groups of at most 500", async () => {
   const { log, groups } = logWith();
   for (let i = 0; i < 1_200; i++) log.record(RUN);
@@ -82,6 +105,36 @@ test("records wait at most the flush delay: the timer writes them", async () => 
   log.record(RUN);
   await waitFor("the timer's write", () => groups.length === 1);
   await log.close();
+});
+
+test("the buffer's bound counts the runs a write under way has taken", async () => {
+  const held: (() => void)[] = [];
+  const written: ActivityRecord[] = [];
+  const { log } = logWith({
+    limit: 600,
+    write: (records) => new Promise((resolve) => held.push(() => resolve(void written.push(...records)))),
+  });
+  for (let i = 0; i < 500; i++) log.record(RUN);
+  const first = log.flush(); // taken by a write that does not end yet
+  await waitFor("the write to start", () => held.length === 1, 50);
+  for (let i = 0; i < 200; i++) log.record(RUN);
+  assert.equal(log.dropped, 100, "500 taken and 100 waiting fill the bound of 600");
+  held.shift()!();
+  await first;
+  const flushed = log.flush();
+  await waitFor("the second write", () => held.length === 1, 50);
+  held.shift()!();
+  await flushed;
+  assert.equal(written.length, 600);
+  for (let i = 0; i < 600; i++) log.record(RUN); // written runs no longer count
+  assert.equal(log.dropped, 100);
+  const closed = log.close();
+  for (const group of ["500", "100"]) {
+    await waitFor(`the write of ${group}`, () => held.length === 1, 50);
+    held.shift()!();
+  }
+  await closed;
+  assert.equal(written.length, 1_200);
 });
 
 test("a full buffer drops the run and counts it, without waiting", async () => {

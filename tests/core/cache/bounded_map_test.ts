@@ -105,6 +105,29 @@ describe("BoundedMap", () => {
     assert.deepEqual([...map.entries()], [["c", 3]]);
   });
 
+  test("without a time to live the clock is never read; reading the newest entry keeps the order exact", () => {
+    let reads = 0;
+    const evicted: string[] = [];
+    const map = new BoundedMap<string | undefined, number>({
+      maxEntries: 3,
+      now: () => ++reads,
+      onEvict: (k, _v, why) => void evicted.push(`${k}:${why}`),
+    });
+    map.set("a", 1).set("b", 2).set(undefined, 3);
+    for (let i = 0; i < 3; i++) assert.equal(map.get(undefined), 3); // the newest, read again and again
+    assert.equal(map.get("a"), 1);
+    assert.equal(map.get("a"), 1);
+    map.delete("a"); // the newest gone: the next newest is not taken for it
+    assert.equal(map.get("b"), 2);
+    map.set("c", 4).set("d", 5); // evicts the least recently used: undefined
+    assert.deepEqual([...map.entries()].map(([k]) => k), ["b", "c", "d"]);
+    assert.deepEqual(evicted, ["undefined:full"]);
+    map.clear();
+    map.set("e", 6);
+    assert.equal(map.get("e"), 6);
+    assert.equal(reads, 0);
+  });
+
   test("refuses a bound below 1 and a time to live that is not positive", () => {
     assert.throws(() => new BoundedMap({ maxEntries: 0 }), RangeError);
     assert.throws(() => new BoundedMap({ maxEntries: 1, ttlMs: 0 }), RangeError);
