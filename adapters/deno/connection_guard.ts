@@ -127,6 +127,7 @@ export function guardConnections(
   }
 
   function relay(conn: TcpConnection): void {
+    noDelay(conn);
     let up: TcpConnection | undefined;
     let last = Date.now();
     const touch = () => last = Date.now();
@@ -175,6 +176,7 @@ export function guardConnections(
       });
       if (up === undefined) return end();
       if (!open.has(end)) return closeQuietly(up); // ended (timed out, closing) while connecting
+      noDelay(up);
       if (up.localAddr) {
         pairs.set(up.localAddr.port, {
           address: conn.remoteAddr?.hostname,
@@ -242,6 +244,19 @@ async function readFirstHead(
     size += chunk.byteLength;
   }
   return concatBytes(chunks, size);
+}
+
+/**
+ * Turns Nagle's algorithm off on a relayed connection: each piece the relay writes leaves at once, as the server
+ * wrote it (a streamed answer's next event, the next pipelined request), instead of waiting for the peer to
+ * acknowledge the last one (up to a delayed ACK's 40 ms).
+ */
+function noDelay(conn: TcpConnection): void {
+  try {
+    conn.setNoDelay?.(true);
+  } catch {
+    // closed already: the relay ends it
+  }
 }
 
 function startsWith(bytes: Uint8Array, text: string): boolean {
