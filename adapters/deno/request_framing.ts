@@ -96,6 +96,8 @@ export function requestFraming(events: RequestEvents): (bytes: Uint8Array) => vo
       maybeLength &&= CONTENT_LENGTH[nameAt] === lower;
       maybeTransfer &&= TRANSFER_ENCODING[nameAt] === lower;
       nameAt++;
+      // Neither name: the rest of the line is passed over (once it has text, so that CR LF still ends the head).
+      if (!maybeLength && !maybeTransfer && lineHasText) field = "skip";
     }
   };
   /** Ends a line of the head (its line feed came). */
@@ -121,7 +123,7 @@ export function requestFraming(events: RequestEvents): (bytes: Uint8Array) => vo
           events.started();
           continue; // the same byte, as part of the head
         case "head": {
-          if (field === "skip") { // the line has text already (a name or a colon came, or it is the request line)
+          if (field === "skip") { // the line has text already (the request line, another header, a value not needed)
             const lf = bytes.indexOf(LF, at);
             if (lf === -1) {
               at = bytes.byteLength;
