@@ -238,10 +238,11 @@ async function readFirstHead(
   while (!headEnded() && size <= MAX_HEAD_BYTES) {
     const read = await buffer.read(conn);
     if (read === null) return null;
-    const chunk = read.slice(); // the buffer is read into again
-    seen(chunk);
-    chunks.push(chunk);
-    size += chunk.byteLength;
+    seen(read);
+    // A head in one piece is passed on as read: it is written to the server before the buffer is read into again.
+    if (chunks.length === 0 && headEnded()) return read;
+    chunks.push(read.slice()); // the buffer is read into again
+    size += read.byteLength;
   }
   return concatBytes(chunks, size);
 }
@@ -259,6 +260,9 @@ function noDelay(conn: TcpConnection): void {
   }
 }
 
+/** Whether `bytes` begin with the ASCII `text`. */
 function startsWith(bytes: Uint8Array, text: string): boolean {
-  return new TextDecoder().decode(bytes.subarray(0, text.length)) === text;
+  if (bytes.byteLength < text.length) return false;
+  for (let i = 0; i < text.length; i++) if (bytes[i] !== text.charCodeAt(i)) return false;
+  return true;
 }
