@@ -127,6 +127,7 @@ export function guardConnections(
   }
 
   function relay(conn: TcpConnection): void {
+    noDelay(conn);
     let up: TcpConnection | undefined;
     let last = Date.now();
     const touch = () => last = Date.now();
@@ -175,6 +176,7 @@ export function guardConnections(
       });
       if (up === undefined) return end();
       if (!open.has(end)) return closeQuietly(up); // ended (timed out, closing) while connecting
+      noDelay(up);
       if (up.localAddr) {
         pairs.set(up.localAddr.port, {
           address: conn.remoteAddr?.hostname,
@@ -236,14 +238,31 @@ async function readFirstHead(
   while (!headEnded() && size <= MAX_HEAD_BYTES) {
     const read = await buffer.read(conn);
     if (read === null) return null;
-    const chunk = read.slice(); // the buffer is read into again
-    seen(chunk);
-    chunks.push(chunk);
-    size += chunk.byteLength;
+    seen(read);
+    // A head in one piece is passed on as read: it is written to the server before the buffer is read into again.
+    if (chunks.length === 0 && headEnded()) return read;
+    chunks.push(read.slice()); // the buffer is read into again
+    size += read.byteLength;
   }
   return concatBytes(chunks, size);
 }
 
+/**
+ * Turns Nagle's algorithm off on a relayed connection: each piece the relay writes leaves at once, as the server
+ * wrote it (a streamed answer's next event, the next pipelined request), instead of waiting for the peer to
+ * acknowledge the last one (up to a delayed ACK's 40 ms).
+ */
+function noDelay(conn: TcpConnection): void {
+  try {
+    conn.setNoDelay?.(true);
+  } catch {
+    // closed already: the relay ends it
+  }
+}
+
+/** Whether `bytes` begin with the ASCII `text`. */
 function startsWith(bytes: Uint8Array, text: string): boolean {
-  return new TextDecoder().decode(bytes.subarray(0, text.length)) === text;
+  if (bytes.byteLength < text.length) return false;
+  for (let i = 0; i < text.length; i++) if (bytes[i] !== text.charCodeAt(i)) return false;
+  return true;
 }

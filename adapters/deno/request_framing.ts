@@ -4,7 +4,9 @@
  * connection guard times every request by it). It reads only what framing
  * needs, line by line as the bytes arrive, keeping none of them (so a head of
  * any size is framed): the empty line that ends a head, `Content-Length`,
- * `Transfer-Encoding` and chunk sizes. Empty lines between requests are
+ * `Transfer-Encoding` and chunk sizes. The request line and every other
+ * header's value are passed over to their line feed (`indexOf`), and a body of
+ * known length is only counted. Empty lines between requests are
  * ignored (RFC 9112 §2.2: some clients end a body with CRLF). The server behind
  * still parses every request and refuses what is malformed.
  *
@@ -24,8 +26,9 @@ export interface RequestEvents {
 const CR = 13;
 const LF = 10;
 const COLON = 58;
-const ZERO = 48;
-const NAME_LIMIT = "transfer-encoding".length;
+/** The two header names framing needs, lower-case, as bytes (a name is matched byte by byte as it arrives). */
+const CONTENT_LENGTH = new TextEncoder().encode("content-length");
+const TRANSFER_ENCODING = new TextEncoder().encode("transfer-encoding");
 
 type Phase = "between" | "head" | "body" | "chunk-size" | "chunk-line" | "chunk-data" | "chunk-end" | "trailers";
 /**
@@ -51,9 +54,14 @@ type Phase = "between" | "head" | "body" | "chunk-size" | "chunk-line" | "chunk-
 export function requestFraming(events: RequestEvents): (bytes: Uint8Array) => void {
   let phase: Phase = "between";
   let lineHasText = false; // the current line of a head or of the trailers holds more than CR
-  let inFields = false; // past the request line
-  let name = ""; // the current header line's name, lower-cased, up to NAME_LIMIT + 1 characters
-  let field: "name" | "length" | "other" = "name"; // what of the current header line is being read
+  /**
+   * What of the current head line is being read: a header's name up to the colon, a Content-Length's digits, or
+   * nothing up to the line feed (the request line, any other header's value: passed over without a look at each byte).
+   */
+  let field: "name" | "length" | "skip" = "skip";
+  let nameAt = 0; // how many bytes of the current header's name came
+  let maybeLength = true; // the name so far begins "content-length"
+  let maybeTransfer = true; // the name so far begins "transfer-encoding"
   let length = 0; // the head's Content-Length (its last value)
   let chunked = false; // the head has a Transfer-Encoding
   let remaining = 0; // body or chunk bytes still to come
@@ -61,24 +69,40 @@ export function requestFraming(events: RequestEvents): (bytes: Uint8Array) => vo
   /** Ends a line of a head or of the trailers: true when it was the empty line that ends them. */
   const endOfLine = (): boolean => {
     const last = !lineHasText;
-    [lineHasText, name, field] = [false, "", "name"];
+    lineHasText = false;
+    field = "name";
+    nameAt = 0;
+    maybeLength = true;
+    maybeTransfer = true;
     return last;
   };
   const endRequest = () => {
     phase = "between";
     events.ended();
   };
-  /** Reads one byte (not a line feed) of a header line: its name up to the colon, a Content-Length's digits. */
+  /** Reads one byte (not a line feed) of a header's name or of a Content-Length's value. */
   const readField = (byte: number) => {
     if (field === "length") {
       // Other characters (a list, a sign) make the head one the server refuses, then closes.
-      if (byte >= ZERO && byte <= ZERO + 9) length = length * 10 + byte - ZERO;
-    } else if (field === "name" && byte === COLON) {
-      field = name === "content-length" ? "length" : "other";
-      if (field === "length") length = 0; // the last of several (the server refuses unequal ones)
+      if (byte >= 48 && byte <= 57) length = length * 10 + byte - 48;
+    } else if (byte === COLON) {
+      const isLength = maybeLength && nameAt === CONTENT_LENGTH.byteLength;
+      field = isLength ? "length" : "skip";
+      if (isLength) length = 0; // the last of several (the server refuses unequal ones)
       // Any transfer coding: the server refuses a request whose last one is not chunked, and closes.
-      chunked ||= name === "transfer-encoding";
-    } else if (field === "name" && name.length <= NAME_LIMIT) name += String.fromCharCode(byte).toLowerCase();
+      chunked ||= maybeTransfer && nameAt === TRANSFER_ENCODING.byteLength;
+    } else {
+      const lower = byte >= 65 && byte <= 90 ? byte + 32 : byte;
+      maybeLength &&= CONTENT_LENGTH[nameAt] === lower;
+      maybeTransfer &&= TRANSFER_ENCODING[nameAt] === lower;
+      nameAt++;
+      // Neither name: the rest of the line is passed over (once it has text, so that CR LF still ends the head).
+      if (!maybeLength && !maybeTransfer && lineHasText) field = "skip";
+    }
+  };
+  /** Ends a line of the head (its line feed came). */
+  const endHeadLine = () => {
+    if (endOfLine()) endHead();
   };
 
   return (bytes) => {
@@ -91,17 +115,32 @@ export function requestFraming(events: RequestEvents): (bytes: Uint8Array) => vo
             continue;
           }
           phase = "head";
-          [lineHasText, inFields, name, field, length, chunked] = [false, false, "", "name", 0, false];
+          // The request line (its first byte is neither CR nor LF: it has text) is passed over.
+          lineHasText = true;
+          field = "skip";
+          length = 0;
+          chunked = false;
           events.started();
           continue; // the same byte, as part of the head
-        case "head":
+        case "head": {
+          if (field === "skip") { // the line has text already (the request line, another header, a value not needed)
+            const lf = bytes.indexOf(LF, at);
+            if (lf === -1) {
+              at = bytes.byteLength;
+              continue;
+            }
+            at = lf + 1;
+            endHeadLine();
+            continue;
+          }
           at++;
-          if (byte !== LF) {
+          if (byte === LF) endHeadLine();
+          else {
             lineHasText ||= byte !== CR;
-            if (inFields) readField(byte);
-          } else if (endOfLine()) endHead();
-          else inFields = true;
+            readField(byte);
+          }
           continue;
+        }
         case "body":
         case "chunk-data": {
           const take = Math.min(remaining, bytes.byteLength - at);
@@ -114,8 +153,8 @@ export function requestFraming(events: RequestEvents): (bytes: Uint8Array) => vo
         }
         case "chunk-size": {
           at++;
-          const digit = parseInt(String.fromCharCode(byte), 16);
-          if (!Number.isNaN(digit)) remaining = remaining * 16 + digit;
+          const digit = hexDigit(byte);
+          if (digit >= 0) remaining = remaining * 16 + digit;
           else phase = byte === LF ? endChunkSize() : "chunk-line";
           continue;
         }
@@ -125,7 +164,10 @@ export function requestFraming(events: RequestEvents): (bytes: Uint8Array) => vo
           continue;
         case "chunk-end": // the line break after a chunk's data
           at++;
-          if (byte === LF) [phase, remaining] = ["chunk-size", 0];
+          if (byte === LF) {
+            phase = "chunk-size";
+            remaining = 0;
+          }
           continue;
         case "trailers":
           at++;
@@ -138,8 +180,9 @@ export function requestFraming(events: RequestEvents): (bytes: Uint8Array) => vo
 
   function endHead(): void {
     events.headEnded();
-    if (chunked) [phase, remaining] = ["chunk-size", 0];
-    else if (length > 0) [phase, remaining] = ["body", length];
+    remaining = chunked ? 0 : length;
+    if (chunked) phase = "chunk-size";
+    else if (length > 0) phase = "body";
     else endRequest();
   }
 
@@ -148,4 +191,11 @@ export function requestFraming(events: RequestEvents): (bytes: Uint8Array) => vo
     lineHasText = false; // the last chunk: trailer lines up to an empty one
     return "trailers";
   }
+}
+
+/** A hexadecimal digit's value, or -1. */
+function hexDigit(byte: number): number {
+  if (byte >= 48 && byte <= 57) return byte - 48;
+  const lower = byte | 0x20;
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
 }

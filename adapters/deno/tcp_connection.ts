@@ -30,6 +30,8 @@ export interface TcpConnection {
   closeWrite(): Promise<void>;
   /** Closes the connection. */
   close(): void;
+  /** Sends each write at once, without waiting for the peer to acknowledge the last (no Nagle). */
+  setNoDelay?(noDelay?: boolean): void;
 }
 
 /**
@@ -57,8 +59,22 @@ export class ReadBuffer {
    * @returns The bytes read (valid until the next read), or `null` at the end.
    */
   async read(from: TcpConnection): Promise<Uint8Array | null> {
+    return this.took(await from.read(this.next));
+  }
+
+  /** Where the next piece is to be read (what {@linkcode ReadBuffer.took} is then told of). */
+  get next(): Uint8Array {
+    return this.#current;
+  }
+
+  /**
+   * Takes what a read into {@linkcode ReadBuffer.next} gave.
+   *
+   * @param n How many bytes were read, or `null` at the end.
+   * @returns The bytes read (valid until the next read), or `null` at the end.
+   */
+  took(n: number | null): Uint8Array | null {
     const buffer = this.#current;
-    const n = await from.read(buffer);
     if (n === null) return null;
     if (n === buffer.byteLength && n < LARGE_READ) this.#current = new Uint8Array(Math.min(8 * n, LARGE_READ));
     else if (n <= SMALL_READ) this.#current = this.#small;
@@ -81,11 +97,13 @@ export async function pump(
   buffer: ReadBuffer,
   seen: (bytes: Uint8Array) => void,
 ): Promise<void> {
+  // One await per read and one per write, no async helper between (a piece is most often written whole).
   for (;;) {
-    const bytes = await buffer.read(from);
+    const bytes = buffer.took(await from.read(buffer.next));
     if (bytes === null) return;
     seen(bytes);
-    await writeAll(to, bytes);
+    const written = await to.write(bytes);
+    if (written < bytes.byteLength) await writeAll(to, bytes.subarray(written));
   }
 }
 

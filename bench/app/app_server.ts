@@ -5,6 +5,7 @@
 // peer, the way a Hono user serves it on that runtime (bench/peers/hono_peer.ts); `bare` is the
 // runtime's own server (bench/app/bare_server.ts), the floor the adapter's path is measured against. `svc-direct`
 // (Deno only) serves the same app on `Deno.serve` without the adapter's relay, to measure what the relay costs;
+// `bare-relay` serves the bare handler through the adapter (on Deno, `bare` plus the relay alone);
 // `svc-hono-node` (Node) serves it on `@hono/node-server` instead of the adapter's srvx, to measure what srvx costs.
 import { serve as bunServe } from "../../adapters/bun.ts";
 import { serve as denoServe } from "../../adapters/deno.ts";
@@ -14,7 +15,7 @@ import { serveHonoNode, serveHonoPeer } from "../peers/hono_peer.ts";
 import { notesSvc, RUN_ANSWER } from "./notes_app.ts";
 import process from "node:process";
 import { argv } from "./runtime_args.ts";
-import { serveBare, serveDirect } from "./bare_server.ts";
+import { bareHandler, serveBare, serveDirect } from "./bare_server.ts";
 
 const [mode, db] = argv();
 const runtime = "Deno" in globalThis ? "deno" : "Bun" in globalThis ? "bun" : "node";
@@ -32,6 +33,8 @@ async function handlerFor(mode: string): Promise<FetchHandler> {
 
 const port = mode === "bare"
   ? await serveBare(JSON.stringify(RUN_ANSWER))
+  : mode === "bare-relay"
+  ? (await serve(bareHandler(JSON.stringify(RUN_ANSWER)), { port: 0, hostname: "127.0.0.1" })).port
   : mode === "hono"
   ? await serveHonoPeer(db)
   : mode === "svc-direct"

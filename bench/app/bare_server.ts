@@ -12,6 +12,20 @@ type Runtimes = {
 };
 
 /**
+ * The bare floor's handler: reads the JSON body, answers `answer`.
+ *
+ * @param answer The JSON answer, already serialised.
+ * @returns The handler.
+ */
+export function bareHandler(answer: string): Handler {
+  const headers = { "content-type": "application/json" };
+  return async (req) => {
+    await req.json();
+    return new Response(answer, { headers });
+  };
+}
+
+/**
  * Serves the bare floor on 127.0.0.1, a free port, with the runtime's own server.
  *
  * @param answer The JSON answer, already serialised.
@@ -20,10 +34,7 @@ type Runtimes = {
 export function serveBare(answer: string): Promise<number> {
   const { Deno, Bun } = globalThis as Runtimes;
   const headers = { "content-type": "application/json" };
-  const fetch: Handler = async (req) => {
-    await req.json();
-    return new Response(answer, { headers });
-  };
+  const fetch = bareHandler(answer);
   if (Deno) return Promise.resolve(Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, fetch).addr.port);
   if (Bun) return Promise.resolve(Bun.serve({ port: 0, hostname: "127.0.0.1", fetch }).port);
   const server = createServer((req, res) => {

@@ -3,6 +3,7 @@
 # keys, wrk -t1 -c50, four alternated rounds of 3 s, each printing req/s and the server's CPU (user + system, all
 # threads, from /proc) per request. The best (lowest) CPU of each mode is the figure; req/s is shown for the noise.
 #   bash bench/app/compare_cpu.sh deno svc svc-direct hono bare
+#   bash bench/app/compare_cpu.sh deno bare bare-relay        (on Deno: the relay alone, bare handler both sides)
 #   bash bench/app/compare_cpu.sh node svc svc-hono-node hono bare
 cd "$(dirname "$0")/../.." || exit 1
 export PATH=$PWD/node_modules/.bin:$PATH

@@ -51,3 +51,34 @@ test(
     }
   },
 );
+
+test("guardConnections turns Nagle off on the client's connection and on its own to the server", { skip }, async () => {
+  const inner = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, () => new Response("served"));
+  const listener = Deno.listen({ port: 0, hostname: "127.0.0.1" });
+  const noDelay: string[] = [];
+  /** The connection, telling `noDelay` when it is set (as `side`). */
+  const told = (conn: Deno.TcpConn, side: string): TcpConnection => {
+    const set = conn.setNoDelay.bind(conn);
+    conn.setNoDelay = (on) => {
+      noDelay.push(`${side} ${on}`);
+      set(on);
+    };
+    return conn;
+  };
+  const guard = guardConnections(
+    async () => told(await listener.accept() as Deno.TcpConn, "client"),
+    async () => told(await Deno.connect({ hostname: "127.0.0.1", port: inner.addr.port }), "server"),
+    {},
+    () => {},
+  );
+  try {
+    const answer = await fetch(`http://127.0.0.1:${listener.addr.port}/`);
+    assert.equal(await answer.text(), "served");
+    assert.deepEqual(noDelay, ["client true", "server true"]);
+  } finally {
+    guard.stopAccepting();
+    listener.close();
+    await guard.close(0);
+    await inner.shutdown();
+  }
+});

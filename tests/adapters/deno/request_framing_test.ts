@@ -64,3 +64,14 @@ test("requestFraming ignores empty lines between requests, as after a body some 
   const next = text.encode("GET / HTTP/1.1\r\n\r\n\r\n\n\r\nGET / HTTP/1.1\r\n\r\n");
   assert.deepEqual(eventsOf(next, 1), ["started", "head", "ended", "started", "head", "ended"]);
 });
+
+test("requestFraming matches the two header names whatever their case, and no name that only begins like one", () => {
+  const stream = text.encode(
+    "POST /a HTTP/1.1\r\nCONTENT-LENGTH: 3\r\n\r\nabc" +
+      "POST /b HTTP/1.1\r\nContent-Lengthy: 5\r\nContent-Lengt: 5\r\nX-Content-Length: 5\r\n\r\n" +
+      "POST /c HTTP/1.1\r\nTransfer-Encodings: chunked\r\nTRANSFER-encoding: chunked\r\n\r\nA\r\n0123456789\r\n0\r\n\r\n" +
+      "GET /d HTTP/1.1\r\nHost: content-length: 9\r\n\r\n",
+  );
+  const expected = Array.from({ length: 4 }, () => ["started", "head", "ended"]).flat();
+  for (const size of [1, 5, stream.byteLength]) assert.deepEqual(eventsOf(stream, size), expected, `${size}`);
+});
