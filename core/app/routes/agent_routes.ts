@@ -10,7 +10,7 @@ import { errorEnvelopeSchema } from "../../contract/mod.ts";
 import { jsonDepth, storedText } from "../../contract/mod.ts";
 import { agentManifestSchema } from "../../contract/mod.ts";
 import { redactSecrets } from "../../contract/mod.ts";
-import { isSvcError } from "../../errors/mod.ts";
+import { isSvcError, type SvcError } from "../../errors/mod.ts";
 import type { Answered } from "../../http/mod.ts";
 import type { VerifiedKey } from "../../keys/mod.ts";
 import type { AppDeps } from "./app_side.ts";
@@ -75,12 +75,11 @@ export const agentRoutes = [
       const { req, caller, body } = input;
       const running = deps.runner.attempt(caller, body.intent, body.payload);
       if (isSvcError(running)) {
-        // A refusal is thrown from here, before anything waits: the dispatcher answers it from its prebuilt bytes
-        // (it crosses no `await` of this route). Only an OAuth app's scope refusal waits, for the step-up challenge.
-        if (!mayStepUp(running, body.intent, deps)) throw running;
-        return stepUpRefusal(running, req, caller, body.intent, deps).then((refusal) => {
-          throw refusal;
-        });
+        // A refusal is returned, never thrown: the dispatcher answers it from its prebuilt bytes and tells `answered`
+        // (a throw would cost the server each `await` it crosses). Only an OAuth app's scope refusal waits, for the
+        // step-up challenge.
+        if (!mayStepUp(running, body.intent, deps)) return Promise.resolve(running);
+        return stepUpRefusal(running, req, caller, body.intent, deps) as Promise<SvcError>;
       }
       return ranAnswer(running, input, deps);
     },
