@@ -83,6 +83,18 @@ export function createRefusalCoalescer<T>(options: RefusalCoalescerOptions<T>): 
   };
   /** The time of the call being served: windows expire `windowMs` after they opened. */
   let servedAt = 0;
+  /**
+   * The time windows were last pruned at. Windows are kept in the order they opened, all with the same lifetime,
+   * so once pruned at a time none left has expired by it (a window opened since expires later): pruning again at
+   * the same time would find nothing, and is skipped (a burst of refusals shares a clock value).
+   */
+  let prunedAt = Number.NaN;
+  const prune = (now: number): void => {
+    servedAt = now;
+    if (now === prunedAt) return;
+    prunedAt = now;
+    windows.prune();
+  };
   // Read with peek only, so the oldest windows come first; a window closed early or expired is summarised.
   const windows = new BoundedMap<string, Window<T>>({
     maxEntries: options.maxEntries ?? 10_000,
@@ -93,8 +105,7 @@ export function createRefusalCoalescer<T>(options: RefusalCoalescerOptions<T>): 
 
   return {
     note(caller, item, now = clock()) {
-      servedAt = now;
-      windows.prune();
+      prune(now);
       const w = windows.peek(caller);
       if (w !== undefined) {
         w.repeats++;
@@ -105,8 +116,7 @@ export function createRefusalCoalescer<T>(options: RefusalCoalescerOptions<T>): 
       return true;
     },
     repeat(caller, now = clock()) {
-      servedAt = now;
-      windows.prune();
+      prune(now);
       const w = windows.peek(caller);
       if (w === undefined) return undefined;
       w.repeats++;
@@ -116,8 +126,7 @@ export function createRefusalCoalescer<T>(options: RefusalCoalescerOptions<T>): 
       return windows.peek(caller)?.item;
     },
     closed(now = clock(), all = false) {
-      servedAt = now;
-      windows.prune();
+      prune(now);
       if (all) {
         for (const [, w] of windows.entries()) {
           summarise(w);

@@ -213,7 +213,8 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
     refusalsPerAddress,
     clientDocuments: internals.clientDocuments,
   });
-  const scopeChallenge = oauth ? oauth.scopeChallenge : noStepUp;
+  // Without the `oauth` option no key is an access token: a missing scope never steps up.
+  const scopeChallenge = oauth ? oauth.scopeChallenge : null;
 
   const metrics = appMetrics(opened, mode);
   const handle = createHandler<AppSide>({
@@ -308,11 +309,6 @@ export function createSvcWith(config: SvcConfig, internals: SvcInternals): Svc {
       await closeSvc(parts);
     },
   };
-}
-
-/** Without the `oauth` option no key is an access token: a missing scope is never answered with a step-up. */
-function noStepUp(): Promise<null> {
-  return Promise.resolve(null);
 }
 
 /** What each scope allows, for the consent page: its description and the titles of the intents that need it. */

@@ -25,6 +25,8 @@ import { PLATFORM } from "../platform/mod.ts";
 
 /** The window in which repeated refusals of one key are recorded once, with a count: one minute. */
 export const REFUSAL_WINDOW_MS = 60_000;
+/** The most windows (of a key and a kind) tracked at once: past it the oldest is summarised and closed. */
+export const REFUSAL_WINDOWS_MAX = 10_000;
 /**
  * How long repeats are counted in memory at most before their count is stored (a summary row, queued for the
  * cloud in hybrid and cloud modes): a crash loses at most this much of the counts.
@@ -104,7 +106,34 @@ export function createViolationRecorder(options: ViolationRecorderOptions): Viol
   const { mirror, autoRevoke, onViolation, log, cloudPolicy } = options;
   const inFlight = new Set<Promise<unknown>>();
   const now = options.now ?? PLATFORM.now;
-  const refusals = createRefusalCoalescer<Refusals>({ windowMs: REFUSAL_WINDOW_MS, merge: withIntentOf, now });
+  const refusals = createRefusalCoalescer<Refusals>({
+    windowMs: REFUSAL_WINDOW_MS,
+    maxEntries: REFUSAL_WINDOWS_MAX,
+    merge: withIntentOf,
+    now,
+  });
+  /** The kinds whose every refusal the local policy counts (the policy never changes): none is a mere repeat. */
+  const countedLocally = new Set<ViolationKind>(
+    autoRevoke === undefined
+      ? []
+      : (Object.keys(VIOLATION_SEVERITY) as ViolationKind[]).filter((kind) =>
+        kind !== "REVOKED_KEY" && countsToward(autoRevoke, { kind, severity: VIOLATION_SEVERITY[kind] })
+      ),
+  );
+  /**
+   * The window of each key and kind is found by one text (`keyId NUL kind`), kept here per key id: a repeat then
+   * builds and hashes no new text (a key's id is the same string from request to request while its record is
+   * kept). Bounded as the windows are: past that many key ids it starts again.
+   */
+  const windowKeys = new Map<string, Record<string, string>>();
+  function windowOf(keyId: string, kind: string): string {
+    let ofKey = windowKeys.get(keyId);
+    if (ofKey === undefined) {
+      if (windowKeys.size >= REFUSAL_WINDOWS_MAX) windowKeys.clear();
+      windowKeys.set(keyId, ofKey = Object.create(null) as Record<string, string>);
+    }
+    return ofKey[kind] ??= `${keyId}\u0000${kind}`;
+  }
   const queue = createViolationQueue({
     write: async (batch) => {
       await options.storage().insertViolations(batch, { mirror });
@@ -173,7 +202,7 @@ export function createViolationRecorder(options: ViolationRecorderOptions): Viol
     // threshold: at most `threshold` rows per key and policy window, then the key is revoked.
     record(violation) {
       // Per key and kind only (the kind fixes the severity): the intent is the agent's to choose.
-      const key = `${violation.keyId}\u0000${violation.kind}`;
+      const key = windowOf(violation.keyId, violation.kind);
       const refusal = { first: violation, intents: violation.intent === null ? [] : [violation.intent] };
       const counted = countedByPolicy(violation);
       if (counted || refusals.note(key, refusal)) store(violation);
@@ -182,13 +211,11 @@ export function createViolationRecorder(options: ViolationRecorderOptions): Viol
       storeRepeats();
     },
     repeat(keyId, kind, intent) {
+      if (countedLocally.has(kind)) return false;
       if (cloudPolicy?.counts({ kind, severity: VIOLATION_SEVERITY[kind] })) return false;
-      if (autoRevoke !== undefined && kind !== "REVOKED_KEY") {
-        if (countsToward(autoRevoke, { kind, severity: VIOLATION_SEVERITY[kind] })) return false;
-      }
       // The same folding as `record`: a repeat whose intent the window would add to its list goes the full way.
       const named = intent === null || intent === "" ? null : intent;
-      const key = `${keyId}\u0000${kind}`;
+      const key = windowOf(keyId, kind);
       if (named !== null) {
         const open = refusals.peek(key);
         if (open === undefined) return false;

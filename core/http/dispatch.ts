@@ -119,7 +119,12 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
     let response: Response;
     let thrown: unknown;
     try {
-      response = await authenticated(req, seen, told);
+      const answered = await authenticated(req, seen, told);
+      if (!isSvcError(answered)) response = answered;
+      else { // a refusal the route returned: answered as a thrown one
+        thrown = answered;
+        response = await errorAnswer(answered, req);
+      }
     } catch (error) {
       thrown = error;
       response = await errorAnswer(error, req);
@@ -132,8 +137,8 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
     return response;
   }
 
-  /** Answers a request or throws; `told` is given what a route's `answered` needs. */
-  async function authenticated(req: Request, seen: Seen<S> | null, told: Told<S>): Promise<Response> {
+  /** Answers a request, returns a route's refusal, or throws; `told` is given what a route's `answered` needs. */
+  async function authenticated(req: Request, seen: Seen<S> | null, told: Told<S>): Promise<Response | SvcError> {
     const { route, params } = match(req.method, pathnameOf(req.url));
     if (seen !== null) seen.route = route;
     if (deps === undefined) await ready;

@@ -75,6 +75,12 @@ export interface IntentRunner {
    */
   run(key: VerifiedKey, intent: string, payload: unknown): Promise<unknown>;
   /**
+   * Runs an intent as {@linkcode IntentRunner.run} does, but returns a refusal instead of throwing it: the contract's
+   * SvcError (recorded as a violation, like any refusal), or the run's promise. A refused request thus throws
+   * nothing here (a throw costs each runtime its unwinding, and each `await` it crosses a rejection).
+   */
+  attempt(key: VerifiedKey, intent: string, payload: unknown): Promise<unknown> | SvcError;
+  /**
    * Runs an approved intent's handler with its stored payload, for its user; the result is checked as any run's.
    * Its failure rejects with the contract's SvcError.
    */
@@ -93,8 +99,9 @@ export function createIntentRunner(options: IntentRunnerOptions): IntentRunner {
   const fallback = options.strictIntents ? undefined : options.onAgentIntent;
   const forbidden = forbiddenScopeErrors();
 
-  function refuse(key: VerifiedKey, kind: ViolationKind, intent: string, error: SvcError): never {
-    if (repeatViolation?.(key.id, kind, intent)) throw error; // counted: nothing built, nothing written
+  /** Records a refusal as a violation and returns it. */
+  function refused(key: VerifiedKey, kind: ViolationKind, intent: string, error: SvcError): SvcError {
+    if (repeatViolation?.(key.id, kind, intent)) return error; // counted: nothing built, nothing written
     recordViolation(newViolation(kind, {
       keyId: key.id,
       userId: key.userId,
@@ -102,7 +109,39 @@ export function createIntentRunner(options: IntentRunnerOptions): IntentRunner {
       message: error.message,
       metadata: error.details === undefined ? {} : { details: error.details },
     }));
-    throw error;
+    return error;
+  }
+
+  /** The chain: intent known → scopes → payload schema → handler (or the approval it waits for). */
+  function attempt(key: VerifiedKey, name: string, rawPayload: unknown): Promise<unknown> | SvcError {
+    const intent = intents.get(name);
+    if (intent === undefined && fallback === undefined) {
+      return refused(key, "UNKNOWN_INTENT", name, unknownIntentError(name, intents.keys()));
+    }
+    if (intent !== undefined && !holdsAll(key.scopes, intent.requiredScopes)) {
+      return refused(key, "FORBIDDEN_SCOPE", name, forbidden(name, intent.requiredScopes, key.scopes));
+    }
+    const payload = rawPayload === undefined ? {} : rawPayload;
+    if (typeof payload !== "object" || payload === null || Array.isArray(payload)) {
+      return refused(
+        key,
+        "INTENT_VALIDATION_ERROR",
+        name,
+        invalidPayload([{ path: "", message: "Payload must be an object" }]),
+      );
+    }
+    if (intent === undefined) {
+      const clean = withoutProtoKeys(payload) as Record<string, unknown>;
+      return runHandler(() => fallback!(name, clean, key.userId));
+    }
+    const parsed = intent.input.safeParse(payload);
+    if (!parsed.success) {
+      return refused(key, "INTENT_VALIDATION_ERROR", name, invalidPayload(toIssues(parsed.error.issues)));
+    }
+    if (intent.approval !== null && options.requestApproval !== undefined) {
+      return approvalOrRun(key, intent, parsed.data, options.requestApproval);
+    }
+    return handled(intent, parsed.data, key.userId);
   }
 
   return {
@@ -110,37 +149,12 @@ export function createIntentRunner(options: IntentRunnerOptions): IntentRunner {
       const held = new Set(key.scopes);
       return manifest.map((m) => ({ ...m, allowed: m.requiredScopes.every((s) => held.has(s)) }));
     },
-    run(key, name, rawPayload) {
-      const intent = intents.get(name);
-      if (intent === undefined && fallback === undefined) {
-        refuse(key, "UNKNOWN_INTENT", name, unknownIntentError(name, intents.keys()));
-      }
-      if (intent !== undefined) {
-        if (!intent.requiredScopes.every((s) => key.scopes.includes(s))) {
-          const missingScopes = intent.requiredScopes.filter((s) => !key.scopes.includes(s));
-          refuse(key, "FORBIDDEN_SCOPE", name, forbidden(name, missingScopes));
-        }
-      }
-      const payload = rawPayload === undefined ? {} : rawPayload;
-      if (typeof payload !== "object" || payload === null || Array.isArray(payload)) {
-        refuse(
-          key,
-          "INTENT_VALIDATION_ERROR",
-          name,
-          invalidPayload([{ path: "", message: "Payload must be an object" }]),
-        );
-      }
-      if (intent === undefined) {
-        const clean = withoutProtoKeys(payload) as Record<string, unknown>;
-        return runHandler(() => fallback!(name, clean, key.userId));
-      }
-      const parsed = intent.input.safeParse(payload);
-      if (!parsed.success) refuse(key, "INTENT_VALIDATION_ERROR", name, invalidPayload(toIssues(parsed.error.issues)));
-      if (intent.approval !== null && options.requestApproval !== undefined) {
-        return approvalOrRun(key, intent, parsed.data, options.requestApproval);
-      }
-      return handled(intent, parsed.data, key.userId);
+    run(key, name, payload) {
+      const outcome = attempt(key, name, payload);
+      if (isSvcError(outcome)) throw outcome;
+      return outcome;
     },
+    attempt,
     runApproved(name, payload, user) {
       const intent = intents.get(name);
       if (intent === undefined) return Promise.reject(new SvcError("UNKNOWN_INTENT", `Unknown intent "${name}"`));
@@ -193,6 +207,12 @@ function withoutProtoKeys(value: unknown): unknown {
     if (k !== "__proto__") copy[k] = withoutProtoKeys(v);
   }
   return copy;
+}
+
+/** Whether every scope required is held. */
+function holdsAll(held: readonly string[], required: readonly string[]): boolean {
+  for (const scope of required) if (!held.includes(scope)) return false;
+  return true;
 }
 
 function invalidPayload(issues: Issue[]): SvcError {

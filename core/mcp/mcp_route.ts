@@ -16,7 +16,7 @@ import { redactSecrets } from "../contract/mod.ts";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "../contract/mod.ts";
 import { json } from "../http/mod.ts";
 import type { Answered, Route } from "../http/mod.ts";
-import { type AppDeps, type AppSide, defineRoute, stepUpRefusal } from "../app/routes/mod.ts";
+import { type AppDeps, type AppSide, defineRoute, mayStepUp, stepUpRefusal } from "../app/routes/mod.ts";
 import type { VerifiedKey } from "../keys/mod.ts";
 import { checkToolCalls, INVALID_PARAMS } from "./mcp_calls.ts";
 import { answerModern, conflictingEra, eraOf, MODERN_ERRORS, MODERN_PROTOCOL_VERSION } from "./mcp_modern.ts";
@@ -132,8 +132,10 @@ export function mcpRoute(options: { listTools?: "granted" | "all" } = {}): Route
           if (isSvcError(error) && error.code === "UNKNOWN_INTENT") {
             throw new JsonRpcError(INVALID_PARAMS, redactSecrets(error.message), error.details);
           }
-          const stepUp = await stepUpRefusal(error, req, key, name, deps);
-          if (stepUp !== error) answers.stepUp ??= stepUp;
+          if (mayStepUp(error, name, deps)) {
+            const stepUp = await stepUpRefusal(error, req, key, name, deps);
+            if (stepUp !== error) answers.stepUp ??= stepUp;
+          }
           return toolError(error, log);
         }
       },

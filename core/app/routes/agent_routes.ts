@@ -10,13 +10,13 @@ import { errorEnvelopeSchema } from "../../contract/mod.ts";
 import { jsonDepth, storedText } from "../../contract/mod.ts";
 import { agentManifestSchema } from "../../contract/mod.ts";
 import { redactSecrets } from "../../contract/mod.ts";
-import { isSvcError } from "../../errors/mod.ts";
+import { isSvcError, type SvcError } from "../../errors/mod.ts";
 import type { Answered } from "../../http/mod.ts";
 import type { VerifiedKey } from "../../keys/mod.ts";
 import type { AppDeps } from "./app_side.ts";
 import { json } from "../../http/mod.ts";
 import { defineRoute } from "./app_side.ts";
-import { stepUpRefusal } from "./scope_step_up.ts";
+import { mayStepUp, stepUpRefusal } from "./scope_step_up.ts";
 import { PendingApproval } from "../../intents/mod.ts";
 import { pendingApprovalSchema, pendingBody } from "./approval_routes.ts";
 
@@ -71,21 +71,38 @@ export const agentRoutes = [
       429: errorEnvelopeSchema,
       500: errorEnvelopeSchema,
     },
-    async run({ req, caller, body }, deps) {
-      let result: unknown;
-      try {
-        result = await deps.runner.run(caller, body.intent, body.payload);
-      } catch (error) {
-        // An OAuth access token that lacks a scope gets the step-up challenge (403 insufficient_scope).
-        throw await stepUpRefusal(error, req, caller, body.intent, deps);
+    run(input, deps) {
+      const { req, caller, body } = input;
+      const running = deps.runner.attempt(caller, body.intent, body.payload);
+      if (isSvcError(running)) {
+        // A refusal is returned, never thrown: the dispatcher answers it from its prebuilt bytes and tells `answered`
+        // (a throw would cost the server each `await` it crosses). Only an OAuth app's scope refusal waits, for the
+        // step-up challenge.
+        if (!mayStepUp(running, body.intent, deps)) return Promise.resolve(running);
+        return stepUpRefusal(running, req, caller, body.intent, deps) as Promise<SvcError>;
       }
-      if (result instanceof PendingApproval) return json(pendingBody(result, req), 202);
-      // The name is the agent's text: a key pasted into it is not echoed (to the agent's logs, or a proxy's).
-      return json({ ok: true, intent: redactSecrets(body.intent), result: result ?? null });
+      return ranAnswer(running, input, deps);
     },
     answered: recordRun,
   }),
 ];
+
+/** The answer of a run that passed every check: its result, or the approval it waits for. */
+async function ranAnswer(
+  running: Promise<unknown>,
+  { req, caller, body }: { req: Request; caller: VerifiedKey; body: { intent: string } },
+  deps: AppDeps,
+): Promise<Response> {
+  let result: unknown;
+  try {
+    result = await running;
+  } catch (error) {
+    throw await stepUpRefusal(error, req, caller, body.intent, deps); // a handler's own scope refusal, as the runner's
+  }
+  if (result instanceof PendingApproval) return json(pendingBody(result, req), 202);
+  // The name is the agent's text: a key pasted into it is not echoed (to the agent's logs, or a proxy's).
+  return json({ ok: true, intent: redactSecrets(body.intent), result: result ?? null });
+}
 
 /** The approval a `202` run answer asks for (`{ status: "pending_approval", approvalId }`). */
 const pendingApproval = z.object({ status: z.literal("pending_approval"), approvalId: z.string().min(1).max(200) });

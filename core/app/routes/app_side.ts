@@ -58,10 +58,11 @@ export interface AppDeps {
   /** What agents did: records each agent run, lists a user's records. */
   activity: ActivityLog;
   /**
-   * The `WWW-Authenticate` challenge of a scope step-up when the key is an OAuth access token (the `oauth` option
-   * on), else `null` (always `null` without `oauth`). See {@linkcode stepUpRefusal}.
+   * The `WWW-Authenticate` challenge of a scope step-up when the key is an OAuth access token, else `null`; itself
+   * `null` without the `oauth` option (no key steps up: a scope refusal is answered without waiting). See
+   * {@linkcode stepUpRefusal}.
    */
-  scopeChallenge: (req: Request, key: VerifiedKey, needed: readonly string[]) => Promise<string | null>;
+  scopeChallenge: ((req: Request, key: VerifiedKey, needed: readonly string[]) => Promise<string | null>) | null;
   /**
    * Tells the cloud a step of an approval (hybrid and cloud modes: queued in the outbox, sent in batches, each
    * (approvalId, status) stored and audited once at the cloud; local mode: nothing). Resolves once queued.

@@ -11,5 +11,5 @@ export { defineRoute, SVC_PREFIX } from "./app_side.ts";
 export type { AppDeps, AppLink, AppSide } from "./app_side.ts";
 export { healthRoute } from "./health_route.ts";
 export { keyRoutes } from "./key_routes.ts";
-export { stepUpRefusal } from "./scope_step_up.ts";
+export { mayStepUp, stepUpRefusal } from "./scope_step_up.ts";
 export { svcOpenApiRoute } from "./svc_openapi.ts";

@@ -11,6 +11,21 @@ import type { VerifiedKey } from "../../keys/mod.ts";
 import type { AppDeps } from "./app_side.ts";
 
 /**
+ * Whether a refusal may gain the step-up challenge: a `FORBIDDEN_SCOPE` refusal of a registered intent, in an app
+ * with `oauth` (whether the key is an OAuth access token is then {@linkcode stepUpRefusal}'s to look up). Answered
+ * without waiting, so that any other refusal is answered at once.
+ *
+ * @param error What the intent runner refused with.
+ * @param intent The intent called.
+ * @param deps The app's services (`scopeChallenge`, the registry).
+ * @returns `false` when the refusal is answered as it is.
+ */
+export function mayStepUp(error: unknown, intent: string, deps: Pick<AppDeps, "scopeChallenge" | "intents">): boolean {
+  return deps.scopeChallenge !== null && isSvcError(error) && error.code === "FORBIDDEN_SCOPE" &&
+    deps.intents.has(intent);
+}
+
+/**
  * The error to answer with: a `FORBIDDEN_SCOPE` refusal of an OAuth access token gains the step-up challenge;
  * anything else (another error, a pasted key, an app without `oauth`) is returned as it is.
  *
@@ -37,13 +52,12 @@ export async function stepUpRefusal(
   intent: string,
   deps: Pick<AppDeps, "scopeChallenge" | "intents">,
 ): Promise<unknown> {
-  if (!isSvcError(error) || error.code !== "FORBIDDEN_SCOPE") return error;
-  const needed = deps.intents.get(intent)?.requiredScopes;
-  if (needed === undefined) return error;
-  const challenge = await deps.scopeChallenge(req, key, needed);
+  if (!mayStepUp(error, intent, deps)) return error;
+  const refusal = error as SvcError;
+  const challenge = await deps.scopeChallenge!(req, key, deps.intents.get(intent)!.requiredScopes);
   if (challenge === null) return error;
-  return new SvcError("FORBIDDEN_SCOPE", error.message, {
-    details: error.details,
-    headers: { ...error.headers, "www-authenticate": challenge },
+  return new SvcError("FORBIDDEN_SCOPE", refusal.message, {
+    details: refusal.details,
+    headers: { ...refusal.headers, "www-authenticate": challenge },
   });
 }

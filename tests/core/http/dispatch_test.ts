@@ -50,3 +50,40 @@ test("createHandler answers an unknown path and a refused caller through errorAn
   const served = await handle(new Request("http://x/demo/page", { headers: { "x-pass": "yes" } }));
   assert.equal(await served.text(), "hello visitor");
 });
+
+// Issue 41: a route may return its refusal instead of throwing it (a throw costs a server each `await` it crosses).
+test("a refusal a route returns is answered as a thrown one, and its route's `answered` is told of it", async () => {
+  const told: { status: number; error: unknown }[] = [];
+  const refusal = new SvcError("FORBIDDEN_SCOPE", "Not for this caller", { details: { missingScopes: ["x"] } });
+  const refusing = defineRoute({
+    method: "GET",
+    path: "/demo/refused",
+    auth: "gate",
+    summary: "Refuses every caller",
+    responses: { 403: null },
+    run: () => Promise.resolve(refusal),
+    answered: ({ response, error }) => told.push({ status: response.status, error }),
+  });
+  const thrown: unknown[] = [];
+  const handle = createHandler<Demo>({
+    ...base,
+    routes: [refusing],
+    errorAnswer(error) {
+      thrown.push(error);
+      return new Response(JSON.stringify({ code: (error as SvcError).code }), { status: (error as SvcError).status });
+    },
+  });
+  const res = await handle(new Request("http://x/demo/refused", { headers: { "x-pass": "yes" } }));
+  assert.equal(res.status, 403);
+  assert.deepEqual(await res.json(), { code: "FORBIDDEN_SCOPE" });
+  assert.deepEqual(thrown, [refusal], "answered through errorAnswer, as if thrown");
+  assert.deepEqual(told, [{ status: 403, error: refusal }]);
+  const envelope = await createHandler<Demo>({ ...base, routes: [refusing] })(
+    new Request("http://x/demo/refused", { headers: { "x-pass": "yes" } }),
+  );
+  assert.equal(envelope.status, 403);
+  assert.deepEqual(await envelope.json(), {
+    ok: false,
+    error: { code: "FORBIDDEN_SCOPE", message: "Not for this caller", details: { missingScopes: ["x"] } },
+  });
+});
