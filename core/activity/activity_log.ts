@@ -18,6 +18,7 @@ import {
   redactSecrets,
   storedText,
 } from "../contract/mod.ts";
+import { afterIo } from "../db/mod.ts";
 import type { ErrorLogger } from "../logging/mod.ts";
 
 /** The most runs waiting in memory to be written; more are dropped and counted. */
@@ -158,14 +159,22 @@ export function createActivityLog(options: ActivityLogOptions): ActivityLog {
     }
   }
 
-  /** Writes everything buffered, in groups of at most 500, after the writes already under way. */
+  /**
+   * Writes everything buffered, in groups of at most 500, after the writes already under way. Between two groups the
+   * event loop turns (the requests that arrived meanwhile are answered): a flush of a busy server's 250 ms, thousands
+   * of records, written in one go held every request for its whole length (p99 of a run 50 ms against 10 without
+   * activity, `npm run bench -- --only=app`).
+   */
   function flush(): Promise<void> {
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
     const taken = buffer;
     buffer = [];
     writing = writing.then(async () => {
-      for (let i = 0; i < taken.length; i += MAX_BATCH) await writeGroup(taken.slice(i, i + MAX_BATCH));
+      for (let i = 0; i < taken.length; i += MAX_BATCH) {
+        if (i > 0) await new Promise<void>((resolve) => afterIo(resolve));
+        await writeGroup(taken.slice(i, i + MAX_BATCH));
+      }
     });
     return writing;
   }

@@ -3,6 +3,7 @@
  *
  * @module
  */
+export { afterIo } from "./after_io.ts";
 export type { Scheduler } from "./after_io.ts";
 export { createChangeCache, REMOTE_STALENESS_MS } from "./change_cache.ts";
 export type { ChangeCache } from "./change_cache.ts";

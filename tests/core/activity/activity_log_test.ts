@@ -100,6 +100,18 @@ test("records are written in groups of at most 500", async () => {
   assert.deepEqual(groups.map((g) => g.length), [500, 500, 200]);
 });
 
+test("between two groups the event loop turns: what arrived meanwhile runs before the next group is written", async () => {
+  const { log, groups } = logWith();
+  for (let i = 0; i < 1_200; i++) log.record(RUN);
+  const seen: number[] = [];
+  const written = log.flush();
+  await Promise.resolve();
+  setImmediate(() => seen.push(groups.length));
+  await written;
+  assert.deepEqual(groups.map((g) => g.length), [500, 500, 200]);
+  assert.deepEqual(seen, [1], "a task of the next turn ran after the first group, before the second");
+});
+
 test("records wait at most the flush delay: the timer writes them", async () => {
   const { log, groups } = logWith({ flushMs: 1 });
   log.record(RUN);
