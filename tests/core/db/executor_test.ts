@@ -6,7 +6,7 @@ import { existsSync, statSync } from "node:fs";
 import { createClient } from "@libsql/client";
 import { openDatabase } from "../../../core/db/mod.ts";
 import type { Executor } from "../../../core/db/mod.ts";
-import { CHECKPOINT_COMMITS, STATEMENT_CACHE_SIZE } from "../../../core/db/native_executor.ts";
+import { CHECKPOINT_COMMITS, CHECKPOINT_FRAMES, STATEMENT_CACHE_SIZE } from "../../../core/db/native_executor.ts";
 import { type HranaServer, startHranaServer } from "../../fixtures/hrana_server.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
 import { nextTurns } from "../../fixtures/wait_for.ts";
@@ -201,6 +201,34 @@ describe("a file's WAL while other connections read", () => {
       assert.equal(Number((await db.execute("SELECT count(*) AS n FROM t")).rows[0].n), commits);
     } finally {
       reader.close();
+      db.close();
+    }
+  });
+});
+
+describe("a file's WAL under large commits", () => {
+  test("is checkpointed after fewer commits when each writes many pages: about CHECKPOINT_FRAMES at a time, not CHECKPOINT_COMMITS commits' worth", async () => {
+    const file = dir.file("large.db");
+    const db = await openDatabase(`file:${file}`);
+    try {
+      await db.execute("CREATE TABLE t (v BLOB)");
+      const page = new Uint8Array(4000); // a row a page or so
+      const rows = 40;
+      const commits = CHECKPOINT_COMMITS * 2 - 10;
+      for (let i = 0; i < commits; i++) {
+        await db.batch(
+          Array.from({ length: rows }, () => ({ sql: "INSERT INTO t VALUES (?)", args: [page] })),
+          "write",
+        );
+        await nextTurns(1);
+      }
+      // Written: about 40 pages a commit. After the first CHECKPOINT_COMMITS commits (about 4,000 pages), the next
+      // checkpoints come every CHECKPOINT_FRAMES / 40 commits; the WAL restarted after each holds no more than that.
+      await db.batch([{ sql: "INSERT INTO t VALUES (?)", args: [page] }], "write");
+      const [, frames] = Object.values((await db.execute("PRAGMA wal_checkpoint(PASSIVE)")).rows[0]).map(Number);
+      assert.ok(frames < 2 * CHECKPOINT_FRAMES, `the WAL holds ${frames} pages since its last restart`);
+      assert.equal(Number((await db.execute("SELECT count(*) AS n FROM t")).rows[0].n), commits * rows + 1);
+    } finally {
       db.close();
     }
   });
