@@ -1,16 +1,23 @@
 /**
- * Deno adapter: serve a fetch handler (such as `withSvc(svc, app)`) with `Deno.serve`.
+ * Deno adapter: serve a fetch handler (such as `withSvc(svc, app)`) with Deno's own HTTP server.
  *
  * `Deno.serve` has no socket policy of its own: it exits when file descriptors
- * run out and keeps slow-header connections open. So the adapter listens itself
- * and relays each connection (adapters/deno/relay_server.ts: a cap on connections
- * from the open-file limit, head, request and idle timeouts on every request of a
- * connection, accept failures survived)
- * to a `Deno.serve` on a loopback port, started again if it ever stops. Deno cannot raise its open-file limit: for many connections,
- * start it under a higher `ulimit -n`. Each request carries the client's real address
- * (`clientAddress(req)`), not the relay's. `close(timeoutMs)` stops accepting, answers with
- * `Connection: close` from then on, shuts `Deno.serve` down (idle connections close at once, busy ones after
- * their answer), and after `timeoutMs` (default 10 s) closes every relayed connection still open.
+ * run out and keeps slow-header connections open. So the adapter listens
+ * itself, accepts each connection under a cap from the open-file limit
+ * (surviving accept failures), and hands it to Deno's native HTTP server
+ * (adapters/deno/native_server.ts), timing it by its requests: the first head
+ * within the header timeout, a request with a body answered within the request
+ * timeout, a connection between requests kept for the idle timeout (5 s at most).
+ * With `webSockets: true` (Deno cannot switch a natively served connection to a
+ * WebSocket), or where this Deno has no way to serve HTTP on a connection of one's
+ * own, the adapter relays each connection to a `Deno.serve` on a loopback port instead
+ * (adapters/deno/relay_server.ts: the same cap, every request's head and body timed
+ * byte by byte, a second socket per connection). Deno cannot raise its open-file
+ * limit: for many connections, start it under a higher `ulimit -n`. Each request
+ * carries the client's address (`clientAddress(req)`). `close(timeoutMs)` stops
+ * accepting, answers with `Connection: close` from then on, closes idle connections
+ * at once and busy ones after their answer, and after `timeoutMs` (default 10 s)
+ * closes every connection still open.
  *
  * @example Serve /svc and an app on Deno
  * ```ts
@@ -29,7 +36,7 @@ import type { FetchHandler } from "../core/app/mod.ts";
 import type { TcpConnection } from "./deno/mod.ts";
 import { closingAware, withClientAddress } from "../core/http/mod.ts";
 import { defaultLogger as log } from "../core/logging/mod.ts";
-import { relayServer } from "./deno/mod.ts";
+import { type NativeHandler, nativeServer, relayServer, type ServedConnection } from "./deno/mod.ts";
 import type { RunningServer, ServeOptions } from "../core/http/mod.ts";
 import { listenError } from "./_listen_error.ts";
 import { reachableUrl } from "./_reachable_url.ts";
@@ -40,7 +47,15 @@ export type { FetchHandler, RunningServer, ServeOptions };
 type Addr = { hostname: string; port: number };
 type DenoServer = { addr: Addr; finished: Promise<void>; shutdown(): Promise<void> };
 type DenoHandler = (req: Request, info: { remoteAddr: Addr }) => Response | Promise<Response>;
+type ServeOnConnection = (
+  conn: TcpConnection,
+  signal: AbortSignal,
+  handler: NativeHandler,
+  onError: (error: unknown) => Response,
+  onListen: () => void,
+) => ServedConnection;
 declare const Deno: {
+  internal?: symbol;
   serve(options: Addr & { onListen(): void }, handler: DenoHandler): DenoServer;
   listen(options: Addr): { addr: Addr; accept(): Promise<TcpConnection>; close(): void };
   connect(options: Addr): Promise<TcpConnection>;
@@ -48,7 +63,7 @@ declare const Deno: {
 };
 
 /**
- * Serves a fetch handler with `Deno.serve` behind the connection guard. A port
+ * Serves a fetch handler with Deno's HTTP server under the connection policy. A port
  * in use rejects with one clear message (`code: "EADDRINUSE"`).
  *
  * @example Serve on a free port of the loopback interface
@@ -74,7 +89,56 @@ export function serve(fetch: FetchHandler, options: ServeOptions = {}): Promise<
     return Promise.reject(listenError(error, hostname, port));
   }
   const served = closingAware(fetch);
-  const relay = relayServer(
+  // WebSockets need the relay: Deno cannot switch a connection it serves natively to another protocol.
+  const serveOn = options.webSockets ? undefined : serveOnConnection();
+  const openFileLimits = () => Deno.readTextFileSync("/proc/self/limits");
+  const server = serveOn
+    ? nativeServer(
+      {
+        accept: () => listener.accept(),
+        closeListener: () => listener.close(),
+        serveConnection: (conn, signal, handler) => serveOn(conn, signal, handler, failed, () => {}),
+        openFileLimits,
+      },
+      (req, address) => served.handle(withClientAddress(req, address)),
+      connections,
+      log,
+    )
+    : relayed(listener, served.handle, connections, openFileLimits);
+  const close = (timeoutMs?: number) => {
+    served.begin(); // every answer from now on says Connection: close
+    return server.close(timeoutMs);
+  };
+  const { hostname: bound, port: boundPort } = listener.addr;
+  return Promise.resolve({ url: reachableUrl(bound, boundPort), port: boundPort, hostname: bound, close });
+}
+
+/**
+ * Deno's way to serve HTTP on a connection of one's own (`serveHttpOnConnection`, internal: what Deno's `node:http2`
+ * is built on), or `undefined` where this Deno has none.
+ */
+function serveOnConnection(): ServeOnConnection | undefined {
+  const internals = Deno.internal === undefined
+    ? undefined
+    : (Deno as unknown as Record<symbol, { serveHttpOnConnection?: unknown } | undefined>)[Deno.internal];
+  const serveOn = internals?.serveHttpOnConnection;
+  return typeof serveOn === "function" ? serveOn as ServeOnConnection : undefined;
+}
+
+/** A handler that threw (the toolkit's do not): logged, answered 500. */
+function failed(error: unknown): Response {
+  log("the handler failed", error);
+  return new Response("Internal Server Error", { status: 500 });
+}
+
+/** The relay in front of a `Deno.serve` on a loopback port, where Deno cannot serve a connection of one's own. */
+function relayed(
+  listener: ReturnType<typeof Deno.listen>,
+  handle: (req: Request) => Response | Promise<Response>,
+  connections: ServeOptions["connections"] & object,
+  openFileLimits: () => string,
+): { close(timeoutMs?: number): Promise<void> } {
+  return relayServer(
     {
       accept: () => listener.accept(),
       closeListener: () => listener.close(),
@@ -87,20 +151,14 @@ export function serve(fetch: FetchHandler, options: ServeOptions = {}): Promise<
             if (response.status === 101) relayed.upgraded(port);
             return response;
           };
-          const answer = served.handle(withClientAddress(req, () => relayed.clientAddressOf(port)));
+          const answer = handle(withClientAddress(req, () => relayed.clientAddressOf(port)));
           return answer instanceof Response ? seen(answer) : answer.then(seen);
         });
         return { port: server.addr.port, finished: server.finished, shutdown: () => server.shutdown() };
       },
-      openFileLimits: () => Deno.readTextFileSync("/proc/self/limits"),
+      openFileLimits,
     },
     connections,
     log,
   );
-  const close = (timeoutMs?: number) => {
-    served.begin(); // every answer from now on says Connection: close
-    return relay.close(timeoutMs);
-  };
-  const { hostname: bound, port: boundPort } = listener.addr;
-  return Promise.resolve({ url: reachableUrl(bound, boundPort), port: boundPort, hostname: bound, close });
 }

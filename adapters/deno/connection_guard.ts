@@ -25,6 +25,7 @@ import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from "../../core/htt
 import { concatBytes } from "../../core/http/mod.ts";
 import { requestFraming } from "./request_framing.ts";
 import { closeQuietly, pump, ReadBuffer, type TcpConnection, writeAll } from "./tcp_connection.ts";
+import { acceptConnections, noDelay } from "./accept_loop.ts";
 
 /**
  * What the server behind may tell and ask about a relayed connection, by the
@@ -99,32 +100,6 @@ export function guardConnections(
   /** Each open pair by the relay's local port towards the server: the client's address, and how to stop timing it. */
   const pairs = new Map<number, { address?: string; upgraded(): void }>();
   let closed = false;
-  let refusing = false;
-
-  async function acceptLoop(): Promise<void> {
-    let failures = 0;
-    while (!closed) {
-      let conn: TcpConnection;
-      try {
-        conn = await accept();
-      } catch (error) {
-        if (closed) return;
-        if (failures === 0) log("accepting a connection failed (too many open files?); retrying", error);
-        await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** Math.min(failures++, 6))));
-        continue;
-      }
-      if (failures > 0) log(`accepting connections again after ${failures} failures`, undefined);
-      failures = 0;
-      if (open.size >= maxConnections) {
-        if (!refusing) log(`over ${maxConnections} connections: refusing new ones until some close`, undefined);
-        refusing = true;
-        closeQuietly(conn);
-        continue;
-      }
-      refusing = false;
-      relay(conn);
-    }
-  }
 
   function relay(conn: TcpConnection): void {
     noDelay(conn);
@@ -198,7 +173,7 @@ export function guardConnections(
     })().catch(() => {}).finally(end);
   }
 
-  acceptLoop();
+  acceptConnections({ accept, open: () => open.size, take: relay, stopped: () => closed }, maxConnections, log);
   return {
     get active() {
       return open.size;
@@ -245,19 +220,6 @@ async function readFirstHead(
     size += read.byteLength;
   }
   return concatBytes(chunks, size);
-}
-
-/**
- * Turns Nagle's algorithm off on a relayed connection: each piece the relay writes leaves at once, as the server
- * wrote it (a streamed answer's next event, the next pipelined request), instead of waiting for the peer to
- * acknowledge the last one (up to a delayed ACK's 40 ms).
- */
-function noDelay(conn: TcpConnection): void {
-  try {
-    conn.setNoDelay?.(true);
-  } catch {
-    // closed already: the relay ends it
-  }
 }
 
 /** Whether `bytes` begin with the ASCII `text`. */

@@ -1,11 +1,13 @@
 // @slow: real servers on sockets, closed under kept-alive traffic and a request that never ends
 // Each runtime's adapter: `close(timeoutMs)` answers with `Connection: close` from then on (a request in flight
-// included), closes kept-alive connections, and settles past a request that never ends, whatever clients do.
+// included), closes kept-alive connections, and settles past a request that never ends, whatever clients do (on Deno
+// the request that never ends is answered 503 as its connection closes).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { keptAliveClient } from "../fixtures/kept_alive_client.ts";
 import { listen } from "../fixtures/servers.ts";
 import { settlesWithin, waitFor } from "../fixtures/wait_for.ts";
+import { runtime } from "../fixtures/runtime.ts";
 
 /** Far more than the timeout under test: a close still pending this long failed the test. */
 const GUARD_MS = 20_000;
@@ -39,7 +41,12 @@ test("close(timeoutMs) marks answers Connection: close, closes kept-alive connec
     assert.deepEqual(inFlight.statuses, [200]);
     assert.equal(inFlight.connectionHeaders[0], "close", "the answer in flight at close says Connection: close");
     assert.ok(busy.sent < BUDGET, "the busy client could not keep its connection");
-    assert.deepEqual(stuck.statuses, [], "the request that never ends lost its connection");
+    // Node and Bun close its socket; Deno closes a connection only once its request has an answer: 503.
+    assert.deepEqual(
+      stuck.statuses,
+      runtime === "deno" ? [503] : [],
+      "the request that never ends lost its connection",
+    );
   } finally {
     for (const client of clients) client.close();
   }
