@@ -125,9 +125,9 @@ function serveOnConnection(): ServeOnConnection | undefined {
   return typeof serveOn === "function" ? serveOn as ServeOnConnection : undefined;
 }
 
-/** A handler that threw (the toolkit's do not): logged, answered 500. */
+/** A handler that threw (the toolkit's do not): logged, answered 500; not logged when its client went away. */
 function failed(error: unknown): Response {
-  log("the handler failed", error);
+  if ((error as Error | undefined)?.name !== "AbortError") log("the handler failed", error);
   return new Response("Internal Server Error", { status: 500 });
 }
 

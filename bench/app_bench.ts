@@ -66,7 +66,7 @@ export async function appBench(runtime: Runtime, plan: LoadPlan): Promise<Result
       mcp: { server: svc, key: keys.full },
     } as Record<Variant, { server: ServerProcess; key: string }>;
     if (runtime === "deno") {
-      // The same app on Deno.serve without the adapter's relay: what "the relay only where asked" would give.
+      // The same app on Deno.serve directly, without the adapter: the floor of the adapter's native server.
       const direct = await start("svc-direct");
       servers.push(direct);
       targets.direct = { server: direct, key: keys.full };
@@ -169,7 +169,7 @@ export async function appBench(runtime: Runtime, plan: LoadPlan): Promise<Result
     ];
     if (runtime === "deno") {
       const direct = row(
-        "agent run, Deno.serve without the relay, vs bare runtime",
+        "agent run, Deno.serve directly (no adapter), vs bare runtime",
         "direct",
         "bare",
         "Deno.serve, same JSON",

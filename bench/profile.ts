@@ -1,6 +1,7 @@
 // The profile behind bench/README.md: runs the app server (`svc` mode, through the adapter; variant `hono`: the
-// careful peer, bench/peers/hono_peer.ts; `direct`: the toolkit on `Deno.serve` without the relay; `bare`: the
-// runtime's own server; `bare-relay`: the same handler through the adapter, on Deno the relay alone) on Deno, Bun or
+// careful peer, bench/peers/hono_peer.ts; `direct`: the toolkit on `Deno.serve` directly, without the adapter;
+// `bare`: the runtime's own server; `bare-relay`: the same handler through the adapter with `webSockets: true`, on
+// Deno the relay alone) on Deno, Bun or
 // Node with `--cpu-prof`, loads `POST /svc/agent/run` with wrk for a few seconds, stops it, and prints the top
 // frames by self time. Variant `events`: the cloud (`cloud/main.ts serve`, `file:` db) under single
 // `POST /v1/events` at `connections` (default 8), as `npm run bench -- --only=events` loads it.
@@ -127,7 +128,7 @@ function partOf(name: string, where: string): string {
     return "socket reads and writes";
   }
   if (where.startsWith("npm:")) return where.slice(4).split("/").slice(0, where.startsWith("npm:@") ? 2 : 1).join("/");
-  if (where.startsWith("adapters/")) return "adapters/ (relay, guard)";
+  if (where.startsWith("adapters/")) return "adapters/";
   if (where.startsWith("core/")) return `core/${where.split("/")[1]}`;
   if (where.startsWith("bench/")) return "bench/ (the peer, the bare server)";
   if (where.startsWith("ext:deno_http") || where.startsWith("node:_http") || where.startsWith("node:http")) {

@@ -5,7 +5,8 @@
 // peer, the way a Hono user serves it on that runtime (bench/peers/hono_peer.ts); `bare` is the
 // runtime's own server (bench/app/bare_server.ts), the floor the adapter's path is measured against. `svc-direct`
 // (Deno only) serves the same app on `Deno.serve` without the adapter's relay, to measure what the relay costs;
-// `bare-relay` serves the bare handler through the adapter (on Deno, `bare` plus the relay alone);
+// `bare-relay` serves the bare handler through the adapter with `webSockets: true` (on Deno, `bare` plus the relay
+// alone), `svc-relay` the app that way (on Deno, the adapter's relay instead of its native server);
 // `svc-hono-node` (Node) serves it on `@hono/node-server` instead of the adapter's srvx, to measure what srvx costs.
 import { serve as bunServe } from "../../adapters/bun.ts";
 import { serve as denoServe } from "../../adapters/deno.ts";
@@ -34,7 +35,9 @@ async function handlerFor(mode: string): Promise<FetchHandler> {
 const port = mode === "bare"
   ? await serveBare(JSON.stringify(RUN_ANSWER))
   : mode === "bare-relay"
-  ? (await serve(bareHandler(JSON.stringify(RUN_ANSWER)), { port: 0, hostname: "127.0.0.1" })).port
+  ? (await serve(bareHandler(JSON.stringify(RUN_ANSWER)), { port: 0, hostname: "127.0.0.1", webSockets: true })).port
+  : mode === "svc-relay"
+  ? (await serve(await handlerFor("svc"), { port: 0, hostname: "127.0.0.1", webSockets: true })).port
   : mode === "hono"
   ? await serveHonoPeer(db)
   : mode === "svc-direct"

@@ -1,6 +1,6 @@
 // The cloud as `cloud/main.ts serve` builds it (Deno, a `file:` db, the project write limit off), served by
-// `Deno.serve` itself instead of the adapter: without the relay (adapters/deno), so that a comparison against
-// `cloud/main.ts serve` on the same load gives the relay's share of an event's server CPU. Not for production: no
+// `Deno.serve` itself instead of the adapter (adapters/deno), so that a comparison against `cloud/main.ts serve` on
+// the same load gives the adapter's share of an event's server CPU. Not for production: no
 // connection cap, no head or body timeouts. Used by compare_events.ts (`label=checkout:direct`).
 //   deno run -A bench/cloud/direct_server.ts <file: url>
 import { createCloud } from "../../cloud/create_cloud.ts";

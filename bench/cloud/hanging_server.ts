@@ -1,7 +1,7 @@
 // A Deno server whose every request waits until its client goes away: the floor under 5,000 idle long polls.
 //   deno run -A bench/cloud/hanging_server.ts <bare|adapter>
-// `bare`: `Deno.serve` alone; `adapter`: the same handler through adapters/deno.ts (the relay in front of
-// `Deno.serve`), as `cloud/main.ts serve` runs. Prints `listening on http://127.0.0.1:<port>`.
+// `bare`: `Deno.serve` alone; `adapter`: the same handler through adapters/deno.ts (its native server), as
+// `cloud/main.ts serve` runs. Prints `listening on http://127.0.0.1:<port>`.
 import { serve } from "../../adapters/deno.ts";
 
 const hang = (req: Request) =>

@@ -1,5 +1,5 @@
 // What 5,000 idle long polls cost a Deno server, part by part: `Deno.serve` alone holding as many waiting requests,
-// the same through adapters/deno.ts (the relay), and the cloud (`cloud/main.ts serve`, real long polls). Each server
+// the same through adapters/deno.ts (its native server), and the cloud (`cloud/main.ts serve`, real long polls). Each server
 // runs with `--inspect` on 127.0.0.1 so that the collector can be run before memory is read (RSS without a collection
 // says more about when V8 last collected than about what a poll holds).
 //   node bench/cloud/idle_memory.ts [count=5000] [seconds=3] [parts=bare,adapter,cloud] [cloud checkout=.]
@@ -138,7 +138,7 @@ const dir = mkdtempSync(join(tmpdir(), "svc-idle-memory-"));
 try {
   const server = "bench/cloud/hanging_server.ts";
   if (parts.includes("bare")) await measure("Deno.serve alone", server, ["bare"]);
-  if (parts.includes("adapter")) await measure("adapters/deno.ts (relay + Deno.serve)", server, ["adapter"]);
+  if (parts.includes("adapter")) await measure("adapters/deno.ts (native server)", server, ["adapter"]);
   if (parts.includes("cloud")) {
     const db = `file:${join(dir, "cloud.db")}`;
     const args = ["serve", "--port", "0", "--host", "127.0.0.1", "--db", db];
