@@ -82,10 +82,19 @@ export function createInboxService(
   waiters: InboxWaiters,
   now: () => number = PLATFORM.now,
 ): InboxService {
+  /** The last append's time and its ISO text: appends within one millisecond (thousands a second) format it once. */
+  let appendedMs = Number.NaN;
+  let appendedAt = "";
   return {
     now,
     async append(projectId, events) {
-      const results = await storage.inbox.appendEvents(projectId, events, new Date(now()).toISOString());
+      const ms = now();
+      if (ms !== appendedMs) appendedAt = iso(appendedMs = ms);
+      const results = await storage.inbox.appendEvents(projectId, events, appendedAt);
+      if (results.length === 1) { // one event (nearly every request): no set of agents to build
+        if (!results[0].duplicate) waiters.notify(projectId, results[0].agentId);
+        return results;
+      }
       for (const agentId of new Set(results.filter((r) => !r.duplicate).map((r) => r.agentId))) {
         waiters.notify(projectId, agentId);
       }

@@ -308,3 +308,28 @@ describe("a file another connection holds the write lock of", () => {
     }
   });
 });
+
+describe("a file's busy timeout", () => {
+  test("a write leaves it at 0 for the next write, and a statement, a read batch, a read transaction and a deferred batch after a write run with it set", async () => {
+    const db = await openDatabase(`file:${dir.file("busy_timeout.db")}`, { busyTimeoutMs: 1234 });
+    const timeout = (rows: { rows: Record<string, unknown>[] }) => rows.rows[0].timeout;
+    const write = () => db.batch([{ sql: "INSERT INTO t VALUES (?)", args: ["w"] }], "write");
+    try {
+      await db.execute("CREATE TABLE t (v TEXT)");
+      assert.equal(timeout(await db.execute("PRAGMA busy_timeout")), 1234);
+      await write();
+      // Inside a write transaction nothing waits (it holds the lock): the BEGIN IMMEDIATE ran without a timeout.
+      assert.equal(await db.transaction((tx) => tx.execute("PRAGMA busy_timeout").then(timeout), "write"), 0);
+      assert.equal(timeout(await db.execute("PRAGMA busy_timeout")), 1234);
+      await write();
+      assert.equal(timeout((await db.batch(["PRAGMA busy_timeout"], "read"))[0]), 1234);
+      await write();
+      assert.equal(await db.transaction((tx) => tx.execute("PRAGMA busy_timeout").then(timeout), "read"), 1234);
+      await write();
+      assert.equal(timeout((await db.batch(["PRAGMA busy_timeout"], "deferred"))[0]), 1234);
+      assert.equal((await db.execute("SELECT COUNT(*) AS n FROM t")).rows[0].n, 4);
+    } finally {
+      db.close();
+    }
+  });
+});
