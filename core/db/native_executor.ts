@@ -384,15 +384,20 @@ class NativeExecutor implements Executor {
     try {
       if (this.#waits) this.#busyTimeout(false); // left at 0, as after a write's BEGIN
       this.#checkpoint ??= this.#db.prepare("PRAGMA wal_checkpoint(PASSIVE)").raw(true);
-      const [, frames] = this.#checkpoint.get([]) as [number, number, number];
+      const [, frames, copied] = this.#checkpoint.get([]) as [number, number, number];
       // The pages those commits wrote: the growth since the last look, or all of it when the WAL started over since.
       const written = frames >= this.#walFrames ? frames - this.#walFrames : frames;
-      this.#walFrames = frames;
+      // A WAL copied whole starts over at the next commit (unless a reader still uses it): count from 0 then, or the
+      // pages written again up to its old size would read as none.
+      this.#walFrames = copied === frames ? 0 : frames;
       this.#checkpointEvery = Math.max(
         1,
         Math.min(CHECKPOINT_COMMITS, Math.floor(commits * CHECKPOINT_FRAMES / Math.max(1, written))),
       );
-      if (frames >= WAL_RESTART_FRAMES) this.#db.exec("PRAGMA wal_checkpoint(RESTART)");
+      if (frames >= WAL_RESTART_FRAMES) {
+        const [busy] = this.#db.prepare("PRAGMA wal_checkpoint(RESTART)").raw(true).get([]) as [number];
+        if (busy === 0) this.#walFrames = 0;
+      }
     } catch {
       // Busy (another process checkpoints or writes) or an I/O error the next statement meets; thrown from here, at
       // the end of a turn, it would end the process.
