@@ -1,5 +1,6 @@
 // What one activity row costs the app to write, in process, by table layout (issue 41):
-//   <deno run -A|bun|node> bench/activity_row_cost.ts [layouts=a,b,c] [rows=20000] [rounds=5]
+//   [MEMORY=1] [USERS=20] [KEYS=100] <deno run -A|bun|node> bench/activity_row_cost.ts [layouts=a,app] [rows=10000]
+//     [rounds=15]
 // Each layout gets its own file database (WAL, the app's native executor, checkpoints included); each round writes
 // `rows` records as the activity log does (groups of 500 in one transaction, 50 rows a multi-row INSERT) into every
 // layout in turn (alternated); prints the CPU (user + system) per row, best of the rounds. The tables grow over the
@@ -9,9 +10,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { monotonicFactory } from "ulid";
-import { type Executor, openDatabase, placeholders, type SqlValue, type Statement } from "../core/db/mod.ts";
+import { type Executor, migrate, openDatabase, placeholders, type SqlValue, type Statement } from "../core/db/mod.ts";
 import type { ActivityRecord } from "../core/contract/mod.ts";
 import { activityValues } from "../core/activity/mod.ts";
+import { APP_MIGRATIONS, APP_MIGRATIONS_TABLE } from "../core/app/storage/mod.ts";
+import { insertActivity } from "../core/app/storage/libsql_activity.ts";
 import { argv } from "./app/runtime_args.ts";
 
 const COLUMNS = "id, at, key_id, user_id, agent_id, intent, via, outcome, status, code, ms, client, approval_id";
@@ -22,11 +25,15 @@ const TABLE = `at TEXT NOT NULL, key_id TEXT NOT NULL, user_id TEXT NOT NULL, ag
 interface Layout {
   name: string;
   schema: string[];
+  /** Writes a group with the app's own code, on the app's migrated schema (instead of `schema`). */
+  app?: boolean;
   columns?: string;
   values?: (r: ActivityRecord) => SqlValue[];
 }
 
 const LAYOUTS: Record<string, Layout> = {
+  // What the app runs: its migrations and `insertActivity`.
+  app: { name: "the app (APP_MIGRATIONS, insertActivity)", schema: [], app: true },
   // Migration 14: the rowid table, the TEXT primary key's autoindex, by_user, by_key (4 B-trees).
   a: {
     name: "rowid + id autoindex + by_user + by_key",
@@ -117,7 +124,9 @@ const LAYOUTS: Record<string, Layout> = {
   n: { name: "rowid table alone (13 values)", schema: [`CREATE TABLE app_activity (id TEXT NOT NULL, ${TABLE})`] },
   p: {
     name: "rowid table alone, packed (4 values)",
-    schema: ["CREATE TABLE app_activity (id TEXT NOT NULL, user_id TEXT NOT NULL, key_id TEXT NOT NULL, run TEXT NOT NULL)"],
+    schema: [
+      "CREATE TABLE app_activity (id TEXT NOT NULL, user_id TEXT NOT NULL, key_id TEXT NOT NULL, run TEXT NOT NULL)",
+    ],
     columns: "id, user_id, key_id, run",
     values: packed,
   },
@@ -128,11 +137,22 @@ function packed(r: ActivityRecord): SqlValue[] {
     r.id,
     r.userId,
     r.keyId,
-    JSON.stringify([r.at, r.agentId, r.intent, r.via, r.outcome, r.status, r.code ?? null, r.ms, r.client ?? null, r.approvalId ?? null]),
+    JSON.stringify([
+      r.at,
+      r.agentId,
+      r.intent,
+      r.via,
+      r.outcome,
+      r.status,
+      r.code ?? null,
+      r.ms,
+      r.client ?? null,
+      r.approvalId ?? null,
+    ]),
   ];
 }
 
-const [list = "a,b,c", count = "20000", roundsArg = "5"] = argv();
+const [list = "a,app", count = "10000", roundsArg = "15"] = argv();
 const names = list.split(",");
 const rows = Number(count);
 const rounds = Number(roundsArg);
@@ -189,6 +209,7 @@ const dbs = new Map<string, Executor>();
 try {
   for (const name of names) {
     const db = await openDatabase(process.env.MEMORY ? ":memory:" : `file:${join(dir, `${name}.db`)}`);
+    if (LAYOUTS[name].app) await migrate(db, APP_MIGRATIONS_TABLE, APP_MIGRATIONS);
     for (const sql of LAYOUTS[name].schema) await db.execute(sql);
     dbs.set(name, db);
   }
@@ -202,20 +223,28 @@ try {
       const wrote = written();
       const before = process.cpuUsage();
       for (let i = 0; i < rows; i += GROUP) {
-        await db.batch(statements(LAYOUTS[name], records.slice(i, i + GROUP)), "write");
+        const group = records.slice(i, i + GROUP);
+        if (LAYOUTS[name].app) await insertActivity(db, group, { keep: true, mirror: false });
+        else await db.batch(statements(LAYOUTS[name], group), "write");
         await new Promise((resolve) => setTimeout(resolve, 0)); // the executor's checkpoint runs between groups
       }
       const used = process.cpuUsage(before);
       const bytes = (written() - wrote) / rows;
       io.set(name, Math.min(io.get(name) ?? Infinity, bytes));
       const us = (used.user + used.system) / rows;
-      if (us < (best.get(name) ?? Infinity)) split.set(name, `user ${(used.user / rows).toFixed(2)}, system ${(used.system / rows).toFixed(2)}`);
+      if (us < (best.get(name) ?? Infinity)) {
+        split.set(name, `user ${(used.user / rows).toFixed(2)}, system ${(used.system / rows).toFixed(2)}`);
+      }
       best.set(name, Math.min(best.get(name) ?? Infinity, us));
     }
   }
   const runtime = "Deno" in globalThis ? "deno" : "Bun" in globalThis ? "bun" : "node";
   for (const name of names) {
-    console.log(`${runtime} ${name} ${best.get(name)!.toFixed(2)} µs a row (${split.get(name)}; ${io.get(name)!.toFixed(0)} bytes written a row)  ${LAYOUTS[name].name}`);
+    console.log(
+      `${runtime} ${name} ${best.get(name)!.toFixed(2)} µs a row (${split.get(name)}; ${
+        io.get(name)!.toFixed(0)
+      } bytes written a row)  ${LAYOUTS[name].name}`,
+    );
   }
 } finally {
   for (const db of dbs.values()) db.close();
