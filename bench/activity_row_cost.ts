@@ -3,8 +3,11 @@
 //     [rounds=15]
 // Each layout gets its own file database (WAL, the app's native executor, checkpoints included); each round writes
 // `rows` records as the activity log does (groups of 500 in one transaction, 50 rows a multi-row INSERT) into every
-// layout in turn (alternated); prints the CPU (user + system) per row, best of the rounds. The tables grow over the
-// rounds (a row costs the same from 0 to 1,000,000 rows: bench/README.md).
+// layout in turn (alternated); prints the CPU (user + system) per row, best of the rounds, and the bytes the process
+// wrote a row (WAL and checkpoints; Linux). The tables grow over the rounds (a row costs the same from 0 to 1,000,000
+// rows: bench/README.md). MEMORY=1: `:memory:` databases (no I/O). USERS and KEYS: how the rows spread (the app bench's
+// load is one user and one key). `a` is schema 14 as it was, `app` what the app runs now (migration 15); the other
+// letters are the candidates measured on the way (see LAYOUTS).
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,6 +30,8 @@ interface Layout {
   schema: string[];
   /** Writes a group with the app's own code, on the app's migrated schema (instead of `schema`). */
   app?: boolean;
+  /** On the app's migrated schema, with these statements for a group instead. */
+  group?: (records: readonly ActivityRecord[]) => Statement[];
   columns?: string;
   values?: (r: ActivityRecord) => SqlValue[];
 }
@@ -130,6 +135,33 @@ const LAYOUTS: Record<string, Layout> = {
     columns: "id, user_id, key_id, run",
     values: packed,
   },
+  // The app's schema, one value bound per statement: 50 rows as one JSON array, split by SQLite's json_each.
+  r: {
+    name: "the app's schema, json_each (1 value a statement)",
+    schema: [],
+    app: true,
+    group: (records) => {
+      const out: Statement[] = [];
+      for (let i = 0; i < records.length; i += PER_INSERT) {
+        const rows = records.slice(i, i + PER_INSERT).map((r) => {
+          const [id, userId, keyId, record] = packed(r);
+          return `[${JSON.stringify(id)},${JSON.stringify(userId)},${JSON.stringify(keyId)},${record}]`;
+        });
+        out.push({
+          sql: "INSERT OR IGNORE INTO app_activity (id, user_id, key_id, record) " +
+            "SELECT value ->> 0, value ->> 1, value ->> 2, value -> 3 FROM json_each(?)",
+          args: [`[${rows.join(",")}]`],
+        });
+      }
+      return out;
+    },
+  },
+  q: {
+    name: "rowid table alone, one value a row",
+    schema: ["CREATE TABLE app_activity (record TEXT NOT NULL)"],
+    columns: "record",
+    values: (r) => [packed(r).join("\u0001")],
+  },
 };
 
 function packed(r: ActivityRecord): SqlValue[] {
@@ -224,7 +256,9 @@ try {
       const before = process.cpuUsage();
       for (let i = 0; i < rows; i += GROUP) {
         const group = records.slice(i, i + GROUP);
-        if (LAYOUTS[name].app) await insertActivity(db, group, { keep: true, mirror: false });
+        const own = LAYOUTS[name].group;
+        if (own) await db.batch(own(group), "write");
+        else if (LAYOUTS[name].app) await insertActivity(db, group, { keep: true, mirror: false });
         else await db.batch(statements(LAYOUTS[name], group), "write");
         await new Promise((resolve) => setTimeout(resolve, 0)); // the executor's checkpoint runs between groups
       }
