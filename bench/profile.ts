@@ -1,11 +1,11 @@
 // The profile behind bench/README.md: runs the app server (`svc` mode, through the adapter; variant `hono`: the
-// careful peer, bench/peers/hono_peer.ts; `direct`: the toolkit on `Deno.serve` directly, without the adapter;
-// `bare`: the runtime's own server; `bare-relay`: the same handler through the adapter with `webSockets: true`, on
-// Deno the relay alone) on Deno, Bun or
+// careful peer, bench/peers/hono_peer.ts; `quiet`: the run with `activity: false`; `direct`: the toolkit on
+// `Deno.serve` directly, without the adapter; `bare`: the runtime's own server; `bare-relay`: the same handler through
+// the adapter with `webSockets: true`, on Deno the relay alone) on Deno, Bun or
 // Node with `--cpu-prof`, loads `POST /svc/agent/run` with wrk for a few seconds, stops it, and prints the top
 // frames by self time. Variant `events`: the cloud (`cloud/main.ts serve`, `file:` db) under single
 // `POST /v1/events` at `connections` (default 8), as `npm run bench -- --only=events` loads it.
-//   node bench/profile.ts [seconds=5] [variant=run|403|401|hono|direct|bare|bare-relay|events] [runtime=deno|bun|node] [connections]
+//   node bench/profile.ts [seconds=5] [variant=run|quiet|403|401|hono|direct|bare|bare-relay|events] [runtime=deno|bun|node] [connections]
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -66,6 +66,7 @@ try {
       direct: "svc-direct",
       bare: "bare",
       "bare-relay": "bare-relay",
+      quiet: "svc-quiet",
     };
     const mode = modes[variant] ?? "svc";
     const server = await startServer(profiled("bench/app/app_server.ts").concat(mode, db));

@@ -7,7 +7,6 @@
  *
  * @module
  */
-import { monotonicFactory } from "ulid";
 import {
   ACTIVITY_ID_PREFIX,
   type ActivityOutcome,
@@ -20,6 +19,7 @@ import {
 } from "../contract/mod.ts";
 import { afterIo } from "../db/mod.ts";
 import type { ErrorLogger } from "../logging/mod.ts";
+import { monotonicUlids } from "./monotonic_ids.ts";
 
 /** The most runs waiting in memory to be written; more are dropped and counted. */
 export const ACTIVITY_BUFFER_LIMIT = 10_000;
@@ -136,7 +136,7 @@ export function createActivityLog(options: ActivityLogOptions): ActivityLog {
   let closed = false;
   let dropped = 0;
   // Monotonic: records of one millisecond keep the order they were made in, so "newest first" is exact.
-  const mint = monotonicFactory(() => runtime.random());
+  const mint = monotonicUlids(() => runtime.random());
   const minting: Minting = { mint, names: new Map(), sent: undefined, intent: UNKNOWN_INTENT, at: NaN, iso: "" };
 
   function drop(count: number): void {

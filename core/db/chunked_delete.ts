@@ -10,8 +10,13 @@ export const DELETE_CHUNK = 1000;
 
 /** What {@linkcode deleteInChunks} deletes. */
 export interface RowsToDelete {
-  /** The table (one with a rowid). */
+  /** The table. */
   table: string;
+  /**
+   * The columns that name a row: default `rowid`; a `WITHOUT ROWID` table's primary key (such as `"user_id, id"`),
+   * which `where` should bound from its first column so that each chunk is found through the key.
+   */
+  key?: string;
   /** The condition on its rows, with `?` for `args`. */
   where: string;
   /** The condition's values. */
@@ -40,13 +45,13 @@ export interface RowsToDelete {
  * ```
  */
 export async function deleteInChunks(db: Executor, rows: RowsToDelete): Promise<number> {
-  const { table, where, args = [], most = Infinity } = rows;
+  const { table, where, args = [], most = Infinity, key = "rowid" } = rows;
   const order = rows.orderBy === undefined ? "" : `ORDER BY ${rows.orderBy}`;
   let deleted = 0;
   while (deleted < most) {
     const chunk = Math.min(DELETE_CHUNK, most - deleted);
     const rs = await db.execute({
-      sql: `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE ${where} ${order} LIMIT ?)`,
+      sql: `DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE ${where} ${order} LIMIT ?)`,
       args: [...args, chunk],
     });
     deleted += rs.rowsAffected;

@@ -218,4 +218,28 @@ export const APP_MIGRATIONS: readonly Migration[] = [
       "CREATE INDEX app_activity_by_key ON app_activity (user_id, key_id, id)",
     ],
   },
+  {
+    version: 15,
+    name: "activity records in two B-trees, four values a row",
+    statements: [
+      // The table is keyed by (user_id, id), so it is itself a user's records in order (no rowid table, no index on
+      // id, no by_user index), and only the columns a query reads stay columns: the rest of the record is one JSON
+      // array (at, agent_id, intent, via, outcome, status, code, ms, client, approval_id), bound as one value.
+      // A row cost 5.0 µs of CPU to write on Deno and 4.5 on Bun, now 3.1 on both (bench/activity_row_cost.ts).
+      `CREATE TABLE app_activity_keyed (
+        id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        key_id TEXT NOT NULL,
+        record TEXT NOT NULL,
+        PRIMARY KEY (user_id, id)
+      ) WITHOUT ROWID`,
+      `INSERT INTO app_activity_keyed (id, user_id, key_id, record)
+        SELECT id, user_id, key_id,
+          json_array(at, agent_id, intent, via, outcome, status, code, ms, client, approval_id)
+        FROM app_activity`,
+      "DROP TABLE app_activity",
+      "ALTER TABLE app_activity_keyed RENAME TO app_activity",
+      "CREATE INDEX app_activity_by_key ON app_activity (user_id, key_id, id)",
+    ],
+  },
 ];

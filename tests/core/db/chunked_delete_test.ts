@@ -39,3 +39,19 @@ test("deletes at most `most`, the first in `orderBy` order", async () => {
   assert.deepEqual(kept.slice(0, 3), [1, 2, 3], "the newest matches went first");
   db.close();
 });
+
+test("deletes from a WITHOUT ROWID table by its key, over several chunks", async () => {
+  const db = await openDatabase(":memory:");
+  await db.execute("CREATE TABLE w (g TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (g, n)) WITHOUT ROWID");
+  const n = 2 * DELETE_CHUNK + 10;
+  await db.execute({
+    sql: "WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ?) " +
+      "INSERT INTO w SELECT g, i FROM s, (SELECT 'a' AS g UNION ALL SELECT 'b')",
+    args: [n],
+  });
+  const deleted = await deleteInChunks(db, { table: "w", key: "g, n", where: "g = ? AND n <= ?", args: ["a", n - 5] });
+  assert.equal(deleted, n - 5);
+  const rs = await db.execute("SELECT g, COUNT(*) AS c FROM w GROUP BY g ORDER BY g");
+  assert.deepEqual(rs.rows.map((r) => [r.g, Number(r.c)]), [["a", 5], ["b", n]]);
+  db.close();
+});
