@@ -127,7 +127,8 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
       if (!isSvcError(answered)) response = answered;
       else { // a refusal the route returned: answered as a thrown one
         thrown = answered;
-        response = await errorAnswer(answered, req);
+        const refusal = errorAnswer(answered, req); // the envelope's is no promise: no turn of the microtask queue
+        response = refusal instanceof Promise ? await refusal : refusal;
       }
     } catch (error) {
       thrown = error;
