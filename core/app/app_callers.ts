@@ -47,28 +47,29 @@ export async function resolveUser(userResolver: SvcConfig["userResolver"], req: 
 }
 
 /**
- * The agent key of a request, or `UNAUTHORIZED` (with `details: { reason, at }` for a key that exists but no
- * longer works); a revoked or expired key's use is recorded.
+ * The agent key of a request, or its refusal returned (never thrown: a refused key costs no rejection through the
+ * dispatcher's `await`s): `UNAUTHORIZED` (with `details: { reason, at }` for a key that exists but no longer works), or
+ * `RATE_LIMITED` for an address past its budget of refused keys; a revoked or expired key's use is recorded.
  *
  * @param req The request.
  * @param deps The keys and the recorder.
- * @returns The verified key.
+ * @returns The verified key, or the refusal.
  */
 export async function authenticateAgent(
   req: Request,
   deps: AppDeps,
-): Promise<VerifiedKey> {
+): Promise<VerifiedKey | SvcError> {
   const { keys, recordViolation, repeatViolation, addressWaitMs, now, link } = deps;
   // An app that cannot hear revocations refuses every agent key: a revoked one might be among them.
   link.revocationsHeard();
   const secret = bearerToken(req, AGENT_KEY_PREFIX);
   if (secret === null) {
-    throw req.headers.has("authorization") ? MALFORMED_AGENT_KEY : MISSING_AGENT_KEY;
+    return req.headers.has("authorization") ? MALFORMED_AGENT_KEY : MISSING_AGENT_KEY;
   }
   // An address past its budget of refused keys: answered from what is known, without a verify call at the cloud.
   const wait = addressWaitMs(req);
   const known = wait > 0 && keys.verifyKnown ? await keys.verifyKnown(secret) : undefined;
-  if (wait > 0 && keys.verifyKnown && known === undefined) throw rateLimited(wait);
+  if (wait > 0 && keys.verifyKnown && known === undefined) return rateLimited(wait);
   const verified = known === undefined ? await keys.verify(secret) : known;
   const key = verified !== null && verified.revokedAt === null && link.autoRevoked(verified.id)
     ? { ...verified, revokedAt: new Date(now()).toISOString() }
@@ -83,7 +84,7 @@ export async function authenticateAgent(
       }));
     }
     recordRefusedRun(req, key, deps);
-    throw keyNoLongerWorks({ reason: "expired", at: key.expiresAt as string });
+    return keyNoLongerWorks({ reason: "expired", at: key.expiresAt as string });
   }
   if (key === null || key.revokedAt !== null) {
     if (key !== null && !repeatViolation(key.id, "REVOKED_KEY", null)) {
@@ -96,9 +97,9 @@ export async function authenticateAgent(
     }
     // The holder of a key that exists is told why it stopped working; an unknown key gets no reason.
     const refusal = key === null ? null : keyRefusal(key, now());
-    if (refusal === null) throw INVALID_AGENT_KEY;
+    if (refusal === null) return INVALID_AGENT_KEY;
     recordRefusedRun(req, key as VerifiedKey, deps);
-    throw keyNoLongerWorks(refusal);
+    return keyNoLongerWorks(refusal);
   }
   link.used(key.id);
   return key;

@@ -15,8 +15,12 @@ import { createRouter, pathnameOf } from "./router.ts";
 import { parseBodyOrThrow, parseOrThrow } from "./validation.ts";
 import { PLATFORM } from "../platform/mod.ts";
 
-/** Authenticates a request for one auth kind, or throws `UNAUTHORIZED`. */
-export type Authenticator<C, D> = (req: Request, deps: D) => C | Promise<C>;
+/**
+ * Authenticates a request for one auth kind: the caller, or its refusal (`UNAUTHORIZED`, …) returned or thrown. A
+ * returned refusal costs the server no throw and no rejection through each `await` it crosses (a refused key is
+ * answered at the rate an attacker sends).
+ */
+export type Authenticator<C, D> = (req: Request, deps: D) => C | SvcError | Promise<C | SvcError>;
 
 /** Takes a rate-limit token for a caller, or throws `RATE_LIMITED`. */
 export type Limiter<C, D> = (caller: C, deps: D) => void;
@@ -123,7 +127,8 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
       if (!isSvcError(answered)) response = answered;
       else { // a refusal the route returned: answered as a thrown one
         thrown = answered;
-        response = await errorAnswer(answered, req);
+        const refusal = errorAnswer(answered, req); // the envelope's is no promise: no turn of the microtask queue
+        response = refusal instanceof Promise ? await refusal : refusal;
       }
     } catch (error) {
       thrown = error;
@@ -137,6 +142,14 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
     return response;
   }
 
+  /** A caller's refusal, returned or thrown; past its address's budget of refused credentials, `429` instead of `401`. */
+  function refusedCaller<E>(error: E, auth: string, req: Request): E {
+    if (perAddress && counted.has(auth) && isSvcError(error) && error.code === "UNAUTHORIZED") {
+      perAddress.refused(req); // throws RATE_LIMITED past the budget
+    }
+    return error;
+  }
+
   /** Answers a request, returns a route's refusal, or throws; `told` is given what a route's `answered` needs. */
   async function authenticated(req: Request, seen: Seen<S> | null, told: Told<S>): Promise<Response | SvcError> {
     const { route, params } = match(req.method, pathnameOf(req.url));
@@ -146,14 +159,12 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
     let caller: unknown;
     try {
       caller = await authenticate[route.auth](req, services);
-      if (seen !== null) seen.caller = caller;
-      if (route.answered !== undefined) Object.assign(told, { route, caller, at: elapsed() });
     } catch (error) {
-      if (perAddress && counted.has(route.auth) && isSvcError(error) && error.code === "UNAUTHORIZED") {
-        perAddress.refused(req); // past the address's budget: 429 instead of 401
-      }
-      throw error;
+      throw refusedCaller(error, route.auth, req);
     }
+    if (isSvcError(caller)) return refusedCaller(caller, route.auth, req);
+    if (seen !== null) seen.caller = caller;
+    if (route.answered !== undefined) Object.assign(told, { route, caller, at: elapsed() });
     // The one erasure: defineRoute lets a route name only a limit that counts its auth kind's caller.
     const takeToken = () => route.limit === undefined ? undefined : limits[route.limit]?.(caller as never, services);
     takeToken();

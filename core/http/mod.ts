@@ -19,6 +19,6 @@ export { connectionBudget, DEFAULT_CONNECTION_LIMITS } from "./serve_options.ts"
 export type { ConnectionLimits, RunningServer, ServeOptions } from "./serve_options.ts";
 export { closingAware, DEFAULT_SHUTDOWN_TIMEOUT_MS } from "./server_shutdown.ts";
 export { singleBody } from "./single_body.ts";
-export { answerWith, textResponse } from "./text_response.ts";
+export { answerKeptByClone, answerWith, textResponse } from "./text_response.ts";
 export { toIssues } from "./validation.ts";
 export type { Issue } from "./validation.ts";

@@ -6,16 +6,10 @@
  *
  * @module
  */
-import { textResponse } from "./text_response.ts";
-
-/** The prebuilt answer of a reusable refusal. */
-interface Answer {
-  text: string;
-  init: ResponseInit;
-}
+import { type KeptAnswer, keptResponse } from "./text_response.ts";
 
 /** Reusable errors, with their answer once built (`null` until the first answer). */
-const reusable = new WeakMap<object, Answer | null>();
+const reusable = new WeakMap<object, KeptAnswer | null>();
 
 /**
  * Marks an error as reusable: the same object is thrown for every request it
@@ -41,12 +35,13 @@ export function reusableRefusal<E extends object>(error: E): E {
  * The answer of a reusable refusal already answered once.
  *
  * @param error Anything thrown.
- * @returns A fresh Response over the prebuilt text, or `undefined` (not reusable, or not answered yet).
+ * @returns A fresh Response over the prebuilt text (see {@linkcode keptResponse}), or `undefined` (not reusable, or
+ *   not answered yet).
  */
 export function prebuiltAnswer(error: unknown): Response | undefined {
   if (typeof error !== "object" || error === null) return undefined;
   const answer = reusable.get(error);
-  return answer ? textResponse(answer.text, answer.init) : undefined;
+  return answer ? keptResponse(answer) : undefined;
 }
 
 /**

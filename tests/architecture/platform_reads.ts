@@ -74,6 +74,7 @@ export const PROCESS_STATE: Readonly<Record<string, string>> = {
     "the native connections of this process to one file see each other's commits",
   "core/mcp/mcp_route.ts sdk": "the MCP SDK's module, imported once on first use (a module is per process)",
   "core/http/text_response.ts answerClass": "the Node adapter's Response class (to be taken from the Runtime)",
+  "core/http/text_response.ts keptByClone": "whether the serving adapter's server sends a kept answer's clone faster",
 };
 
 /**

@@ -87,3 +87,53 @@ test("a refusal a route returns is answered as a thrown one, and its route's `an
     error: { code: "FORBIDDEN_SCOPE", message: "Not for this caller", details: { missingScopes: ["x"] } },
   });
 });
+
+// Issue 41: an authenticator may return its refusal instead of throwing it (a refused key is answered at the rate an
+// attacker sends it, and a throw costs each `await` it crosses).
+test("a refusal an authenticator returns is answered as a thrown one: counted per address, the route never runs", async () => {
+  const ran: string[] = [];
+  const told: number[] = [];
+  const observed: { status: number; caller: unknown }[] = [];
+  const refused: string[] = [];
+  const refusal = new SvcError("UNAUTHORIZED", "No pass");
+  const gated = defineRoute({
+    method: "GET",
+    path: "/demo/gated",
+    auth: "gate",
+    summary: "Behind a gate that returns its refusals",
+    mediaType: "text/plain",
+    responses: { 200: null },
+    run: ({ caller }) => Promise.resolve(new Response(`hello ${ran.push(String(caller))}`)),
+    answered: ({ response }) => told.push(response.status),
+  });
+  let budget = 1;
+  const handle = createHandler<Demo>({
+    ...base,
+    routes: [gated],
+    authenticate: {
+      none: () => null,
+      gate: (req: Request) => req.headers.get("x-pass") === "yes" ? "visitor" : refusal,
+    },
+    refusalsPerAddress: {
+      limit: {
+        refused(req) {
+          refused.push(new URL(req.url).pathname);
+          if (budget-- <= 0) throw new SvcError("RATE_LIMITED", "Too many refused credentials");
+        },
+      },
+      counted: ["gate"],
+    },
+    observe: (_route, status, _seconds, caller) => observed.push({ status, caller }),
+  });
+  const first = await handle(new Request("http://x/demo/gated"));
+  assert.equal(first.status, 401);
+  assert.deepEqual(await first.json(), { ok: false, error: { code: "UNAUTHORIZED", message: "No pass" } });
+  assert.equal((await handle(new Request("http://x/demo/gated"))).status, 429, "past the address's budget");
+  assert.deepEqual(refused, ["/demo/gated", "/demo/gated"]);
+  assert.deepEqual(ran, [], "the route never ran for a refused caller");
+  assert.deepEqual(told, [], "nor was its `answered` told (no caller)");
+  assert.deepEqual(observed, [{ status: 401, caller: undefined }, { status: 429, caller: undefined }]);
+  const served = await handle(new Request("http://x/demo/gated", { headers: { "x-pass": "yes" } }));
+  assert.equal(await served.text(), "hello 1");
+  assert.deepEqual(ran, ["visitor"]);
+});
