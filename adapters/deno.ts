@@ -34,7 +34,7 @@
 import "../core/runtime/mod.ts"; // first: Node < 22 gets one line
 import type { FetchHandler } from "../core/app/mod.ts";
 import type { TcpConnection } from "./deno/mod.ts";
-import { closingAware, withClientAddress } from "../core/http/mod.ts";
+import { answerKeptByClone, closingAware, withClientAddress } from "../core/http/mod.ts";
 import { defaultLogger as log } from "../core/logging/mod.ts";
 import { type NativeHandler, nativeServer, relayServer, type ServedConnection } from "./deno/mod.ts";
 import type { RunningServer, ServeOptions } from "../core/http/mod.ts";
@@ -88,6 +88,9 @@ export function serve(fetch: FetchHandler, options: ServeOptions = {}): Promise<
   } catch (error) {
     return Promise.reject(listenError(error, hostname, port));
   }
+  // Refusals answered again and again as clones of one kept Response: Deno builds a non-200 Response with a native
+  // answer prepared (about 1.2 µs), a clone without (0.1 µs).
+  answerKeptByClone(true);
   const served = closingAware(fetch);
   // WebSockets need the relay: Deno cannot switch a connection it serves natively to another protocol.
   const serveOn = options.webSockets ? undefined : serveOnConnection();

@@ -1,7 +1,7 @@
 // The floor of each runtime: its own server (`Deno.serve`, `Bun.serve`, `node:http`) with no toolkit and no
 // adapter, reading the JSON body and answering the same bytes as a successful agent run.
 import { createServer } from "node:http";
-import { withClientAddress } from "../../core/http/mod.ts";
+import { answerKeptByClone, withClientAddress } from "../../core/http/mod.ts";
 
 type Addr = { hostname: string; port: number };
 type Handler = (req: Request) => Promise<Response>;
@@ -61,6 +61,7 @@ export function serveBare(answer: string): Promise<number> {
 export function serveDirect(handler: (req: Request) => Response | Promise<Response>): number {
   const { Deno } = globalThis as Runtimes;
   if (!Deno) throw new Error("svc-direct is measured on Deno only (Bun and Node serve without a relay)");
+  answerKeptByClone(true); // as the Deno adapter does
   const options = { port: 0, hostname: "127.0.0.1", onListen() {} };
   return Deno.serve(options, (req, info) => handler(withClientAddress(req, () => info.remoteAddr.hostname))).addr.port;
 }
