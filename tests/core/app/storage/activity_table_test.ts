@@ -41,7 +41,10 @@ const RECORDS: ActivityRecord[] = [
 ];
 
 /** Writes records as schema 14 stored them: thirteen columns. */
-async function insertAsBefore(db: { execute(s: InStatement): Promise<unknown> }, records: ActivityRecord[]) {
+async function insertAsBefore(
+  db: { execute(s: { sql: string; args: (string | number | null)[] }): Promise<unknown> },
+  records: ActivityRecord[],
+) {
   for (const r of records) {
     await db.execute({
       sql: `INSERT INTO app_activity (id, at, key_id, user_id, agent_id, intent, via, outcome, status, code, ms, client,
