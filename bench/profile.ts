@@ -1,11 +1,11 @@
 // The profile behind bench/README.md: runs the app server (`svc` mode, through the adapter; variant `hono`: the
-// careful peer, bench/peers/hono_peer.ts; `direct`: the toolkit on `Deno.serve` directly, without the adapter;
+// careful peer, bench/peers/hono_peer.ts; `quiet`: `svc` with activity recording off; `direct`: the toolkit on `Deno.serve` directly, without the adapter;
 // `bare`: the runtime's own server; `bare-relay`: the same handler through the adapter with `webSockets: true`, on
 // Deno the relay alone) on Deno, Bun or
 // Node with `--cpu-prof`, loads `POST /svc/agent/run` with wrk for a few seconds, stops it, and prints the top
 // frames by self time. Variant `events`: the cloud (`cloud/main.ts serve`, `file:` db) under single
 // `POST /v1/events` at `connections` (default 8), as `npm run bench -- --only=events` loads it.
-//   node bench/profile.ts [seconds=5] [variant=run|403|401|hono|direct|bare|bare-relay|events] [runtime=deno|bun|node] [connections]
+//   node bench/profile.ts [seconds=5] [variant=run|quiet|403|401|hono|direct|bare|bare-relay|events] [runtime=deno|bun|node] [connections]
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -63,6 +63,7 @@ try {
     const keys = JSON.parse(readFileSync(keysFile, "utf8"));
     const modes: Record<string, string> = {
       hono: "hono",
+      quiet: "svc-quiet",
       direct: "svc-direct",
       bare: "bare",
       "bare-relay": "bare-relay",
