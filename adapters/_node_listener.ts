@@ -37,10 +37,12 @@ interface FastAnswer {
  * ```
  *
  * @param fetch The handler.
+ * @param waitUntil The server's `waitUntil`, given to each request as srvx gives it.
  * @returns The listener.
  */
 export function nodeListener(
   fetch: (req: Request) => Response | Promise<Response>,
+  waitUntil?: (promise: Promise<unknown>) => void,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   return (nodeReq, nodeRes) => {
     const target = nodeReq.url;
@@ -51,7 +53,9 @@ export function nodeListener(
     }
     let answer: Response | Promise<Response>;
     try {
-      answer = fetch(new NodeRequest({ req: nodeReq, res: nodeRes }) as unknown as Request);
+      const request = new NodeRequest({ req: nodeReq, res: nodeRes });
+      request.waitUntil = waitUntil; // as srvx gives its requests: the server's close() waits for these
+      answer = fetch(request as unknown as Request);
     } catch {
       return fail(nodeRes);
     }

@@ -88,7 +88,7 @@ export async function serve(fetch: FetchHandler, options: ServeOptions = {}): Pr
   }
   if (node) {
     // Text answers go out in one write (srvx writes them in two, corked until the next tick).
-    node.off("request", server.node!.handler).on("request", nodeListener(served.handle));
+    node.off("request", server.node!.handler).on("request", nodeListener(served.handle, server.waitUntil));
   }
   await Promise.resolve(server.serve()).catch((error: unknown) => Promise.reject(listenError(error, hostname, port)));
   const address = server.node?.server?.address();
