@@ -37,6 +37,7 @@ import {
 import { listenError } from "./_listen_error.ts";
 import { reachableUrl } from "./_reachable_url.ts";
 import { withBufferedBody } from "./_node_body.ts";
+import { nodeListener } from "./_node_listener.ts";
 
 export type { FetchHandler, RunningServer, ServeOptions };
 
@@ -71,6 +72,7 @@ export async function serve(fetch: FetchHandler, options: ServeOptions = {}): Pr
     hostname,
     silent: true,
     gracefulShutdown: false,
+    manual: true, // listens below, once its own listener is in place
     node: {
       headersTimeout: limits.headerTimeoutMs,
       requestTimeout: Math.max(limits.requestTimeoutMs, limits.headerTimeoutMs), // Node refuses a shorter one
@@ -84,7 +86,11 @@ export async function serve(fetch: FetchHandler, options: ServeOptions = {}): Pr
     node.maxConnections = limits.maxConnections; // Node closes connections past it as they are accepted
     node.setTimeout(limits.idleTimeoutMs); // a socket silent both ways this long is closed
   }
-  await server.ready().catch((error) => Promise.reject(listenError(error, hostname, port)));
+  if (node) {
+    // Text answers go out in one write (srvx writes them in two, corked until the next tick).
+    node.off("request", server.node!.handler).on("request", nodeListener(served.handle, server.waitUntil));
+  }
+  await Promise.resolve(server.serve()).catch((error: unknown) => Promise.reject(listenError(error, hostname, port)));
   const address = server.node?.server?.address();
   const bound = typeof address === "object" && address !== null ? address.port : port;
   const boundHost = typeof address === "object" && address !== null ? address.address : hostname;

@@ -63,10 +63,10 @@ try {
     const keys = JSON.parse(readFileSync(keysFile, "utf8"));
     const modes: Record<string, string> = {
       hono: "hono",
+      quiet: "svc-quiet",
       direct: "svc-direct",
       bare: "bare",
       "bare-relay": "bare-relay",
-      quiet: "svc-quiet",
     };
     const mode = modes[variant] ?? "svc";
     const server = await startServer(profiled("bench/app/app_server.ts").concat(mode, db));

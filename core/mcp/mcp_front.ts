@@ -90,14 +90,17 @@ export function withMcpFront(
       .map((url) => new URL(url).origin),
   );
   const hosts = new Set([...origins].map((origin) => new URL(origin).host));
-  return async (req) => {
-    const path = pathnameOf(req.url);
-    const mcp = path === "/svc/mcp";
-    if (!mcp && !options.isOAuthPath(path)) return await handle(req);
+  const guarded = async (req: Request, mcp: boolean): Promise<Response> => {
     const refusal = originRefusal(req, origins, hosts, !mcp);
     if (refusal !== undefined) return refused(mcp, refusal);
     const res = await handle(req);
     return mcp ? await jsonRpcRefusal(res) : res;
+  };
+  return (req) => {
+    const path = pathnameOf(req.url);
+    const mcp = path === "/svc/mcp";
+    // Any other route goes straight to the handler: no async step of its own on every request.
+    return mcp || options.isOAuthPath(path) ? guarded(req, mcp) : handle(req);
   };
 }
 

@@ -37,10 +37,9 @@ export class ServiceMetrics {
   /** The exposition's content type. */
   readonly contentType: string;
   readonly #prefix: string;
-  readonly #requests: Counter<"method" | "route" | "status">;
-  readonly #durations: Histogram<"method" | "route">;
-  /** Label children by route and status: a request increments a child, never hashes its labels again. */
-  readonly #children = new Map<string, { count: { inc(): void }; duration: { observe(v: number): void } }>();
+  /** Requests by route and status, counted here and added to `svc_*_http_requests_total` when it is read. */
+  readonly #counts = new Map<string | number, RequestCount>();
+  readonly #durations: RequestDurations;
 
   /**
    * Creates the metrics of one side.
@@ -60,19 +59,30 @@ export class ServiceMetrics {
     this.#prefix = prefix;
     this.registry = new Registry();
     this.contentType = this.registry.contentType;
-    this.#requests = new Counter({
+    const counts = this.#counts;
+    const requests = new Counter({
       name: `${prefix}_http_requests_total`,
       help: "Requests answered, by method, route pattern and status",
       labelNames: ["method", "route", "status"],
       registers: [this.registry],
+      collect() {
+        for (const count of counts.values()) {
+          if (count.pending === 0) continue;
+          this.inc(count.labels, count.pending);
+          count.pending = 0;
+        }
+      },
     });
-    this.#durations = new Histogram({
-      name: `${prefix}_http_request_duration_seconds`,
-      help: "Time to answer a request (to its status and headers), by method and route pattern",
-      labelNames: ["method", "route"],
-      buckets: DURATION_BUCKETS,
-      registers: [this.registry],
-    });
+    const reset = requests.reset.bind(requests);
+    requests.reset = () => { // `registry.resetMetrics()`: the requests not yet added are forgotten too
+      counts.clear(); // and counted again in the order they are seen, as prom-client's counter does
+      reset();
+    };
+    this.#durations = new RequestDurations(
+      `${prefix}_http_request_duration_seconds`,
+      "Time to answer a request (to its status and headers), by method and route pattern",
+    );
+    this.registry.registerMetric(this.#durations as unknown as Histogram);
   }
 
   /**
@@ -83,19 +93,22 @@ export class ServiceMetrics {
    * @param seconds How long it took to answer.
    */
   observeRequest(route: RouteLabel | null, status: number, seconds: number): void {
-    const method = route?.method ?? "ANY";
-    const path = route?.path ?? UNMATCHED;
-    const key = `${method} ${path} ${status}`;
-    let child = this.#children.get(key);
-    if (child === undefined) {
-      child = {
-        count: this.#requests.labels(method, path, String(status)),
-        duration: this.#durations.labels(method, path),
+    if (!Number.isFinite(seconds)) throw new TypeError(`Value is not a valid number: ${seconds}`);
+    const key = route === null ? status : `${route.method} ${route.path} ${status}`;
+    let count = this.#counts.get(key);
+    if (count === undefined) {
+      const method = route?.method ?? "ANY";
+      const path = route?.path ?? UNMATCHED;
+      count = {
+        labels: { method, route: path, status: String(status) },
+        pending: 0,
+        durations: this.#durations.series(method, path),
       };
-      this.#children.set(key, child);
+      this.#counts.set(key, count);
     }
-    child.count.inc();
-    child.duration.observe(seconds);
+    count.pending++;
+    if (count.durations.gone) count.durations = this.#durations.series(count.labels.method, count.labels.route);
+    this.#durations.observe(count.durations, seconds);
   }
 
   /**
@@ -174,5 +187,87 @@ export class ServiceMetrics {
    */
   text(): Promise<string> {
     return this.registry.metrics();
+  }
+}
+
+/** Requests of one route and status not yet added to the counter (prom-client hashes the labels of every `inc`). */
+interface RequestCount {
+  labels: { method: string; route: string; status: string };
+  pending: number;
+  /** Its route's durations. */
+  durations: DurationSeries;
+}
+
+/** One route's durations: a count per bucket (not cumulative), the sum and the count. */
+interface DurationSeries {
+  labels: { method: string; route: string };
+  buckets: number[];
+  sum: number;
+  count: number;
+  /** Forgotten by a reset: the route's next duration starts a new series. */
+  gone: boolean;
+}
+
+/**
+ * The request duration histogram, registered in the instance's registry as a prom-client metric: the values and the
+ * exposition of prom-client's `Histogram` (the same lines in the same order, the sum added in the same order), without
+ * its cost on every request (a label object, its validation and its hash for each observation).
+ */
+class RequestDurations {
+  readonly type = "histogram";
+  readonly aggregator = "sum";
+  readonly name: string;
+  readonly help: string;
+  readonly #series = new Map<string, DurationSeries>();
+
+  constructor(name: string, help: string) {
+    this.name = name;
+    this.help = help;
+  }
+
+  /** A route's durations, made on first use. */
+  series(method: string, route: string): DurationSeries {
+    const key = `${method} ${route}`;
+    let series = this.#series.get(key);
+    if (series === undefined) {
+      series = { labels: { method, route }, buckets: DURATION_BUCKETS.map(() => 0), sum: 0, count: 0, gone: false };
+      this.#series.set(key, series);
+    }
+    return series;
+  }
+
+  /** Counts one duration (a finite number of seconds) of a route's. */
+  observe(series: DurationSeries, seconds: number): void {
+    for (let i = 0; i < DURATION_BUCKETS.length; i++) {
+      if (seconds <= DURATION_BUCKETS[i]) {
+        series.buckets[i]++;
+        break;
+      }
+    }
+    series.sum += seconds;
+    series.count++;
+  }
+
+  /** What prom-client's `Histogram.get()` answers: per route, the cumulative buckets, `+Inf`, the sum, the count. */
+  get(): Promise<{ name: string; help: string; type: string; aggregator: string; values: unknown[] }> {
+    const values: unknown[] = [];
+    const bucketName = `${this.name}_bucket`;
+    for (const { labels, buckets, sum, count } of this.#series.values()) {
+      let below = 0;
+      DURATION_BUCKETS.forEach((bound, i) => {
+        below += buckets[i];
+        values.push({ value: below, metricName: bucketName, exemplar: null, labels: { le: bound, ...labels } });
+      });
+      values.push({ value: count, metricName: bucketName, exemplar: null, labels: { le: "+Inf", ...labels } });
+      values.push({ value: sum, metricName: `${this.name}_sum`, exemplar: undefined, labels: { ...labels } });
+      values.push({ value: count, metricName: `${this.name}_count`, exemplar: undefined, labels: { ...labels } });
+    }
+    return Promise.resolve({ name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values });
+  }
+
+  /** Forgets every series (`registry.resetMetrics()`), as prom-client's histogram does. */
+  reset(): void {
+    for (const series of this.#series.values()) series.gone = true;
+    this.#series.clear();
   }
 }
