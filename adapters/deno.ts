@@ -36,7 +36,7 @@ import type { FetchHandler } from "../core/app/mod.ts";
 import type { TcpConnection } from "./deno/mod.ts";
 import { answerKeptByClone, closingAware, withClientAddress } from "../core/http/mod.ts";
 import { defaultLogger as log } from "../core/logging/mod.ts";
-import { type NativeHandler, nativeServer, relayServer, type ServedConnection } from "./deno/mod.ts";
+import { nativeServer, relayServer, serveOnConnection } from "./deno/mod.ts";
 import type { RunningServer, ServeOptions } from "../core/http/mod.ts";
 import { listenError } from "./_listen_error.ts";
 import { reachableUrl } from "./_reachable_url.ts";
@@ -47,15 +47,7 @@ export type { FetchHandler, RunningServer, ServeOptions };
 type Addr = { hostname: string; port: number };
 type DenoServer = { addr: Addr; finished: Promise<void>; shutdown(): Promise<void> };
 type DenoHandler = (req: Request, info: { remoteAddr: Addr }) => Response | Promise<Response>;
-type ServeOnConnection = (
-  conn: TcpConnection,
-  signal: AbortSignal,
-  handler: NativeHandler,
-  onError: (error: unknown) => Response,
-  onListen: () => void,
-) => ServedConnection;
 declare const Deno: {
-  internal?: symbol;
   serve(options: Addr & { onListen(): void }, handler: DenoHandler): DenoServer;
   listen(options: Addr): { addr: Addr; accept(): Promise<TcpConnection>; close(): void };
   connect(options: Addr): Promise<TcpConnection>;
@@ -114,18 +106,6 @@ export function serve(fetch: FetchHandler, options: ServeOptions = {}): Promise<
   };
   const { hostname: bound, port: boundPort } = listener.addr;
   return Promise.resolve({ url: reachableUrl(bound, boundPort), port: boundPort, hostname: bound, close });
-}
-
-/**
- * Deno's way to serve HTTP on a connection of one's own (`serveHttpOnConnection`, internal: what Deno's `node:http2`
- * is built on), or `undefined` where this Deno has none.
- */
-function serveOnConnection(): ServeOnConnection | undefined {
-  const internals = Deno.internal === undefined
-    ? undefined
-    : (Deno as unknown as Record<symbol, { serveHttpOnConnection?: unknown } | undefined>)[Deno.internal];
-  const serveOn = internals?.serveHttpOnConnection;
-  return typeof serveOn === "function" ? serveOn as ServeOnConnection : undefined;
 }
 
 /** A handler that threw (the toolkit's do not): logged, answered 500; not logged when its client went away. */

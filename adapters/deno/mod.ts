@@ -5,7 +5,6 @@
  *
  * @module
  */
-export { nativeServer } from "./native_server.ts";
-export type { NativeHandler, ServedConnection } from "./native_server.ts";
+export { nativeServer, serveOnConnection } from "./native_server.ts";
 export { relayServer } from "./relay_server.ts";
 export type { TcpConnection } from "./tcp_connection.ts";

@@ -53,6 +53,30 @@ export interface ServedConnection {
   shutdown(): Promise<void>;
 }
 
+/** Deno's `serveHttpOnConnection`: serves HTTP on `conn` until `signal` aborts. */
+export type ServeOnConnection = (
+  conn: TcpConnection,
+  signal: AbortSignal,
+  handler: NativeHandler,
+  onError: (error: unknown) => Response,
+  onListen: () => void,
+) => ServedConnection;
+
+/**
+ * Deno's way to serve HTTP on a connection of one's own (`serveHttpOnConnection`, internal: what Deno's `node:http2`
+ * is built on), or `undefined` where the runtime has none (another runtime, or a Deno without it).
+ *
+ * @returns The function, or `undefined`.
+ */
+export function serveOnConnection(): ServeOnConnection | undefined {
+  const deno = (globalThis as { Deno?: { internal?: symbol } }).Deno;
+  const internal = deno?.internal;
+  if (internal === undefined) return undefined;
+  const internals = (deno as Record<symbol, { serveHttpOnConnection?: unknown } | undefined>)[internal];
+  const serveOn = internals?.serveHttpOnConnection;
+  return typeof serveOn === "function" ? serveOn as ServeOnConnection : undefined;
+}
+
 /** What {@linkcode nativeServer} needs of the runtime. */
 export interface NativeParts {
   /** Accepts the next connection of the listener. */

@@ -2,7 +2,7 @@
 // then accepts from a real listener on 127.0.0.1, each connection served by Deno's own HTTP.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { type NativeHandler, nativeServer, type ServedConnection } from "../../../adapters/deno/native_server.ts";
+import { nativeServer, serveOnConnection } from "../../../adapters/deno/native_server.ts";
 import type { TcpConnection } from "../../../adapters/deno/tcp_connection.ts";
 import { runtime } from "../../fixtures/runtime.ts";
 
@@ -13,22 +13,6 @@ function tooManyOpenFiles(): Error {
   return Object.assign(new Error("Too many open files (os error 24)"), { name: "Busy", code: "EMFILE" });
 }
 
-type ServeOn = (
-  conn: TcpConnection,
-  signal: AbortSignal,
-  handler: NativeHandler,
-  onError: (error: unknown) => Response,
-  onListen: () => void,
-) => ServedConnection;
-
-/** Deno's serveHttpOnConnection, as the adapter finds it. */
-function serveOn(): ServeOn {
-  const internals = (Deno as unknown as Record<symbol, { serveHttpOnConnection: ServeOn }>)[
-    (Deno as unknown as { internal: symbol }).internal
-  ];
-  return internals.serveHttpOnConnection;
-}
-
 /** A native server on `accept`, answering with `handle`, logging to `logged`. */
 function start(
   accept: () => Promise<TcpConnection>,
@@ -36,7 +20,7 @@ function start(
   logged: string[],
   handle: (req: Request, address: string | undefined) => Response,
 ) {
-  const on = serveOn();
+  const on = serveOnConnection()!;
   return nativeServer(
     {
       accept,
