@@ -5,8 +5,10 @@
  * lists the intents this key may call, by name, and `tools/call` runs one
  * through the intent runner, the same chain as `POST /svc/agent/run`. A call
  * an OAuth access token lacks a scope for is the `403` step-up challenge. The
- * MCP SDK is imported on the first legacy request, so apps that never see an
- * MCP client do not load it.
+ * MCP SDK is imported on the first legacy request that needs it (one not answered
+ * directly, or naming a protocol version), so apps that never see such a request
+ * do not load it (nor carry its modules in their heap, which costs every request's
+ * garbage collection).
  *
  * @module
  */
@@ -178,13 +180,19 @@ export function mcpRoute(options: { listTools?: "granted" | "all" } = {}): Route
     era: "legacy" | "modern",
   ): Promise<Response> {
     if (era === "modern") return answerInModern(req, body, answers);
-    if (loaded === undefined) {
-      return loadSdk().then((sdk) => {
-        loaded = sdk;
-        return answer(req, body, answers, deps, era);
-      });
+    const sdk = loaded;
+    // Before the SDK is loaded, a request naming no protocol version (the SDK's list) may still be answered directly.
+    if (sdk === undefined && req.headers.get("mcp-protocol-version") !== null) {
+      return answerOnceLoaded(req, body, answers, deps);
     }
-    return answerDirectly(req, body, loaded.versions, answers) ?? answerBySdk(req, body, answers, deps, loaded);
+    const direct = answerDirectly(req, body, sdk?.versions ?? [], answers);
+    if (direct !== undefined) return direct;
+    return sdk === undefined ? answerOnceLoaded(req, body, answers, deps) : answerBySdk(req, body, answers, deps, sdk);
+  }
+
+  async function answerOnceLoaded(req: Request, body: unknown, answers: ToolAnswers, deps: AppDeps): Promise<Response> {
+    loaded = await loadSdk();
+    return await answer(req, body, answers, deps, "legacy");
   }
 
   async function answerInModern(req: Request, body: unknown, answers: ToolAnswers): Promise<Response> {
