@@ -58,6 +58,18 @@ const jsonRpcMessage = z.record(z.string(), z.unknown()).describe("A JSON-RPC 2.
 const jsonRpcBody = z.union([jsonRpcMessage, z.array(jsonRpcMessage).min(1)]);
 
 /**
+ * A message `jsonRpcMessage` passes as it is: an object as JSON parses it (its copy would leave out an own
+ * `__proto__` key, and nothing else).
+ */
+const asParsed = (value: unknown): boolean =>
+  typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype &&
+  !Object.hasOwn(value, "__proto__");
+
+/** A body `jsonRpcBody` passes as it is: one such message or a batch of them. */
+const jsonRpcBodyAsRead = (read: unknown): boolean =>
+  asParsed(read) || (Array.isArray(read) && read.length > 0 && read.every(asParsed));
+
+/**
  * The MCP route.
  *
  * @param options `listTools`: `granted` (default) lists the intents the key may call; `all` lists every intent, a
@@ -253,6 +265,7 @@ export function mcpRoute(options: { listTools?: "granted" | "all" } = {}): Route
       "Model Context Protocol 2025-11-25 and 2026-07-28 (Streamable HTTP, JSON-RPC): tools/list and tools/call over " +
       "this key's intents",
     body: jsonRpcBody,
+    takesBodyAsRead: jsonRpcBodyAsRead,
     responses: {
       200: z.union([jsonRpcMessage, z.array(jsonRpcMessage)]).describe("The JSON-RPC response (or batch of them)"),
       202: null,
