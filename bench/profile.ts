@@ -72,7 +72,7 @@ try {
     const server = await startServer(profiled("bench/app/app_server.ts").concat(mode, db));
     const mcp = variant === "mcp";
     const url = `${server.url}${mcp ? "/svc/mcp" : "/svc/agent/run"}`;
-    const load = (key: string) =>
+    const load = (key: string): Record<string, string> =>
       mcp
         ? { BODY: MCP_CALL_BODY, AUTH: `Bearer ${key}`, ACCEPT: "application/json, text/event-stream" }
         : { BODY: RUN_BODY, AUTH: `Bearer ${key}` };
