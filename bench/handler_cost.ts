@@ -1,8 +1,9 @@
 // The toolkit's handler without a server: `svc.handle` called in process with a `Request` (50 in flight), so
 // that what a runtime's handler costs can be compared across runtimes and profiled with `--cpu-prof`:
-//   <deno run -A|bun|node> bench/handler_cost.ts [variants=run,403,401,hono,quiet] [requests=20000]
+//   <deno run -A|bun|node> bench/handler_cost.ts [variants=run,mcp,403,401,hono,quiet] [requests=20000]
 // (`hono`: the careful peer's `app.fetch`, bench/peers/hono_peer.ts, on the same keys; `quiet`: the run on the same
-// app with `activity: false`, so `run` - `quiet` is what recording a run costs)
+// app with `activity: false`, so `run` - `quiet` is what recording a run costs; `mcp`: the same run as an MCP
+// `tools/call` on `POST /svc/mcp`)
 // Recording is counted: each round ends after the flush delay, so every record it made is written inside it.
 // Prints the CPU time (user + system) per request, best of 5 rounds per variant (rounds alternate variants).
 // The `Request` is built here, which a server builds natively: on Deno and Node that share is not the server's.
@@ -12,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { withClientAddress } from "../core/http/mod.ts";
-import { notesSvc, RUN_BODY } from "./app/notes_app.ts";
+import { MCP_CALL_BODY, notesSvc, RUN_BODY } from "./app/notes_app.ts";
 import { honoPeer } from "./peers/hono_peer.ts";
 import { argv } from "./app/runtime_args.ts";
 import { ROOT, runtimeCommand } from "./server_process.ts";
@@ -30,19 +31,30 @@ await Promise.all([svc.ready, quiet.ready]);
 const peer = honoPeer(db);
 const plan: Record<string, { key: string; status: number }> = {
   run: { key: keys.full, status: 200 },
+  mcp: { key: keys.full, status: 200 },
   hono: { key: keys.full, status: 200 }, // the careful peer's handler (bench/peers/hono_peer.ts), in process too
   "403": { key: keys.readOnly, status: 403 },
   "401": { key: keys.unknown, status: 401 },
   quiet: { key: keys.full, status: 200 },
 };
 const handlers: Record<string, (req: Request) => Response | Promise<Response>> = { hono: peer, quiet: quiet.handle };
-const request = (key: string) =>
+const request = (key: string, variant: string) =>
   withClientAddress(
-    new Request("http://127.0.0.1/svc/agent/run", {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: RUN_BODY,
-    }),
+    variant === "mcp"
+      ? new Request("http://127.0.0.1/svc/mcp", {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${key}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: MCP_CALL_BODY,
+      })
+      : new Request("http://127.0.0.1/svc/agent/run", {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: RUN_BODY,
+      }),
     () => "127.0.0.1",
   );
 /** Longer than the activity log's flush delay (`ACTIVITY_FLUSH_MS`, 250 ms). */
@@ -55,7 +67,7 @@ try {
       const before = process.cpuUsage();
       for (let sent = 0; sent < requests; sent += 50) {
         const handle = handlers[variant] ?? svc.handle;
-        const answers = await Promise.all(Array.from({ length: 50 }, () => handle(request(key))));
+        const answers = await Promise.all(Array.from({ length: 50 }, () => handle(request(key, variant))));
         for (const answer of answers) {
           if (answer.status !== status) throw new Error(`${variant}: ${answer.status} ${await answer.text()}`);
           await answer.arrayBuffer();

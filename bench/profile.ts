@@ -2,15 +2,15 @@
 // careful peer, bench/peers/hono_peer.ts; `quiet`: the run with `activity: false`; `direct`: the toolkit on
 // `Deno.serve` directly, without the adapter; `bare`: the runtime's own server; `bare-relay`: the same handler through
 // the adapter with `webSockets: true`, on Deno the relay alone) on Deno, Bun or
-// Node with `--cpu-prof`, loads `POST /svc/agent/run` with wrk for a few seconds, stops it, and prints the top
-// frames by self time. Variant `events`: the cloud (`cloud/main.ts serve`, `file:` db) under single
+// Node with `--cpu-prof`, loads `POST /svc/agent/run` with wrk for a few seconds (variant `mcp`: the same run as an
+// MCP `tools/call` on `POST /svc/mcp`), stops it, and prints the top frames by self time. Variant `events`: the cloud (`cloud/main.ts serve`, `file:` db) under single
 // `POST /v1/events` at `connections` (default 8), as `npm run bench -- --only=events` loads it.
-//   node bench/profile.ts [seconds=5] [variant=run|quiet|403|401|hono|direct|bare|bare-relay|events] [runtime=deno|bun|node] [connections]
+//   node bench/profile.ts [seconds=5] [variant=run|mcp|quiet|403|401|hono|direct|bare|bare-relay|events] [runtime=deno|bun|node] [connections]
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { RUN_BODY } from "./app/notes_app.ts";
+import { MCP_CALL_BODY, RUN_BODY } from "./app/notes_app.ts";
 import { benchProject } from "./cloud/project.ts";
 import { ROOT, runtimeCommand, startServer } from "./server_process.ts";
 import { ensureWrk, runWrk } from "./wrk.ts";
@@ -70,18 +70,16 @@ try {
     };
     const mode = modes[variant] ?? "svc";
     const server = await startServer(profiled("bench/app/app_server.ts").concat(mode, db));
-    await runWrk(`${server.url}/svc/agent/run`, {
-      script: "post.lua",
-      env: { BODY: RUN_BODY, AUTH: `Bearer ${keys.full}` },
-      seconds: 1,
-    });
+    const mcp = variant === "mcp";
+    const url = `${server.url}${mcp ? "/svc/mcp" : "/svc/agent/run"}`;
+    const load = (key: string): Record<string, string> =>
+      mcp
+        ? { BODY: MCP_CALL_BODY, AUTH: `Bearer ${key}`, ACCEPT: "application/json, text/event-stream" }
+        : { BODY: RUN_BODY, AUTH: `Bearer ${key}` };
+    await runWrk(url, { script: "post.lua", env: load(keys.full), seconds: 1 });
     const key = { "403": keys.readOnly, "401": keys.unknown }[variant] ?? keys.full;
     const cpuBefore = server.cpuSeconds();
-    result = await runWrk(`${server.url}/svc/agent/run`, {
-      script: "post.lua",
-      env: { BODY: RUN_BODY, AUTH: `Bearer ${key}` },
-      seconds,
-    });
+    result = await runWrk(url, { script: "post.lua", env: load(key), seconds });
     cpuUs = (server.cpuSeconds() - cpuBefore) * 1e6 / (result.rps * seconds);
     await server.stop();
   }

@@ -180,7 +180,7 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
       try {
         const read = await readJson(req, bodyLimit);
         told.json = read;
-        input.body = parseBodyOrThrow(route.body, read);
+        input.body = route.takesBodyAsRead?.(read) ? read : parseBodyOrThrow(route.body, read);
       } catch (error) {
         const refusal = route.bodyRefusal?.(error, req);
         if (refusal === undefined) throw error;

@@ -91,6 +91,12 @@ export interface Route<S extends Side = Side> extends RoutePattern {
    * `application/x-www-form-urlencoded`): the dispatcher leaves the body unread and `body` only describes it.
    */
   bodyMediaType?: string;
+  /**
+   * Whether a body as read is one `body` passes as it is (its parse would answer an equal copy), told for less than
+   * the parse costs: such a body is handed to `run` as read, any other parsed with `body` (`/svc/mcp`: a JSON-RPC
+   * message, whose own checks come after).
+   */
+  takesBodyAsRead?(read: unknown): boolean;
   /** The query schema (an object of strings on the wire). */
   query?: z.ZodType;
   /** The path parameter schema. */

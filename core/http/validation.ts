@@ -148,9 +148,14 @@ function walk(schema: z.ZodType, value: unknown, path: string[], depth: number):
     return intersectionIssues(def.left, def.right, value, path, depth);
   }
   if (def.type === "union" && def.options) {
-    const accepting = def.options.filter((option) => option.safeParse(value).success);
-    const each = (accepting.length > 0 ? accepting : def.options).map((option) => walk(option, value, path, depth + 1));
-    return each.reduce((best, issues) => issues.length < best.length ? issues : best);
+    const walked = def.options.map((option) => walk(option, value, path, depth + 1));
+    // No option finds an unknown field (a JSON-RPC body: records): which options accept the value changes nothing,
+    // and a refusing option's parse costs its error's building (2–7 µs on Deno and Node).
+    if (walked.every((issues) => issues.length === 0)) return [];
+    const accepting = walked.filter((_, i) => def.options![i].safeParse(value).success);
+    return (accepting.length > 0 ? accepting : walked).reduce((best, issues) =>
+      issues.length < best.length ? issues : best
+    );
   }
   if (def.type === "array" && def.element && Array.isArray(value)) {
     const element = def.element;

@@ -75,10 +75,31 @@ export function invalidParams(id: string | number, message: string): JsonRpcErro
 }
 
 function paramsProblem(params: unknown): string | undefined {
-  const shape = callParams.safeParse(params ?? {});
-  const run = shape.success ? runBody.safeParse({ intent: shape.data.name, payload: shape.data.arguments }) : shape;
+  const run = plainParams(params)
+    // What `callParams` passes as it is: the run body's checks alone, without the copy of the arguments it makes.
+    ? runBody.safeParse({ intent: params.name, payload: params.arguments })
+    : callParamsThenRunBody(params);
   if (run.success) return undefined;
   const [first] = toIssues(run.error.issues);
   const path = first.path.replace(/^intent\b/, "name").replace(/^payload\b/, "arguments");
   return `Invalid tools/call params: ${path || "params"}: ${first.message}`;
+}
+
+function callParamsThenRunBody(params: unknown) {
+  const shape = callParams.safeParse(params ?? {});
+  return shape.success ? runBody.safeParse({ intent: shape.data.name, payload: shape.data.arguments }) : shape;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * Params `callParams` passes unchanged: an object whose arguments, when given, are a parsed JSON object (zod's plain
+ * object) without an own `__proto__` (the one key its copy of a record leaves out, so the depth checked differs).
+ */
+function plainParams(params: unknown): params is { name: unknown; arguments?: Record<string, unknown> } {
+  if (!isObject(params)) return false;
+  const args = params.arguments;
+  return args === undefined || (isObject(args) && Object.getPrototypeOf(args) === Object.prototype &&
+    !Object.hasOwn(args, "__proto__"));
 }

@@ -84,15 +84,20 @@ function plainRequest(message: Record<string, unknown>): boolean {
  * @param body The parsed body, after the checks of `checkToolCalls`.
  * @param versions The protocol versions the SDK supports.
  * @param answers What lists the tools and runs a call.
- * @returns The response, or `undefined` when the SDK must answer.
+ * @returns The response (decided at once: `undefined` when the SDK must answer).
  */
-export async function answerDirectly(
+export function answerDirectly(
   req: Request,
   body: unknown,
   versions: readonly string[],
   answers: ToolAnswers,
-): Promise<Response | undefined> {
+): Promise<Response> | undefined {
   if (!isPlainObject(body) || !plainRequest(body) || !plainHeaders(req, versions)) return undefined;
+  return answerPlain(body, answers);
+}
+
+/** The answer to a plain `tools/list` or `tools/call`. */
+async function answerPlain(body: Record<string, unknown>, answers: ToolAnswers): Promise<Response> {
   const id = body.id;
   let answer: Record<string, unknown>;
   try {

@@ -94,7 +94,7 @@ export function withMcpFront(
     const refusal = originRefusal(req, origins, hosts, !mcp);
     if (refusal !== undefined) return refused(mcp, refusal);
     const res = await handle(req);
-    return mcp ? await jsonRpcRefusal(res) : res;
+    return mcp && isRefusal(res.status) ? await jsonRpcRefusal(res) : res;
   };
   return (req) => {
     const path = pathnameOf(req.url);
@@ -139,10 +139,13 @@ function refused(mcp: boolean, message: string): Response {
     : json({ error: "access_denied", error_description: message }, 403, { "cache-control": "no-store" });
 }
 
+/** Whether `/svc/mcp` answers this status's envelope as a JSON-RPC error. */
+const isRefusal = (status: number): status is keyof typeof MCP_REFUSAL_CODES =>
+  status === 401 || status === 403 || status === 429;
+
 /** A `401`, `403` or `429` envelope of `/svc/mcp` as a JSON-RPC error, its status and headers kept. */
 async function jsonRpcRefusal(res: Response): Promise<Response> {
-  const status = res.status;
-  if (status !== 401 && status !== 403 && status !== 429) return res;
+  const status = res.status as keyof typeof MCP_REFUSAL_CODES; // a refusal's (isRefusal)
   const envelope = await res.clone().json().catch(() => null) as
     | { ok?: boolean; error?: { code?: string; message?: string; details?: unknown } }
     | null;

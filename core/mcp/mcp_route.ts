@@ -5,8 +5,10 @@
  * lists the intents this key may call, by name, and `tools/call` runs one
  * through the intent runner, the same chain as `POST /svc/agent/run`. A call
  * an OAuth access token lacks a scope for is the `403` step-up challenge. The
- * MCP SDK is imported on the first legacy request, so apps that never see an
- * MCP client do not load it.
+ * MCP SDK is imported on the first legacy request that needs it (one not answered
+ * directly, or naming a protocol version), so apps that never see such a request
+ * do not load it (nor carry its modules in their heap, which costs every request's
+ * garbage collection).
  *
  * @module
  */
@@ -54,6 +56,18 @@ const jsonRpcMessage = z.record(z.string(), z.unknown()).describe("A JSON-RPC 2.
 
 /** The body: one message or a batch. */
 const jsonRpcBody = z.union([jsonRpcMessage, z.array(jsonRpcMessage).min(1)]);
+
+/**
+ * A message `jsonRpcMessage` passes as it is: an object as JSON parses it (its copy would leave out an own
+ * `__proto__` key, and nothing else).
+ */
+const asParsed = (value: unknown): boolean =>
+  typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype &&
+  !Object.hasOwn(value, "__proto__");
+
+/** A body `jsonRpcBody` passes as it is: one such message or a batch of them. */
+const jsonRpcBodyAsRead = (read: unknown): boolean =>
+  asParsed(read) || (Array.isArray(read) && read.length > 0 && read.every(asParsed));
 
 /**
  * The MCP route.
@@ -148,24 +162,62 @@ export function mcpRoute(options: { listTools?: "granted" | "all" } = {}): Route
   const supportedVersions = async (): Promise<readonly string[]> =>
     versions ??= [MODERN_PROTOCOL_VERSION, ...(await loadSdk()).versions];
 
+  /** The SDK once loaded: a call answered directly then waits for nothing else. */
+  let loaded: Sdk | undefined;
   const loadSdk = (): Promise<Sdk> =>
     sdk ??= importSdk().catch((e) => {
       sdk = undefined;
       throw e;
     });
 
-  async function transport(req: Request, body: unknown, key: VerifiedKey, deps: AppDeps): Promise<Response> {
+  async function transport(
+    req: Request,
+    body: unknown,
+    key: VerifiedKey,
+    deps: AppDeps,
+    era: "legacy" | "modern",
+  ): Promise<Response> {
     const answers = answersFor(req, key, deps, capabilities.declared(key.id, body));
-    const answered = await answer(req, body, answers, deps);
+    const answered = await answer(req, body, answers, deps, era);
     if (answers.stepUp !== undefined) throw answers.stepUp;
     return answered;
   }
 
-  async function answer(req: Request, body: unknown, answers: ToolAnswers, deps: AppDeps): Promise<Response> {
-    if (eraOf(req, body) === "modern") return await answerModern(req, body, await supportedVersions(), answers);
-    const { Server, Transport, ListTools, CallTool, versions } = await loadSdk();
-    const direct = await answerDirectly(req, body, versions, answers);
+  /** The answer in the request's revision: 2026-07-28's, else directly when the SDK would answer the same, else the SDK's. */
+  function answer(
+    req: Request,
+    body: unknown,
+    answers: ToolAnswers,
+    deps: AppDeps,
+    era: "legacy" | "modern",
+  ): Promise<Response> {
+    if (era === "modern") return answerInModern(req, body, answers);
+    const sdk = loaded;
+    // Before the SDK is loaded, a request naming no protocol version (the SDK's list) may still be answered directly.
+    if (sdk === undefined && req.headers.get("mcp-protocol-version") !== null) {
+      return answerOnceLoaded(req, body, answers, deps);
+    }
+    const direct = answerDirectly(req, body, sdk?.versions ?? [], answers);
     if (direct !== undefined) return direct;
+    return sdk === undefined ? answerOnceLoaded(req, body, answers, deps) : answerBySdk(req, body, answers, deps, sdk);
+  }
+
+  async function answerOnceLoaded(req: Request, body: unknown, answers: ToolAnswers, deps: AppDeps): Promise<Response> {
+    loaded = await loadSdk();
+    return await answer(req, body, answers, deps, "legacy");
+  }
+
+  async function answerInModern(req: Request, body: unknown, answers: ToolAnswers): Promise<Response> {
+    return await answerModern(req, body, await supportedVersions(), answers);
+  }
+
+  async function answerBySdk(
+    req: Request,
+    body: unknown,
+    answers: ToolAnswers,
+    deps: AppDeps,
+    { Server, Transport, ListTools, CallTool }: Sdk,
+  ): Promise<Response> {
     const server = new Server({ name: PACKAGE_NAME, version: PACKAGE_VERSION }, {
       capabilities: { tools: { listChanged: false } },
     });
@@ -184,25 +236,24 @@ export function mcpRoute(options: { listTools?: "granted" | "all" } = {}): Route
     }
   }
 
-  /** Checks every call, takes a token per call beyond the first, and answers the refused calls beside the rest. */
-  async function serve(
+  /**
+   * Checks every call, takes a token per call beyond the first, and answers the refused calls beside the rest. A
+   * request without a refused call is answered by `transport` itself, through no other promise.
+   */
+  function serve(
     { req, caller, body, takeToken }: { req: Request; caller: VerifiedKey; body: unknown; takeToken(): void },
     deps: AppDeps,
   ): Promise<Response> {
     // A 2026-07-28 request is one message, checked (headers first) by answerModern.
     const era = eraOf(req, body);
-    if (era === "conflict") return conflictingEra(body);
-    if (era === "modern") return await transport(req, body, caller, deps);
+    if (era === "conflict") return Promise.resolve(conflictingEra(body));
+    if (era === "modern") return transport(req, body, caller, deps, era);
     const batch = Array.isArray(body);
     const { calls, passed, refused } = checkToolCalls(batch ? body : [body as Record<string, unknown>]);
     for (let call = 1; call < calls; call++) takeToken();
-    if (refused.length === 0) return await transport(req, body, caller, deps);
-    if (passed.length === 0) return json(batch ? refused : refused[0]);
-    const answered = await transport(req, passed, caller, deps);
-    if (answered.status === 202) return json(refused);
-    if (answered.status !== 200) return answered;
-    const answers = await answered.json() as unknown;
-    return json([...(Array.isArray(answers) ? answers : [answers]), ...refused]);
+    if (refused.length === 0) return transport(req, body, caller, deps, era);
+    if (passed.length === 0) return Promise.resolve(json(batch ? refused : refused[0]));
+    return withRefused(transport(req, passed, caller, deps, era), refused);
   }
 
   return defineRoute({
@@ -214,6 +265,7 @@ export function mcpRoute(options: { listTools?: "granted" | "all" } = {}): Route
       "Model Context Protocol 2025-11-25 and 2026-07-28 (Streamable HTTP, JSON-RPC): tools/list and tools/call over " +
       "this key's intents",
     body: jsonRpcBody,
+    takesBodyAsRead: jsonRpcBodyAsRead,
     responses: {
       200: z.union([jsonRpcMessage, z.array(jsonRpcMessage)]).describe("The JSON-RPC response (or batch of them)"),
       202: null,
@@ -237,6 +289,15 @@ export function mcpRoute(options: { listTools?: "granted" | "all" } = {}): Route
     run: serve,
     answered: recordRateRefusal,
   });
+}
+
+/** The answers to a batch's passed messages, with the answers to its refused calls after them. */
+async function withRefused(answering: Promise<Response>, refused: readonly unknown[]): Promise<Response> {
+  const answered = await answering;
+  if (answered.status === 202) return json(refused);
+  if (answered.status !== 200) return answered;
+  const answers = await answered.json() as unknown;
+  return json([...(Array.isArray(answers) ? answers : [answers]), ...refused]);
 }
 
 /**

@@ -1,7 +1,8 @@
 // createHandler's errorAnswer: what is thrown (an unknown path, a refused caller) answered in the side's own form.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createHandler, routeDefiner } from "../../../core/http/mod.ts";
+import { z } from "zod";
+import { createHandler, json, routeDefiner } from "../../../core/http/mod.ts";
 import { SvcError } from "../../../core/errors/mod.ts";
 
 type Demo = { callers: { none: null; gate: string }; deps: null };
@@ -136,4 +137,46 @@ test("a refusal an authenticator returns is answered as a thrown one: counted pe
   const served = await handle(new Request("http://x/demo/gated", { headers: { "x-pass": "yes" } }));
   assert.equal(await served.text(), "hello 1");
   assert.deepEqual(ran, ["visitor"]);
+});
+
+// `/svc/mcp`'s cost: a route may take a body as read when its schema would pass it as it is, without the parse's copy.
+test("a body the route takes as read reaches it as read; any other is parsed and checked with its schema", async () => {
+  const offered: unknown[] = [];
+  const ran: unknown[] = [];
+  const named = defineRoute({
+    method: "POST",
+    path: "/demo/named",
+    auth: "none",
+    summary: "Takes a name",
+    body: z.object({ name: z.string() }),
+    takesBodyAsRead(read) {
+      offered.push(read);
+      return typeof read === "object" && read !== null && Object.keys(read).join() === "name" &&
+        typeof (read as { name: unknown }).name === "string";
+    },
+    responses: { 200: z.object({ name: z.string() }) },
+    run({ body }) {
+      ran.push(body);
+      return Promise.resolve(json(body));
+    },
+  });
+  const handle = createHandler<Demo>({ ...base, routes: [named] });
+  const post = (body: unknown) =>
+    handle(
+      new Request("http://x/demo/named", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }),
+    );
+  assert.deepEqual(await (await post({ name: "a" })).json(), { name: "a" });
+  assert.equal(ran[0], offered[0], "the very value read, not a copy");
+  const refused = await post({ name: "a", nmae: "b" });
+  assert.equal(refused.status, 400);
+  assert.deepEqual((await refused.json()).error.details.issues, [
+    { path: "nmae", message: 'Unknown field "nmae"; did you mean "name"?' },
+  ]);
+  assert.equal(ran.length, 1, "a body not taken as read is checked as any route's");
+  assert.deepEqual(await (await post({ name: "b" })).json(), { name: "b" });
+  assert.equal(ran[1], offered[2]);
 });
