@@ -30,6 +30,7 @@ import {
   DEFAULT_CONNECTION_LIMITS,
   DEFAULT_SHUTDOWN_TIMEOUT_MS,
 } from "../../core/http/mod.ts";
+import { PLATFORM } from "../../core/platform/mod.ts";
 import { acceptConnections, noDelay } from "./accept_loop.ts";
 import { closeQuietly, type TcpConnection } from "./tcp_connection.ts";
 
@@ -94,7 +95,7 @@ export interface NativeParts {
 
 /** One open connection's timing. */
 interface Timed {
-  /** When it is late (milliseconds since the epoch), `Infinity` when nothing is due. */
+  /** When it is late (on the runtime's monotonic clock, `PLATFORM.elapsed()`), `Infinity` when nothing is due. */
   deadline: number;
   /** Requests whose answer is not sent yet. */
   answering: number;
@@ -143,7 +144,7 @@ export function nativeServer(
   /** One watch for all connections (a timer each would cost memory and wake the process once per connection). */
   let watch: ReturnType<typeof setInterval> | undefined;
   const checkAll = () => {
-    const now = Date.now();
+    const now = PLATFORM.elapsed();
     for (const timed of open) if (now > timed.deadline) timed.end(408);
   };
   let stopped = false;
@@ -156,7 +157,7 @@ export function nativeServer(
     let ended: Promise<Response> | undefined;
     let answerNow: ((response: Response) => void) | undefined;
     const timed: Timed = {
-      deadline: Date.now() + headerTimeoutMs,
+      deadline: PLATFORM.elapsed() + headerTimeoutMs,
       answering: 0,
       end: (status) => {
         aborting.abort();
@@ -165,7 +166,7 @@ export function nativeServer(
     };
     const address = conn.remoteAddr?.hostname;
     const answered = () => {
-      if (--timed.answering === 0) timed.deadline = Date.now() + keptMs;
+      if (--timed.answering === 0) timed.deadline = PLATFORM.elapsed() + keptMs;
     };
     const sent = (response: Response, info: ServeInfo) => {
       if (response.status === 101 && !toldUpgrades) {
@@ -184,7 +185,7 @@ export function nativeServer(
       // A body still arriving is timed until the answer (a GET or HEAD, which has none, is not timed at all). By the
       // method: asking for the body would make Deno build its stream.
       const method = req.method;
-      timed.deadline = method === "GET" || method === "HEAD" ? Infinity : Date.now() + bodyMs;
+      timed.deadline = method === "GET" || method === "HEAD" ? Infinity : PLATFORM.elapsed() + bodyMs;
       let answer: Response | Promise<Response>;
       try {
         answer = handle(req, address);
