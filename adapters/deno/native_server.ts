@@ -153,15 +153,18 @@ export function nativeServer(
   function take(conn: TcpConnection): void {
     noDelay(conn);
     const aborting = new AbortController();
-    /** Settles when the connection is ended: Deno closes a connection only once its pending request has an answer. */
-    let ended: Promise<Response> | undefined;
-    let answerNow: ((response: Response) => void) | undefined;
+    /**
+     * How to answer each request still waiting for its handler (Deno closes a connection only once its pending
+     * requests have an answer); each leaves the set as it is answered.
+     */
+    const waiting = new Set<(response: Response) => void>();
     const timed: Timed = {
       deadline: PLATFORM.elapsed() + headerTimeoutMs,
       answering: 0,
       end: (status) => {
         aborting.abort();
-        answerNow?.(new Response(null, { status, headers: { connection: "close" } }));
+        for (const answerNow of waiting) answerNow(new Response(null, { status, headers: { connection: "close" } }));
+        waiting.clear();
       },
     };
     const address = conn.remoteAddr?.hostname;
@@ -194,14 +197,19 @@ export function nativeServer(
         throw error;
       }
       if (answer instanceof Response) return sent(answer, info);
-      ended ??= new Promise<Response>((resolve) => answerNow = resolve);
-      return Promise.race([
-        answer.then((response) => sent(response, info), (error) => {
+      // Not a race with one promise of the connection's: each request would leave a reaction on it until the end.
+      const pending = answer;
+      return new Promise<Response>((resolve, reject) => {
+        waiting.add(resolve);
+        pending.then((response) => {
+          waiting.delete(resolve);
+          resolve(sent(response, info));
+        }, (error) => {
+          waiting.delete(resolve);
           answered();
-          throw error;
-        }),
-        ended,
-      ]);
+          reject(error);
+        });
+      });
     };
     open.add(timed);
     watch ??= setInterval(checkAll, checkEveryMs);
