@@ -14,11 +14,25 @@ import { checkpointWal } from "./wal_checkpoint.ts";
 import type { CheckpointResult } from "./wal_checkpoint.ts";
 import { workerParent } from "../platform/mod.ts";
 
+/**
+ * How many times the worker tries a restart (the WAL past `WAL_RESTART_FRAMES` pages) that finds the write lock taken
+ * or a reader in the WAL, {@linkcode RESTART_PAUSE_MS} apart: only this thread waits meanwhile.
+ */
+export const RESTART_TRIES = 20;
+
+/** Milliseconds between two tries of a restart. */
+export const RESTART_PAUSE_MS = 1;
+
 /** A message from the executor. */
 export type CheckpointRequest = { path: string } | "checkpoint" | "close";
 
 /** A message to the executor. */
 export type CheckpointAnswer = { ready: true } | { failed: true } | { busy: true } | CheckpointResult;
+
+/** Blocks this thread (a worker's: no event loop waits on it) for {@linkcode RESTART_PAUSE_MS}. */
+function pause(): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, RESTART_PAUSE_MS);
+}
 
 const parent = workerParent();
 if (parent !== undefined) serve(parent);
@@ -39,7 +53,7 @@ function serve(port: NonNullable<typeof parent>): void {
     } else if (request === "checkpoint") {
       if (db === undefined) return answer({ failed: true });
       try {
-        answer(checkpointWal(db));
+        answer(checkpointWal(db, { tries: RESTART_TRIES, pause }));
       } catch {
         answer({ busy: true }); // busy, or an I/O error the executor's next statement meets
       }

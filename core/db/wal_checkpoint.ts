@@ -26,15 +26,26 @@ export interface CheckpointResult {
 /**
  * Checkpoints the WAL passively (it copies what no reader still needs, and never waits), then, when the WAL still
  * holds {@linkcode WAL_RESTART_FRAMES} pages, with a restart. The connection's busy timeout must be 0: a restart that
- * would wait for another connection's write lock or reader gives up at once.
+ * would wait for another connection's write lock or reader gives up at once (and copies what it can, as a passive
+ * one). On a thread of its own (the worker), a restart refused is tried again after `pause`, a few times: the
+ * executor's writes hold the write lock in short bursts, and between two of them the restart gets it.
  *
  * @param db A connection to the file, outside any transaction, its busy timeout 0.
+ * @param restart How many times a restart is tried, and what runs between two tries (blocks its thread: a worker's).
  * @returns The pages found and copied.
  * @throws {Error} Busy (another connection checkpoints) or an I/O error.
  */
-export function checkpointWal(db: NativeDatabase): CheckpointResult {
+export function checkpointWal(
+  db: NativeDatabase,
+  restart: { tries: number; pause?: () => void } = { tries: 1 },
+): CheckpointResult {
   const [, frames, copied] = db.prepare("PRAGMA wal_checkpoint(PASSIVE)").raw(true).get([]) as [number, number, number];
   if (frames < WAL_RESTART_FRAMES) return { frames, copied, restarted: false };
-  const [busy] = db.prepare("PRAGMA wal_checkpoint(RESTART)").raw(true).get([]) as [number];
-  return { frames, copied, restarted: busy === 0 };
+  const statement = db.prepare("PRAGMA wal_checkpoint(RESTART)").raw(true);
+  for (let tries = 1;; tries++) {
+    const [busy] = statement.get([]) as [number];
+    if (busy === 0) return { frames, copied, restarted: true };
+    if (tries >= restart.tries) return { frames, copied, restarted: false };
+    restart.pause?.();
+  }
 }
