@@ -102,11 +102,14 @@ export interface NativeExecutorOptions {
   checkpointWorker?: URL | null;
 }
 
-/** The worker module beside this one, `.ts` or `.js` as this module is. */
-const CHECKPOINT_WORKER = new URL(
-  `./checkpoint_worker${import.meta.url.slice(import.meta.url.lastIndexOf("."))}`,
-  import.meta.url,
-);
+/**
+ * The worker module: beside this one, `.ts` or `.js` as this module is; inside a single binary built by
+ * `bun build --compile` (`scripts/compile_binary.ts`, whose modules all have the binary's own URL), the worker is an
+ * entrypoint of its own, at its path from the repository's root.
+ */
+const CHECKPOINT_WORKER = /\.[jt]s$/.test(import.meta.url)
+  ? new URL(`./checkpoint_worker${import.meta.url.slice(-3)}`, import.meta.url)
+  : new URL("./core/db/checkpoint_worker.ts", import.meta.url);
 
 /** A connection of the binding. */
 type Connection = NativeDatabase;
