@@ -3,12 +3,13 @@
 // alternated. The load is an app recording activity: write batches of ROWS rows (the activity flush's groups), GAP ms
 // between two (0: a turn of the event loop), for COMMITS commits; a 1 ms interval measures the event loop's
 // stalls meanwhile. Prints, per round and mode: the commits' rate, the stalls over 10 and 20 ms, the largest, the
-// longest synchronous part of a write batch, and the WAL's size at the end.
+// longest synchronous part of a write batch, the WAL's size at the end, and the process's CPU time a commit.
 //   <deno run -A|bun|node> bench/checkpoint_stalls.ts [rounds=3] [commits=400] [rows=500] [gap=5]
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openNativeExecutor } from "../core/db/native_executor.ts";
+import process from "node:process";
 import { argv } from "./app/runtime_args.ts";
 
 const [roundsArg = "3", commitsArg = "400", rowsArg = "500", gapArg = "5"] = argv();
@@ -31,6 +32,7 @@ async function round(mode: "worker" | "here", n: number): Promise<string> {
     last = now;
   }, 1);
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const body = "x".repeat(120);
   let longestCall = 0; // the synchronous part of a write batch (the binding's work; a busy BEGIN returns at once)
   for (let c = 0; c < commits; c++) {
@@ -47,6 +49,7 @@ async function round(mode: "worker" | "here", n: number): Promise<string> {
     await turn();
   }
   const seconds = (performance.now() - started) / 1000;
+  const { user, system } = process.cpuUsage(cpu);
   clearInterval(timer);
   const wal = statSync(`${file}-wal`).size;
   db.close();
@@ -55,7 +58,9 @@ async function round(mode: "worker" | "here", n: number): Promise<string> {
     String(over(10)).padStart(3)
   }, >20 ms ${String(over(20)).padStart(3)}, largest ${
     Math.max(0, ...stalls).toFixed(0).padStart(4)
-  } ms  longest batch call ${longestCall.toFixed(0).padStart(3)} ms  WAL ${(wal / 1e6).toFixed(1)} MB`;
+  } ms  longest batch call ${longestCall.toFixed(0).padStart(3)} ms  WAL ${(wal / 1e6).toFixed(1)} MB  CPU ${
+    ((user + system) / 1000 / commits).toFixed(2)
+  } ms a commit (all threads)`;
 }
 
 try {

@@ -459,6 +459,7 @@ class NativeExecutor implements Executor {
     nextTurn(() => this.#checkpointHere());
   }
 
+  /** From now on the checkpoints run on this connection; the process says so the first time, with `reason`. */
   #checkpointHereFromNowOn(reason: string): void {
     this.#worker = null;
     if (checkpointsHereLogged || this.#workerModule === null) return;
