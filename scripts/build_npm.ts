@@ -45,6 +45,7 @@ rmSync(OUT, { recursive: true, force: true });
 run(join("node_modules", ".bin", "tsc"), [
   ...Object.values(exportsMap),
   BIN,
+  "core/db/checkpoint_worker.ts", // started as a worker thread, not imported: no export reaches it
   ...["--outDir", OUT, "--rootDir", "."],
   ...["--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2023"],
   ...["--lib", "es2024,dom,dom.iterable,dom.asynciterable", "--types", "node"],

@@ -45,7 +45,8 @@ const staticNativeRequire = {
 
 const outfile = process.argv[2] ?? "dist/svc-cloud";
 const result = await Bun.build({
-  entrypoints: ["cloud/main.ts"],
+  // The WAL checkpoints' worker thread (core/db/native_executor.ts finds it at this path inside the binary).
+  entrypoints: ["cloud/main.ts", "core/db/checkpoint_worker.ts"],
   compile: { outfile },
   minify: true,
   plugins: [staticNativeRequire],

@@ -29,10 +29,19 @@
  * every commit of every process ran a checkpoint, two fsyncs in its group's
  * time. Instead, after {@linkcode CHECKPOINT_COMMITS} write commits (fewer when they are large:
  * {@linkcode CHECKPOINT_FRAMES}) a passive
- * checkpoint runs once the event-loop turn is over (the group's callers are
- * answered first), and when the WAL still holds {@linkcode WAL_RESTART_FRAMES}
+ * checkpoint runs, and when the WAL still holds {@linkcode WAL_RESTART_FRAMES}
  * pages a restart is tried without waiting, so that the WAL starts over
  * whenever no other process is in it at that moment.
+ *
+ * The checkpoint runs on a second connection to the file in a worker thread
+ * (`checkpoint_worker.ts`, started at the first checkpoint): its two fsyncs
+ * (10-190 ms for about 1,000 pages) never hold the event loop. It is asked
+ * for at the commit that reaches the count, never while one is in flight, and
+ * its answer (the pages in the WAL and copied) sets the count to the next.
+ * Where no worker thread starts (a runtime without `worker_threads`, a module
+ * file missing from a single binary), the checkpoint runs on the connection
+ * itself once the event-loop turn is over (the group's callers are answered
+ * first), as it did before; that is logged once per process.
  *
  * @module
  */
@@ -53,7 +62,12 @@ import {
 import type { NativeDatabase, NativeStatement } from "./libsql_binding.d.ts";
 import { atIsolateEnd } from "./isolate_end.ts";
 import { storageFailure } from "./storage_failure.ts";
-import { PLATFORM } from "../platform/mod.ts";
+import { checkpointWal, WAL_RESTART_FRAMES } from "./wal_checkpoint.ts";
+import type { CheckpointResult } from "./wal_checkpoint.ts";
+import type { CheckpointAnswer, CheckpointRequest } from "./checkpoint_worker.ts";
+import { PLATFORM, type PlatformWorker, startWorker } from "../platform/mod.ts";
+
+export { WAL_RESTART_FRAMES };
 
 /** Prepared statements kept per connection, least recently used dropped first. */
 export const STATEMENT_CACHE_SIZE = 256;
@@ -75,20 +89,27 @@ export const CHECKPOINT_COMMITS = 100;
  */
 export const CHECKPOINT_FRAMES = 1_000;
 
-/**
- * Pages in a file's WAL that a passive checkpoint leaves there (the WAL was not restarted since it held them: other
- * processes kept reading) past which a restart is tried: it holds the write lock while it copies what the passive one
- * could not, then starts the WAL over, and gives up at once when another process is writing or reading the WAL.
- */
-export const WAL_RESTART_FRAMES = 4_000;
-
 /** Options of {@linkcode openNativeExecutor}. */
 export interface NativeExecutorOptions {
   /** How long a statement waits for another connection's write lock, in milliseconds. */
   busyTimeoutMs: number;
   /** Told how long a call waited for another connection's write lock, in seconds, each time one did. */
   onLockWait?: (seconds: number) => void;
+  /**
+   * The module that checkpoints a file's WAL in a worker thread (default: `checkpoint_worker` beside this module);
+   * `null` checkpoints on the connection itself, on the event loop.
+   */
+  checkpointWorker?: URL | null;
 }
+
+/**
+ * The worker module: beside this one, `.ts` or `.js` as this module is; inside a single binary built by
+ * `bun build --compile` (`scripts/compile_binary.ts`, whose modules all have the binary's own URL), the worker is an
+ * entrypoint of its own, at its path from the repository's root.
+ */
+const CHECKPOINT_WORKER = /\.[jt]s$/.test(import.meta.url)
+  ? new URL(`./checkpoint_worker${import.meta.url.slice(-3)}`, import.meta.url)
+  : new URL("./core/db/checkpoint_worker.ts", import.meta.url);
 
 /** A connection of the binding. */
 type Connection = NativeDatabase;
@@ -140,7 +161,8 @@ export function openNativeExecutor(url: string, options: NativeExecutorOptions):
       { cause: error },
     );
   }
-  return new NativeExecutor(db, memory, path, options.busyTimeoutMs, options.onLockWait);
+  const worker = memory ? null : options.checkpointWorker === undefined ? CHECKPOINT_WORKER : options.checkpointWorker;
+  return new NativeExecutor(db, memory, path, options.busyTimeoutMs, options.onLockWait, worker);
 }
 
 /**
@@ -149,6 +171,9 @@ export function openNativeExecutor(url: string, options: NativeExecutorOptions):
  * process see each other's commits at once (other processes: from the next turn).
  */
 const connections = new Map<string, Set<NativeExecutor>>();
+
+/** Whether this process has said that its checkpoints run on the event loop (said once). */
+let checkpointsHereLogged = false;
 
 class NativeExecutor implements Executor {
   readonly engine = "native";
@@ -175,9 +200,14 @@ class NativeExecutor implements Executor {
   #checkpointEvery = CHECKPOINT_COMMITS;
   /** The WAL's pages when it was last checkpointed. */
   #walFrames = 0;
-  /** Whether a checkpoint waits for the end of this turn. */
-  #checkpointScheduled = false;
-  #checkpoint: Prepared["statement"] | undefined;
+  /** Whether a checkpoint was asked for and has not ended yet. */
+  #checkpointPending = false;
+  /** The write commits the checkpoint in flight counts. */
+  #checkpointCommits = 0;
+  /** The module of the worker that checkpoints, or `null`: checkpoints run on this connection. */
+  #workerModule: URL | null;
+  /** The worker that checkpoints; `undefined` until the first checkpoint, `null` when there is none. */
+  #worker: PlatformWorker | null | undefined;
   /** Whether the connection's busy timeout is set (SQLite waits for another connection's lock), not 0. */
   #waits = true;
 
@@ -187,8 +217,10 @@ class NativeExecutor implements Executor {
     path: string,
     busyTimeoutMs: number,
     onLockWait?: (seconds: number) => void,
+    workerModule: URL | null = null,
   ) {
     this.#onLockWait = onLockWait;
+    this.#workerModule = workerModule;
     this.#db = db;
     this.#memory = memory;
     this.#path = path;
@@ -225,9 +257,9 @@ class NativeExecutor implements Executor {
    * towards the next checkpoint.
    */
   #committed(write: boolean): void {
-    if (write && !this.#memory && ++this.#commits >= this.#checkpointEvery && !this.#checkpointScheduled) {
-      this.#checkpointScheduled = true;
-      nextTurn(() => this.#checkpointWal());
+    if (write && !this.#memory && ++this.#commits >= this.#checkpointEvery && !this.#checkpointPending) {
+      this.#checkpointPending = true;
+      this.#askCheckpoint();
     }
     const set = connections.get(this.#path);
     if (set === undefined || set.size < 2) return;
@@ -371,37 +403,104 @@ class NativeExecutor implements Executor {
   }
 
   /**
-   * Checkpoints the WAL, passively (it copies what no reader still needs, and never waits), then, when the WAL still
-   * holds {@linkcode WAL_RESTART_FRAMES} pages, with a restart that gives up at once when it would wait. Skipped while
-   * a transaction is open on this connection (the next write commit schedules it again). A failure is left to the
-   * statements that follow: a checkpoint changes no data, and nothing awaits this one.
+   * Has the WAL checkpointed ({@linkcode checkpointWal}): by the worker, started on the first call, or where there is
+   * none, on this connection once the event-loop turn is over.
    */
-  #checkpointWal(): void {
-    this.#checkpointScheduled = false;
+  #askCheckpoint(): void {
+    const worker = this.#checkpointer();
+    if (worker === null) {
+      nextTurn(() => this.#checkpointHere());
+      return;
+    }
+    this.#checkpointCommits = this.#commits;
+    this.#commits = 0;
+    worker.postMessage("checkpoint" satisfies CheckpointRequest);
+  }
+
+  /** The worker that checkpoints, started when there is none yet; `null` where none starts. */
+  #checkpointer(): PlatformWorker | null {
+    if (this.#worker !== undefined) return this.#worker;
+    let worker: PlatformWorker | undefined;
+    let reason = "this runtime has no worker threads";
+    try {
+      if (this.#workerModule !== null) worker = startWorker(this.#workerModule);
+      else reason = "none was asked for";
+    } catch (error) {
+      reason = `${(error as Error).message ?? error}`;
+    }
+    if (worker === undefined) {
+      this.#checkpointHereFromNowOn(reason);
+      return null;
+    }
+    worker.onMessage((answer) => this.#answered(answer as CheckpointAnswer));
+    worker.onExit((error) => {
+      if (this.#worker === worker) this.#workerFailed(`the worker ended (${(error as Error)?.message ?? "no error"})`);
+    });
+    worker.postMessage({ path: this.#path } satisfies CheckpointRequest);
+    return this.#worker = worker;
+  }
+
+  /** The worker's answer. */
+  #answered(answer: CheckpointAnswer): void {
+    if (this.#closed || "ready" in answer) return;
+    if ("failed" in answer) return this.#workerFailed("the worker could not open the file");
+    this.#checkpointPending = false;
+    // Busy (another process checkpoints or writes) or an I/O error: the next commits ask again.
+    if (!("busy" in answer)) this.#counted(this.#checkpointCommits, answer);
+  }
+
+  /** The worker could not start or has gone: its checkpoint in flight runs here, and so do all the next ones. */
+  #workerFailed(reason: string): void {
+    if (this.#closed) return;
+    this.#worker?.postMessage("close" satisfies CheckpointRequest);
+    this.#checkpointHereFromNowOn(reason);
+    if (!this.#checkpointPending) return;
+    this.#commits += this.#checkpointCommits;
+    nextTurn(() => this.#checkpointHere());
+  }
+
+  /** From now on the checkpoints run on this connection; the process says so the first time, with `reason`. */
+  #checkpointHereFromNowOn(reason: string): void {
+    this.#worker = null;
+    if (checkpointsHereLogged || this.#workerModule === null) return;
+    checkpointsHereLogged = true;
+    console.warn(`WAL checkpoints of file databases run on the event loop: no worker thread (${reason}).`);
+  }
+
+  /**
+   * Checkpoints the WAL on this connection. Skipped while a transaction is open on it (the next write commit asks
+   * again). A failure is left to the statements that follow: a checkpoint changes no data, and nothing awaits this one.
+   */
+  #checkpointHere(): void {
+    this.#checkpointPending = false;
     if (this.#closed || this.#transaction !== undefined || this.#db.inTransaction) return;
     const commits = this.#commits;
     this.#commits = 0;
     try {
       if (this.#waits) this.#busyTimeout(false); // left at 0, as after a write's BEGIN
-      this.#checkpoint ??= this.#db.prepare("PRAGMA wal_checkpoint(PASSIVE)").raw(true);
-      const [, frames, copied] = this.#checkpoint.get([]) as [number, number, number];
-      // The pages those commits wrote: the growth since the last look, or all of it when the WAL started over since.
-      const written = frames >= this.#walFrames ? frames - this.#walFrames : frames;
-      // A WAL copied whole starts over at the next commit (unless a reader still uses it): count from 0 then, or the
-      // pages written again up to its old size would read as none.
-      this.#walFrames = copied === frames ? 0 : frames;
-      this.#checkpointEvery = Math.max(
-        1,
-        Math.min(CHECKPOINT_COMMITS, Math.floor(commits * CHECKPOINT_FRAMES / Math.max(1, written))),
-      );
-      if (frames >= WAL_RESTART_FRAMES) {
-        const [busy] = this.#db.prepare("PRAGMA wal_checkpoint(RESTART)").raw(true).get([]) as [number];
-        if (busy === 0) this.#walFrames = 0;
-      }
+      this.#counted(commits, checkpointWal(this.#db));
     } catch {
       // Busy (another process checkpoints or writes) or an I/O error the next statement meets; thrown from here, at
       // the end of a turn, it would end the process.
     }
+  }
+
+  /**
+   * Sets the commits to the next checkpoint from the pages the last one found.
+   *
+   * @param commits The write commits that checkpoint counted.
+   * @param result What it found.
+   */
+  #counted(commits: number, { frames, copied, restarted }: CheckpointResult): void {
+    // The pages those commits wrote: the growth since the last look, or all of it when the WAL started over since.
+    const written = frames >= this.#walFrames ? frames - this.#walFrames : frames;
+    // A WAL copied whole starts over at the next commit (unless a reader still uses it): count from 0 then, or the
+    // pages written again up to its old size would read as none.
+    this.#walFrames = copied === frames || restarted ? 0 : frames;
+    this.#checkpointEvery = Math.max(
+      1,
+      Math.min(CHECKPOINT_COMMITS, Math.floor(commits * CHECKPOINT_FRAMES / Math.max(1, written))),
+    );
   }
 
   /**
@@ -439,7 +538,8 @@ class NativeExecutor implements Executor {
     if (connections.get(this.#path)?.size === 0) connections.delete(this.#path);
     this.#cache.clear();
     this.#version = undefined;
-    this.#checkpoint = undefined;
+    this.#worker?.postMessage("close" satisfies CheckpointRequest); // it closes its connection and ends
+    this.#worker = null;
     try {
       // The binding closes a connection only once its last statement is collected: a transaction left open here would
       // hold the file's write lock until then.

@@ -60,3 +60,91 @@ export function runtimeWith(parts: Partial<Runtime> = {}): Runtime {
   }
   return runtime;
 }
+
+/** A worker thread started by {@linkcode startWorker}. It never keeps the process alive: end it with a message. */
+export interface PlatformWorker {
+  /** Sends a message (structured clone) to the worker. */
+  postMessage(message: unknown): void;
+  /** Called with each message the worker sends. */
+  onMessage(listener: (message: unknown) => void): void;
+  /** Called once the worker has gone: it could not start, it threw, or it ended (`error` is `undefined` then). */
+  onExit(listener: (error: unknown) => void): void;
+}
+
+/** The part of the host's `worker_threads` module (Node's; Deno and Bun provide it too) that workers use. */
+interface WorkerThreads {
+  Worker: new (url: URL) => {
+    postMessage(message: unknown): void;
+    on(event: "message" | "error" | "exit", listener: (value: unknown) => void): void;
+    unref(): void;
+  };
+  parentPort: {
+    postMessage(message: unknown): void;
+    on(event: "message", listener: (value: unknown) => void): void;
+    /** Missing on Deno, whose workers end with the Web worker's global `close()`. */
+    close?(): void;
+  } | null;
+}
+
+/**
+ * The host's `worker_threads` module, where the runtime has one (Node, Deno and Bun all give it through
+ * `process.getBuiltinModule`). Chosen over the Web `Worker` global, which Node lacks and which on Deno cannot be
+ * unreferenced (a process with one open never exits by itself).
+ */
+function workerThreads(): WorkerThreads | undefined {
+  const host = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  return host?.getBuiltinModule?.("worker_threads") as WorkerThreads | undefined;
+}
+
+/**
+ * Starts a module in a worker thread of this process, unreferenced (the process may exit while it runs).
+ *
+ * @param url The module (`file:` URL; a `.ts` one on runtimes that run TypeScript).
+ * @returns The worker, or `undefined` where the runtime has no worker threads. A module that cannot be loaded is
+ *   reported later, to {@linkcode PlatformWorker.onExit}.
+ */
+export function startWorker(url: URL): PlatformWorker | undefined {
+  const Worker = workerThreads()?.Worker;
+  if (Worker === undefined) return undefined;
+  const worker = new Worker(url);
+  worker.unref();
+  let exited: ((error: unknown) => void) | undefined;
+  let gone = false;
+  const exit = (error: unknown) => {
+    if (gone) return;
+    gone = true;
+    exited?.(error);
+  };
+  worker.on("error", exit);
+  worker.on("exit", () => exit(undefined));
+  return {
+    postMessage: (message) => worker.postMessage(message),
+    onMessage: (listener) => worker.on("message", listener),
+    onExit: (listener) => exited = listener,
+  };
+}
+
+/** What a module started by {@linkcode startWorker} sees of the thread that started it. */
+export interface WorkerParent {
+  /** Sends a message to the thread that started this worker. */
+  postMessage(message: unknown): void;
+  /** Called with each message from that thread. */
+  onMessage(listener: (message: unknown) => void): void;
+  /** Stops listening: the worker ends once its work is done. */
+  close(): void;
+}
+
+/**
+ * The thread that started this module with {@linkcode startWorker}.
+ *
+ * @returns It, or `undefined` outside such a worker.
+ */
+export function workerParent(): WorkerParent | undefined {
+  const port = workerThreads()?.parentPort;
+  if (port === null || port === undefined) return undefined;
+  return {
+    postMessage: (message) => port.postMessage(message),
+    onMessage: (listener) => port.on("message", listener),
+    close: () => port.close ? port.close() : (globalThis as { close?: () => void }).close?.(),
+  };
+}

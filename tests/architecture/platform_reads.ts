@@ -72,6 +72,8 @@ export const PROCESS_STATE: Readonly<Record<string, string>> = {
   "core/db/isolate_end.ts ended": "the isolate's unload: one event per isolate",
   "core/db/native_executor.ts connections":
     "the native connections of this process to one file see each other's commits",
+  "core/db/native_executor.ts checkpointsHereLogged":
+    "that this process's WAL checkpoints run on the event loop (no worker thread) is said once per process",
   "core/mcp/mcp_route.ts sdk": "the MCP SDK's module, imported once on first use (a module is per process)",
   "core/http/text_response.ts answerClass": "the Node adapter's Response class (to be taken from the Runtime)",
   "core/http/text_response.ts keptByClone": "whether the serving adapter's server sends a kept answer's clone faster",

@@ -6,7 +6,12 @@ import { existsSync, statSync } from "node:fs";
 import { createClient } from "@libsql/client";
 import { openDatabase } from "../../../core/db/mod.ts";
 import type { Executor } from "../../../core/db/mod.ts";
-import { CHECKPOINT_COMMITS, CHECKPOINT_FRAMES, STATEMENT_CACHE_SIZE } from "../../../core/db/native_executor.ts";
+import {
+  CHECKPOINT_COMMITS,
+  CHECKPOINT_FRAMES,
+  openNativeExecutor,
+  STATEMENT_CACHE_SIZE,
+} from "../../../core/db/native_executor.ts";
 import { type HranaServer, startHranaServer } from "../../fixtures/hrana_server.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
 import { nextTurns } from "../../fixtures/wait_for.ts";
@@ -179,10 +184,18 @@ describe("opening a local database", () => {
   });
 });
 
+/**
+ * A file database whose checkpoints run on its own connection once the turn is over (where no worker thread starts),
+ * so that a test can tell when one has run; the rules that set when they run are the worker's too
+ * (`checkpoint_worker_test.ts`).
+ */
+const checkpointedHere = (file: string) =>
+  openNativeExecutor(`file:${file}`, { busyTimeoutMs: 5000, checkpointWorker: null });
+
 describe("a file's WAL while other connections read", () => {
   test("is checkpointed after the commits, once the turn is over, and restarted: it does not grow while another connection reads around every commit", async () => {
     const file = dir.file("wal.db");
-    const db = await openDatabase(`file:${file}`);
+    const db = checkpointedHere(file);
     const reader = await openDatabase(`file:${file}`); // another node, in the middle of a read at each commit
     try {
       await db.execute("CREATE TABLE t (v BLOB)");
@@ -209,7 +222,7 @@ describe("a file's WAL while other connections read", () => {
 describe("a file's WAL under large commits", () => {
   test("is checkpointed after fewer commits when each writes many pages: about CHECKPOINT_FRAMES at a time, not CHECKPOINT_COMMITS commits' worth", async () => {
     const file = dir.file("large.db");
-    const db = await openDatabase(`file:${file}`);
+    const db = checkpointedHere(file);
     try {
       await db.execute("CREATE TABLE t (v BLOB)");
       const page = new Uint8Array(4000); // a row a page or so
