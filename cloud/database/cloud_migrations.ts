@@ -97,8 +97,8 @@ export const CLOUD_MIGRATION_ORDER: readonly CloudMigrationOrder[] = [
   { version: 19, name: "the inbox as a queue: leases, dead letters, a project's maxDeliveries", features: ["inbox"] },
   {
     version: 20,
-    name: "a counter of project changes, so a node keeps its cached secrets while other nodes commit events",
-    features: ["projects"],
+    name: "counters of project and key changes, so a node keeps its cached auth while other nodes commit events",
+    features: ["projects", "keys"],
   },
 ];
 

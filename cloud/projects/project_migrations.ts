@@ -49,11 +49,11 @@ export const projectMigrationSteps: Readonly<Record<number, readonly string[]>> 
         seq INTEGER NOT NULL
       )`,
     "INSERT INTO cloud_project_changes (id, seq) VALUES (1, 0)",
-    `CREATE TRIGGER cloud_project_created AFTER INSERT ON cloud_projects
+    `CREATE TRIGGER cloud_projects_created AFTER INSERT ON cloud_projects
       BEGIN UPDATE cloud_project_changes SET seq = seq + 1 WHERE id = 1; END`,
-    `CREATE TRIGGER cloud_project_secret_changed AFTER UPDATE OF id, secret_hash ON cloud_projects
+    `CREATE TRIGGER cloud_projects_secret_changed AFTER UPDATE OF id, secret_hash ON cloud_projects
       BEGIN UPDATE cloud_project_changes SET seq = seq + 1 WHERE id = 1; END`,
-    `CREATE TRIGGER cloud_project_deleted AFTER DELETE ON cloud_projects
+    `CREATE TRIGGER cloud_projects_deleted AFTER DELETE ON cloud_projects
       BEGIN UPDATE cloud_project_changes SET seq = seq + 1 WHERE id = 1; END`,
   ],
 };
