@@ -95,6 +95,11 @@ export const CLOUD_MIGRATION_ORDER: readonly CloudMigrationOrder[] = [
     features: ["activity"],
   },
   { version: 19, name: "the inbox as a queue: leases, dead letters, a project's maxDeliveries", features: ["inbox"] },
+  {
+    version: 20,
+    name: "counters of project and key changes, so a node keeps its cached auth while other nodes commit events",
+    features: ["projects", "keys"],
+  },
 ];
 
 /** The cloud's migrations, oldest first, as the runner applies them. */

@@ -143,4 +143,21 @@ export const keyMigrationSteps: Readonly<Record<number, readonly string[]>> = {
         PRIMARY KEY (project_id, grant_id)
       ) WITHOUT ROWID`,
   ],
+  20: [
+    // One row whose `seq` moves whenever what agent auth reads of a key may have changed (a key stored, deleted,
+    // revoked, its revocation scheduled or its expiry set; not a `lastUsedAt` touch): what a node reads to learn
+    // whether its cached keys still hold after another node committed (thousands of events a second do).
+    `CREATE TABLE cloud_key_changes (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        seq INTEGER NOT NULL
+      )`,
+    "INSERT INTO cloud_key_changes (id, seq) VALUES (1, 0)",
+    `CREATE TRIGGER cloud_keys_auth_inserted AFTER INSERT ON cloud_keys
+      BEGIN UPDATE cloud_key_changes SET seq = seq + 1 WHERE id = 1; END`,
+    `CREATE TRIGGER cloud_keys_auth_changed
+      AFTER UPDATE OF id, project_id, agent_id, hash, seq, revoked_at, expires_at, revokes_at ON cloud_keys
+      BEGIN UPDATE cloud_key_changes SET seq = seq + 1 WHERE id = 1; END`,
+    `CREATE TRIGGER cloud_keys_auth_deleted AFTER DELETE ON cloud_keys
+      BEGIN UPDATE cloud_key_changes SET seq = seq + 1 WHERE id = 1; END`,
+  ],
 };

@@ -20,6 +20,9 @@ import { grantHolds, grantKeyInserted } from "./grant_revocation.ts";
 /** Keys whose auth state is kept in process. */
 const AUTH_CACHE_SIZE = 50_000;
 
+/** The version of every key's auth state (cloud migration 20's triggers move it; a `lastUsedAt` touch does not). */
+const KEY_CHANGES = "SELECT seq FROM cloud_key_changes WHERE id = 1";
+
 /** The key part of {@linkcode KeyRepository}. */
 export type KeyStorage =
   & Pick<
@@ -56,8 +59,12 @@ const FIRST_HOLDER = "WHERE hash = ? ORDER BY seq LIMIT 1";
 
 /**
  * Key queries on a database. A key's auth state (read by every agent
- * request) is cached until the database changes; a mint, mirror or revoke in
- * this process drops it directly. Touches are written in groups, and
+ * request) is cached until a key changes: when another connection has
+ * committed, one read of `cloud_key_changes` (moved by triggers when a key is
+ * stored, deleted, revoked, or its expiry or scheduled revocation set) tells
+ * whether the cached keys still hold (the `lastUsedAt` cached may lag another
+ * node's touch: the touch's own condition keeps it to one a minute); a mint,
+ * mirror or revoke in this process drops it directly. Touches are written in groups, and
  * remembered so that a cached key is not touched again within the interval.
  * Ids and hashes are unique per project: what one project can store never
  * depends on what another holds.
@@ -67,7 +74,11 @@ const FIRST_HOLDER = "WHERE hash = ? ORDER BY seq LIMIT 1";
  * @returns The key part of the storage.
  */
 export function keyStorage(db: Executor, group: GroupCommit): KeyStorage {
-  const auth = createChangeCache<string, KeyAuth | null>(db, { size: AUTH_CACHE_SIZE });
+  const auth = createChangeCache<string, KeyAuth | null>(db, {
+    size: AUTH_CACHE_SIZE,
+    // A missing row (never, short of a hand-made edit) reads as a change every time.
+    changes: async () => (await db.execute(KEY_CHANGES)).rows[0]?.seq ?? Symbol("no row"),
+  });
   /** `lastUsedAt` written by this process, by project and key id (bounded: the least recently used go first). */
   const touched = new BoundedMap<string, string>({ maxEntries: AUTH_CACHE_SIZE });
   return {

@@ -13,6 +13,9 @@ import { type AuditEntryInput, auditInsert } from "../audit/mod.ts";
 /** Projects whose secret hash is kept in process. */
 const SECRET_CACHE_SIZE = 10_000;
 
+/** The version of every project's secret (cloud migration 20's triggers move it). */
+const PROJECT_CHANGES = "SELECT seq FROM cloud_project_changes WHERE id = 1";
+
 /** The project and manifest part of {@linkcode ProjectRepository}. */
 export type ProjectStorage = Pick<
   ProjectRepository,
@@ -27,9 +30,12 @@ export type ProjectStorage = Pick<
 
 /**
  * Project and manifest queries on a database. A project's secret hash (read
- * by every SDK request) is cached until the database changes (`PRAGMA
- * data_version` on a local file); a rotation in this process updates it
- * directly. Where the database cannot tell that it changed (a remote database,
+ * by every SDK request) is cached until a project changes: when another
+ * connection has committed (`PRAGMA data_version` on a local file), one read
+ * of `cloud_project_changes` (bumped by triggers when a project is created,
+ * deleted or its secret changes) tells whether the cached hashes still hold,
+ * so other nodes' events do not make every node read its secrets again; a
+ * rotation in this process updates it directly. Where the database cannot tell that it changed (a remote database,
  * an injected Client), the hash is read on every request: a rotation made
  * through another connection or node (the `rotate-secret` command, another
  * storage over the same Client) must refuse the old secret and accept the new
@@ -39,7 +45,12 @@ export type ProjectStorage = Pick<
  * @returns The project part of the storage.
  */
 export function projectStorage(db: Executor): ProjectStorage {
-  const secrets = createChangeCache<string, string | null>(db, { size: SECRET_CACHE_SIZE, remote: "uncached" });
+  const secrets = createChangeCache<string, string | null>(db, {
+    size: SECRET_CACHE_SIZE,
+    remote: "uncached",
+    // A missing row (never, short of a hand-made edit) reads as a change every time.
+    changes: async () => (await db.execute(PROJECT_CHANGES)).rows[0]?.seq ?? Symbol("no row"),
+  });
   return {
     async createProject(project, audit) {
       await db.batch([

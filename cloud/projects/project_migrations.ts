@@ -41,4 +41,19 @@ export const projectMigrationSteps: Readonly<Record<number, readonly string[]>> 
     // The project's bounds of a key's lifetime as JSON ({ defaultDays, maxDays }), or NULL (none).
     "ALTER TABLE cloud_project_settings ADD COLUMN key_lifetime TEXT",
   ],
+  20: [
+    // One row whose `seq` moves whenever a project is created, deleted or its secret changes: what a node reads to
+    // learn whether its cached secrets still hold after another node committed (thousands of events a second do).
+    `CREATE TABLE cloud_project_changes (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        seq INTEGER NOT NULL
+      )`,
+    "INSERT INTO cloud_project_changes (id, seq) VALUES (1, 0)",
+    `CREATE TRIGGER cloud_projects_created AFTER INSERT ON cloud_projects
+      BEGIN UPDATE cloud_project_changes SET seq = seq + 1 WHERE id = 1; END`,
+    `CREATE TRIGGER cloud_projects_secret_changed AFTER UPDATE OF id, secret_hash ON cloud_projects
+      BEGIN UPDATE cloud_project_changes SET seq = seq + 1 WHERE id = 1; END`,
+    `CREATE TRIGGER cloud_projects_deleted AFTER DELETE ON cloud_projects
+      BEGIN UPDATE cloud_project_changes SET seq = seq + 1 WHERE id = 1; END`,
+  ],
 };

@@ -9,6 +9,13 @@
  * goes to the database, as before the cache). Writes made through the same executor
  * update the cache directly (the caller does that with `set` or `delete`).
  *
+ * A cache whose rows change rarely while the rest of the file changes all the
+ * time (a project's secret, beside thousands of events a second committed by
+ * other nodes) can name a cheap version of what it holds (`changes`: a counter
+ * that triggers bump whenever such a row changes): when another connection has
+ * committed, the cache reads that version once, for every caller of the turn,
+ * and forgets its entries only when it moved.
+ *
  * @module
  */
 import type { Executor } from "./executor.ts";
@@ -59,7 +66,17 @@ export interface ChangeCacheOptions {
   remote?: "bounded" | "uncached";
   /** Milliseconds since the epoch, for the remote bound. Default `Date.now` (tests inject one). */
   now?: () => number;
+  /**
+   * Reads a version that moves whenever a row this cache may hold changes (one row a trigger bumps). On a local file,
+   * when another connection has committed, the cache reads it (once, whatever the number of callers waiting) and
+   * forgets its entries only when it moved; without it, every commit of another connection forgets them. Unused
+   * where the database cannot tell that it changed (remote).
+   */
+  changes?: () => Promise<unknown>;
 }
+
+/** The version of {@linkcode ChangeCacheOptions.changes} before its first read. */
+const UNREAD = Symbol("unread");
 
 /**
  * Creates an empty cache over an executor's database.
@@ -76,25 +93,54 @@ export function createChangeCache<K, V>(db: Executor, options: ChangeCacheOption
   let expires = clock() + REMOTE_STALENESS_MS;
   /** Bumped by every delete and drop, so a read that overlapped one is not cached. */
   let generation = 0;
+  const { changes } = options;
+  /** The last version read with `changes`. */
+  let seen: unknown = UNREAD;
+  /** The read of `changes` in flight, and the `data_version` it answers for. */
+  let checking: { version: number; done: Promise<void> } | undefined;
 
-  function validate(): void {
+  function drop(): void {
+    entries.clear();
+    generation++;
+  }
+
+  /** Makes the entries current; a promise when that takes a read of `changes` (shared by the turn's callers). */
+  function validate(): Promise<void> | undefined {
     if (version === null) {
       const now = clock();
       if (now < expires) return;
       expires = now + REMOTE_STALENESS_MS;
-    } else {
-      const current = db.dataVersion();
-      if (current === version) return;
-      version = current;
+      drop();
+      return;
     }
-    entries.clear();
-    generation++;
+    const current = db.dataVersion() as number;
+    if (current === version) return;
+    if (changes === undefined) {
+      version = current;
+      drop();
+      return;
+    }
+    if (checking?.version === current) return checking.done;
+    // Read after `current` was: a version unchanged there means no row changed up to `current`.
+    const check = { version: current, done: Promise.resolve() };
+    check.done = changes().then((value) => {
+      if (value !== seen) {
+        seen = value;
+        drop();
+      }
+      if (checking === check) version = current;
+    }).finally(() => {
+      if (checking === check) checking = undefined;
+    });
+    checking = check;
+    return check.done;
   }
 
   return {
     async read(key, load) {
       if (uncached) return await load();
-      validate();
+      const validating = validate();
+      if (validating !== undefined) await validating;
       const held = entries.get(key);
       if (held !== undefined || entries.has(key)) return held as V; // one look when it is held (an undefined held too)
       const before = generation;

@@ -98,10 +98,9 @@ export function createGroupCommit(db: Executor, options: GroupCommitOptions = {}
 
   async function settle(pending: Pending): Promise<void> {
     try {
-      const { statements } = pending;
-      pending.resolve(
-        statements.length === 1 ? [await db.execute(statements[0])] : await db.batch(statements, "write"),
-      );
+      // A write transaction even for one statement: on a file another process holds the write lock of, the executor
+      // waits for it while the event loop runs (a single statement would wait inside SQLite, stopping the process).
+      pending.resolve(await db.batch(pending.statements, "write"));
     } catch (error) {
       pending.reject(error);
     }

@@ -185,6 +185,8 @@ class NativeExecutor implements Executor {
   #seen: number | undefined;
   /** Settles when the open transaction ends; `undefined` when none is open. */
   #transaction: Promise<unknown> | undefined;
+  /** The gate of a write waiting for another process's write lock (nothing open yet), while it waits. */
+  #lockWait: Promise<unknown> | undefined;
   /** Set by {@linkcode close}: from then on nothing reaches the binding. */
   #closed = false;
   /** Cancels the close at the isolate's end (see `isolate_end.ts`): a timer that outlives it gets an error, not a crash. */
@@ -267,11 +269,32 @@ class NativeExecutor implements Executor {
   }
 
   async execute(statement: string | Statement): Promise<ResultSet> {
-    while (this.#transaction !== undefined) await this.#transaction.catch(() => {});
+    const read = isSelect(statement);
+    // A read need not wait for a write of this connection that waits for another process's write lock: nothing is
+    // open on the connection meanwhile (an SDK check's read is not held up behind the other nodes' commits).
+    while (this.#transaction !== undefined && !(read && this.#transaction === this.#lockWait && !this.#inTransaction)) {
+      await this.#transaction.catch(() => {});
+    }
+    if (read) return this.#read(statement);
     if (!this.#waits) this.#busyTimeout(true);
     const result = this.#run(statement);
     this.#committed(result.lastInsertRowid !== undefined); // a statement without rows (only those report a rowid)
     return result;
+  }
+
+  /**
+   * Runs a `SELECT` with the busy timeout as it is: left at 0 by a write, it is set back only when the read is
+   * refused (a WAL reader is refused only at its start, while another connection recovers the WAL, say: nothing was
+   * read, and the statement is reset), rather than with a statement before the read and another before the next write.
+   */
+  #read(statement: string | Statement): ResultSet {
+    try {
+      return this.#run(statement);
+    } catch (error) {
+      if (this.#waits || storageFailure(error) !== "busy") throw error;
+      this.#busyTimeout(true);
+      return this.#run(statement);
+    }
   }
 
   async batch(statements: readonly (string | Statement)[], mode: TransactionMode = "deferred"): Promise<ResultSet[]> {
@@ -337,8 +360,9 @@ class NativeExecutor implements Executor {
     const started = PLATFORM.elapsed();
     let resolve!: () => void;
     const gate = new Promise<void>((done) => resolve = done);
-    this.#transaction = gate;
+    this.#transaction = this.#lockWait = gate;
     const release = () => {
+      if (this.#lockWait === gate) this.#lockWait = undefined;
       if (this.#transaction === gate) this.#transaction = undefined;
       resolve();
     };
@@ -570,6 +594,11 @@ class NativeExecutor implements Executor {
     this.#cache.set(sql, prepared);
     return prepared;
   }
+}
+
+/** Whether a statement is a `SELECT` (it reads, and never writes). */
+function isSelect(statement: string | Statement): boolean {
+  return /^\s*select\b/i.test(typeof statement === "string" ? statement : statement.sql);
 }
 
 /** Waits `ms` milliseconds, or for 0 the next turn of the event loop (after its I/O). */

@@ -247,6 +247,9 @@ for (const [name, open] of clients.list) {
         "index cloud_keys_by_user",
         "index cloud_keys_revocations_due", // migration 10
         "table cloud_keys",
+        "trigger cloud_keys_auth_changed", // migration 20
+        "trigger cloud_keys_auth_deleted",
+        "trigger cloud_keys_auth_inserted",
         "trigger cloud_keys_counted",
         "trigger cloud_keys_inserted_revoked",
         "trigger cloud_keys_recounted",

@@ -43,6 +43,44 @@ describe("createChangeCache", () => {
     }
   });
 
+  test("with a version of what it holds, keeps its rows while other connections commit elsewhere, drops them when the version moves", async () => {
+    const url = `file:${dir.file("versioned.db")}`;
+    const [mine, other] = [await openDatabase(url), await openDatabase(url)];
+    try {
+      await mine.execute("CREATE TABLE kv (k TEXT PRIMARY KEY, v TEXT)");
+      await mine.execute("CREATE TABLE kv_version (seq INTEGER NOT NULL)");
+      await mine.execute("CREATE TABLE elsewhere (v TEXT)");
+      await mine.execute("INSERT INTO kv VALUES ('a', 'one')");
+      await mine.execute("INSERT INTO kv_version VALUES (0)");
+      let versions = 0;
+      const cache = createChangeCache<string, string>(mine, {
+        size: 10,
+        changes: async () => (versions++, (await mine.execute("SELECT seq FROM kv_version")).rows[0].seq),
+      });
+      let reads = 0;
+      const read = () => cache.read("a", () => (reads++, value(mine)));
+      assert.equal(await read(), "one");
+      await other.execute("INSERT INTO elsewhere VALUES ('x')"); // the first change read learns the version
+      await nextTurns(2);
+      assert.equal(await read(), "one");
+      reads = versions = 0;
+      for (let i = 0; i < 3; i++) {
+        await other.execute("INSERT INTO elsewhere VALUES ('x')");
+        await nextTurns(2);
+        // A turn's callers share the one read of the version.
+        assert.deepEqual(await Promise.all([read(), read(), read()]), ["one", "one", "one"]);
+      }
+      assert.deepEqual({ reads, versions }, { reads: 0, versions: 3 }, "one version read a commit, no row read again");
+      await other.batch(["UPDATE kv SET v = 'two'", "UPDATE kv_version SET seq = seq + 1"], "write");
+      await nextTurns(2);
+      assert.equal(await read(), "two");
+      assert.equal(reads, 1);
+    } finally {
+      mine.close();
+      other.close();
+    }
+  });
+
   test("a delete while a read is in flight keeps that read out of the cache", async () => {
     const db = await openDatabase(":memory:");
     const cache = createChangeCache<string, string>(db, { size: 10 });

@@ -323,6 +323,44 @@ describe("a file another connection holds the write lock of", () => {
       db.close();
     }
   });
+
+  test("a SELECT sent while a write batch waits for the lock is read at once; a write sent then still waits for the batch", async () => {
+    const url = `file:${dir.file("read_while_waiting.db")}`;
+    const db = await openDatabase(url, { busyTimeoutMs: 500 }); // a read held behind the batch: both fail, not hang
+    const holder = await openDatabase(url);
+    try {
+      await db.execute("CREATE TABLE t (v TEXT NOT NULL)");
+      await db.execute("INSERT INTO t VALUES ('before')");
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => release = resolve);
+      let holding!: () => void;
+      const held = new Promise<void>((resolve) => holding = resolve);
+      const holderDone = holder.transaction(async () => {
+        holding();
+        await gate;
+      }, "write");
+      await held;
+      const order: string[] = [];
+      const batch = db.batch([{ sql: "INSERT INTO t VALUES (?)", args: ["batch"] }], "write")
+        .then(() => order.push("batch"));
+      await nextTurns(2); // the batch has found the file locked and waits
+      const write = db.execute({ sql: "INSERT INTO t VALUES (?)", args: ["write"] }).then(() => order.push("write"));
+      const read = await db.execute("SELECT v FROM t ORDER BY v");
+      order.push("read");
+      assert.deepEqual(
+        read.rows.map((r) => r.v),
+        ["before"],
+        "the read saw what was committed, outside any transaction",
+      );
+      release();
+      await holderDone;
+      await Promise.all([batch, write]);
+      assert.deepEqual(order, ["read", "batch", "write"]);
+    } finally {
+      holder.close();
+      db.close();
+    }
+  });
 });
 
 describe("a file's busy timeout", () => {

@@ -1,9 +1,14 @@
 // Group commit: writes of one turn share a transaction, each caller answered after its own commit.
-import { describe, test } from "node:test";
+import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { openDatabase } from "../../../core/db/mod.ts";
 import type { Executor, Statement, TransactionMode } from "../../../core/db/mod.ts";
 import { createGroupCommit, type Scheduler } from "../../../core/db/mod.ts";
+import { tempDir } from "../../fixtures/temp_dir.ts";
+import { nextTurns } from "../../fixtures/wait_for.ts";
+
+const dir = tempDir("svc-group-commit-");
+after(() => dir.remove());
 
 async function table(): Promise<Executor> {
   const db = await openDatabase(":memory:");
@@ -157,5 +162,34 @@ describe("createGroupCommit", () => {
     const rows = await db.execute("SELECT v FROM t ORDER BY v");
     assert.deepEqual(rows.rows.map((r) => r.v), ["a", "b", "c", "d", "e"]);
     db.close();
+  });
+
+  test("a lone write on a file another process holds the write lock of waits with the event loop running, then commits", async () => {
+    const url = `file:${dir.file("locked.db")}`;
+    // A short busy timeout: a write waiting inside SQLite would block this process, the holder could never let go,
+    // and the write would fail once it ran out.
+    const db = await openDatabase(url, { busyTimeoutMs: 500 });
+    const holder = await openDatabase(url);
+    try {
+      await db.execute("CREATE TABLE t (v TEXT)");
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => release = resolve);
+      let holding!: () => void;
+      const held = new Promise<void>((resolve) => holding = resolve);
+      const holderDone = holder.transaction(async () => {
+        holding();
+        await gate;
+      }, "write");
+      await held;
+      const write = createGroupCommit(db).write([{ sql: "INSERT INTO t (v) VALUES (?)", args: ["lone"] }]);
+      await nextTurns(3);
+      release();
+      await holderDone;
+      await write;
+      assert.deepEqual((await db.execute("SELECT v FROM t")).rows.map((r) => r.v), ["lone"]);
+    } finally {
+      holder.close();
+      db.close();
+    }
   });
 });
