@@ -109,15 +109,10 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
   const observe = options.observe;
   const elapsed = options.elapsed ?? PLATFORM.elapsed;
   if (observe === undefined) return (req) => answer(req, null);
-  return async function handle(req: Request): Promise<Response> {
-    const started = elapsed();
-    const seen: Seen<S> = { route: null, caller: undefined };
-    const response = await answer(req, seen);
-    observe(seen.route, response.status, (elapsed() - started) / 1000, seen.caller);
-    return response;
-  };
+  // The observer is told at the end of `answer` itself: no async layer of its own around every request.
+  return (req) => answer(req, { route: null, caller: undefined, started: elapsed() });
 
-  /** Answers a request; `seen.route` is set to the route it matched, when one is asked for. */
+  /** Answers a request; `seen` (when the observer asks) is given the route it matched and the caller, then told. */
   async function answer(req: Request, seen: Seen<S> | null): Promise<Response> {
     const told: Told<S> = { route: undefined, caller: undefined, json: undefined, at: undefined };
     let response: Response;
@@ -135,10 +130,13 @@ export function createHandler<S extends Side>(options: HandlerOptions<S>): (req:
       response = await errorAnswer(error, req);
     }
     const { route, at } = told;
+    // One read of the clock ends both the route's time and the request's.
+    const ended = seen !== null || at !== undefined ? elapsed() : 0;
     if (route?.answered !== undefined && at !== undefined) {
-      const answered = { caller: told.caller, json: told.json, error: thrown, response, ms: elapsed() - at };
+      const answered = { caller: told.caller, json: told.json, error: thrown, response, ms: ended - at };
       route.answered(answered, deps as S["deps"]);
     }
+    if (seen !== null) observe!(seen.route, response.status, (ended - seen.started) / 1000, seen.caller);
     return response;
   }
 
@@ -203,6 +201,8 @@ interface Told<S extends Side> {
 interface Seen<S extends Side> {
   route: Route<S> | null;
   caller: unknown;
+  /** When the request came in, on the handler's monotonic clock. */
+  started: number;
 }
 
 function queryOf(url: string): Record<string, string> {

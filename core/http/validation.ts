@@ -134,7 +134,30 @@ const DEEPEST = 16;
  * @returns The issues, empty when every field is known.
  */
 export function unknownFields(schema: z.ZodType, value: unknown): Issue[] {
-  return walk(schema, value, [], 0).slice(0, MAX_ISSUES);
+  const issues = walk(schema, value, [], 0);
+  return issues.length > MAX_ISSUES ? issues.slice(0, MAX_ISSUES) : issues;
+}
+
+/** Whether a schema may find an unknown field in a value, by schema (a schema never changes). */
+const holdsFields = new WeakMap<z.ZodType, boolean>();
+
+/**
+ * Whether {@linkcode walk} may find an unknown field under a schema: an object somewhere in it (or a lazy schema, not
+ * looked into). A field whose schema holds none (`z.unknown()`, a record, a scalar, such as a run's payload) is not
+ * walked into, so every request's body does not pay for its path and its recursion.
+ */
+function mayHoldFields(schema: z.ZodType, depth = 0): boolean {
+  const known = holdsFields.get(schema);
+  if (known !== undefined) return known;
+  const def = (schema as unknown as { _zod: { def: WalkedDef } })._zod.def;
+  const inner = (other: z.ZodType | undefined) => other !== undefined && mayHoldFields(other, depth + 1);
+  const holds = depth > DEEPEST || def.type === "object" || def.type === "lazy" ||
+    (WRAPPERS.has(def.type) && inner(def.innerType)) || (def.type === "pipe" && inner(def.in)) ||
+    (def.type === "intersection" && inner(def.left) && inner(def.right)) ||
+    (def.type === "union" && (def.options ?? []).some((option) => inner(option))) ||
+    (def.type === "array" && inner(def.element));
+  holdsFields.set(schema, holds);
+  return holds;
 }
 
 function walk(schema: z.ZodType, value: unknown, path: string[], depth: number): Issue[] {
@@ -170,7 +193,7 @@ function walk(schema: z.ZodType, value: unknown, path: string[], depth: number):
     const field = value[key];
     if (Object.hasOwn(shape, key)) {
       // Only an object or an array can hold an unknown field: a scalar's path is never built.
-      if (typeof field === "object" && field !== null) {
+      if (typeof field === "object" && field !== null && mayHoldFields(shape[key])) {
         issues.push(...walk(shape[key], field, [...path, key], depth + 1));
       }
     } else if (!open) {

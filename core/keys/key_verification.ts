@@ -7,10 +7,10 @@ import {
   type AgentIdKind,
   agentIdTaken,
   checkAgentId,
-  hashSecret,
   type KeyRecord,
   mintAgentKey,
   publicKey,
+  sha256Hex,
   timingSafeEqual,
 } from "../contract/mod.ts";
 import type { KeyRequest, MintResult } from "./key_service.ts";
@@ -69,11 +69,12 @@ export async function mintKey(
  * @param findByHash Looks a key up by its hash.
  * @returns The key, revoked or not; `null` when unknown.
  */
-export async function findKeyBySecret<K extends Pick<KeyRecord, "hash">>(
+export function findKeyBySecret<K extends Pick<KeyRecord, "hash">>(
   secret: string,
   findByHash: (hash: string) => Promise<K | null>,
 ): Promise<K | null> {
-  const hash = await hashSecret(secret);
-  const record = await findByHash(hash);
-  return record !== null && timingSafeEqual(record.hash, hash) ? record : null;
+  // Hashed synchronously and looked up in one step: every agent request comes through here, and each `await` of
+  // an async function's would cost it a turn of the microtask queue.
+  const hash = sha256Hex(secret);
+  return findByHash(hash).then((record) => record !== null && timingSafeEqual(record.hash, hash) ? record : null);
 }

@@ -39,6 +39,12 @@ export class ServiceMetrics {
   readonly #prefix: string;
   /** Requests by route and status, counted here and added to `svc_*_http_requests_total` when it is read. */
   readonly #counts = new Map<string | number, RequestCount>();
+  /**
+   * The counts of `#counts` by route object and status: a route of the dispatcher's table is the same object from
+   * request to request, so its count is found without building its text key (0.15–0.35 µs a request). Only a way to
+   * an entry of `#counts`, which keeps every count: a route object collected takes no pending count with it.
+   */
+  #byRoute = new WeakMap<RouteLabel, Map<number, RequestCount>>();
   readonly #durations: RequestDurations;
 
   /**
@@ -76,6 +82,7 @@ export class ServiceMetrics {
     const reset = requests.reset.bind(requests);
     requests.reset = () => { // `registry.resetMetrics()`: the requests not yet added are forgotten too
       counts.clear(); // and counted again in the order they are seen, as prom-client's counter does
+      this.#byRoute = new WeakMap();
       reset();
     };
     this.#durations = new RequestDurations(
@@ -94,6 +101,23 @@ export class ServiceMetrics {
    */
   observeRequest(route: RouteLabel | null, status: number, seconds: number): void {
     if (!Number.isFinite(seconds)) throw new TypeError(`Value is not a valid number: ${seconds}`);
+    let ofRoute = route === null ? undefined : this.#byRoute.get(route);
+    let count = ofRoute?.get(status);
+    // An object changed since (not the dispatcher's, whose routes never change) is looked up by its text again.
+    if (count === undefined || count.labels.route !== route!.path || count.labels.method !== route!.method) {
+      count = this.#count(route, status);
+      if (route !== null) {
+        if (ofRoute === undefined) this.#byRoute.set(route, ofRoute = new Map());
+        ofRoute.set(status, count);
+      }
+    }
+    count.pending++;
+    if (count.durations.gone) count.durations = this.#durations.series(count.labels.method, count.labels.route);
+    this.#durations.observe(count.durations, seconds);
+  }
+
+  /** The count of a route (by its method and path) and status, made on its first request. */
+  #count(route: RouteLabel | null, status: number): RequestCount {
     const key = route === null ? status : `${route.method} ${route.path} ${status}`;
     let count = this.#counts.get(key);
     if (count === undefined) {
@@ -106,9 +130,7 @@ export class ServiceMetrics {
       };
       this.#counts.set(key, count);
     }
-    count.pending++;
-    if (count.durations.gone) count.durations = this.#durations.series(count.labels.method, count.labels.route);
-    this.#durations.observe(count.durations, seconds);
+    return count;
   }
 
   /**

@@ -102,4 +102,24 @@ test("unknownFields() walks optional, nullable, arrays and unions, and leaves op
     { path: "choice.c", message: 'Unknown field "c"; did you mean "b"?' }, // the option that accepts it
   ]);
   assert.deepEqual(unknownFields(schema, "not an object"), []);
+  // Fields are walked into only where an object may be found: under a pipe, a lazy schema, an intersection, a default,
+  // nested arrays; never under an open value.
+  const node: z.ZodType = z.lazy(() => z.object({ name: z.string(), child: node.optional() }));
+  const deep = z.object({
+    piped: z.object({ a: z.number() }).transform((v) => v.a).optional(),
+    lazy: node.optional(),
+    both: z.intersection(z.object({ a: z.number() }), z.object({ b: z.number() })).optional(),
+    grid: z.array(z.array(z.object({ c: z.number() }))).default([]),
+    payload: z.unknown().optional(),
+  });
+  assert.deepEqual(
+    unknownFields(deep, {
+      piped: { a: 1, aa: 2 },
+      lazy: { name: "n", child: { name: "m", chlid: {} } },
+      both: { a: 1, b: 2, d: 3 },
+      grid: [[{ c: 1 }, { cc: 2 }]],
+      payload: { anything: { at: "all" } },
+    }).map((issue) => issue.path),
+    ["piped.aa", "lazy.child.chlid", "both.d", "grid.0.1.cc"],
+  );
 });
