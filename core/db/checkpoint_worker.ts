@@ -1,7 +1,7 @@
 /**
  * The worker thread that checkpoints a file's WAL for a native executor, so that the checkpoint's two fsyncs (10-190
  * ms for about 1,000 pages) never hold the event loop. Its messages, in order: the file's path (it opens a second
- * connection to it, `synchronous = NORMAL` and a busy timeout of 0, and answers `{ ready: true }`, or
+ * connection to it, `synchronous = NORMAL` and a busy timeout of `RESTART_WAIT_MS`, and answers `{ ready: true }`, or
  * `{ failed: true }` when the file cannot be opened), then `"checkpoint"` (answered with a {@linkcode CheckpointResult}
  * or `{ busy: true }`), and `"close"` (it closes its connection and ends).
  *
@@ -10,29 +10,15 @@
 // @ts-types="./libsql_binding.d.ts"
 import Database from "libsql";
 import type { NativeDatabase } from "./libsql_binding.d.ts";
-import { checkpointWal } from "./wal_checkpoint.ts";
+import { checkpointWal, RESTART_WAIT_MS } from "./wal_checkpoint.ts";
 import type { CheckpointResult } from "./wal_checkpoint.ts";
 import { workerParent } from "../platform/mod.ts";
-
-/**
- * How many times the worker tries a restart (the WAL past `WAL_RESTART_FRAMES` pages) that finds the write lock taken
- * or a reader in the WAL, {@linkcode RESTART_PAUSE_MS} apart: only this thread waits meanwhile.
- */
-export const RESTART_TRIES = 20;
-
-/** Milliseconds between two tries of a restart. */
-export const RESTART_PAUSE_MS = 1;
 
 /** A message from the executor. */
 export type CheckpointRequest = { path: string } | "checkpoint" | "close";
 
 /** A message to the executor. */
 export type CheckpointAnswer = { ready: true } | { failed: true } | { busy: true } | CheckpointResult;
-
-/** Blocks this thread (a worker's: no event loop waits on it) for {@linkcode RESTART_PAUSE_MS}. */
-function pause(): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, RESTART_PAUSE_MS);
-}
 
 const parent = workerParent();
 if (parent !== undefined) serve(parent);
@@ -53,14 +39,14 @@ function serve(port: NonNullable<typeof parent>): void {
     } else if (request === "checkpoint") {
       if (db === undefined) return answer({ failed: true });
       try {
-        answer(checkpointWal(db, { tries: RESTART_TRIES, pause }));
+        answer(checkpointWal(db));
       } catch {
         answer({ busy: true }); // busy, or an I/O error the executor's next statement meets
       }
     } else {
       try {
-        db = new Database(request.path, { timeout: 0 });
-        db.exec("PRAGMA busy_timeout = 0"); // a restart gives up at once rather than wait
+        // A restart waits for the write lock and the WAL's readers on this thread; a passive checkpoint never waits.
+        db = new Database(request.path, { timeout: RESTART_WAIT_MS });
         db.exec("PRAGMA synchronous = NORMAL"); // the executor's: the checkpoint syncs the WAL, then the file
         db.exec("PRAGMA wal_autocheckpoint = 0");
         answer({ ready: true });

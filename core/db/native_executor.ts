@@ -89,6 +89,35 @@ export const CHECKPOINT_COMMITS = 100;
  */
 export const CHECKPOINT_FRAMES = 1_000;
 
+/**
+ * When the next checkpoint is due, from what the last one found: after the commits that write about
+ * {@linkcode CHECKPOINT_FRAMES} pages, at most {@linkcode CHECKPOINT_COMMITS}. The pages those commits wrote are the
+ * WAL's growth since the last checkpoint, or all of it when the WAL started over since (it is smaller). A WAL copied whole
+ * starts over at the next write, so it is counted from 0 then, or the pages written again up to its old size would read
+ * as none; but only when nothing was committed while the checkpoint ran (on the connection itself, nothing can be): a
+ * commit that began before the copy ended keeps the WAL from starting over, and counting it from 0 would read the whole
+ * WAL as written by the next few commits, a checkpoint after every commit.
+ *
+ * @param walFrames The WAL's pages as last counted.
+ * @param commits The write commits the checkpoint counted.
+ * @param result What it found.
+ * @param committedSince Whether the connection committed while the checkpoint ran.
+ * @returns The WAL's pages to count from and the commits to the next checkpoint.
+ */
+export function nextCheckpoint(
+  walFrames: number,
+  commits: number,
+  { frames, copied, restarted }: CheckpointResult,
+  committedSince: boolean,
+): { walFrames: number; every: number } {
+  const written = frames >= walFrames ? frames - walFrames : frames;
+  const startsOver = restarted || (copied === frames && !committedSince);
+  return {
+    walFrames: startsOver ? 0 : frames,
+    every: Math.max(1, Math.min(CHECKPOINT_COMMITS, Math.floor(commits * CHECKPOINT_FRAMES / Math.max(1, written)))),
+  };
+}
+
 /** Options of {@linkcode openNativeExecutor}. */
 export interface NativeExecutorOptions {
   /** How long a statement waits for another connection's write lock, in milliseconds. */
@@ -470,7 +499,7 @@ class NativeExecutor implements Executor {
     if ("failed" in answer) return this.#workerFailed("the worker could not open the file");
     this.#checkpointPending = false;
     // Busy (another process checkpoints or writes) or an I/O error: the next commits ask again.
-    if (!("busy" in answer)) this.#counted(this.#checkpointCommits, answer);
+    if (!("busy" in answer)) this.#counted(this.#checkpointCommits, answer, this.#commits > 0);
   }
 
   /** The worker could not start or has gone: its checkpoint in flight runs here, and so do all the next ones. */
@@ -502,7 +531,7 @@ class NativeExecutor implements Executor {
     this.#commits = 0;
     try {
       if (this.#waits) this.#busyTimeout(false); // left at 0, as after a write's BEGIN
-      this.#counted(commits, checkpointWal(this.#db));
+      this.#counted(commits, checkpointWal(this.#db), false);
     } catch {
       // Busy (another process checkpoints or writes) or an I/O error the next statement meets; thrown from here, at
       // the end of a turn, it would end the process.
@@ -510,21 +539,16 @@ class NativeExecutor implements Executor {
   }
 
   /**
-   * Sets the commits to the next checkpoint from the pages the last one found.
+   * Sets the commits to the next checkpoint from what the last one found ({@linkcode nextCheckpoint}).
    *
    * @param commits The write commits that checkpoint counted.
    * @param result What it found.
+   * @param committedSince Whether this connection committed while it ran (a worker's checkpoint).
    */
-  #counted(commits: number, { frames, copied, restarted }: CheckpointResult): void {
-    // The pages those commits wrote: the growth since the last look, or all of it when the WAL started over since.
-    const written = frames >= this.#walFrames ? frames - this.#walFrames : frames;
-    // A WAL copied whole starts over at the next commit (unless a reader still uses it): count from 0 then, or the
-    // pages written again up to its old size would read as none.
-    this.#walFrames = copied === frames || restarted ? 0 : frames;
-    this.#checkpointEvery = Math.max(
-      1,
-      Math.min(CHECKPOINT_COMMITS, Math.floor(commits * CHECKPOINT_FRAMES / Math.max(1, written))),
-    );
+  #counted(commits: number, result: CheckpointResult, committedSince: boolean): void {
+    const next = nextCheckpoint(this.#walFrames, commits, result, committedSince);
+    this.#walFrames = next.walFrames;
+    this.#checkpointEvery = next.every;
   }
 
   /**

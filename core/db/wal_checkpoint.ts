@@ -13,6 +13,13 @@ import type { NativeDatabase } from "./libsql_binding.d.ts";
  */
 export const WAL_RESTART_FRAMES = 4_000;
 
+/**
+ * How long the worker's restart waits for the write lock and for the WAL's readers, in milliseconds (SQLite's busy
+ * handler, on the worker's thread): the executor's writes hold the lock in short bursts, and while the restart holds it
+ * they wait for it with the event loop running.
+ */
+export const RESTART_WAIT_MS = 100;
+
 /** What a checkpoint found. */
 export interface CheckpointResult {
   /** Pages in the WAL. */
@@ -25,27 +32,17 @@ export interface CheckpointResult {
 
 /**
  * Checkpoints the WAL passively (it copies what no reader still needs, and never waits), then, when the WAL still
- * holds {@linkcode WAL_RESTART_FRAMES} pages, with a restart. The connection's busy timeout must be 0: a restart that
- * would wait for another connection's write lock or reader gives up at once (and copies what it can, as a passive
- * one). On a thread of its own (the worker), a restart refused is tried again after `pause`, a few times: the
- * executor's writes hold the write lock in short bursts, and between two of them the restart gets it.
+ * holds {@linkcode WAL_RESTART_FRAMES} pages, with a restart, which waits as long as the connection's busy timeout for
+ * the write lock and for the WAL's readers: 0 on the executor's own connection (it gives up at once, having copied what
+ * it could, as a passive one), {@linkcode RESTART_WAIT_MS} on the worker's thread, where only that thread waits.
  *
- * @param db A connection to the file, outside any transaction, its busy timeout 0.
- * @param restart How many times a restart is tried, and what runs between two tries (blocks its thread: a worker's).
- * @returns The pages found and copied.
+ * @param db A connection to the file, outside any transaction.
+ * @returns The pages found and copied, and whether the restart ran to the end.
  * @throws {Error} Busy (another connection checkpoints) or an I/O error.
  */
-export function checkpointWal(
-  db: NativeDatabase,
-  restart: { tries: number; pause?: () => void } = { tries: 1 },
-): CheckpointResult {
+export function checkpointWal(db: NativeDatabase): CheckpointResult {
   const [, frames, copied] = db.prepare("PRAGMA wal_checkpoint(PASSIVE)").raw(true).get([]) as [number, number, number];
   if (frames < WAL_RESTART_FRAMES) return { frames, copied, restarted: false };
-  const statement = db.prepare("PRAGMA wal_checkpoint(RESTART)").raw(true);
-  for (let tries = 1;; tries++) {
-    const [busy] = statement.get([]) as [number];
-    if (busy === 0) return { frames, copied, restarted: true };
-    if (tries >= restart.tries) return { frames, copied, restarted: false };
-    restart.pause?.();
-  }
+  const [busy] = db.prepare("PRAGMA wal_checkpoint(RESTART)").raw(true).get([]) as [number];
+  return { frames, copied, restarted: busy === 0 };
 }

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { openDatabase } from "../../../core/db/mod.ts";
 import type { Executor } from "../../../core/db/mod.ts";
-import { CHECKPOINT_COMMITS, openNativeExecutor } from "../../../core/db/native_executor.ts";
+import { CHECKPOINT_COMMITS, nextCheckpoint, openNativeExecutor } from "../../../core/db/native_executor.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
 import { waitFor } from "../../fixtures/wait_for.ts";
 
@@ -71,5 +71,32 @@ describe("a file's WAL checkpoint", () => {
       console.warn = warn;
       for (const db of dbs) db.close();
     }
+  });
+});
+
+describe("the commits to the next checkpoint", () => {
+  test("a WAL a worker copied whole while the connection committed is not counted as started over: its growth sets the next", () => {
+    // Single events at one connection: ~4 pages a commit, the WAL at 2,387 pages (not started over: every checkpoint
+    // ran while commits landed). Counted from 0, the next 3 commits read as 2,411 pages written: a checkpoint a commit.
+    const grown = nextCheckpoint(2_387, 3, { frames: 2_411, copied: 2_411, restarted: false }, true);
+    assert.deepEqual(grown, { walFrames: 2_411, every: CHECKPOINT_COMMITS });
+    const steady = nextCheckpoint(2_411, CHECKPOINT_COMMITS, { frames: 2_811, copied: 2_811, restarted: false }, true);
+    assert.deepEqual(steady, { walFrames: 2_811, every: CHECKPOINT_COMMITS }); // 400 pages in 100 commits: the most
+  });
+
+  test("a WAL copied whole with no commit meanwhile, or restarted, is counted from 0; large commits come due sooner", () => {
+    assert.deepEqual(nextCheckpoint(900, 100, { frames: 1_300, copied: 1_300, restarted: false }, false), {
+      walFrames: 0,
+      every: 100,
+    });
+    assert.deepEqual(nextCheckpoint(3_000, 10, { frames: 5_000, copied: 4_000, restarted: true }, true), {
+      walFrames: 0,
+      every: 5, // 2,000 pages in 10 commits: about 1,000 pages is 5 commits
+    });
+    // The WAL started over since the last look (smaller now): all of it was written by those commits.
+    assert.deepEqual(nextCheckpoint(2_000, 20, { frames: 600, copied: 300, restarted: false }, true), {
+      walFrames: 600,
+      every: 33,
+    });
   });
 });
