@@ -17,7 +17,6 @@ import {
   redactSecrets,
   storedText,
 } from "../contract/mod.ts";
-import { afterIo } from "../db/mod.ts";
 import type { ErrorLogger } from "../logging/mod.ts";
 import { monotonicUlids } from "./monotonic_ids.ts";
 
@@ -172,7 +171,9 @@ export function createActivityLog(options: ActivityLogOptions): ActivityLog {
     buffer = [];
     writing = writing.then(async () => {
       for (let i = 0; i < taken.length; i += MAX_BATCH) {
-        if (i > 0) await new Promise<void>((resolve) => afterIo(resolve));
+        // A timer, not an immediate: on Deno an immediate runs before the runtime reads its sockets again, so the
+        // requests that arrived meanwhile waited for every group (a run's p99 24 ms against 9-12 ms, the bench app).
+        if (i > 0) await new Promise<void>((resolve) => setTimeout(resolve, 0));
         await writeGroup(taken.slice(i, i + MAX_BATCH));
       }
     });
