@@ -14,6 +14,7 @@ import {
 } from "../../../core/db/native_executor.ts";
 import { type HranaServer, startHranaServer } from "../../fixtures/hrana_server.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
+import { holdWriteLock } from "../../fixtures/write_lock.ts";
 import { nextTurns } from "../../fixtures/wait_for.ts";
 
 const dir = tempDir("svc-executor-");
@@ -258,16 +259,11 @@ describe("a file another connection holds the write lock of", () => {
     const holder = await openDatabase(url);
     try {
       await db.execute("CREATE TABLE t (v TEXT)");
-      let release!: () => void;
-      const gate = new Promise<void>((resolve) => release = resolve);
-      let holding!: () => void;
-      const held = new Promise<void>((resolve) => holding = resolve);
-      const holderDone = holder.transaction(async (tx) => {
-        await tx.execute({ sql: "INSERT INTO t VALUES (?)", args: ["holder"] });
-        holding();
-        await gate; // BEGIN IMMEDIATE: the write lock is held until this resolves
-      }, "write");
-      await held;
+      // BEGIN IMMEDIATE: the write lock is held until it is released
+      const release = await holdWriteLock(
+        holder,
+        (tx) => tx.execute({ sql: "INSERT INTO t VALUES (?)", args: ["holder"] }),
+      );
       let settled = 0;
       const batch = db.batch([{ sql: "INSERT INTO t VALUES (?)", args: ["batch"] }], "write").finally(() => settled++);
       const transaction = db.transaction(
@@ -277,8 +273,7 @@ describe("a file another connection holds the write lock of", () => {
       // The event loop turns while both wait (a blocking wait would have run out, and failed, before this line).
       await nextTurns(3);
       assert.equal(settled, 0);
-      release();
-      await holderDone;
+      await release();
       await Promise.all([batch, transaction]);
       const rows = await db.execute("SELECT v FROM t ORDER BY v");
       assert.deepEqual(rows.rows.map((r) => r.v), ["batch", "holder", "transaction"]);
@@ -296,15 +291,7 @@ describe("a file another connection holds the write lock of", () => {
     const holder = await openDatabase(url);
     try {
       await db.execute("CREATE TABLE t (v TEXT NOT NULL)");
-      let release!: () => void;
-      const gate = new Promise<void>((resolve) => release = resolve);
-      let holding!: () => void;
-      const held = new Promise<void>((resolve) => holding = resolve);
-      const holderDone = holder.transaction(async () => {
-        holding();
-        await gate;
-      }, "write");
-      await held;
+      const release = await holdWriteLock(holder);
       // The batch fails on its second statement, so its transaction is rolled back.
       const batch = db.batch([
         { sql: "INSERT INTO t VALUES (?)", args: ["batch"] },
@@ -312,8 +299,7 @@ describe("a file another connection holds the write lock of", () => {
       ], "write");
       const statements = ["one", "two", "three"].map((v) => db.execute({ sql: "INSERT INTO t VALUES (?)", args: [v] }));
       await nextTurns(2);
-      release();
-      await holderDone;
+      await release();
       await assert.rejects(batch);
       await Promise.all(statements);
       const rows = await db.execute("SELECT v FROM t ORDER BY v");
@@ -331,15 +317,7 @@ describe("a file another connection holds the write lock of", () => {
     try {
       await db.execute("CREATE TABLE t (v TEXT NOT NULL)");
       await db.execute("INSERT INTO t VALUES ('before')");
-      let release!: () => void;
-      const gate = new Promise<void>((resolve) => release = resolve);
-      let holding!: () => void;
-      const held = new Promise<void>((resolve) => holding = resolve);
-      const holderDone = holder.transaction(async () => {
-        holding();
-        await gate;
-      }, "write");
-      await held;
+      const release = await holdWriteLock(holder);
       const order: string[] = [];
       const batch = db.batch([{ sql: "INSERT INTO t VALUES (?)", args: ["batch"] }], "write")
         .then(() => order.push("batch"));
@@ -352,8 +330,7 @@ describe("a file another connection holds the write lock of", () => {
         ["before"],
         "the read saw what was committed, outside any transaction",
       );
-      release();
-      await holderDone;
+      await release();
       await Promise.all([batch, write]);
       assert.deepEqual(order, ["read", "batch", "write"]);
     } finally {

@@ -5,6 +5,7 @@ import { openDatabase } from "../../../core/db/mod.ts";
 import type { Executor, Statement, TransactionMode } from "../../../core/db/mod.ts";
 import { createGroupCommit, type Scheduler } from "../../../core/db/mod.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
+import { holdWriteLock } from "../../fixtures/write_lock.ts";
 import { nextTurns } from "../../fixtures/wait_for.ts";
 
 const dir = tempDir("svc-group-commit-");
@@ -172,19 +173,10 @@ describe("createGroupCommit", () => {
     const holder = await openDatabase(url);
     try {
       await db.execute("CREATE TABLE t (v TEXT)");
-      let release!: () => void;
-      const gate = new Promise<void>((resolve) => release = resolve);
-      let holding!: () => void;
-      const held = new Promise<void>((resolve) => holding = resolve);
-      const holderDone = holder.transaction(async () => {
-        holding();
-        await gate;
-      }, "write");
-      await held;
+      const release = await holdWriteLock(holder);
       const write = createGroupCommit(db).write([{ sql: "INSERT INTO t (v) VALUES (?)", args: ["lone"] }]);
       await nextTurns(3);
-      release();
-      await holderDone;
+      await release();
       await write;
       assert.deepEqual((await db.execute("SELECT v FROM t")).rows.map((r) => r.v), ["lone"]);
     } finally {
