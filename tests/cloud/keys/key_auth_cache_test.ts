@@ -3,9 +3,9 @@
 // or deleted by the other node is seen on the next request.
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { type CloudRepositories, openCloudStorage } from "../../../cloud/open_cloud_storage.ts";
 import { keyRecord } from "../../fixtures/key_records.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
+import { twoNodesOnOneFile } from "../../fixtures/two_nodes.ts";
 import { nextTurns } from "../../fixtures/wait_for.ts";
 
 const dir = tempDir("svc-key-auth-cache-");
@@ -17,11 +17,8 @@ const PROJECT = "prj_01HZZZZZZZZZZZZZZZZZZZZZZ1";
 describe("a node's cached agent keys, beside another node on the same file", () => {
   test("stay cached while the other node commits events, and follow its mints, revocations and schedules on the next request", async () => {
     const url = `file:${dir.file("cloud.db")}`;
-    let statements = 0;
-    const mine: CloudRepositories = await openCloudStorage(url, {
-      observeDatabase: (operation) => operation === "execute" && statements++,
-    });
-    const other = await openCloudStorage(url);
+    const nodes = await twoNodesOnOneFile(url);
+    const { mine, other } = nodes;
     try {
       await other.projects.createProject({
         id: PROJECT,
@@ -44,9 +41,9 @@ describe("a node's cached agent keys, beside another node on the same file", () 
       for (let i = 0; i < 3; i++) {
         await other.inbox.appendEvents(PROJECT, [{ eventId: `e${i}`, type: "t", agentId: "a", payload: {} }], AT);
         await nextTurns(2); // the next request
-        statements = 0;
+        nodes.countFromZero();
         assert.deepEqual(await states(), [active, active, null]);
-        assert.equal(statements, 1, "one read of the keys' version, not one read of each key");
+        assert.equal(nodes.statements(), 1, "one read of the keys' version, not one read of each key");
       }
 
       assert.equal(await other.keys.insertKey(PROJECT, three, "user"), true);
@@ -70,8 +67,7 @@ describe("a node's cached agent keys, beside another node on the same file", () 
         "the rerolled key",
       );
     } finally {
-      await other.close();
-      await mine.close();
+      await nodes.close();
     }
   });
 });

@@ -3,10 +3,10 @@
 // rotated or deleted by the other node is seen on the next request.
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { type CloudRepositories, openCloudStorage } from "../../../cloud/open_cloud_storage.ts";
 import type { ProjectRecord } from "../../../cloud/projects/mod.ts";
 import type { AuditEntryInput } from "../../../cloud/audit/mod.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
+import { twoNodesOnOneFile } from "../../fixtures/two_nodes.ts";
 import { nextTurns } from "../../fixtures/wait_for.ts";
 
 const dir = tempDir("svc-secret-cache-");
@@ -36,11 +36,8 @@ const audit: AuditEntryInput = {
 describe("a node's cached project secrets, beside another node on the same file", () => {
   test("stay cached while the other node commits events, and follow its creations, rotations and deletions on the next request", async () => {
     const url = `file:${dir.file("cloud.db")}`;
-    let statements = 0;
-    const mine: CloudRepositories = await openCloudStorage(url, {
-      observeDatabase: (operation) => operation === "execute" && statements++,
-    });
-    const other = await openCloudStorage(url);
+    const nodes = await twoNodesOnOneFile(url);
+    const { mine, other } = nodes;
     try {
       await other.projects.createProject(project(P1, "a".repeat(64)));
       await other.projects.createProject(project(P2, "b".repeat(64)));
@@ -51,9 +48,9 @@ describe("a node's cached project secrets, beside another node on the same file"
       for (let i = 0; i < 3; i++) {
         await other.inbox.appendEvents(P1, [{ eventId: `e${i}`, type: "t", agentId: "a", payload: {} }], AT);
         await nextTurns(2); // the next request
-        statements = 0;
+        nodes.countFromZero();
         assert.deepEqual(await hashes(), ["a".repeat(64), "b".repeat(64), null]);
-        assert.equal(statements, 1, "one read of the projects' version, not one read of each secret");
+        assert.equal(nodes.statements(), 1, "one read of the projects' version, not one read of each secret");
       }
 
       await other.projects.createProject(project(P3, "c".repeat(64)));
@@ -68,8 +65,7 @@ describe("a node's cached project secrets, beside another node on the same file"
       await nextTurns(2);
       assert.deepEqual(await hashes(), ["d".repeat(64), null, "c".repeat(64)], "a project deleted there");
     } finally {
-      await other.close();
-      await mine.close();
+      await nodes.close();
     }
   });
 });
