@@ -1,9 +1,13 @@
 // Where a single event's server CPU goes over HTTP, in one run: the same wrk load (`events.lua`, single events) on
-// `http` (the Deno adapter's server reading the body and answering, bench/cloud/event_floor_server.ts), `store` (the
-// same plus the event's insert through the group commit) and `cloud` (`cloud/main.ts serve` of this checkout),
+// `http` (the Deno adapter's server reading the body and answering, bench/cloud/event_floor_server.ts), `defer` (the
+// same answered after the turn's I/O, as a group commit answers, nothing stored), `raw` (the same plus a minimal group
+// commit on the `libsql` binding: one prepared INSERT an event, BEGIN IMMEDIATE and COMMIT once a turn), `store` (the
+// same through the cloud's storage and its group commit) and `cloud` (`cloud/main.ts serve` of this checkout),
 // alternated `rounds` times; the best round of each counts, with the server's CPU per event (user + system, /proc).
-// `store` − `http` is the storage's share, `cloud` − `store` the route's own (auth, validation, dispatch, metrics).
-//   node bench/cloud/event_floors.ts [seconds=3] [rounds=3] [connections=8]
+// `store` − `http` is the storage's share (of it,
+// `defer` − `http` the turn a group waits for, `raw` − `defer` SQLite's own), `cloud` − `store` the route's own (auth,
+// validation, dispatch, metrics).
+//   node bench/cloud/event_floors.ts [seconds=3] [rounds=3] [connections=8] [labels=http,defer,raw,store,cloud]
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,12 +15,13 @@ import { type BenchProject, benchProject } from "./project.ts";
 import { runtimeCommand, type ServerProcess, startServer } from "../server_process.ts";
 import { ensureWrk, runWrk } from "../wrk.ts";
 
-const [seconds = 3, rounds = 3, connections = 8] = process.argv.slice(2).map(Number);
+const [seconds = 3, rounds = 3, connections = 8] = process.argv.slice(2, 5).map(Number);
+const labels = (process.argv[5] ?? "http,defer,raw,store,cloud").split(",");
 ensureWrk();
 const dir = mkdtempSync(join(tmpdir(), "svc-event-floors-"));
 const servers: { label: string; server: ServerProcess; project: BenchProject }[] = [];
 try {
-  for (const label of ["http", "store", "cloud"]) {
+  for (const label of labels) {
     const db = `file:${join(dir, `${label}.db`)}`;
     const project = await benchProject(db);
     const command = label === "cloud"
