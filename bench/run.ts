@@ -2,7 +2,7 @@
 // 90 s): every scenario next to its baseline, one runtime at a time, over
 // 127.0.0.1. Options: --only=app|cloud|events|revocation|faults|scale|activity|queue (or a list: --only=app,events), --runtimes=deno,bun,node,
 // --rounds=N (alternated rounds of the app side), --keys=N (the many-keys run; 0 leaves it out).
-// `events` is the cloud's single events at 1, 8 and 50 connections, batches and 5,000 idle long polls, on Deno.
+// `events` is the cloud's single events at 1, 8 and 50 connections, batches and 5,000 idle long polls, on each of --runtimes.
 // `npm run bench -- --only=app,events` is the user's path of issue 26 (bench/README.md, "The user's path").
 // `scale` (only when named) is three `cloud/main.ts serve` nodes on one file and on the Hrana fixture (scale_bench.ts).
 // `faults` (only when named) is the promises under faults: an outage, lost answers, a stall, SIGTERM, a restart.
@@ -45,7 +45,7 @@ if (wanted("app")) {
 }
 if (results.length > 0) console.error(markdownTable(results)); // kept even if a later part fails
 if (wanted("cloud")) results.push(...await cloudBench({ quick }));
-if (onlyList?.includes("events")) results.push(...await cloudBench({ quick, eventsOnly: true }));
+if (onlyList?.includes("events")) results.push(...await cloudBench({ quick, eventsOnly: true, runtimes }));
 if (wanted("revocation")) results.push(...await revocationBench({ samples: quick ? 20 : 100 }));
 if (onlyList?.includes("faults")) results.push(...await faultsBench({ quick }));
 if (onlyList?.includes("activity")) results.push(...await activityBench({ quick }));
