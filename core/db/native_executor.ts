@@ -473,7 +473,8 @@ class NativeExecutor implements Executor {
     const worker = this.#memory ? null : this.#checkpointer();
     if (worker === null) return this.batch(statements, "write").then(() => {});
     return new Promise((resolve, reject) => {
-      this.#asides.push({ statements, resolve, reject });
+      // The process waits for the batches under way (a script's last `close()` writes its records before it exits).
+      if (this.#asides.push({ statements, resolve, reject }) === 1) worker.keepAlive(true);
       worker.postMessage(writeRequest(statements) satisfies CheckpointRequest);
     });
   }
@@ -482,6 +483,7 @@ class NativeExecutor implements Executor {
   #writtenAside(answer: { written: true } | { writeFailed: WriteFailure }): void {
     const aside = this.#asides.shift();
     if (aside === undefined) return;
+    if (this.#asides.length === 0) this.#worker?.keepAlive(false); // once closed or failed, it is ending
     if ("writeFailed" in answer) {
       return aside.reject(Object.assign(new Error(answer.writeFailed.message), answer.writeFailed));
     }
