@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Server CPU a request, app_server.ts modes side by side on one runtime (issue 41): one server per mode on the same
 # keys, wrk -t1 -c50, four alternated rounds of 3 s, each printing req/s and the server's CPU (user + system, all
-# threads, from /proc) per request (ROUNDS=n for more rounds). The best (lowest) CPU of each mode is the figure; req/s is
-# shown for the noise.
+# threads, from /proc) per request, and the main thread's alone (`main_us`, /proc/PID/task/PID: the event loop's; the
+# rest is the runtime's helper threads and the database's worker) (ROUNDS=n for more rounds). The best (lowest) CPU of
+# each mode is the figure; req/s is shown for the noise.
 # A mode may end in `:403` (loaded with the read-only key: every request a FORBIDDEN_SCOPE refusal), `:401` (an
 # unknown key) or `:mcp` (the full key, every request the same run as an MCP `tools/call` on /svc/mcp: the body
 # MCP_CALL_BODY of bench/app/notes_app.ts, Accept `application/json, text/event-stream`); without a suffix it is
@@ -38,11 +39,13 @@ load() { # mode seconds: wrk's output
 for m in "$@"; do PORT[$m]=$(awk '/listening/{print $2}' "$D/$m.out"); load "$m" 1 >/dev/null; done
 for r in $(seq "${ROUNDS:-4}"); do for m in "$@"; do
   SP=$(pgrep -P ${PIDS[$m]} | head -1); SP=${SP:-${PIDS[$m]}}
-  c0=$(awk '{print $14+$15}' /proc/$SP/stat)
+  c0=$(awk '{print $14+$15}' /proc/$SP/stat); m0=$(awk '{print $14+$15}' /proc/$SP/task/$SP/stat)
   out=$(load "$m" 3)
   rps=$(echo "$out" | awk '/Requests\/sec/{print $2}'); c1=$(awk '{print $14+$15}' /proc/$SP/stat)
+  m1=$(awk '{print $14+$15}' /proc/$SP/task/$SP/stat)
   us=$(node -e 'const [c0, c1, rps] = process.argv.slice(1).map(Number); console.log((((c1 - c0) * 1e4) / (rps * 3)).toFixed(1))' "$c0" "$c1" "$rps")
-  echo "r$r $m rps=$rps cpu_us=$us"; BEST[$m]=$(node -e 'console.log(Math.min(...process.argv.slice(1).filter(Boolean).map(Number)))' "$us" "${BEST[$m]}")
+  main=$(node -e 'const [c0, c1, rps] = process.argv.slice(1).map(Number); console.log((((c1 - c0) * 1e4) / (rps * 3)).toFixed(1))' "$m0" "$m1" "$rps")
+  echo "r$r $m rps=$rps cpu_us=$us main_us=$main"; BEST[$m]=$(node -e 'console.log(Math.min(...process.argv.slice(1).filter(Boolean).map(Number)))' "$us" "${BEST[$m]}")
 done; done
 echo "best (µs of server CPU a request): $(for m in "$@"; do printf '%s %s  ' "$m" "${BEST[$m]}"; done)"
 for m in "$@"; do kill ${PIDS[$m]}; done; rm -rf "$D"

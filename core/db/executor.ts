@@ -84,6 +84,15 @@ export interface Executor {
    */
   transaction<T>(work: (tx: Transaction) => Promise<T>, mode?: TransactionMode): Promise<T>;
   /**
+   * Runs write statements atomically, in one write transaction, off the event loop where the engine can: a file's
+   * native executor runs them on its worker thread's connection (`checkpoint_worker.ts`), or here where no worker
+   * starts. Absent (remote databases): callers use {@linkcode Executor.batch}.
+   *
+   * @param statements The statements, in order.
+   * @returns Settles once they are committed, and readable from this executor.
+   */
+  writeAside?(statements: readonly Statement[]): Promise<void>;
+  /**
    * A number that changes when another connection may have committed since
    * the last call: `PRAGMA data_version` on a local file, always 0 for
    * `:memory:` (no other connection can see it), `null` when the engine

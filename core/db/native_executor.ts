@@ -64,7 +64,7 @@ import { atIsolateEnd } from "./isolate_end.ts";
 import { storageFailure } from "./storage_failure.ts";
 import { checkpointWal, WAL_RESTART_FRAMES } from "./wal_checkpoint.ts";
 import type { CheckpointResult } from "./wal_checkpoint.ts";
-import type { CheckpointAnswer, CheckpointRequest } from "./checkpoint_worker.ts";
+import type { CheckpointAnswer, CheckpointRequest, WriteFailure, WriteRequest } from "./checkpoint_worker.ts";
 import { PLATFORM, type PlatformWorker, startWorker } from "../platform/mod.ts";
 
 export { WAL_RESTART_FRAMES };
@@ -139,6 +139,13 @@ export interface NativeExecutorOptions {
 const CHECKPOINT_WORKER = /\.[jt]s$/.test(import.meta.url)
   ? new URL(`./checkpoint_worker${import.meta.url.slice(-3)}`, import.meta.url)
   : new URL("./core/db/checkpoint_worker.ts", import.meta.url);
+
+/** A write batch sent to the worker, and its caller's promise. */
+interface Aside {
+  statements: readonly Statement[];
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
 
 /** A connection of the binding. */
 type Connection = NativeDatabase;
@@ -241,6 +248,8 @@ class NativeExecutor implements Executor {
   #worker: PlatformWorker | null | undefined;
   /** Whether the connection's busy timeout is set (SQLite waits for another connection's lock), not 0. */
   #waits = true;
+  /** The write batches sent to the worker and not answered yet, in the order sent (it answers in that order). */
+  #asides: Aside[] = [];
 
   constructor(
     db: Connection,
@@ -456,6 +465,49 @@ class NativeExecutor implements Executor {
   }
 
   /**
+   * Runs a write batch on the worker's connection (started on the first call), off the event loop; where there is no
+   * worker, on this connection ({@linkcode batch}). Its commit counts towards the next checkpoint, as this connection's.
+   */
+  writeAside(statements: readonly Statement[]): Promise<void> {
+    if (this.#closed) return Promise.reject(new Error("The database is closed"));
+    const worker = this.#memory ? null : this.#checkpointer();
+    if (worker === null) return this.batch(statements, "write").then(() => {});
+    return new Promise((resolve, reject) => {
+      // The process waits for the batches under way (a script's last `close()` writes its records before it exits).
+      if (this.#asides.push({ statements, resolve, reject }) === 1) worker.keepAlive(true);
+      worker.postMessage(writeRequest(statements) satisfies CheckpointRequest);
+    });
+  }
+
+  /** The worker's answer to the oldest write batch it was sent. */
+  #writtenAside(answer: { written: true } | { writeFailed: WriteFailure }): void {
+    const aside = this.#asides.shift();
+    if (aside === undefined) return;
+    if (this.#asides.length === 0) this.#worker?.keepAlive(false); // once closed or failed, it is ending
+    if ("writeFailed" in answer) {
+      return aside.reject(Object.assign(new Error(answer.writeFailed.message), answer.writeFailed));
+    }
+    if (!this.#closed) {
+      this.forgetVersion(); // its commit is another connection's: this turn's data_version is out of date
+      this.#committed(true);
+    }
+    aside.resolve();
+  }
+
+  /**
+   * The write batches the worker will not answer (it could not open the file, or has gone): run here, in order, or
+   * refused once this connection is closed.
+   */
+  #asidesHere(): void {
+    const asides = this.#asides;
+    this.#asides = [];
+    for (const { statements, resolve, reject } of asides) {
+      if (this.#closed) reject(new Error("The database is closed"));
+      else this.batch(statements, "write").then(() => resolve(), reject);
+    }
+  }
+
+  /**
    * Has the WAL checkpointed ({@linkcode checkpointWal}): by the worker, started on the first call, or where there is
    * none, on this connection once the event-loop turn is over.
    */
@@ -488,13 +540,15 @@ class NativeExecutor implements Executor {
     worker.onMessage((answer) => this.#answered(answer as CheckpointAnswer));
     worker.onExit((error) => {
       if (this.#worker === worker) this.#workerFailed(`the worker ended (${(error as Error)?.message ?? "no error"})`);
+      this.#asidesHere();
     });
-    worker.postMessage({ path: this.#path } satisfies CheckpointRequest);
+    worker.postMessage({ path: this.#path, busyTimeoutMs: this.#busyTimeoutMs } satisfies CheckpointRequest);
     return this.#worker = worker;
   }
 
   /** The worker's answer. */
   #answered(answer: CheckpointAnswer): void {
+    if ("written" in answer || "writeFailed" in answer) return this.#writtenAside(answer);
     if (this.#closed || "ready" in answer) return;
     if ("failed" in answer) return this.#workerFailed("the worker could not open the file");
     this.#checkpointPending = false;
@@ -507,6 +561,7 @@ class NativeExecutor implements Executor {
     if (this.#closed) return;
     this.#worker?.postMessage("close" satisfies CheckpointRequest);
     this.#checkpointHereFromNowOn(reason);
+    this.#asidesHere();
     if (!this.#checkpointPending) return;
     this.#commits += this.#checkpointCommits;
     nextTurn(() => this.#checkpointHere());
@@ -517,7 +572,9 @@ class NativeExecutor implements Executor {
     this.#worker = null;
     if (checkpointsHereLogged || this.#workerModule === null) return;
     checkpointsHereLogged = true;
-    console.warn(`WAL checkpoints of file databases run on the event loop: no worker thread (${reason}).`);
+    console.warn(
+      `WAL checkpoints and set-aside writes (activity records) of file databases run on the event loop: no worker thread (${reason}).`,
+    );
   }
 
   /**
@@ -618,6 +675,29 @@ class NativeExecutor implements Executor {
     this.#cache.set(sql, prepared);
     return prepared;
   }
+}
+
+/**
+ * A write batch as the worker takes it ({@linkcode WriteRequest}): when every argument is text, one string and their
+ * lengths.
+ */
+function writeRequest(statements: readonly Statement[]): WriteRequest {
+  const write: string[] = [];
+  const sizes: number[] = [];
+  const args: SqlValue[] = [];
+  let text = true;
+  for (const { sql, args: own = [] } of statements) {
+    write.push(sql);
+    sizes.push(own.length);
+    for (const arg of own) {
+      if (typeof arg !== "string") text = false;
+      args.push(arg);
+    }
+  }
+  if (!text) return { write, sizes, args };
+  const lengths = new Uint32Array(args.length);
+  for (let i = 0; i < args.length; i++) lengths[i] = (args[i] as string).length;
+  return { write, sizes, args: { text: args.join(""), lengths } };
 }
 
 /** Whether a statement is a `SELECT` (it reads, and never writes). */

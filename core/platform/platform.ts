@@ -61,10 +61,15 @@ export function runtimeWith(parts: Partial<Runtime> = {}): Runtime {
   return runtime;
 }
 
-/** A worker thread started by {@linkcode startWorker}. It never keeps the process alive: end it with a message. */
+/**
+ * A worker thread started by {@linkcode startWorker}. It keeps the process alive only while told to
+ * ({@linkcode PlatformWorker.keepAlive}): end it with a message.
+ */
 export interface PlatformWorker {
   /** Sends a message (structured clone) to the worker. */
   postMessage(message: unknown): void;
+  /** Whether the process waits for the worker (while work it was sent is unanswered), or may exit while it runs. */
+  keepAlive(on: boolean): void;
   /** Called with each message the worker sends. */
   onMessage(listener: (message: unknown) => void): void;
   /** Called once the worker has gone: it could not start, it threw, or it ended (`error` is `undefined` then). */
@@ -76,6 +81,7 @@ interface WorkerThreads {
   Worker: new (url: URL) => {
     postMessage(message: unknown): void;
     on(event: "message" | "error" | "exit", listener: (value: unknown) => void): void;
+    ref(): void;
     unref(): void;
   };
   parentPort: {
@@ -119,6 +125,7 @@ export function startWorker(url: URL): PlatformWorker | undefined {
   worker.on("exit", () => exit(undefined));
   return {
     postMessage: (message) => worker.postMessage(message),
+    keepAlive: (on) => on ? worker.ref() : worker.unref(),
     onMessage: (listener) => worker.on("message", listener),
     onExit: (listener) => exited = listener,
   };

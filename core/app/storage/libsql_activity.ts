@@ -99,7 +99,8 @@ function unpackedRecord(row: SqlRow): ActivityRecord {
 const ROWS_PER_INSERT = 50;
 
 /**
- * Writes a group of records, in one transaction: multi-row inserts of up to {@linkcode ROWS_PER_INSERT} rows.
+ * Writes a group of records, in one transaction: multi-row inserts of up to {@linkcode ROWS_PER_INSERT} rows, on the
+ * worker thread of a `file:` database (`Executor.writeAside`), on the connection itself otherwise.
  *
  * @param db The app's database.
  * @param records The records.
@@ -130,8 +131,11 @@ export async function insertActivity(
       });
     }
   }
-  if (statements.length === 1) await db.execute(statements[0]);
-  else if (statements.length > 1) await db.batch(statements, "write");
+  if (statements.length === 0) return;
+  // A file's inserts run on its worker thread's connection, off the event loop (`Executor.writeAside`).
+  if (db.writeAside !== undefined) await db.writeAside(statements);
+  else if (statements.length === 1) await db.execute(statements[0]);
+  else await db.batch(statements, "write");
 }
 
 /**

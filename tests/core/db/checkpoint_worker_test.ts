@@ -65,7 +65,10 @@ describe("a file's WAL checkpoint", () => {
         await waitFor(`the WAL of ${files[i]} to be checkpointed`, () => walIndex(files[i]).copied > 0);
       }
       assert.equal(warned.length, 1, warned.join("\n"));
-      assert.match(warned[0], /WAL checkpoints of file databases run on the event loop: no worker thread/);
+      assert.match(
+        warned[0],
+        /WAL checkpoints and set-aside writes \(activity records\) of file databases run on the event loop: no worker thread/,
+      );
       for (const db of dbs) assert.equal(Number((await db.execute("SELECT count(*) AS n FROM t")).rows[0].n), 110);
     } finally {
       console.warn = warn;
