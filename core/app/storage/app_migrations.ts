@@ -242,4 +242,28 @@ export const APP_MIGRATIONS: readonly Migration[] = [
       "CREATE INDEX app_activity_by_key ON app_activity (user_id, key_id, id)",
     ],
   },
+  {
+    version: 16,
+    name: "a counter of key changes, read by the key cache when another connection committed",
+    statements: [
+      // One row whose `seq` moves whenever what an agent request reads of a key may have changed (a key stored,
+      // deleted, revoked, its expiry or scheduled revocation set; not a `lastUsedAt` touch). The key cache reads it
+      // once another connection committed, and forgets its keys only when it moved: the activity records a file's
+      // worker thread writes (dozens of commits a second under load) are another connection's commits, and without
+      // it each one made every cached key be read again (core/db/change_cache.ts).
+      `CREATE TABLE app_key_changes (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        seq INTEGER NOT NULL
+      )`,
+      "INSERT INTO app_key_changes (id, seq) VALUES (1, 0)",
+      `CREATE TRIGGER app_keys_cached_inserted AFTER INSERT ON app_keys
+        BEGIN UPDATE app_key_changes SET seq = seq + 1 WHERE id = 1; END`,
+      `CREATE TRIGGER app_keys_cached_changed
+        AFTER UPDATE OF id, user_id, name, scopes, agent_id, hash, start, created_at, revoked_at, expires_at, revokes_at,
+          revoke_reason, grant_id ON app_keys
+        BEGIN UPDATE app_key_changes SET seq = seq + 1 WHERE id = 1; END`,
+      `CREATE TRIGGER app_keys_cached_deleted AFTER DELETE ON app_keys
+        BEGIN UPDATE app_key_changes SET seq = seq + 1 WHERE id = 1; END`,
+    ],
+  },
 ];

@@ -65,10 +65,14 @@ export async function openAppStorage(
   return new LibsqlAppStorage(executor, options.now);
 }
 
+/** The counter the key cache reads once another connection committed (app migration 16). */
+const KEY_CHANGES = "SELECT seq FROM app_key_changes WHERE id = 1";
+
 /**
  * The storage. A key's record (read by every agent request) is cached by
- * hash until the database changes under it (another process committed, or,
- * remote, at most a second); a mint or revoke in this process updates it.
+ * hash until a key changes under it (another connection committed and
+ * `app_key_changes` moved, or, remote, at most a second); a mint or revoke in
+ * this process updates it.
  */
 class LibsqlAppStorage implements AppStorage {
   #db: Executor;
@@ -82,7 +86,13 @@ class LibsqlAppStorage implements AppStorage {
     this.db = db;
     this.#db = db;
     this.#now = now;
-    this.#keys = createChangeCache(db, { size: KEY_CACHE_SIZE, now });
+    this.#keys = createChangeCache(db, {
+      size: KEY_CACHE_SIZE,
+      now,
+      // Another connection's commit (another process, or this file's worker thread writing activity records) keeps
+      // the cached keys unless `app_key_changes` moved (app migration 16). A missing row reads as a change every time.
+      changes: async () => (await db.execute(KEY_CHANGES)).rows[0]?.seq ?? Symbol("no row"),
+    });
   }
 
   async insertKey(record: KeyRecord, kind: AgentIdKind, options: MirrorOption = {}): Promise<boolean> {

@@ -20,6 +20,7 @@ describe("app storage", () => {
       "app_agent_claims",
       "app_approvals",
       "app_cloud_policy",
+      "app_key_changes",
       "app_keys",
       "app_oauth_clients",
       "app_oauth_codes",
