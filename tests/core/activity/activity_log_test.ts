@@ -11,15 +11,10 @@ import type { ActivityLogOptions, ActivityRun } from "../../../core/activity/act
 import type { ActivityRecord } from "../../../core/contract/mod.ts";
 import { activityRecordSchema } from "../../../core/contract/mod.ts";
 import { waitFor } from "../../fixtures/wait_for.ts";
+import { activityRun } from "../../fixtures/activity_records.ts";
 
 const T0 = Date.parse("2026-03-01T12:00:00.000Z");
-const RUN: ActivityRun = {
-  key: { id: "key_1", userId: "alice", agentId: "agt_1", grantId: null },
-  intent: "notes.list",
-  via: "http",
-  status: 200,
-  ms: 1.23456,
-};
+const RUN: ActivityRun = activityRun({ ms: 1.23456 });
 
 function logWith(overrides: Partial<ActivityLogOptions> = {}) {
   const groups: ActivityRecord[][] = [];

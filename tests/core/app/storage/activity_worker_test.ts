@@ -10,19 +10,14 @@ import type { ActivityWrite } from "../../../../core/app/storage/libsql_activity
 import { type AppStorage, openAppStorage } from "../../../../core/app/storage/mod.ts";
 import { openDatabase, storageFailure } from "../../../../core/db/mod.ts";
 import { tempDir } from "../../../fixtures/temp_dir.ts";
+import { activityRun } from "../../../fixtures/activity_records.ts";
 import { holdWriteLock } from "../../../fixtures/write_lock.ts";
 
 const dir = tempDir("svc-activity-worker-");
 after(() => dir.remove());
 
 const T0 = Date.parse("2026-03-01T12:00:00.000Z");
-const RUN: ActivityRun = {
-  key: { id: "key_1", userId: "alice", agentId: "agt_1", grantId: null },
-  intent: "notes.list",
-  via: "http",
-  status: 200,
-  ms: 1.5,
-};
+const RUN: ActivityRun = activityRun();
 
 /** The activity log as the app builds it over its storage (`assemble_routes.ts`), a manual flush. */
 function activityOf(storage: AppStorage, where: ActivityWrite = { keep: true, mirror: false }) {
