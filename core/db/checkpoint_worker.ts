@@ -17,6 +17,7 @@ import type { NativeDatabase, NativeStatement } from "./libsql_binding.d.ts";
 import { checkpointWal, RESTART_WAIT_MS } from "./wal_checkpoint.ts";
 import type { CheckpointResult } from "./wal_checkpoint.ts";
 import type { SqlValue } from "./executor.ts";
+import { BoundedMap } from "../cache/mod.ts";
 import { workerParent } from "../platform/mod.ts";
 
 /**
@@ -58,7 +59,7 @@ export type CheckpointAnswer =
   | { written: true }
   | { writeFailed: WriteFailure };
 
-/** Prepared statements the worker keeps (a group's inserts are a few shapes), all dropped past it. */
+/** Prepared statements the worker keeps (a group's inserts are a few shapes), the least recently used dropped past it. */
 const STATEMENTS_KEPT = 64;
 
 const parent = workerParent();
@@ -68,7 +69,7 @@ if (parent !== undefined) serve(parent);
 function serve(port: NonNullable<typeof parent>): void {
   let db: NativeDatabase | undefined;
   let busyTimeoutMs = RESTART_WAIT_MS;
-  const prepared = new Map<string, NativeStatement>();
+  const prepared = new BoundedMap<string, NativeStatement>({ maxEntries: STATEMENTS_KEPT });
   const answer = (message: CheckpointAnswer) => port.postMessage(message);
 
   /** Runs a batch in one write transaction, waiting for the lock on this thread. */
@@ -80,10 +81,7 @@ function serve(port: NonNullable<typeof parent>): void {
       db.exec("BEGIN IMMEDIATE");
       for (let i = 0, at = 0; i < sqls.length; at += sizes[i++]) {
         let statement = prepared.get(sqls[i]);
-        if (statement === undefined) {
-          if (prepared.size >= STATEMENTS_KEPT) prepared.clear();
-          prepared.set(sqls[i], statement = db.prepare(sqls[i]));
-        }
+        if (statement === undefined) prepared.set(sqls[i], statement = db.prepare(sqls[i]));
         statement.run(values.slice(at, at + sizes[i]) as SqlValue[]);
       }
       db.exec("COMMIT");
