@@ -6,7 +6,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
 import { tempDir } from "../../fixtures/temp_dir.ts";
-import { inChromium, launchChromium } from "../../fixtures/chromium.ts";
+import { inChromium, launchChromium, mainText } from "../../fixtures/chromium.ts";
 import { type CloudRuntime, DASHBOARD_RUNTIME, serveCloud, type ServedCloud } from "./cloud_subprocess.ts";
 import { signIn } from "./browser_sign_in.ts";
 
@@ -71,7 +71,7 @@ for (const runtime of RUNTIMES.filter((r) => r !== DASHBOARD_RUNTIME)) {
         assert.equal(await poll(agentKey), 200);
         await page.goto(`${cloud.url}/dashboard/projects/${project.id}`);
         await page.getByRole("link", { name: "Keys", exact: true }).click();
-        assert.match(await page.textContent("main") ?? "", /smoke-bot/);
+        assert.match(await mainText(page), /smoke-bot/);
       });
 
       test("revoking the key in the dashboard makes the agent's next inbox poll 401 over HTTP", async () => {

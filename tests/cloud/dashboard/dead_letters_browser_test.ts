@@ -7,7 +7,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
 import { tempDir } from "../../fixtures/temp_dir.ts";
-import { axeFindings, inChromium, launchChromium } from "../../fixtures/chromium.ts";
+import { axeFindings, inChromium, launchChromium, mainText } from "../../fixtures/chromium.ts";
 import { DASHBOARD_RUNTIME, serveCloud, type ServedCloud } from "./cloud_subprocess.ts";
 
 const ADMIN = { email: "admin@example.com", password: "a long admin password" };
@@ -100,7 +100,7 @@ inChromium(title, () =>
       await agent("POST", "/v1/agent/ack", { leaseIds: [back.items[0].leaseId] });
       await page.getByRole("button", { name: "Redrive all 1 dead letters" }).click();
       assert.match(await page.getByRole("status").textContent() ?? "", /1 dead letters were put back/);
-      assert.match(await page.textContent("main") ?? "", /No dead letters\./);
+      assert.match(await mainText(page), /No dead letters\./);
       await axe("Inbox after a redrive");
     });
 

@@ -9,7 +9,7 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { tempDir } from "../../fixtures/temp_dir.ts";
-import { axeFindings, inChromium, launchChromium } from "../../fixtures/chromium.ts";
+import { axeFindings, inChromium, launchChromium, mainText } from "../../fixtures/chromium.ts";
 import { DASHBOARD_RUNTIME, serveCloud, type ServedCloud } from "./cloud_subprocess.ts";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
@@ -92,14 +92,14 @@ inChromium(title, () =>
       await page.getByLabel("Search keys").fill("billing");
       await page.getByRole("button", { name: "Filter" }).click();
       assert.match(await page.locator("#key-count").textContent() ?? "", /2 keys/);
-      assert.doesNotMatch(await page.textContent("main") ?? "", /support-bot|leaked/);
+      assert.doesNotMatch(await mainText(page), /support-bot|leaked/);
       await axe("Keys, searched");
       await page.getByRole("link", { name: "billing-agent" }).click();
       assert.equal(
         new URL(page.url()).pathname,
         `/dashboard/projects/${project.id}/keys/${keys.get("billing-agent")!.id}`,
       );
-      const main = await page.textContent("main") ?? "";
+      const main = await mainText(page);
       for (const text of ["billing-agent", "alice", "svc_live_", "Last used", "Expires", "active", "Audit entries"]) {
         assert.ok(main.includes(text), text);
       }
@@ -140,6 +140,6 @@ inChromium(title, () =>
       for (const name of ["billing-agent", "billing-backup", "support-bot"]) assert.equal(await poll(name), 401);
       assert.equal(await poll("leaked-2"), 200, "another user's key keeps working");
       await page.getByRole("link", { name: "support-bot" }).click();
-      assert.match(await page.textContent("main") ?? "", /key\.revoke/);
+      assert.match(await mainText(page), /key\.revoke/);
     });
   }));

@@ -9,7 +9,7 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { tempDir } from "../../fixtures/temp_dir.ts";
-import { axeFindings, inChromium, launchChromium } from "../../fixtures/chromium.ts";
+import { axeFindings, inChromium, launchChromium, mainText } from "../../fixtures/chromium.ts";
 import { DASHBOARD_RUNTIME, serveCloud, type ServedCloud } from "./cloud_subprocess.ts";
 import { signIn } from "./browser_sign_in.ts";
 import { type Seeded, seedProject } from "./seed_project.ts";
@@ -116,7 +116,7 @@ inChromium(title, () =>
         revokedKeyId = /keys\/([^/]+)\/revoke/.exec(page.url())![1];
         await page.getByRole("button", { name: "Revoke key" }).click();
         await page.goto(`${base}/audit?key=${revokedKeyId}`);
-        assert.match(await page.textContent("main") ?? "", /2 entries\s+about the key/);
+        assert.match(await mainText(page), /2 entries\s+about the key/);
         assert.match(await page.locator("tbody tr").first().textContent() ?? "", new RegExp(`${keyName} of user-with`));
         await page.getByLabel("Action").selectOption("key.revoke");
         await page.getByRole("button", { name: "Filter" }).click();
@@ -199,7 +199,7 @@ inChromium(title, () =>
       await page.getByLabel("Your password").fill(ADMIN.password);
       await page.getByRole("button", { name: "Invite operator" }).click();
       const link = (await page.locator("#invite-link").textContent())!;
-      assert.match(await page.textContent("main") ?? "", /will not be shown again/);
+      assert.match(await mainText(page), /will not be shown again/);
       await fits(page, "the invite link at 390 px");
       await axe(page, "Invite link");
       const newcomer = await browser.newPage({ viewport: { width: 390, height: 844 } });
@@ -223,9 +223,9 @@ inChromium(title, () =>
       await page.getByLabel("Your password").fill(ADMIN.password);
       await page.getByRole("button", { name: "Remove operator" }).click();
       assert.match(await page.getByRole("status").textContent() ?? "", /removed and signed out/);
-      assert.doesNotMatch(await page.textContent("main") ?? "", /newcomer@example\.com/);
+      assert.doesNotMatch(await mainText(page), /newcomer@example\.com/);
       await page.goto(`${cloud.url}/dashboard/audit?action=operator.invite`);
-      assert.match(await page.textContent("main") ?? "", /1 entries/);
+      assert.match(await mainText(page), /1 entries/);
       await page.close();
       await newcomer.close();
     });

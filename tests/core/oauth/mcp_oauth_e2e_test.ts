@@ -21,7 +21,7 @@ import { Client } from "@modelcontextprotocol/sdk/client";
 import { isOAuthReturnUrl, type Svc, withSvc } from "../../../mod.ts";
 import type { RunningServer } from "../../../core/http/mod.ts";
 import { openCloudStorage } from "../../../cloud/open_cloud_storage.ts";
-import { inChromium, launchChromium } from "../../fixtures/chromium.ts";
+import { inChromium, launchChromium, mainText } from "../../fixtures/chromium.ts";
 import { notesSvc } from "../../fixtures/notes_svc.ts";
 import { type CloudServer, listen, startCloudServer } from "../../fixtures/servers.ts";
 import { tempDir } from "../../fixtures/temp_dir.ts";
@@ -274,7 +274,7 @@ inChromium(TITLE, () =>
         await operator.goto(`${cloud.url}/dashboard/projects/${cloud.projectId}/keys?user=alice&status=active`);
         await operator.getByRole("button", { name: new RegExp(`^Revoke ${name} \\(`) }).click();
         await operator.getByRole("button", { name: "Revoke key" }).click();
-        assert.match(await operator.textContent("main") ?? "", /The key is revoked/);
+        assert.match(await mainText(operator), /The key is revoked/);
 
         // Once the feed brings the revocation, the client's next call gets a 401 and it is sent back to consent.
         provider.authorizationUrl = null;
