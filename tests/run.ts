@@ -8,7 +8,8 @@
 // file whatever its tag, the three runtimes at once (each to its own log in
 // .tmp/logs, printed when it ends): on Node the untagged files side by side,
 // then the slow ones side by side, then those tagged `// @slow @serial: reason`
-// one at a time.
+// one at a time. A failed test is named again at the end, with why (from the
+// JUnit reports), where the tail of a long CI log shows it.
 import { spawn, spawnSync } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -19,6 +20,9 @@ const FAST_RUNTIME = "deno";
 const SLOW_TAG = "// @slow";
 /** The first-line marker of a slow file that must not run beside another one so marked (they share dist/npm). */
 const SERIAL_TAG = "// @slow @serial";
+/** How many failed tests of a runtime the summary shows, and how many lines of each one's failure. */
+const FAILURES_SHOWN = 10;
+const FAILURE_LINES = 4;
 
 const args = process.argv.slice(2);
 const fast = args.includes("--fast");
@@ -167,6 +171,8 @@ if (together) {
 }
 type Ran = { code: number | null; signal: NodeJS.Signals | null };
 type Counts = { name: string; passed: number; failed: number };
+/** The failed tests of every runtime, with why: printed last, where the tail of a long CI log shows them. */
+const failures: string[] = [];
 async function runRuntime(runtime: (typeof runtimes)[number]): Promise<Counts> {
   const started = Date.now();
   const log = together ? openSync(`${logs}/${runtime.name}.log`, "w") : undefined;
@@ -182,6 +188,7 @@ async function runRuntime(runtime: (typeof runtimes)[number]): Promise<Counts> {
     if (signal !== null) notes.push(`${runtime.name}: ${cmd} ended by ${signal}, with no summary of its own`);
     const pass = countJunit(report);
     if (code !== 0 && pass.failed === 0) pass.failed = 1; // a crash outside any test
+    failures.push(...failedCases(report, runtime.name));
     counts.passed += pass.passed;
     counts.failed += pass.failed;
   }
@@ -217,6 +224,7 @@ if (!args.includes("--no-checks") && !only && gate) {
   }
 }
 if (fast) rows.push(...slowestFiles(`${reports}/${FAST_RUNTIME}.xml`, 8));
+if (failures.length) console.log(`\nfailed tests (each runtime's first ${FAILURES_SHOWN}):\n${failures.join("\n")}`);
 console.log("\n" + rows.join("\n"));
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
@@ -244,6 +252,57 @@ function countJunit(path: string): { passed: number; failed: number } {
     else if (!groups.has(c.name) && !/<skipped\b/.test(c.inner)) passed++;
   }
   return { passed, failed };
+}
+
+// The failed leaf tests of a JUnit report (Deno's, Bun's or Node's), each as its name, the first lines of its failure
+// and the first test-file frame of the stack: what a CI log cut to its tail still needs to tell what failed and why.
+// A group that failed only because a step did is left out; so is a report that is missing (counted as a failure).
+// Attribute values may hold a bare `>` (Node's do), so an element's attributes are read quote-aware.
+function failedCases(path: string, runtime: string): string[] {
+  let xml: string;
+  try {
+    xml = readFileSync(path, "utf8");
+  } catch {
+    return [];
+  }
+  const shown: string[] = [];
+  let more = 0;
+  for (const m of xml.matchAll(/<testcase\b((?:[^>"]|"[^"]*")*?)(?:\/>|>([\s\S]*?)<\/testcase>)/g)) {
+    const failure = /<(?:failure|error)\b((?:[^>"]|"[^"]*")*?)(?:\/>|>([\s\S]*?)<\/(?:failure|error)>)/.exec(
+      m[2] ?? "",
+    );
+    if (failure === null) continue;
+    const message = unescapeXml(attribute(failure[1], "message"));
+    if (/^\d+ test steps? failed/.test(message)) continue;
+    if (shown.length === FAILURES_SHOWN) {
+      more++;
+      continue;
+    }
+    const name = unescapeXml(attribute(m[1], "name"));
+    const group = unescapeXml(attribute(m[1], "classname"));
+    const title = group && group !== "test" && !/\.[jt]s$/.test(group) ? `${group} > ${name}` : name;
+    const where = /(?:file:\/\/)?[\w./-]+_test\.ts:\d+:\d+/.exec(unescapeXml(failure[2] ?? ""))?.[0];
+    const lines = message.split("\n").map((line) => line.trimEnd()).filter(Boolean).slice(0, FAILURE_LINES);
+    shown.push(
+      `${runtime.padEnd(6)} ${title}`,
+      ...lines.map((line) => `         ${line.slice(0, 200)}`),
+      ...(where ? [`         at ${where}`] : []),
+    );
+  }
+  if (more) shown.push(`${runtime.padEnd(6)} and ${more} more (${path})`);
+  return shown;
+}
+
+function attribute(attributes: string, name: string): string {
+  return new RegExp(`\\b${name}="([^"]*)"`).exec(attributes)?.[1] ?? "";
+}
+
+function unescapeXml(text: string): string {
+  return text.replace(/&(#\d+|#x[0-9a-f]+|lt|gt|quot|apos|amp);/gi, (_, entity: string) => {
+    const named: Record<string, string> = { lt: "<", gt: ">", quot: '"', apos: "'", amp: "&" };
+    if (entity[0] !== "#") return named[entity.toLowerCase()];
+    return String.fromCodePoint(entity[1] === "x" ? parseInt(entity.slice(2), 16) : Number(entity.slice(1)));
+  });
 }
 
 // Each file's seconds, from a JUnit report's top-level cases (a describe() counts once, with its steps); empty
