@@ -178,6 +178,7 @@ async function runRuntime(runtime: (typeof runtimes)[number]): Promise<Counts> {
   const log = together ? openSync(`${logs}/${runtime.name}.log`, "w") : undefined;
   const counts = { passed: 0, failed: 0 };
   const notes: string[] = [];
+  const failed: string[][] = [];
   for (const { cmd: [cmd, ...rest], report } of runtime.cmds) {
     const { code, signal } = await new Promise<Ran>((resolve) => {
       const child = spawn(cmd, rest, { stdio: log === undefined ? "inherit" : ["ignore", log, log] });
@@ -188,7 +189,7 @@ async function runRuntime(runtime: (typeof runtimes)[number]): Promise<Counts> {
     if (signal !== null) notes.push(`${runtime.name}: ${cmd} ended by ${signal}, with no summary of its own`);
     const pass = countJunit(report);
     if (code !== 0 && pass.failed === 0) pass.failed = 1; // a crash outside any test
-    failures.push(...failedCases(report, runtime.name));
+    failed.push(...failedCases(report, runtime.name));
     counts.passed += pass.passed;
     counts.failed += pass.failed;
   }
@@ -199,6 +200,10 @@ async function runRuntime(runtime: (typeof runtimes)[number]): Promise<Counts> {
     console.log(readFileSync(`${logs}/${runtime.name}.log`, "utf8"));
   }
   for (const note of notes) console.error(`\n${note}`);
+  failures.push(...failed.slice(0, FAILURES_SHOWN).flat());
+  if (failed.length > FAILURES_SHOWN) {
+    failures.push(`${runtime.name.padEnd(6)} and ${failed.length - FAILURES_SHOWN} more`);
+  }
   return { name: runtime.name, ...counts };
 }
 const results: Counts[] = [];
@@ -260,15 +265,14 @@ function countJunit(path: string): { passed: number; failed: number } {
 // and the first test-file frame of the stack: what a CI log cut to its tail still needs to tell what failed and why.
 // A group that failed only because a step did is left out; so is a report that is missing (counted as a failure).
 // Attribute values may hold a bare `>` (Node's do), so an element's attributes are read quote-aware.
-function failedCases(path: string, runtime: string): string[] {
+function failedCases(path: string, runtime: string): string[][] {
   let xml: string;
   try {
     xml = readFileSync(path, "utf8");
   } catch {
     return [];
   }
-  const shown: string[] = [];
-  let more = 0;
+  const cases: string[][] = [];
   for (const m of xml.matchAll(/<testcase\b((?:[^>"]|"[^"]*")*?)(?:\/>|>([\s\S]*?)<\/testcase>)/g)) {
     const failure = /<(?:failure|error)\b((?:[^>"]|"[^"]*")*?)(?:\/>|>([\s\S]*?)<\/(?:failure|error)>)/.exec(
       m[2] ?? "",
@@ -276,23 +280,18 @@ function failedCases(path: string, runtime: string): string[] {
     if (failure === null) continue;
     const message = unescapeXml(attribute(failure[1], "message"));
     if (/^\d+ test steps? failed/.test(message)) continue;
-    if (shown.length === FAILURES_SHOWN) {
-      more++;
-      continue;
-    }
     const name = unescapeXml(attribute(m[1], "name"));
     const group = unescapeXml(attribute(m[1], "classname"));
     const title = group && group !== "test" && !/\.[jt]s$/.test(group) ? `${group} > ${name}` : name;
     const where = /(?:file:\/\/)?[\w./-]+_test\.ts:\d+:\d+/.exec(unescapeXml(failure[2] ?? ""))?.[0];
     const lines = message.split("\n").map((line) => line.trimEnd()).filter(Boolean).slice(0, FAILURE_LINES);
-    shown.push(
+    cases.push([
       `${runtime.padEnd(6)} ${title}`,
       ...lines.map((line) => `         ${line.slice(0, 200)}`),
       ...(where ? [`         at ${where}`] : []),
-    );
+    ]);
   }
-  if (more) shown.push(`${runtime.padEnd(6)} and ${more} more (${path})`);
-  return shown;
+  return cases;
 }
 
 function attribute(attributes: string, name: string): string {
