@@ -9,7 +9,7 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { tempDir } from "../../fixtures/temp_dir.ts";
-import { axeFindings, inChromium, launchChromium, mainText } from "../../fixtures/chromium.ts";
+import { axeFindings, inChromium, launchChromium, loadedText, mainText } from "../../fixtures/chromium.ts";
 import { DASHBOARD_RUNTIME, serveCloud, type ServedCloud } from "./cloud_subprocess.ts";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
@@ -114,7 +114,7 @@ inChromium(title, () =>
       await page.getByLabel("Select leaked-3").check();
       await screenshots("selection");
       await page.getByRole("button", { name: "Revoke selected" }).click();
-      const listed = await page.getByRole("table", { name: "Keys to revoke" }).textContent() ?? "";
+      const listed = await loadedText(page.getByRole("table", { name: "Keys to revoke" }));
       assert.match(listed, /leaked-1/);
       assert.match(listed, /leaked-3/);
       assert.doesNotMatch(listed, /leaked-2/);

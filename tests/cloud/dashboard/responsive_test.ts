@@ -81,6 +81,7 @@ inChromium(title, () =>
 
     /** The page is no wider than the window: nothing to scroll sideways. */
     async function fits(page: Page, name: string): Promise<void> {
+      await page.waitForLoadState("load"); // the whole page, not the part parsed when a click's navigation commits
       // Evaluated in the page, where the DOM is (this file is type-checked without it).
       const { scrollWidth, innerWidth } = await page.evaluate<{ scrollWidth: number; innerWidth: number }>(
         "({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth })",
