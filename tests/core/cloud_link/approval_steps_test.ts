@@ -52,7 +52,9 @@ describe("approval steps through the outbox", () => {
       await approvalStep({ ...asked, status: "approved", decidedAt: new Date(at + 1000).toISOString() });
       await waitFor("several tries to reach the cloud", () => cloud.requests - before >= 3);
       proxy.setMode("pass");
-      assert.equal(await outbox.sync(), 0);
+      // A try through the healed link can still outlast its 300 ms on a loaded machine (stored, its answer late):
+      // synced until nothing waits, each retry one more chance for a step to be stored twice.
+      await waitFor("the outbox to empty", async () => await outbox.sync() === 0);
       assert.deepEqual(await outbox.setAside(), { count: 0, reasons: [] }, "a lost answer sets nothing aside");
       const listed = await (await cloud.sdk("GET", "/v1/sdk/approvals?keyId=key-lost")).json();
       assert.deepEqual(listed.approvals.map((a: ApprovalStep) => [a.approvalId, a.status]), [
