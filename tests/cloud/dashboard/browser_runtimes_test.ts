@@ -6,7 +6,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
 import { tempDir } from "../../fixtures/temp_dir.ts";
-import { inChromium, launchChromium, mainText } from "../../fixtures/chromium.ts";
+import { inChromium, launchChromium, loadedText, mainText } from "../../fixtures/chromium.ts";
 import { type CloudRuntime, DASHBOARD_RUNTIME, serveCloud, type ServedCloud } from "./cloud_subprocess.ts";
 import { signIn } from "./browser_sign_in.ts";
 
@@ -52,7 +52,7 @@ for (const runtime of RUNTIMES.filter((r) => r !== DASHBOARD_RUNTIME)) {
       test("a new project's secret is shown once, and a key minted with it is on the keys page", async () => {
         await page.getByLabel("Name").fill(`Shop on ${runtime}`);
         await page.getByRole("button", { name: "Create project" }).click();
-        const secret = await page.locator("#sdk-secret").textContent() ?? "";
+        const secret = await loadedText(page.locator("#sdk-secret"));
         assert.match(secret, /^svcs_[A-Za-z0-9]{40}$/);
         project = { id: /projects\/(prj_[0-9A-Z]+)\//.exec(page.url())![1], secret };
         await page.reload();
@@ -77,7 +77,7 @@ for (const runtime of RUNTIMES.filter((r) => r !== DASHBOARD_RUNTIME)) {
       test("revoking the key in the dashboard makes the agent's next inbox poll 401 over HTTP", async () => {
         await page.getByRole("button", { name: /^Revoke smoke-bot/ }).click();
         await page.getByRole("button", { name: "Revoke key" }).click();
-        assert.match(await page.getByRole("status").textContent() ?? "", /The key is revoked/);
+        assert.match(await loadedText(page.getByRole("status")), /The key is revoked/);
         assert.equal(await poll(agentKey), 401);
       });
 
@@ -99,16 +99,16 @@ for (const runtime of RUNTIMES.filter((r) => r !== DASHBOARD_RUNTIME)) {
         await page.getByLabel("Select bulk-1").check();
         await page.getByRole("button", { name: "Revoke selected" }).click();
         await page.getByRole("button", { name: "Revoke 1 key" }).click();
-        assert.match(await page.getByRole("status").textContent() ?? "", /The key is revoked/);
+        assert.match(await loadedText(page.getByRole("status")), /The key is revoked/);
         assert.deepEqual([await poll(one), await poll(two)], [401, 200]);
         await page.goto(`${cloud.url}/dashboard/projects/${project.id}/keys?user=bob`);
         await page.getByRole("button", { name: "Revoke all keys of bob" }).click();
         assert.match(
-          await page.locator("#revoke-all-count").textContent() ?? "",
+          await loadedText(page.locator("#revoke-all-count")),
           /Revoke all 2 active keys of user bob/,
         );
         await page.getByRole("button", { name: "Revoke all 2 keys" }).click();
-        assert.match(await page.getByRole("status").textContent() ?? "", /2 keys are revoked/);
+        assert.match(await loadedText(page.getByRole("status")), /2 keys are revoked/);
         assert.deepEqual([await poll(two), await poll(three)], [401, 401]);
       });
     }));

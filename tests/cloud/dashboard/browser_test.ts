@@ -10,7 +10,14 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { tempDir } from "../../fixtures/temp_dir.ts";
-import { type AxeFindings, axeFindings, inChromium, launchChromium, mainText } from "../../fixtures/chromium.ts";
+import {
+  type AxeFindings,
+  axeFindings,
+  inChromium,
+  launchChromium,
+  loadedText,
+  mainText,
+} from "../../fixtures/chromium.ts";
 import { adminCreate, DASHBOARD_RUNTIME, serveCloud, type ServedCloud } from "./cloud_subprocess.ts";
 import { type Operator, signIn as signInAt } from "./browser_sign_in.ts";
 import { type Seeded, seedProject } from "./seed_project.ts";
@@ -101,7 +108,7 @@ inChromium(title, () =>
     test("create project shows the sdkSecret once; a reload does not", async () => {
       await page.getByLabel("Name").fill("Acme Shop");
       await page.getByRole("button", { name: "Create project" }).click();
-      const secret = await page.locator("#sdk-secret").textContent();
+      const secret = await loadedText(page.locator("#sdk-secret"));
       assert.match(secret ?? "", /^svcs_[A-Za-z0-9]{40}$/);
       assert.match(await mainText(page), /will not be shown again/);
       await axe("Project secret");
@@ -142,7 +149,7 @@ inChromium(title, () =>
       assert.match(await mainText(page), /order\.paid/);
       await axe("Inbox of one agentId");
       await page.getByRole("button", { name: "Discard event evt_0" }).click();
-      assert.match(await page.getByRole("status").textContent() ?? "", /The item was discarded/);
+      assert.match(await loadedText(page.getByRole("status")), /The item was discarded/);
       await page.getByLabel("Status").selectOption("acknowledged");
       await page.getByRole("button", { name: "Filter" }).click();
       assert.match(await mainText(page), /1 acknowledged items in/);
@@ -155,10 +162,10 @@ inChromium(title, () =>
       await page.getByRole("link", { name: "Settings" }).click();
       await page.getByLabel("Violations that revoke a key").fill("3");
       await page.getByRole("button", { name: "Save auto-revoke" }).click();
-      assert.match(await page.locator("#auto-revoke-state").textContent() ?? "", /^On: 3 counted violations/);
+      assert.match(await loadedText(page.locator("#auto-revoke-state")), /^On: 3 counted violations/);
       await axe("Settings");
       await page.getByRole("button", { name: "Turn auto-revoke off" }).click();
-      assert.match(await page.locator("#auto-revoke-state").textContent() ?? "", /^Off/);
+      assert.match(await loadedText(page.locator("#auto-revoke-state")), /^Off/);
       await page.getByRole("link", { name: "Audit log" }).click();
       assert.match(await mainText(page), /project\.create/);
       await axe("Audit log");
@@ -182,7 +189,7 @@ inChromium(title, () =>
         page.getByRole("button", { name: "Filter" }).click(),
       ]);
       assert.equal(answer.status(), 400);
-      assert.match(await page.getByRole("alert").textContent() ?? "", /Check the filters\. since:/);
+      assert.match(await loadedText(page.getByRole("alert")), /Check the filters\. since:/);
       await axe("Violations, malformed filter (400)");
     });
 
@@ -231,7 +238,7 @@ inChromium(title, () =>
       await off.getByRole("button", { name: "Rotate secret" }).click();
       await axe("Rotate confirmation", await sameUrl(off));
       await off.getByRole("button", { name: "Rotate secret" }).click();
-      const secret = await off.locator("#sdk-secret").textContent();
+      const secret = await loadedText(off.locator("#sdk-secret"));
       assert.equal((await sdk(seeded.secret)).status, 401);
       assert.equal((await sdk(secret!)).status, 200);
       seeded.secret = secret!;
@@ -289,7 +296,7 @@ inChromium(title, () =>
         viewer.getByRole("button", { name: "Rotate secret" }).click(),
       ]);
       assert.equal(refused.status(), 403);
-      assert.match(await viewer.getByRole("alert").textContent() ?? "", /Viewers can read but not change anything/);
+      assert.match(await loadedText(viewer.getByRole("alert")), /Viewers can read but not change anything/);
       await axe("Refused (403), a viewer's post", viewer);
       const csrf = await viewer.request.get(`${cloud.url}/dashboard/projects/${seeded.projectId}/keys`)
         .then(async (r) => /name="csrf" value="([^"]+)"/.exec(await r.text())![1]);
@@ -305,7 +312,7 @@ inChromium(title, () =>
       await viewer.goto(`${cloud.url}/dashboard/account`);
       await axe("Viewer: Account", viewer);
       await viewer.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
-      const secret = await viewer.locator("#totp-secret").textContent();
+      const secret = await loadedText(viewer.locator("#totp-secret"));
       assert.match(secret ?? "", /^[A-Z2-7]{32}$/);
       await axe("Two-factor enrolment", viewer);
       await viewer.getByLabel("Code").fill(totpCode(secret!, Date.now()));

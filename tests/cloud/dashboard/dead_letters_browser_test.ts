@@ -7,7 +7,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
 import { tempDir } from "../../fixtures/temp_dir.ts";
-import { axeFindings, inChromium, launchChromium, mainText } from "../../fixtures/chromium.ts";
+import { axeFindings, inChromium, launchChromium, loadedText, mainText } from "../../fixtures/chromium.ts";
 import { DASHBOARD_RUNTIME, serveCloud, type ServedCloud } from "./cloud_subprocess.ts";
 
 const ADMIN = { email: "admin@example.com", password: "a long admin password" };
@@ -64,7 +64,7 @@ inChromium(title, () =>
       await page.getByRole("button", { name: "Create admin" }).click();
       await page.getByLabel("Name").fill("Queue");
       await page.getByRole("button", { name: "Create project" }).click();
-      const secret = await page.locator("#sdk-secret").textContent() ?? "";
+      const secret = await loadedText(page.locator("#sdk-secret"));
       project = { id: /projects\/(prj_[0-9A-Z]+)\//.exec(page.url())![1], secret };
       key = (await sdk("POST", "/v1/sdk/keys", { userId: "worker", name: "worker", scopes: [] })).key;
       await sdk("PUT", "/v1/sdk/policy", { inbox: { maxDeliveries: 1 } });
@@ -92,14 +92,14 @@ inChromium(title, () =>
       assert.match(dead, /e-2/);
       await axe("Inbox with dead letters");
       await page.getByRole("button", { name: "Redrive event e-1" }).click();
-      assert.match(await page.getByRole("status").textContent() ?? "", /1 dead letters were put back/);
+      assert.match(await loadedText(page.getByRole("status")), /1 dead letters were put back/);
       const back = await agent("GET", "/v1/agent/inbox?lease=60");
       assert.deepEqual(back.items.map((i: { eventId: string; deliveries: number }) => [i.eventId, i.deliveries]), [
         ["e-1", 1],
       ]);
       await agent("POST", "/v1/agent/ack", { leaseIds: [back.items[0].leaseId] });
       await page.getByRole("button", { name: "Redrive all 1 dead letters" }).click();
-      assert.match(await page.getByRole("status").textContent() ?? "", /1 dead letters were put back/);
+      assert.match(await loadedText(page.getByRole("status")), /1 dead letters were put back/);
       assert.match(await mainText(page), /No dead letters\./);
       await axe("Inbox after a redrive");
     });
@@ -107,7 +107,7 @@ inChromium(title, () =>
     test("Replay… queues the acknowledged item again, with replayOf", async () => {
       await page.getByLabel("Since").fill("2020-01-01T00:00:00Z");
       await page.getByRole("button", { name: "Replay", exact: true }).click();
-      assert.match(await page.getByRole("status").textContent() ?? "", /1 acknowledged items were queued again/);
+      assert.match(await loadedText(page.getByRole("status")), /1 acknowledged items were queued again/);
       const items = (await agent("GET", "/v1/agent/inbox")).items;
       assert.deepEqual(
         items.map((i: { eventId: string; replayOf?: number }) => [i.eventId, i.replayOf !== undefined]),

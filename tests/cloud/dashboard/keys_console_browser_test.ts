@@ -66,7 +66,7 @@ inChromium(title, () =>
       await page.getByRole("button", { name: "Create admin" }).click();
       await page.getByLabel("Name").fill("Key console");
       await page.getByRole("button", { name: "Create project" }).click();
-      const secret = await page.locator("#sdk-secret").textContent() ?? "";
+      const secret = await loadedText(page.locator("#sdk-secret"));
       project = { id: /projects\/(prj_[0-9A-Z]+)\//.exec(page.url())![1], secret };
       const mint = async (userId: string, name: string) => {
         const res = await fetch(`${cloud.url}/v1/sdk/keys`, {
@@ -91,7 +91,7 @@ inChromium(title, () =>
       await page.goto(`${cloud.url}/dashboard/projects/${project.id}/keys`);
       await page.getByLabel("Search keys").fill("billing");
       await page.getByRole("button", { name: "Filter" }).click();
-      assert.match(await page.locator("#key-count").textContent() ?? "", /2 keys/);
+      assert.match(await loadedText(page.locator("#key-count")), /2 keys/);
       assert.doesNotMatch(await mainText(page), /support-bot|leaked/);
       await axe("Keys, searched");
       await page.getByRole("link", { name: "billing-agent" }).click();
@@ -120,7 +120,7 @@ inChromium(title, () =>
       assert.doesNotMatch(listed, /leaked-2/);
       await axe("Revoke selected confirmation");
       await page.getByRole("button", { name: "Revoke 2 keys" }).click();
-      assert.match(await page.getByRole("status").textContent() ?? "", /2 keys are revoked/);
+      assert.match(await loadedText(page.getByRole("status")), /2 keys are revoked/);
       assert.equal(await page.getByLabel("Search keys").inputValue(), "leaked", "the search survives the redirect");
       assert.equal(await page.getByLabel("Status").inputValue(), "active");
       assert.deepEqual([await poll("leaked-1"), await poll("leaked-2"), await poll("leaked-3")], [401, 200, 401]);
@@ -130,13 +130,13 @@ inChromium(title, () =>
       await page.goto(`${cloud.url}/dashboard/projects/${project.id}/keys/${keys.get("support-bot")!.id}`);
       await page.getByRole("button", { name: "Revoke all keys of alice" }).click();
       assert.match(
-        await page.locator("#revoke-all-count").textContent() ?? "",
+        await loadedText(page.locator("#revoke-all-count")),
         /Revoke all 3 active keys of user alice\?/,
       );
       await axe("Revoke all confirmation");
       await screenshots("revoke-all");
       await page.getByRole("button", { name: "Revoke all 3 keys" }).click();
-      assert.match(await page.getByRole("status").textContent() ?? "", /3 keys are revoked/);
+      assert.match(await loadedText(page.getByRole("status")), /3 keys are revoked/);
       for (const name of ["billing-agent", "billing-backup", "support-bot"]) assert.equal(await poll(name), 401);
       assert.equal(await poll("leaked-2"), 200, "another user's key keeps working");
       await page.getByRole("link", { name: "support-bot" }).click();

@@ -9,7 +9,7 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { tempDir } from "../../fixtures/temp_dir.ts";
-import { axeFindings, inChromium, launchChromium, mainText } from "../../fixtures/chromium.ts";
+import { axeFindings, inChromium, launchChromium, loadedText, mainText } from "../../fixtures/chromium.ts";
 import { DASHBOARD_RUNTIME, serveCloud, type ServedCloud } from "./cloud_subprocess.ts";
 import { signIn } from "./browser_sign_in.ts";
 import { type Seeded, seedProject } from "./seed_project.ts";
@@ -41,9 +41,9 @@ inChromium(title, () =>
       await page.getByRole("button", { name: "Create admin" }).click();
       await page.getByLabel("Name").fill("Acme Shop with a rather long project name");
       await page.getByRole("button", { name: "Create project" }).click();
-      const secret = (await page.locator("#sdk-secret").textContent())!;
+      const secret = await loadedText(page.locator("#sdk-secret"));
       assert.match(
-        await page.locator("#environment").textContent() ?? "",
+        await loadedText(page.locator("#environment")),
         /^SVC_CLOUD_ENDPOINT=http:\/\/127\.0\.0\.1:\d+\nSVC_PROJECT_ID=prj_\w+\nSVC_SDK_SECRET=svcs_\w{40}\n$/,
       );
       await fits(page, "the secret-once page at 390 px");
@@ -199,7 +199,7 @@ inChromium(title, () =>
       await page.getByLabel("Role").selectOption("viewer");
       await page.getByLabel("Your password").fill(ADMIN.password);
       await page.getByRole("button", { name: "Invite operator" }).click();
-      const link = (await page.locator("#invite-link").textContent())!;
+      const link = await loadedText(page.locator("#invite-link"));
       assert.match(await mainText(page), /will not be shown again/);
       await fits(page, "the invite link at 390 px");
       await axe(page, "Invite link");
@@ -216,14 +216,14 @@ inChromium(title, () =>
       await page.getByLabel("New role").selectOption("admin");
       await page.getByLabel("Your password").fill(ADMIN.password);
       await page.getByRole("button", { name: "Change role" }).click();
-      assert.match(await page.getByRole("status").textContent() ?? "", /The role is changed/);
+      assert.match(await loadedText(page.getByRole("status")), /The role is changed/);
       await newcomer.goto(`${cloud.url}/dashboard/projects`);
       assert.equal(new URL(newcomer.url()).pathname, "/dashboard/sign-in", "the role change ended the session");
       await page.getByRole("link", { name: "Remove newcomer@example.com" }).click();
       await axe(page, "Remove operator");
       await page.getByLabel("Your password").fill(ADMIN.password);
       await page.getByRole("button", { name: "Remove operator" }).click();
-      assert.match(await page.getByRole("status").textContent() ?? "", /removed and signed out/);
+      assert.match(await loadedText(page.getByRole("status")), /removed and signed out/);
       assert.doesNotMatch(await mainText(page), /newcomer@example\.com/);
       await page.goto(`${cloud.url}/dashboard/audit?action=operator.invite`);
       assert.match(await mainText(page), /1 entries/);
