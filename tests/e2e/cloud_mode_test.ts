@@ -23,7 +23,7 @@ describe("cloud mode, app and cloud as separate servers", () => {
     cloud = await startCloudServer(`file:${join(dir, "cloud.db")}`);
     svc = notesSvc({
       mode: "cloud",
-      cloud: cloud.appConfig({ keyCacheTtlMs: 100, timeoutMs: 1000 }),
+      cloud: cloud.appConfig({ keyCacheTtlMs: 100 }),
     }, () => now);
     await svc.ready;
     app = await listen(withSvc(svc));
