@@ -312,7 +312,9 @@ describe("a file another connection holds the write lock of", () => {
 
   test("a SELECT sent while a write batch waits for the lock is read at once; a write sent then still waits for the batch", async () => {
     const url = `file:${dir.file("read_while_waiting.db")}`;
-    const db = await openDatabase(url, { busyTimeoutMs: 500 }); // a read held behind the batch: both fail, not hang
+    // A read held behind the batch: both fail once the busy timeout runs out, not hang. Not a short one: the batch must
+    // outlast what a loaded machine takes between its first try and the holder's release (500 ms was not a bound kept).
+    const db = await openDatabase(url, { busyTimeoutMs: 5000 });
     const holder = await openDatabase(url);
     try {
       await db.execute("CREATE TABLE t (v TEXT NOT NULL)");

@@ -167,9 +167,10 @@ describe("createGroupCommit", () => {
 
   test("a lone write on a file another process holds the write lock of waits with the event loop running, then commits", async () => {
     const url = `file:${dir.file("locked.db")}`;
-    // A short busy timeout: a write waiting inside SQLite would block this process, the holder could never let go,
-    // and the write would fail once it ran out.
-    const db = await openDatabase(url, { busyTimeoutMs: 500 });
+    // A write waiting inside SQLite would block this process, the holder could never let go, and the write would fail
+    // once the busy timeout ran out. Not a short one: the right wait must outlast what a loaded machine takes between
+    // the write's first try and the holder's release, else the write fails there too (500 ms was not a bound kept).
+    const db = await openDatabase(url, { busyTimeoutMs: 5000 });
     const holder = await openDatabase(url);
     try {
       await db.execute("CREATE TABLE t (v TEXT)");

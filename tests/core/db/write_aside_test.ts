@@ -64,7 +64,11 @@ describe("a file's batch set aside", () => {
 
   test("waits for another connection's write lock on the worker's thread, and is refused as busy past the busy timeout", async () => {
     const url = `file:${dir.file("locked.db")}`;
-    const db = openNativeExecutor(url, { busyTimeoutMs: 200 });
+    // The wait that ends once the holder lets go has the default bound: with a short one, a loaded machine that takes
+    // longer than it between the worker's first try and the holder's release fails the write. The refusal has its own
+    // connection, with a short bound to run out.
+    const db = openNativeExecutor(url, { busyTimeoutMs: 5000 });
+    const impatient = openNativeExecutor(url, { busyTimeoutMs: 200 });
     const holder = await openDatabase(url); // another node
     try {
       await db.execute("CREATE TABLE t (v TEXT, n INTEGER)");
@@ -79,12 +83,13 @@ describe("a file's batch set aside", () => {
       assert.equal(await count(db), 3);
 
       release = await holdWriteLock(holder);
-      const refused = await writeAside(db)(rows(3, 10)).then(() => undefined, (error: unknown) => error);
+      const refused = await writeAside(impatient)(rows(3, 10)).then(() => undefined, (error: unknown) => error);
       await release();
       assert.equal(storageFailure(refused), "busy", `refused as busy: ${refused}`);
       assert.equal(await count(db), 3);
     } finally {
       holder.close();
+      impatient.close();
       db.close();
     }
   });
