@@ -86,10 +86,17 @@ describe("the body limit", () => {
   });
 
   test("stops taking a chunked 100 MB upload over a real socket long before it ends", async () => {
-    const { answer, sent } = await streamHugeBody(server.port, "/svc/agent/run", {
-      authorization: `Bearer ${key}`,
-      "content-type": "application/json",
-    }, HUNDRED_MB);
+    const upload = () =>
+      streamHugeBody(server.port, "/svc/agent/run", {
+        authorization: `Bearer ${key}`,
+        "content-type": "application/json",
+      }, HUNDRED_MB);
+    // The server answers, ends its side and closes with the rest of the upload unread: the kernel resets the
+    // connection. Bun's node:net, starved by a loaded machine until the answer and the reset are both in, flushes the
+    // write it holds first (EPIPE) and destroys the socket with the answer unread (status 0; seen in 3% of uploads
+    // under 2 CPU hogs). Node reads first. An answer lost so is asked for again, a few times at most.
+    let { answer, sent } = await upload();
+    for (let tries = 1; answer.status === 0 && tries < 5; tries++) ({ answer, sent } = await upload());
     assert.equal(answer.status, 413, answer.text.slice(0, 300));
     assert.equal(answer.body?.error?.code, "PAYLOAD_TOO_LARGE");
     // What the client could push is the limit plus the kernel's socket buffers, not 100 MB.
